@@ -1,0 +1,29 @@
+// `ptxfu check`: legality of PTX arithmetic statements for a target.
+#pragma once
+#include <cstdio>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ptxfu::cli {
+
+struct TargetOptions {
+  std::optional<std::string> target;       // --target sm_NN
+  std::optional<std::string> ptx_version;  // --ptx-version X.Y
+  std::vector<std::string> add_features;   // --add-feature ID
+  std::vector<std::string> remove_features;
+};
+
+struct CheckOptions {
+  TargetOptions target;
+  std::string input_name = "-";  // for file:line:col diagnostics
+  size_t max_line = 64 * 1024;
+};
+
+// Reads statements from `in`, writes one verdict per statement to `out`
+// (statement mode) or file:line:col diagnostics (file mode, entered at the
+// first directive). Returns the exit status: 0 all ok, 1 any error, 2 usage.
+int run_check(std::FILE* in, std::ostream& out, std::ostream& err, const CheckOptions& options);
+
+}  // namespace ptxfu::cli

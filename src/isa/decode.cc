@@ -1,0 +1,201 @@
+#include "isa/decode.h"
+
+#include <fmt/format.h>
+
+#include "isa/table.h"
+
+namespace ptxfu::isa {
+namespace {
+
+template <typename Enum, size_t N>
+bool lookup(const std::string_view (&names)[N], std::string_view word, Enum& out) {
+  for (size_t i = 0; i < N; ++i)
+    if (names[i] == word) {
+      out = static_cast<Enum>(i);
+      return true;
+    }
+  return false;
+}
+
+bool lookup_type(std::string_view word, Type& out) {
+  for (size_t i = 0; i < static_cast<size_t>(Type::kCount); ++i)
+    if (kTypeInfo[i].name == word) {
+      out = static_cast<Type>(i);
+      return true;
+    }
+  return false;
+}
+
+bool fail(Diagnostic& err, unsigned column, std::string message) {
+  err.column = column;
+  err.message = std::move(message);
+  return false;
+}
+
+std::string feature_text(const Feature& f, const Instr& in) {
+  std::string text(f.text);
+  auto replace = [&text](std::string_view key, std::string_view value) {
+    for (auto pos = text.find(key); pos != std::string::npos; pos = text.find(key, pos))
+      text.replace(pos, key.size(), value);
+  };
+  replace("{op}", name(in.op));
+  replace("{type2}", name(in.type2));
+  replace("{type}", name(in.type));
+  return text;
+}
+
+std::string missing_selector_message(Op op, ModSet selectors) {
+  const bool rounding = (selectors & kRoundingMods) != 0;
+  const bool approx = (selectors & bit(Mod::approx)) != 0;
+  if (rounding && approx)
+    return fmt::format("Rounding modifier or '.approx' modifier required for instruction '{}'",
+                       name(op));
+  if (rounding) return fmt::format("Rounding modifier required for instruction '{}'", name(op));
+  if (approx) return fmt::format(".approx modifier required for instruction '{}'", name(op));
+  return fmt::format("Unexpected instruction types specified for '{}'", name(op));
+}
+
+bool matches_types(const FormRow& row, Op op, Type t1, Type t2, unsigned num_types) {
+  if (!(row.ops & op_bit(op)) || !(row.types & type_bit(t1))) return false;
+  if (row.types2 == 0) return num_types == 1;
+  return num_types == 2 && (row.types2 & type_bit(t2));
+}
+
+}  // namespace
+
+Capabilities capabilities_of(const Target& target, uint16_t ptx) {
+  return Capabilities{target.name, target.sm, ptx, target.mask};
+}
+
+bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr& out,
+            Diagnostic& err) {
+  size_t dot = mnemonic.find('.');
+  const std::string_view op_word = mnemonic.substr(0, dot);
+  Op op;
+  if (!lookup(kOpNames, op_word, op))
+    return fail(err, column, fmt::format("Not a name of any known instruction: '{}'", op_word));
+
+  ModSet mods = 0;
+  Type type_list[2] = {Type::kCount, Type::kCount};
+  unsigned num_types = 0;
+  unsigned first_type_column = column;
+  while (dot != std::string_view::npos) {
+    const size_t start = dot + 1;
+    dot = mnemonic.find('.', start);
+    const std::string_view word = mnemonic.substr(start, dot == std::string_view::npos ? dot : dot - start);
+    const unsigned word_column = column + static_cast<unsigned>(start) - 1;
+    Mod m;
+    Type t;
+    if (lookup(kModNames, word, m)) {
+      if ((bit(m) & kRoundingMods) && (mods & kRoundingMods))
+        return fail(err, word_column, "Multiple rounding modifiers specified");
+      if (mods & bit(m))
+        return fail(err, word_column, fmt::format("Duplicate modifier '.{}'", word));
+      mods |= bit(m);
+    } else if (lookup_type(word, t)) {
+      if (num_types == 0) first_type_column = word_column;
+      if (num_types == 2)
+        return fail(err, word_column,
+                    fmt::format("Unexpected instruction types specified for '{}'", name(op)));
+      type_list[num_types++] = t;
+    } else {
+      return fail(err, word_column, fmt::format("Unknown modifier '.{}'", word));
+    }
+  }
+  const Type t1 = type_list[0];
+  const Type t2 = num_types == 2 ? type_list[1] : t1;
+  const std::string type_error =
+      fmt::format("Unexpected instruction types specified for '{}'", name(op));
+  if (num_types == 0) return fail(err, column, type_error);
+
+  bool any_type_match = false;
+  ModSet selectors = 0;
+  const FormRow* chosen = nullptr;
+  for (const FormRow* row = rows_begin(); row != rows_end(); ++row) {
+    if (!matches_types(*row, op, t1, t2, num_types)) continue;
+    any_type_match = true;
+    if (row->num_src != num_src) continue;
+    selectors |= row->selector;
+    if (row->selector != 0 && !(row->selector & mods)) continue;
+    if (!chosen) chosen = row;
+    if ((row->required & mods) == row->required) {
+      chosen = row;
+      break;
+    }
+  }
+  if (!any_type_match) return fail(err, first_type_column, type_error);
+  if (!chosen) {
+    if (selectors == 0 || (selectors & mods))
+      return fail(err, column, fmt::format("Arguments mismatch for instruction '{}'", name(op)));
+    return fail(err, column, missing_selector_message(op, selectors));
+  }
+
+  const ModSet allowed = chosen->allowed();
+  for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i) {
+    const Mod m = static_cast<Mod>(i);
+    if (!(mods & bit(m)) || (allowed & bit(m))) continue;
+    if (bit(m) & kRoundingMods)
+      return fail(err, column, fmt::format("Illegal rounding modifier for instruction '{}'", name(op)));
+    return fail(err, column, fmt::format("Illegal modifier '.{}' for instruction '{}'", name(m), name(op)));
+  }
+  for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i) {
+    const Mod m = static_cast<Mod>(i);
+    if ((chosen->required & bit(m)) && !(mods & bit(m)))
+      return fail(err, column, fmt::format("Modifier '.{}' required for instruction '{}'", name(m), name(op)));
+  }
+  if ((chosen->selector & kModeMods) && __builtin_popcount(mods & chosen->selector) > 1)
+    return fail(err, column, fmt::format("Unexpected instruction types specified for '{}'", name(op)));
+  if ((chosen->selector & kRoundingMods) == 0 && __builtin_popcount(mods & chosen->selector) > 1)
+    return fail(err, column, fmt::format("Illegal modifier combination for instruction '{}'", name(op)));
+  for (const PairRule& rule : kPairRules) {
+    if (!(allowed & bit(rule.a)) || !(allowed & bit(rule.b)) || !(mods & bit(rule.a))) continue;
+    const bool has_b = (mods & bit(rule.b)) != 0;
+    if (rule.requires_b && !has_b)
+      return fail(err, column, fmt::format("Modifier '.{}' requires modifier '.{}'", name(rule.a), name(rule.b)));
+    if (!rule.requires_b && has_b)
+      return fail(err, column, fmt::format("Modifier '.{}' cannot be combined with modifier '.{}'", name(rule.a), name(rule.b)));
+  }
+
+  out = Instr{op, t1, t2, mods, static_cast<uint8_t>(num_src), chosen};
+  return true;
+}
+
+bool check_target(const Instr& in, const Capabilities& caps, unsigned column, Diagnostic& err) {
+  auto check_one = [&](FeatureId id) {
+    if (id == kNoFeature) return true;
+    const Feature& f = kFeatures[id];
+    const char* kind = f.kind == FeatureKind::modifier ? "Modifier" : "Feature";
+    const std::string text = feature_text(f, in);
+    if (!caps.mask.test(id)) {
+      if (f.min_sm > caps.sm)
+        return fail(err, column, fmt::format("{} '{}' requires .target sm_{} or higher", kind, text, f.min_sm));
+      return fail(err, column, fmt::format("{} '{}' is not supported on .target {} (feature '{}' removed by configuration)",
+                                           kind, text, caps.target_name, f.id));
+    }
+    if (caps.ptx < f.min_ptx)
+      return fail(err, column, fmt::format("{} '{}' requires PTX ISA .version {} or later", kind, text,
+                                           format_ptx_version(f.min_ptx)));
+    return true;
+  };
+  if (!check_one(in.row->feature)) return false;
+  for (const ModFeature& mf : in.row->mod_features)
+    if (mf.feature != kNoFeature && in.has(mf.mod) && !check_one(mf.feature)) return false;
+  return true;
+}
+
+bool is_non_arithmetic_opcode(std::string_view word) {
+  static constexpr std::string_view kOthers[] = {
+      "mov", "ld", "st", "cvt", "cvta", "setp", "selp", "set", "slct", "ret", "exit", "bra",
+      "call", "and", "or", "xor", "not", "cnot", "shl", "shr", "shf", "prmt", "lop3", "copysign",
+      "testp", "bar", "barrier", "membar", "fence", "atom", "red", "shfl", "vote", "mma", "wmma",
+      "tex", "ldu", "prefetch", "isspacep", "trap", "brkpt", "nanosleep", "activemask", "redux",
+      "cp", "wgmma", "tcgen05", "elect", "mapa", "getctarank", "pmevent", "dp", "vadd", "vsub",
+      "vmad", "vmin", "vmax", "vabsdiff", "vset", "vshl", "vshr", "sad", "mul24", "mad24", "cvt.pack",
+  };
+  const std::string_view op = word.substr(0, word.find('.'));
+  for (auto o : kOthers)
+    if (o == op) return true;
+  return false;
+}
+
+}  // namespace ptxfu::isa

@@ -1,0 +1,95 @@
+// Features and targets as data. A feature is something a form or modifier
+// needs that not every sm target or PTX ISA version has; a target's feature
+// mask is the set it provides. Configs may add or remove features by id to
+// model hypothetical parts (an sm_80 with .oob, say).
+#pragma once
+#include <bitset>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptxfu::isa {
+
+using FeatureId = uint8_t;
+inline constexpr FeatureId kNoFeature = 0xff;
+inline constexpr size_t kMaxFeatures = 64;
+using FeatureMask = std::bitset<kMaxFeatures>;
+
+// How ptxas words the diagnostic: "Feature 'x' requires ..." or
+// "Modifier 'x' requires ...".
+enum class FeatureKind : uint8_t { feature, modifier };
+
+struct Feature {
+  std::string_view id;    // stable name used by configs
+  std::string_view text;  // ptxas wording; {op}, {type}, {type2} are substituted
+  FeatureKind kind;
+  uint16_t min_sm;        // e.g. 90
+  uint16_t min_ptx;       // PTX ISA version times ten, e.g. 81 for 8.1
+};
+
+// One row per feature. min_sm/min_ptx were checked against NVIDIA's ptxas
+// (tb/unit/isa/ptxas_agreement_test.cc) where ptxas still accepts the target.
+inline constexpr Feature kFeatures[] = {
+    {"f16_arith", "{op}.f16", FeatureKind::feature, 53, 42},
+    {"f16_neg", "neg.f16", FeatureKind::feature, 53, 60},
+    {"f16_abs", "abs.f16", FeatureKind::feature, 53, 65},
+    {"half_minmax", "{op}.{type}", FeatureKind::feature, 80, 70},
+    {"bf16_arith", "{op}.bf16", FeatureKind::feature, 90, 78},
+    {"bf16_fma", "{op}.bf16", FeatureKind::feature, 80, 70},
+    {"bf16_absneg", "{op}.bf16", FeatureKind::feature, 80, 70},
+    {"half_relu", ".relu", FeatureKind::modifier, 80, 70},
+    {"oob", ".oob", FeatureKind::modifier, 90, 81},
+    {"xorsign", ".xorsign", FeatureKind::modifier, 86, 72},
+    {"minmax_nan", ".NaN", FeatureKind::modifier, 80, 70},
+    {"minmax_3input", "{op}.f32 with 3 input operands", FeatureKind::feature, 100, 88},
+    {"f32x2", "{op}.f32x2", FeatureKind::feature, 100, 86},
+    {"mixed_precision", "{op}.f32.{type2}", FeatureKind::feature, 100, 86},
+    {"int_simd16x2", "{op}.{type}", FeatureKind::feature, 90, 80},
+    {"int_relu", ".relu", FeatureKind::modifier, 90, 80},
+    {"tanh_f32", "tanh", FeatureKind::feature, 75, 70},
+    {"half_tanh", "tanh.{type}", FeatureKind::feature, 75, 70},
+    {"half_ex2", "ex2.{type}", FeatureKind::feature, 75, 70},
+    {"bf16_tanh", "tanh.bf16", FeatureKind::feature, 90, 78},
+    {"bf16_ex2", "ex2.bf16", FeatureKind::feature, 90, 78},
+    {"dp4a", "{op}", FeatureKind::feature, 61, 50},
+    {"bmsk_szext", "{op}", FeatureKind::feature, 70, 76},
+    {"fns", "fns", FeatureKind::feature, 30, 60},
+};
+inline constexpr size_t kNumFeatures = sizeof(kFeatures) / sizeof(kFeatures[0]);
+static_assert(kNumFeatures <= kMaxFeatures);
+
+// Compile-time lookup so form rows can name features; a typo fails to compile.
+constexpr FeatureId feature(std::string_view id) {
+  for (size_t i = 0; i < kNumFeatures; ++i)
+    if (kFeatures[i].id == id) return static_cast<FeatureId>(i);
+  throw "unknown feature id";
+}
+
+std::optional<FeatureId> find_feature(std::string_view id);
+
+struct Target {
+  std::string name;   // as written: sm_90a
+  uint16_t sm;        // 90
+  uint16_t min_ptx;   // the PTX ISA version that introduced the target, times ten
+  FeatureMask mask;   // features it provides (before config overrides)
+};
+
+// The targets ptxfu knows, oldest first; `a`/`f` variants resolve to the base
+// number (their extra features are not arithmetic).
+const std::vector<uint16_t>& known_sm_numbers();
+std::optional<Target> find_target(std::string_view name);
+const Target& newest_target();
+
+// Adds and removes features by id on top of a target's mask (a config's
+// `features: {add: [...], remove: [...]}`). Unknown ids are an error.
+bool apply_feature_overrides(FeatureMask& mask, const std::vector<std::string>& add,
+                             const std::vector<std::string>& remove, std::string& error);
+
+// PTX ISA versions: "8.1" <-> 81.
+std::optional<uint16_t> parse_ptx_version(std::string_view text);
+std::string format_ptx_version(uint16_t v);
+inline constexpr uint16_t kNewestPtx = 91;
+
+}  // namespace ptxfu::isa

@@ -1,0 +1,124 @@
+#include "isa/statement.h"
+
+#include <cctype>
+
+#include <fmt/format.h>
+
+namespace ptxfu::isa {
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+bool is_word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' || c == '%';
+}
+
+bool all_of(std::string_view s, int (*pred)(int)) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!pred(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+int is_binary_digit(int c) { return c == '0' || c == '1'; }
+int is_octal_digit(int c) { return c >= '0' && c <= '7'; }
+
+}  // namespace
+
+size_t find_invalid_byte(std::string_view line) {
+  for (size_t i = 0; i < line.size(); ++i) {
+    const auto c = static_cast<unsigned char>(line[i]);
+    if ((c < 0x20 && c != '\t' && c != '\r') || c >= 0x7f) return i;
+  }
+  return std::string_view::npos;
+}
+
+LiteralKind classify_literal(std::string_view s) {
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+  if (s.size() > 1 && s.back() == 'U') s.remove_suffix(1);  // PTX unsigned suffix
+  if (s.size() > 2 && s[0] == '0') {
+    const char p = static_cast<char>(std::tolower(static_cast<unsigned char>(s[1])));
+    const std::string_view digits = s.substr(2);
+    if (p == 'x' && all_of(digits, std::isxdigit)) return LiteralKind::integer;
+    if (p == 'b' && all_of(digits, is_binary_digit)) return LiteralKind::integer;
+    if (p == 'f' && digits.size() == 8 && all_of(digits, std::isxdigit)) return LiteralKind::floating;
+    if (p == 'd' && digits.size() == 16 && all_of(digits, std::isxdigit)) return LiteralKind::floating;
+  }
+  if (s.size() > 1 && s[0] == '0' && all_of(s.substr(1), is_octal_digit)) return LiteralKind::integer;
+  if (all_of(s, std::isdigit)) return LiteralKind::integer;
+  // Decimal floating point: digits with a '.', an exponent, or both.
+  size_t i = 0;
+  bool digits = false;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, digits = true;
+  bool dot = false;
+  if (i < s.size() && s[i] == '.') {
+    dot = true;
+    ++i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, digits = true;
+  }
+  bool exponent = false;
+  if (digits && i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    size_t j = i + 1;
+    if (j < s.size() && (s[j] == '-' || s[j] == '+')) ++j;
+    const size_t start = j;
+    while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+    if (j == start) return LiteralKind::none;
+    exponent = true;
+    i = j;
+  }
+  if (digits && i == s.size() && (dot || exponent)) return LiteralKind::floating;
+  return LiteralKind::none;
+}
+
+bool parse_statement(std::string_view text, unsigned column, Statement& out, Diagnostic& err) {
+  out = Statement{};
+  size_t i = 0;
+  auto skip_space = [&] {
+    while (i < text.size() && is_space(text[i])) ++i;
+  };
+  auto col = [&](size_t pos) { return column + static_cast<unsigned>(pos); };
+  skip_space();
+  if (i < text.size() && text[i] == '@') {  // guard predicate: @%p or @!%p
+    ++i;
+    if (i < text.size() && text[i] == '!') ++i;
+    const size_t start = i;
+    while (i < text.size() && is_word_char(text[i])) ++i;
+    if (i == start) {
+      err = {col(i), "expected a predicate register after '@'"};
+      return false;
+    }
+    skip_space();
+  }
+  const size_t m_start = i;
+  while (i < text.size() && is_word_char(text[i])) ++i;
+  if (i == m_start) {
+    err = {col(i), i < text.size() ? fmt::format("unexpected character '{}'", text[i])
+                                   : std::string("expected an instruction")};
+    return false;
+  }
+  out.mnemonic = {text.substr(m_start, i - m_start), col(m_start)};
+  skip_space();
+  if (i == text.size()) return true;
+  while (true) {
+    skip_space();
+    const size_t start = i;
+    while (i < text.size() && text[i] != ',' && !is_space(text[i])) ++i;
+    if (i == start) {
+      err = {col(i), "expected an operand"};
+      return false;
+    }
+    if (out.num_operands == kMaxOperands) {
+      err = {col(start), fmt::format("too many operands (at most {})", kMaxOperands)};
+      return false;
+    }
+    out.operands[out.num_operands++] = {text.substr(start, i - start), col(start)};
+    skip_space();
+    if (i == text.size()) return true;
+    if (text[i] != ',') {
+      err = {col(i), "expected ',' between operands"};
+      return false;
+    }
+    ++i;
+  }
+}
+
+}  // namespace ptxfu::isa
