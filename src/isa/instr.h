@@ -50,16 +50,17 @@ constexpr unsigned lane_bits(Type t) { return info(t).bits / info(t).lanes; }
 
 // Dotted modifiers. Rounding (rn rz rm rp) and mode (hi lo wide) are groups
 // of which at most one may appear.
+// The enum order is the order ptxfu spells modifiers in (PTX accepts any).
 enum class Mod : uint8_t {
-  rn, rz, rm, rp, approx, full,
-  ftz, sat, relu, oob, nan, xorsign, abs,
-  hi, lo, wide, cc, shiftamt, clamp, wrap,
+  hi, lo, wide, rn, rz, rm, rp, approx, full,
+  ftz, oob, relu, sat, nan, xorsign, abs,
+  cc, shiftamt, clamp, wrap,
   kCount
 };
 
 inline constexpr std::string_view kModNames[] = {
-    "rn", "rz", "rm", "rp", "approx", "full", "ftz", "sat", "relu", "oob",
-    "NaN", "xorsign", "abs", "hi", "lo", "wide", "cc", "shiftamt", "clamp", "wrap",
+    "hi", "lo", "wide", "rn", "rz", "rm", "rp", "approx", "full", "ftz", "oob",
+    "relu", "sat", "NaN", "xorsign", "abs", "cc", "shiftamt", "clamp", "wrap",
 };
 static_assert(sizeof(kModNames) / sizeof(kModNames[0]) == static_cast<size_t>(Mod::kCount));
 

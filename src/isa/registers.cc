@@ -10,16 +10,22 @@
 namespace ptxfu::isa {
 namespace {
 
-struct RegType {
+struct RegTypeRow {
   std::string_view name;
-  unsigned bits;
+  RegType type;
 };
-constexpr RegType kRegTypes[] = {
-    {"pred", 1},  {"b8", 8},    {"u8", 8},     {"s8", 8},     {"b16", 16},  {"u16", 16},
-    {"s16", 16},  {"f16", 16},  {"bf16", 16},  {"b32", 32},   {"u32", 32},  {"s32", 32},
-    {"f32", 32},  {"f16x2", 32}, {"bf16x2", 32}, {"b64", 64}, {"u64", 64},  {"s64", 64},
-    {"f64", 64},  {"b128", 128},
+constexpr RegKind B = RegKind::bits, I = RegKind::integer, F = RegKind::floating;
+constexpr RegTypeRow kRegTypes[] = {
+    {"pred", {1, RegKind::predicate}}, {"b8", {8, B}},     {"u8", {8, I}},       {"s8", {8, I}},
+    {"b16", {16, B}},   {"u16", {16, I}},   {"s16", {16, I}},     {"f16", {16, F}},
+    {"bf16", {16, F}},  {"b32", {32, B}},   {"u32", {32, I}},     {"s32", {32, I}},
+    {"f32", {32, F}},   {"f16x2", {32, F}}, {"bf16x2", {32, F}},  {"b64", {64, B}},
+    {"u64", {64, I}},   {"s64", {64, I}},   {"f64", {64, F}},     {"b128", {128, B}},
 };
+
+// Every operand of a floating-point form (mixed precision included) holds a
+// floating value.
+bool is_float_form(const Instr& in) { return info(in.type).cls == TypeClass::floating; }
 
 bool is_ident_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '%' || c == '$';
@@ -27,9 +33,9 @@ bool is_ident_char(char c) {
 
 }  // namespace
 
-std::optional<unsigned> reg_type_bits(std::string_view type) {
+std::optional<RegType> reg_type(std::string_view type) {
   for (const auto& t : kRegTypes)
-    if (t.name == type) return t.bits;
+    if (t.name == type) return t.type;
   return std::nullopt;
 }
 
@@ -45,8 +51,8 @@ bool RegisterTable::declare(std::string_view text, unsigned column, Diagnostic& 
   }
   const size_t t0 = ++i;
   while (i < text.size() && is_ident_char(text[i])) ++i;
-  const auto bits = reg_type_bits(text.substr(t0, i - t0));
-  if (!bits) {
+  const auto type = reg_type(text.substr(t0, i - t0));
+  if (!type) {
     err = {column + static_cast<unsigned>(t0 - 1), fmt::format("unknown register type '.{}'", text.substr(t0, i - t0))};
     return false;
   }
@@ -69,9 +75,9 @@ bool RegisterTable::declare(std::string_view text, unsigned column, Diagnostic& 
         return false;
       }
       ++i;
-      ranges_[name] = {count, *bits};
+      ranges_[name] = {count, *type};
     } else {
-      names_[name] = *bits;
+      names_[name] = *type;
     }
     skip();
     if (i == text.size()) return true;
@@ -83,7 +89,7 @@ bool RegisterTable::declare(std::string_view text, unsigned column, Diagnostic& 
   }
 }
 
-std::optional<unsigned> RegisterTable::width(std::string_view name) const {
+std::optional<RegType> RegisterTable::lookup(std::string_view name) const {
   if (auto it = names_.find(std::string(name)); it != names_.end()) return it->second;
   size_t digits = name.size();
   while (digits > 0 && std::isdigit(static_cast<unsigned char>(name[digits - 1]))) --digits;
@@ -102,15 +108,14 @@ bool check_operands(const Instr& in, const Statement& st, const RegisterTable* r
     const Token& tok = st.operands[k];
     const bool is_dest = k == 0;
     const unsigned bits = is_dest ? dest_bits(in) : src_bits(in, k - 1);
+    const bool is_float = is_float_form(in);
     const LiteralKind lit = classify_literal(tok.text);
     if (lit != LiteralKind::none) {
-      // Immediates: integers for integer operands; float literals only for
-      // scalar f32/f64 operands. Half and packed types take no immediates.
-      const bool float_operand = info(in.type).cls == TypeClass::floating &&
-                                 !(in.row->shape == Shape::mixed && k != st.num_operands - 1);
-      const bool packed = info(in.type).lanes > 1;
-      const bool scalar_wide_float = float_operand && !packed && bits >= 32;
-      const bool ok = !is_dest && (float_operand ? scalar_wide_float : lit == LiteralKind::integer);
+      // Immediates: integer literals for integer operands; float literals
+      // only for scalar f32/f64 operands. Half and packed types take none.
+      const bool scalar_wide_float = is_float && info(in.type).lanes == 1 && bits >= 32;
+      const bool ok = !is_dest && (is_float ? scalar_wide_float && lit == LiteralKind::floating
+                                            : lit == LiteralKind::integer);
       if (!ok) {
         err = {tok.column, mismatch};
         return false;
@@ -123,12 +128,14 @@ bool check_operands(const Instr& in, const Statement& st, const RegisterTable* r
       return false;
     }
     if (!regs) continue;
-    const auto w = regs->width(tok.text);
-    if (!w) {
+    const auto reg = regs->lookup(tok.text);
+    if (!reg) {
       err = {tok.column, fmt::format("Unknown symbol '{}'", tok.text)};
       return false;
     }
-    if (*w != bits) {
+    const bool kind_ok = reg->kind == RegKind::bits ||
+                         (reg->kind == (is_float ? RegKind::floating : RegKind::integer));
+    if (reg->bits != bits || !kind_ok) {
       err = {tok.column, mismatch};
       return false;
     }

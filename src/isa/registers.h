@@ -10,20 +10,29 @@
 
 namespace ptxfu::isa {
 
+// What kind of value a register was declared for: bit-size types (.b32)
+// fit any operand of their width, integer types integer operands, float
+// types float operands.
+enum class RegKind : uint8_t { bits, integer, floating, predicate };
+
+struct RegType {
+  unsigned bits;
+  RegKind kind;
+};
+
 class RegisterTable {
  public:
   // Parses the part of a `.reg` directive after ".reg": ".b32 %r<8>, %x".
   bool declare(std::string_view text, unsigned column, Diagnostic& err);
-  // Width in bits of a declared register (1 for .pred).
-  std::optional<unsigned> width(std::string_view name) const;
+  std::optional<RegType> lookup(std::string_view name) const;
 
  private:
-  std::unordered_map<std::string, unsigned> names_;
-  std::unordered_map<std::string, std::pair<unsigned, unsigned>> ranges_;  // prefix -> (count, width)
+  std::unordered_map<std::string, RegType> names_;
+  std::unordered_map<std::string, std::pair<unsigned, RegType>> ranges_;  // prefix -> (count, type)
 };
 
-// Width in bits of a .reg type name without the dot; nullopt if unknown.
-std::optional<unsigned> reg_type_bits(std::string_view type);
+// A .reg type name without the dot; nullopt if unknown.
+std::optional<RegType> reg_type(std::string_view type);
 
 // Checks the statement's operands (destination first) against the form:
 // register widths where `regs` knows them, and which immediates are allowed.

@@ -26,7 +26,6 @@ constexpr TypeMask kInt6 = types(T::u16, T::u32, T::u64, T::s16, T::s32, T::s64)
 constexpr TypeMask kF16 = types(T::f16, T::f16x2);
 constexpr TypeMask kBF16 = types(T::bf16, T::bf16x2);
 constexpr TypeMask kWord32 = types(T::u32, T::s32);
-constexpr TypeMask kCarryTypes = types(T::u32, T::s32, T::u64, T::s64);
 
 // Columns: ops, types, types2, sources, selector, required, optional,
 // feature, modifier features, shape, pipe. More specific rows come first.
@@ -35,15 +34,18 @@ constexpr FormRow kRows[] = {
     {ops(O::add, O::sub), types(T::u16, T::s16), 0, 2, 0, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::alu},
     {ops(O::add, O::sub), types(T::u32, T::u64, T::s64), 0, 2, 0, 0, mods(M::cc), kNoFeature, {kNone, kNone}, S::same, P::alu},
     {ops(O::add, O::sub), types(T::s32), 0, 2, 0, 0, mods(M::sat, M::cc), kNoFeature, {kNone, kNone}, S::same, P::alu},
-    {ops(O::add, O::sub), types(T::u16x2, T::s16x2), 0, 2, 0, 0, 0, F("int_simd16x2"), {kNone, kNone}, S::same, P::alu},
-    {ops(O::addc, O::subc), kCarryTypes, 0, 2, 0, 0, mods(M::cc), kNoFeature, {kNone, kNone}, S::same, P::alu},
+    // ptxas 13.0 accepts add but not sub on the 16x2 packs, whatever the spec's syntax block says.
+    {ops(O::add), types(T::u16x2, T::s16x2), 0, 2, 0, 0, 0, F("int_simd16x2"), {kNone, kNone}, S::same, P::alu},
+    {ops(O::addc, O::subc), types(T::u32, T::u64, T::s64), 0, 2, 0, 0, mods(M::cc), kNoFeature, {kNone, kNone}, S::same, P::alu},
+    {ops(O::addc, O::subc), types(T::s32), 0, 2, 0, 0, mods(M::sat, M::cc), kNoFeature, {kNone, kNone}, S::same, P::alu},
     {ops(O::mul), kInt6, 0, 2, kHiLo, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::fma},
     {ops(O::mul), types(T::u16, T::u32, T::s16, T::s32), 0, 2, mods(M::wide), 0, 0, kNoFeature, {kNone, kNone}, S::wide, P::fma},
     {ops(O::mad), types(T::u16, T::s16), 0, 3, kHiLo, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::fma},
     {ops(O::mad), types(T::u32, T::u64, T::s64), 0, 3, kHiLo, 0, mods(M::cc), kNoFeature, {kNone, kNone}, S::same, P::fma},
     {ops(O::mad), types(T::s32), 0, 3, kHiLo, 0, mods(M::sat, M::cc), kNoFeature, {kNone, kNone}, S::same, P::fma},
     {ops(O::mad), types(T::u16, T::u32, T::s16, T::s32), 0, 3, mods(M::wide), 0, 0, kNoFeature, {kNone, kNone}, S::wide, P::fma},
-    {ops(O::madc), kCarryTypes, 0, 3, kHiLo, 0, mods(M::cc), kNoFeature, {kNone, kNone}, S::same, P::fma},
+    {ops(O::madc), types(T::u32, T::u64, T::s64), 0, 3, kHiLo, 0, mods(M::cc), kNoFeature, {kNone, kNone}, S::same, P::fma},
+    {ops(O::madc), types(T::s32), 0, 3, kHiLo, 0, mods(M::sat, M::cc), kNoFeature, {kNone, kNone}, S::same, P::fma},
     {ops(O::div, O::rem), kInt6, 0, 2, 0, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::multi},
     {ops(O::abs, O::neg), types(T::s16, T::s32, T::s64), 0, 1, 0, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::alu},
     {ops(O::min, O::max), types(T::u16, T::u32, T::u64, T::s16, T::s64), 0, 2, 0, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::alu},
@@ -80,7 +82,8 @@ constexpr FormRow kRows[] = {
     {ops(O::rcp, O::sqrt), types(T::f32), 0, 1, mods(M::approx), 0, mods(M::ftz), kNoFeature, {kNone, kNone}, S::same, P::mufu},
     {ops(O::rcp, O::sqrt), types(T::f32), 0, 1, kRnd, 0, mods(M::ftz), kNoFeature, {kNone, kNone}, S::same, P::multi},
     {ops(O::rcp), types(T::f64), 0, 1, mods(M::approx), mods(M::ftz), 0, kNoFeature, {kNone, kNone}, S::same, P::mufu},
-    {ops(O::rcp, O::sqrt), types(T::f64), 0, 1, kRnd, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::multi},
+    {ops(O::rcp), types(T::f64), 0, 1, kRnd, 0, mods(M::ftz), kNoFeature, {kNone, kNone}, S::same, P::multi},
+    {ops(O::sqrt), types(T::f64), 0, 1, kRnd, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::multi},
     {ops(O::rsqrt), types(T::f32), 0, 1, mods(M::approx), 0, mods(M::ftz), kNoFeature, {kNone, kNone}, S::same, P::mufu},
     {ops(O::rsqrt), types(T::f64), 0, 1, mods(M::approx), mods(M::ftz), 0, kNoFeature, {kNone, kNone}, S::same, P::mufu},
     {ops(O::rsqrt), types(T::f64), 0, 1, mods(M::approx), 0, 0, kNoFeature, {kNone, kNone}, S::same, P::multi},

@@ -72,7 +72,7 @@ struct PairRule {
 // Rules between modifiers, applied to rows that allow both.
 inline constexpr PairRule kPairRules[] = {
     {Mod::abs, Mod::xorsign, true}, {Mod::xorsign, Mod::abs, true},
-    {Mod::ftz, Mod::oob, false},    {Mod::sat, Mod::oob, false},
+    {Mod::ftz, Mod::oob, false},
     {Mod::sat, Mod::relu, false},   {Mod::sat, Mod::cc, false},
     {Mod::sat, Mod::hi, true},
 };

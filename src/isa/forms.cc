@@ -1,0 +1,53 @@
+#include "isa/forms.h"
+
+namespace ptxfu::isa {
+
+std::string spell(Op op, ModSet mods, Type type, Type type2, bool two_types) {
+  std::string s(name(op));
+  for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i)
+    if (mods & bit(static_cast<Mod>(i))) (s += '.') += name(static_cast<Mod>(i));
+  (s += '.') += name(type);
+  if (two_types) (s += '.') += name(type2);
+  return s;
+}
+
+std::string spell(const Instr& in) {
+  return spell(in.op, in.mods, in.type, in.type2, in.row && in.row->types2 != 0);
+}
+
+bool modifiers_legal(const FormRow& row, ModSet mods) {
+  if (mods & ~row.allowed()) return false;
+  if (row.selector && !(mods & row.selector)) return false;
+  if ((mods & row.required) != row.required) return false;
+  if (__builtin_popcount(mods & kRoundingMods) > 1) return false;
+  if (__builtin_popcount(mods & row.selector & ~kRoundingMods) > 1) return false;
+  for (const PairRule& r : kPairRules) {
+    if (!(row.allowed() & bit(r.a)) || !(row.allowed() & bit(r.b)) || !(mods & bit(r.a))) continue;
+    if (r.requires_b != ((mods & bit(r.b)) != 0)) return false;
+  }
+  return true;
+}
+
+void for_each_legal_form(const std::function<void(const Instr&)>& visit) {
+  for (const FormRow* row = rows_begin(); row != rows_end(); ++row) {
+    const ModSet allowed = row->allowed();
+    for (unsigned o = 0; o < static_cast<unsigned>(Op::kCount); ++o) {
+      if (!(row->ops & op_bit(static_cast<Op>(o)))) continue;
+      for (unsigned t = 0; t < static_cast<unsigned>(Type::kCount); ++t) {
+        if (!(row->types & type_bit(static_cast<Type>(t)))) continue;
+        for (unsigned t2 = 0; t2 < static_cast<unsigned>(Type::kCount); ++t2) {
+          if (row->types2 ? !(row->types2 & type_bit(static_cast<Type>(t2))) : t2 != t) continue;
+          // Every subset of the allowed modifiers (submask enumeration).
+          for (ModSet m = allowed;; m = (m - 1) & allowed) {
+            if (modifiers_legal(*row, m))
+              visit(Instr{static_cast<Op>(o), static_cast<Type>(t), static_cast<Type>(t2), m,
+                          row->num_src, row});
+            if (m == 0) break;
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace ptxfu::isa

@@ -1,0 +1,23 @@
+// Enumerates and spells the forms of the instruction table, for tests,
+// documentation and `ptxfu check --list-forms`.
+#pragma once
+#include <functional>
+#include <string>
+
+#include "isa/table.h"
+
+namespace ptxfu::isa {
+
+// "fma.rn.ftz.f16": modifiers in enum order, then the type suffixes.
+std::string spell(Op op, ModSet mods, Type type, Type type2, bool two_types);
+std::string spell(const Instr& in);
+
+// Calls `visit` for every legal form of every row: each op, type (pair) and
+// modifier combination the row and the pair rules allow. Instr::row is set.
+void for_each_legal_form(const std::function<void(const Instr&)>& visit);
+
+// Whether `mods` satisfies the row's selector, required set, single-choice
+// groups and the pair rules (types are not checked).
+bool modifiers_legal(const FormRow& row, ModSet mods);
+
+}  // namespace ptxfu::isa

@@ -1,0 +1,182 @@
+// Compares ptxfu's legality verdict with NVIDIA's ptxas for every candidate
+// form of the instruction table (each subset of a row's modifiers, legal or
+// not, plus each foreign modifier) on a set of (target, PTX version) pairs.
+// ptxas is the authority; the test is skipped when it is not installed.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "isa/decode.h"
+#include "isa/forms.h"
+#include "isa/registers.h"
+#include "isa/statement.h"
+
+namespace ptxfu::isa {
+namespace {
+
+std::string find_ptxas() {
+  if (const char* env = std::getenv("PTXFU_PTXAS")) return env;
+  for (const char* p : {"/usr/local/cuda/bin/ptxas", "/usr/bin/ptxas"})
+    if (std::FILE* f = std::fopen(p, "rb")) {
+      std::fclose(f);
+      return p;
+    }
+  return "";
+}
+
+struct Candidate {
+  std::string statement;  // "fma.rn.f32 %r0, %r1, %r2, %r3"
+  Instr shape;            // for operand widths only
+};
+
+const char* reg_for(unsigned bits) { return bits == 16 ? "%h" : bits == 32 ? "%r" : "%rd"; }
+
+std::vector<Candidate> make_candidates() {
+  std::vector<Candidate> out;
+  std::set<std::string> seen;
+  for (const FormRow* row = rows_begin(); row != rows_end(); ++row) {
+    const ModSet allowed = row->allowed();
+    std::vector<ModSet> mod_sets;
+    for (ModSet m = allowed;; m = (m - 1) & allowed) {
+      mod_sets.push_back(m);
+      if (m == 0) break;
+    }
+    // One foreign modifier on a minimal legal form.
+    ModSet minimal = row->required | (row->selector & (~row->selector + 1));
+    for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i)
+      if (!(allowed & bit(static_cast<Mod>(i)))) mod_sets.push_back(minimal | bit(static_cast<Mod>(i)));
+    for (unsigned o = 0; o < static_cast<unsigned>(Op::kCount); ++o) {
+      if (!(row->ops & op_bit(static_cast<Op>(o)))) continue;
+      for (unsigned t = 0; t < static_cast<unsigned>(Type::kCount); ++t) {
+        if (!(row->types & type_bit(static_cast<Type>(t)))) continue;
+        for (unsigned t2 = 0; t2 < static_cast<unsigned>(Type::kCount); ++t2) {
+          if (row->types2 ? !(row->types2 & type_bit(static_cast<Type>(t2))) : t2 != t) continue;
+          for (ModSet m : mod_sets) {
+            Instr in{static_cast<Op>(o), static_cast<Type>(t), static_cast<Type>(t2), m, row->num_src, row};
+            std::string s = spell(in) + " " + reg_for(dest_bits(in)) + "0";
+            for (unsigned k = 0; k < in.num_src; ++k) s += fmt::format(", {}{}", reg_for(src_bits(in, k)), k + 1);
+            if (seen.insert(s).second) out.push_back({s, in});
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+struct Verdict {
+  bool ok = true;
+  std::string message;
+};
+
+constexpr const char* kRegDecls = ".reg .b16 %h<8>, .reg .b32 %r<8>, .reg .b64 %rd<8>";
+
+Verdict ptxfu_verdict(const Candidate& c, const Capabilities& caps, const RegisterTable& regs) {
+  Statement st;
+  Diagnostic d;
+  Instr in;
+  if (!parse_statement(c.statement, 1, st, d) ||
+      !decode(st.mnemonic.text, st.num_operands - 1, 1, in, d) || !check_target(in, caps, 1, d) ||
+      !check_operands(in, st, &regs, d))
+    return {false, d.message};
+  return {};
+}
+
+// Runs ptxas on all candidates for one target and returns the first error
+// message per candidate index (absent: accepted).
+std::map<size_t, std::string> run_ptxas(const std::string& ptxas, const std::vector<Candidate>& cands,
+                                        const std::string& target, const std::string& version) {
+  const std::string dir = testing::TempDir();
+  const std::string path = fmt::format("{}/ptxfu_agree_{}_{}.ptx", dir, target, version);
+  constexpr unsigned kHeaderLines = 8;
+  {
+    std::ofstream f(path);
+    f << ".version " << version << "\n.target " << target << "\n.address_size 64\n"
+      << ".visible .entry k() {\n.reg .b16 %h<8>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n.reg .pred %p<2>;\n";
+    for (const auto& c : cands) f << c.statement << ";\n";
+    f << "ret;\n}\n";
+  }
+  const std::string cmd = fmt::format("{} -arch={} {} -o /dev/null 2>&1", ptxas, target, path);
+  std::map<size_t, std::string> errors;
+  std::FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return errors;
+  static const std::regex line_re(R"(line (\d+); (error|fatal)\s*: (.*))");
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, p)) {
+    std::string line(buf);
+    if (!line.empty() && line.back() == '\n') line.pop_back();
+    std::smatch m;
+    if (!std::regex_search(line, m, line_re)) continue;
+    const long n = std::stol(m[1]);
+    if (n <= static_cast<long>(kHeaderLines)) {
+      ADD_FAILURE() << "ptxas rejected the file header for " << target << " " << version << ": " << line;
+      continue;
+    }
+    errors.emplace(static_cast<size_t>(n - kHeaderLines - 1), m[3]);
+  }
+  pclose(p);
+  return errors;
+}
+
+TEST(PtxasAgreement, EveryCandidateFormOnEveryTarget) {
+  const std::string ptxas = find_ptxas();
+  if (ptxas.empty()) GTEST_SKIP() << "ptxas not found (set PTXFU_PTXAS or install CUDA): agreement not checked";
+
+  const auto cands = make_candidates();
+  RegisterTable regs;
+  Diagnostic d;
+  for (const char* decl : {".b16 %h<8>", ".b32 %r<8>", ".b64 %rd<8>"}) ASSERT_TRUE(regs.declare(decl, 1, d));
+
+  const std::vector<std::pair<std::string, std::string>> targets = {
+      {"sm_75", "9.0"},  {"sm_80", "9.0"},  {"sm_86", "9.0"},  {"sm_89", "9.0"},  {"sm_90", "9.0"},
+      {"sm_90a", "9.0"}, {"sm_100", "9.0"}, {"sm_103", "9.0"}, {"sm_120", "9.0"}, {"sm_121", "9.0"},
+      {"sm_75", "6.3"},  {"sm_75", "7.0"},  {"sm_80", "7.0"},  {"sm_86", "7.1"},  {"sm_90", "7.8"},
+      {"sm_90", "8.0"},  {"sm_100", "8.6"}, {"sm_100", "8.7"}, {"sm_120", "8.7"},
+  };
+  size_t pairs = 0, agree = 0, accepted = 0, same_message = 0, rejected = 0;
+  // statement -> the (target version: ptxas says / ptxfu says) where they differ
+  std::map<std::string, std::vector<std::string>> disagreements;
+  for (const auto& [target, version] : targets) {
+    const auto errors = run_ptxas(ptxas, cands, target, version);
+    const auto t = find_target(target);
+    ASSERT_TRUE(t) << target;
+    const Capabilities caps = capabilities_of(*t, *parse_ptx_version(version));
+    for (size_t i = 0; i < cands.size(); ++i) {
+      ++pairs;
+      const Verdict ours = ptxfu_verdict(cands[i], caps, regs);
+      const auto it = errors.find(i);
+      const bool ptxas_ok = it == errors.end();
+      if (ours.ok == ptxas_ok) {
+        ++agree;
+        if (ptxas_ok) ++accepted;
+        else {
+          ++rejected;
+          if (ours.message == it->second) ++same_message;
+          else if (std::getenv("PTXFU_SHOW_MESSAGES"))
+            std::cout << "  message: " << cands[i].statement << " | ptxas: " << it->second << " | ptxfu: " << ours.message << "\n";
+        }
+      } else {
+        disagreements[cands[i].statement].push_back(fmt::format("{} {}: ptxas {} / ptxfu {}", target, version,
+                                                                ptxas_ok ? "ok" : it->second, ours.ok ? "ok" : ours.message));
+      }
+    }
+  }
+  std::cout << fmt::format("ptxas agreement: {} candidate forms x {} (target, PTX version) pairs = {} verdicts; "
+                           "agree {} ({} accepted, {} rejected; identical message on {} of the rejections)\n",
+                           cands.size(), targets.size(), pairs, agree, accepted, rejected, same_message);
+  for (const auto& [statement, where] : disagreements)
+    std::cout << "  disagree on '" << statement << "' at " << where.size() << " pairs, first " << where.front() << "\n";
+  EXPECT_EQ(agree, pairs);
+}
+
+}  // namespace
+}  // namespace ptxfu::isa
