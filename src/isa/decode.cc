@@ -55,6 +55,35 @@ std::string missing_selector_message(Op op, ModSet selectors) {
   return fmt::format("Unexpected instruction types specified for '{}'", name(op));
 }
 
+// Modifiers that may not appear twice (or two of a group), with ptxas's
+// words; ptxas accepts other repeats such as .sat.sat or .NaN.NaN.
+struct RepeatRule {
+  ModSet group;
+  std::string_view message;  // {op} and {mode} substituted
+};
+constexpr RepeatRule kRepeatRules[] = {
+    {kRoundingMods, "Multiple rounding modifiers specified"},
+    {bit(Mod::clamp) | bit(Mod::wrap), "Multiple clamp modifiers specified"},
+    {bit(Mod::ftz), "Duplicate .ftz modifier"},
+    {bit(Mod::oob), "Duplicate .oob modifier"},
+    {bit(Mod::abs), "Multiple .abs modifiers specified"},
+    {bit(Mod::full), "Unknown modifier '.full'"},
+    {kModeMods, "Comparison qualifier is not allowed for instruction '{op}.{mode}'"},
+};
+
+std::string repeat_message(const RepeatRule& rule, Op op, ModSet mods) {
+  std::string text(rule.message);
+  if (const auto pos = text.find("{op}"); pos != std::string::npos) text.replace(pos, 4, name(op));
+  if (const auto pos = text.find("{mode}"); pos != std::string::npos) {
+    for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i)
+      if ((mods & rule.group) & bit(static_cast<Mod>(i))) {
+        text.replace(pos, 6, name(static_cast<Mod>(i)));
+        break;
+      }
+  }
+  return text;
+}
+
 bool matches_types(const FormRow& row, Op op, Type t1, Type t2, unsigned num_types) {
   if (!(row.ops & op_bit(op)) || !(row.types & type_bit(t1))) return false;
   if (row.types2 == 0) return num_types == 1;
@@ -79,6 +108,7 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
   Type type_list[2] = {Type::kCount, Type::kCount};
   unsigned num_types = 0;
   unsigned first_type_column = column;
+  bool mode_first = false;  // ptxas reads "mad.hi" as the name: the mode must lead
   while (dot != std::string_view::npos) {
     const size_t start = dot + 1;
     dot = mnemonic.find('.', start);
@@ -87,11 +117,11 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
     Mod m;
     Type t;
     if (lookup(kModNames, word, m)) {
-      if ((bit(m) & kRoundingMods) && (mods & kRoundingMods))
-        return fail(err, word_column, "Multiple rounding modifiers specified");
-      if (mods & bit(m))
-        return fail(err, word_column, fmt::format("Duplicate modifier '.{}'", word));
-      mods |= bit(m);
+      for (const RepeatRule& rule : kRepeatRules)
+        if ((rule.group & bit(m)) && (mods & rule.group))
+          return fail(err, word_column, repeat_message(rule, op, mods));
+      if (start == op_word.size() + 1) mode_first = (bit(m) & kModeMods) != 0;
+      mods |= bit(m);  // other repeats are accepted, as ptxas does
     } else if (lookup_type(word, t)) {
       if (num_types == 0) first_type_column = word_column;
       if (num_types == 2)
@@ -129,6 +159,8 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
       return fail(err, column, fmt::format("Arguments mismatch for instruction '{}'", name(op)));
     return fail(err, column, missing_selector_message(op, selectors));
   }
+
+  if ((chosen->selector & kModeMods) && !mode_first) return fail(err, column, type_error);
 
   const ModSet allowed = chosen->allowed();
   for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i) {
