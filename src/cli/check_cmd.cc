@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/line_reader.h"
-#include "cli/target_options.h"
+#include "isa/target_options.h"
 #include "isa/registers.h"
 #include "isa/source.h"
 
@@ -76,7 +76,7 @@ class Checker {
   bool ensure_caps() {
     if (caps_) return true;
     std::string error;
-    caps_ = resolve_capabilities(options_.target, file_target_, file_ptx_, false, error);
+    caps_ = isa::resolve_capabilities(options_.target, file_target_, file_ptx_, false, error);
     if (caps_) return true;
     if (file_target_ && !options_.target.target) {  // a bad .target in the file: report and stop
       report(1, error);

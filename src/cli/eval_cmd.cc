@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/line_reader.h"
-#include "cli/target_options.h"
+#include "isa/target_options.h"
 #include "exec/execute.h"
 #include "isa/statement.h"
 #include "isa/table.h"
@@ -146,7 +146,7 @@ class Evaluator {
 
 int run_eval(std::FILE* in, std::FILE* out, std::ostream& err, const EvalOptions& options) {
   std::string error;
-  const auto caps = resolve_capabilities(options.target, std::nullopt, std::nullopt, true, error);
+  const auto caps = isa::resolve_capabilities(options.target, std::nullopt, std::nullopt, true, error);
   if (!caps) {
     err << "ptxfu eval: " << error << "\n";
     return 2;
