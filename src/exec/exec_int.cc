@@ -21,15 +21,11 @@ integer::Bound bound_of(const isa::Instr& in) {
 
 uint32_t u32(uint64_t v) { return static_cast<uint32_t>(v); }
 
-}  // namespace
-
-bool execute_int(const isa::Instr& in, const uint64_t* src, bool carry_in, Result& out) {
-  if (isa::info(in.type).cls == isa::TypeClass::floating) return false;
+bool dispatch(const isa::Instr& in, const uint64_t* src, bool carry_in, Result& out) {
   const isa::Type t = in.type;
   const bool cc = in.has(Mod::cc);
   const bool sat = in.has(Mod::sat);
   const bool relu = in.has(Mod::relu);
-  out = Result{};
   auto chain = [&](integer::CarryOut r) {
     out.value = r.value;
     out.carry_out = cc && r.carry;
@@ -73,10 +69,20 @@ bool execute_int(const isa::Instr& in, const uint64_t* src, bool carry_in, Resul
     case Op::szext: return value(integer::szext(t, u32(src[0]), u32(src[1]), bound_of(in)));
     case Op::dp4a: return value(integer::dp4a(t, in.type2, u32(src[0]), u32(src[1]), u32(src[2])));
     case Op::dp2a:
-      return value(integer::dp2a(t, in.type2, in.has(Mod::hi), u32(src[0]), u32(src[1]),
-                                 u32(src[2])));
+      return value(
+          integer::dp2a(t, in.type2, in.has(Mod::hi), u32(src[0]), u32(src[1]), u32(src[2])));
     default: return false;
   }
+}
+
+}  // namespace
+
+bool execute_int(const isa::Instr& in, const uint64_t* src, bool carry_in, Result& out) {
+  if (isa::info(in.type).cls == isa::TypeClass::floating) return false;
+  Result r;
+  if (!dispatch(in, src, carry_in, r)) return false;  // `out` untouched when not claimed
+  out = r;
+  return true;
 }
 
 }  // namespace ptxfu::exec

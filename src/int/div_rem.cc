@@ -9,7 +9,7 @@ namespace ptxfu::integer {
 uint64_t div(isa::Type t, uint64_t a, uint64_t b) {
   const Shape s = shape(t);
   return per_lane(s, a, b, [&](uint64_t x, uint64_t y) {
-    if (y == 0) return s.mask();  // all ones: u max, s -1
+    if (y == 0) return s.mask();             // all ones: u max, s -1
     return s.wrap(s.value(x) / s.value(y));  // MIN / -1 wraps to MIN
   });
 }

@@ -15,11 +15,11 @@ uint32_t fns(uint32_t mask, uint32_t base, int32_t offset) {
   if (offset == 0) return ((mask >> base) & 1) ? base : kNotFound;
   int64_t n = offset > 0 ? offset : -static_cast<int64_t>(offset);
   if (offset > 0) {
-    uint32_t m = mask & (~0u << base);  // candidates at or above base
+    uint32_t m = mask & (~0u << base);        // candidates at or above base
     for (; n > 1 && m != 0; --n) m &= m - 1;  // drop the lowest
     return m != 0 ? static_cast<uint32_t>(__builtin_ctz(m)) : kNotFound;
   }
-  uint32_t m = mask & (base == 31 ? ~0u : (2u << base) - 1);  // at or below base
+  uint32_t m = mask & (base == 31 ? ~0u : (2u << base) - 1);             // at or below base
   for (; n > 1 && m != 0; --n) m &= ~(0x80000000u >> __builtin_clz(m));  // drop the highest
   return m != 0 ? 31 - static_cast<uint32_t>(__builtin_clz(m)) : kNotFound;
 }

@@ -77,8 +77,8 @@ TEST_P(MinMax, MatchesReference) {
 
 std::vector<Case> cases() {
   std::vector<Case> v;
-  for (Type t : {Type::u16, Type::u32, Type::u64, Type::s16, Type::s32, Type::s64, Type::u16x2,
-                 Type::s16x2})
+  for (Type t :
+       {Type::u16, Type::u32, Type::u64, Type::s16, Type::s32, Type::s64, Type::u16x2, Type::s16x2})
     v.emplace_back(t, false);
   v.emplace_back(Type::s32, true);
   v.emplace_back(Type::s16x2, true);

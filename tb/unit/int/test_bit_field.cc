@@ -38,8 +38,12 @@ uint64_t ref_bfi(uint64_t a, uint64_t b, uint32_t c, uint32_t d, int n) {
 }
 
 std::vector<uint64_t> field_operands(int n, uint64_t seed) {
-  std::vector<uint64_t> v = {0, mask(n), uint64_t{1} << (n - 1), mask(n) >> 1,
-                             0x5555555555555555ull & mask(n), 0xaaaaaaaaaaaaaaaaull & mask(n)};
+  std::vector<uint64_t> v = {0,
+                             mask(n),
+                             uint64_t{1} << (n - 1),
+                             mask(n) >> 1,
+                             0x5555555555555555ull & mask(n),
+                             0xaaaaaaaaaaaaaaaaull & mask(n)};
   Rng rng(seed);
   for (int i = 0; i < 6; ++i) v.push_back(rng.operand(n));
   return v;

@@ -118,9 +118,16 @@ u128 join(uint64_t w0, uint64_t w1, uint64_t w2, uint64_t w3) {
 }
 
 std::vector<u128> wide_operands(uint64_t seed) {
-  std::vector<u128> v = {0, 1, ~u128{0}, u128{1} << 127, (u128{1} << 127) - 1,
-                         u128{0xffffffffu}, u128{0xffffffffu} << 32, ~u128{0} << 32,
-                         (u128{1} << 96) - 1, u128{1} << 64};
+  std::vector<u128> v = {0,
+                         1,
+                         ~u128{0},
+                         u128{1} << 127,
+                         (u128{1} << 127) - 1,
+                         u128{0xffffffffu},
+                         u128{0xffffffffu} << 32,
+                         ~u128{0} << 32,
+                         (u128{1} << 96) - 1,
+                         u128{1} << 64};
   Rng rng(seed);
   for (int i = 0; i < 4000; ++i) {
     const uint64_t lo = rng.operand(64);
