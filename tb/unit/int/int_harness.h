@@ -40,6 +40,9 @@ inline isa::Instr instr(Op op, Type t, std::initializer_list<Mod> mods = {}, int
   return in;
 }
 
+// What run() leaves in a Result that execute_int did not write.
+inline constexpr uint64_t kUntouched = 0xdeadbeefdeadbeefull;
+
 struct Out {
   uint64_t value;
   bool carry;
@@ -50,7 +53,7 @@ inline Out run(const isa::Instr& in, std::initializer_list<uint64_t> src, bool c
   uint64_t s[4] = {};
   std::copy(src.begin(), src.end(), s);
   exec::Result r;
-  r.value = 0xdeadbeefdeadbeefull;  // must be overwritten
+  r.value = kUntouched;  // overwritten by every claimed instruction
   r.carry_out = true;
   const bool claimed = exec::execute_int(in, s, carry_in, r);
   return {r.value, r.carry_out, claimed};

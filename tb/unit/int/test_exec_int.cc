@@ -14,6 +14,14 @@ TEST(ExecInt, LeavesFloatingTypesAlone) {
           << isa::info(t).name << " op " << static_cast<int>(op);
 }
 
+TEST(ExecInt, UnclaimedLeavesResultUntouched) {
+  const Out f = run(instr(Op::add, Type::f32), {1, 2});
+  EXPECT_EQ(f.value, kUntouched);
+  EXPECT_TRUE(f.carry);
+  const Out o = run(instr(Op::rcp, Type::u32), {1});
+  EXPECT_EQ(o.value, kUntouched);
+}
+
 TEST(ExecInt, LeavesNonIntegerOpsAlone) {
   for (Op op :
        {Op::fma, Op::rcp, Op::sqrt, Op::rsqrt, Op::sin, Op::cos, Op::lg2, Op::ex2, Op::tanh})
