@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <iterator>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -11,6 +12,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "isa/forms.h"
+#include "isa/target_options.h"
 
 namespace ptxfu::models {
 namespace {
@@ -82,7 +84,7 @@ struct Reader {
 
   Unit unit(const YAML::Node& n, const std::string& key) const {
     const std::string s = string(n, key);
-    for (size_t i = 0; i < kUnitNames.size(); ++i)
+    for (size_t i = 0; i < std::size(kUnitNames); ++i)
       if (kUnitNames[i] == s) return static_cast<Unit>(i);
     fail(n, key, fmt::format("unknown unit '{}' (expected fma, alu, fp64 or mufu)", s));
   }
@@ -158,7 +160,7 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
 
   const YAML::Node units = r.required(root, "units", "");
   r.only_keys(units, "units", {"fma", "alu", "fp64", "mufu"});
-  for (size_t i = 0; i < kUnitNames.size(); ++i) {
+  for (size_t i = 0; i < std::size(kUnitNames); ++i) {
     const std::string key = "units." + std::string(kUnitNames[i]);
     c.units[i] = r.timing(r.required(units, std::string(kUnitNames[i]).c_str(), "units"), key, static_cast<Unit>(i), false);
   }
@@ -169,9 +171,15 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
     for (size_t i = 0; i < forms.size(); ++i) {
       const std::string key = fmt::format("forms[{}]", i);
       const YAML::Node f = forms[i];
-      r.only_keys(f, key, {"match", "unit", "lanes", "interval", "latency"});
+      r.only_keys(f, key, {"match", "class", "unit", "lanes", "interval", "latency"});
       FormOverride o;
       o.match = r.string(r.required(f, "match", key), key + ".match");
+      if (f["class"]) {
+        const std::string cls = r.string(f["class"], key + ".class");
+        for (size_t p = 0; p < static_cast<size_t>(isa::Pipe::kCount); ++p)
+          if (isa::kPipeNames[p] == cls) o.pipe_class = static_cast<isa::Pipe>(p);
+        if (!o.pipe_class) r.fail(f["class"], key + ".class", fmt::format("unknown class '{}' (expected fma, alu, fp64, mufu or multi)", cls));
+      }
       if (f["unit"]) o.unit = r.unit(f["unit"], key + ".unit");
       if (f["lanes"]) o.lanes = r.lanes(f["lanes"], key + ".lanes");
       if (f["interval"]) o.interval = r.integer(f["interval"], key + ".interval", 1, 4096);
@@ -209,6 +217,7 @@ Timing ArchConfig::timing_for(const isa::Instr& instr) const {
   if (forms.empty()) return t;
   const std::string spelled = isa::spell(instr);
   for (const auto& o : forms) {
+    if (o.pipe_class && *o.pipe_class != pipe) continue;
     if (fnmatch(o.match.c_str(), spelled.c_str(), 0) != 0) continue;
     if (o.unit) t = units[static_cast<size_t>(*o.unit)];
     if (o.lanes) t.lanes = *o.lanes;

@@ -38,6 +38,7 @@ struct Timing {
 
 struct FormOverride {
   std::string match;  // glob over the canonical spelling, e.g. "fma.rn*.f16x2"
+  std::optional<isa::Pipe> pipe_class;  // only forms of this class (fma, alu, fp64, mufu, multi)
   std::optional<Unit> unit;
   std::optional<unsigned> lanes, interval, latency;
 };

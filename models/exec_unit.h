@@ -14,15 +14,13 @@
 
 namespace ptxfu::models {
 
-inline const sc_core::sc_time kCycle(1, sc_core::SC_NS);
-
 class ExecUnit : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<ExecUnit> socket;  // warp instructions in
 
   ExecUnit(sc_core::sc_module_name name, Unit kind, bool trace);
 
-  Unit kind() const { return kind_; }
+  Unit unit_kind() const { return kind_; }
   uint64_t busy_cycles() const { return busy_cycles_; }
   uint64_t warp_instructions() const { return warp_instructions_; }
   // Occupancy signals for sc_trace (VCD); driven only when tracing.

@@ -1,5 +1,6 @@
 #include "models/program.h"
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>

@@ -87,10 +87,10 @@ SubPartition::Txn* SubPartition::acquire() {
   if (free_.empty()) {
     pool_.push_back(std::make_unique<Txn>());
     Txn* t = pool_.back().get();
-    t->payload.set_data_ptr(reinterpret_cast<unsigned char*>(&t->op));
-    t->payload.set_data_length(sizeof(WarpOp));
-    t->payload.set_streaming_width(sizeof(WarpOp));
-    t->payload.set_command(tlm::TLM_WRITE_COMMAND);
+    t->set_data_ptr(reinterpret_cast<unsigned char*>(&t->op));
+    t->set_data_length(sizeof(WarpOp));
+    t->set_streaming_width(sizeof(WarpOp));
+    t->set_command(tlm::TLM_WRITE_COMMAND);
     free_.push_back(t);
   }
   Txn* t = free_.back();
@@ -138,7 +138,7 @@ void SubPartition::issue(size_t w, uint64_t t) {
 
   if (style_ == TimingStyle::loosely_timed) {
     sc_time delay = cycles(t) - sc_time_stamp();
-    unit_sockets[unit]->b_transport(txn.payload, delay);
+    unit_sockets[unit]->b_transport(txn, delay);
     unit_free_at_[unit] = op.free_cycle;
     warp.ready_at[pi.dest] = op.done_cycle;
     if (carry_write) warp.ready_at[carry] = op.done_cycle;
@@ -152,8 +152,8 @@ void SubPartition::issue(size_t w, uint64_t t) {
   if (carry_write) warp.ready_at[carry] = kNever;
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_time delay = sc_core::SC_ZERO_TIME;
-  const tlm::tlm_sync_enum status = unit_sockets[unit]->nb_transport_fw(txn.payload, phase, delay);
-  if (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) request_ends_.notify(txn.payload, delay);
+  const tlm::tlm_sync_enum status = unit_sockets[unit]->nb_transport_fw(txn, phase, delay);
+  if (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) request_ends_.notify(txn, delay);
 }
 
 void SubPartition::complete(Txn& txn, uint64_t cycle) {
@@ -176,13 +176,13 @@ tlm::tlm_sync_enum SubPartition::nb_transport_bw(tlm::tlm_generic_payload& trans
 void SubPartition::drain_events(uint64_t now) {
   const size_t carry = program_.registers.size();
   while (tlm::tlm_generic_payload* p = request_ends_.get_next_transaction()) {
-    Txn& txn = *reinterpret_cast<Txn*>(reinterpret_cast<char*>(p) - offsetof(Txn, payload));
+    Txn& txn = static_cast<Txn&>(*p);
     unit_free_at_[static_cast<size_t>(txn.op.timing.unit)] = now;
     txn.request_ended = true;
     if (txn.responded) release(txn);
   }
   while (tlm::tlm_generic_payload* p = responses_.get_next_transaction()) {
-    Txn& txn = *reinterpret_cast<Txn*>(reinterpret_cast<char*>(p) - offsetof(Txn, payload));
+    Txn& txn = static_cast<Txn&>(*p);
     Warp& warp = warps_[txn.warp];
     const ProgramInstr& pi = *txn.op.instr;
     warp.ready_at[pi.dest] = now;

@@ -61,8 +61,7 @@ class SubPartition : public sc_core::sc_module {
     uint32_t carry = 0;              // CC.CF per lane
     std::vector<uint64_t> ready_at;  // per register, then the carry flag last
   };
-  struct Txn {
-    tlm::tlm_generic_payload payload;
+  struct Txn : tlm::tlm_generic_payload {
     WarpOp op;
     size_t warp = 0;
     bool request_ended = false;  // END_REQ seen

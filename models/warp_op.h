@@ -4,12 +4,15 @@
 #pragma once
 #include <cstdint>
 
+#include <systemc>
+
 #include "models/config.h"
 #include "models/program.h"
 
 namespace ptxfu::models {
 
 inline constexpr unsigned kWarpSize = 32;
+inline const sc_core::sc_time kCycle(1, sc_core::SC_NS);  // the model counts in cycles of 1 ns
 
 struct WarpOp {
   const ProgramInstr* instr = nullptr;
