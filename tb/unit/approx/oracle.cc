@@ -72,12 +72,14 @@ std::string pow2_str(long double err) {
 }
 
 std::vector<uint32_t> f32_inputs(uint64_t seed, size_t n, const std::vector<float>& dense,
-                                 float lo, float hi) {
+                                 const std::vector<Interval>& intervals,
+                                 bool (*keep)(uint32_t)) {
   std::mt19937_64 rng(seed);
   std::vector<uint32_t> out;
   out.reserve(n);
-  const auto push = [&out](uint32_t b) {
+  const auto push = [&out, keep](uint32_t b) {
     if ((b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu) != 0) return;  // NaN
+    if (keep && !keep(b)) return;
     out.push_back(b);
   };
   // Runs around the dense points: 2000 consecutive patterns on each side.
@@ -91,12 +93,13 @@ std::vector<uint32_t> f32_inputs(uint64_t seed, size_t n, const std::vector<floa
       push((b + k) ^ 0x80000000u);
     }
   }
-  std::uniform_real_distribution<double> uni(lo, hi);
+  std::uniform_real_distribution<double> uni(0.0, 1.0);
   while (out.size() < n) {
     if (rng() & 1) {
       push(static_cast<uint32_t>(rng()));
     } else {
-      const float v = static_cast<float>(uni(rng));
+      const Interval& iv = intervals[rng() % intervals.size()];
+      const float v = static_cast<float>(iv.lo + (double{iv.hi} - iv.lo) * uni(rng));
       uint32_t b;
       std::memcpy(&b, &v, 4);
       push(b);

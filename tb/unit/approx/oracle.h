@@ -39,9 +39,14 @@ struct MaxErr {
 
 // Seeded f32 input patterns (no NaN): uniformly random bit patterns (the
 // whole range, every binade alike), runs of consecutive patterns around the
-// given dense points (0, +-1 and range limits), and values uniform in
-// [lo, hi].
+// given dense points (0, +-1 and range limits), and values uniform in one of
+// the intervals (picked at random). Only patterns for which `keep` holds are
+// returned; the result has n of them.
+struct Interval {
+  float lo, hi;
+};
 std::vector<uint32_t> f32_inputs(uint64_t seed, size_t n, const std::vector<float>& dense,
-                                 float lo, float hi);
+                                 const std::vector<Interval>& intervals,
+                                 bool (*keep)(uint32_t) = nullptr);
 
 }  // namespace ptxfu::test
