@@ -174,6 +174,25 @@ void install_hardware_table(HalfFn fn, const HalfTable& table) {
   g_installed[static_cast<size_t>(fn)].store(p, std::memory_order_release);
 }
 
+int install_hardware_tables_from_dir(const std::string& dir) {
+  std::vector<LoadedTable> found;
+  for (size_t i = 0; i < kHalfFnCount; ++i) {
+    const auto fn = static_cast<HalfFn>(i);
+    const std::string path = dir + "/" + std::string(half_fn_name(fn)) + ".tab";
+    std::ifstream is(path);
+    if (!is) continue;
+    LoadedTable t = read_table(is, path);
+    if (t.fn != fn) {
+      throw TableError(path, 0,
+                       "holds " + std::string(half_fn_name(t.fn)) + ", not " +
+                           std::string(half_fn_name(fn)) + " as its name says");
+    }
+    found.push_back(std::move(t));
+  }
+  for (const LoadedTable& t : found) install_hardware_table(t.fn, t.table);
+  return static_cast<int>(found.size());
+}
+
 void clear_hardware_table(HalfFn fn) {
   g_installed[static_cast<size_t>(fn)].store(nullptr, std::memory_order_release);
 }

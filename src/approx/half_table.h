@@ -72,6 +72,11 @@ LoadedTable read_table_file(const std::string& path);
 // (installing while other threads execute the same function is not
 // supported). Installing copies the table.
 void install_hardware_table(HalfFn fn, const HalfTable& table);
+// Loads every `<function>.tab` present in `dir` (the names mufu_dump writes,
+// e.g. tanh.approx.f16.tab) and installs them; returns how many. Every file
+// is checked before any is installed: a malformed file, or one whose header
+// names another function, throws TableError and installs nothing.
+int install_hardware_tables_from_dir(const std::string& dir);
 void clear_hardware_table(HalfFn fn);
 bool has_hardware_table(HalfFn fn);
 

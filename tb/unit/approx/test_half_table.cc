@@ -101,6 +101,39 @@ TEST(HalfTable, InstalledTableDrivesTheExecutor) {
                          approx::model_half(HalfFn::ex2_f16, 0x3c00));
 }
 
+TEST(HalfTable, InstallFromDirectory) {
+  const std::string dir = testing::TempDir();
+  const std::string good = dir + "/tanh.approx.f16.tab";
+  const std::string wrong = dir + "/ex2.approx.f16.tab";
+  HalfTable t{};
+  t.fill(0x3c00);
+  {
+    std::ofstream os(good);
+    approx::write_table(os, HalfFn::tanh_f16, t, "test");
+  }
+  EXPECT_EQ(approx::install_hardware_tables_from_dir(dir), 1);
+  EXPECT_EQ(approx::eval_half(HalfFn::tanh_f16, 0x1234), 0x3c00);
+  approx::clear_hardware_table(HalfFn::tanh_f16);
+  {
+    // a file whose header does not match its name is refused, and nothing
+    // (not even the good file) is installed
+    std::ofstream os(wrong);
+    approx::write_table(os, HalfFn::tanh_bf16, t, "test");
+  }
+  try {
+    approx::install_hardware_tables_from_dir(dir);
+    ADD_FAILURE() << "mismatched file accepted";
+  } catch (const approx::TableError& e) {
+    EXPECT_NE(std::string(e.what()).find("holds tanh.approx.bf16, not ex2.approx.f16"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(approx::has_hardware_table(HalfFn::tanh_f16));
+  EXPECT_FALSE(approx::has_hardware_table(HalfFn::ex2_f16));
+  std::remove(good.c_str());
+  std::remove(wrong.c_str());
+}
+
 TEST(HalfTableErrors, MissingFile) {
   try {
     approx::read_table_file("/nonexistent/dir/x.tab");
