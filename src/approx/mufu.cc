@@ -247,29 +247,41 @@ uint32_t div_full_f32(uint32_t a, uint32_t b, bool ftz) {
   return static_cast<uint32_t>(ftz ? flush(f, q) : q);
 }
 
+// The f64 .ftz forms work on the operand's upper word in the 1.11.20 format
+// (row kF64Hi) and write the result's upper word; NaN results are the
+// upper word's canonical NaN, 0x7fffffff00000000 as a whole.
 uint64_t rcp_approx_ftz_f64(uint64_t a) {
-  const Format& f = fp::kF64;
-  const Unpacked u = fp::unpack(f, a);
-  if (u.cls == Class::nan) return qnan(f);
-  if (u.cls == Class::inf) return f.zero(u.sign);
-  if (is_zero_in(u, true)) return f.inf(u.sign);
-  const Norm n = normalize(u);
-  const uint32_t m20 = n.m23 >> 3 << 3;  // the unit sees 20 fraction bits
-  const uint64_t hi = flush(kF64Hi, round_fixed(kF64Hi, u.sign, -n.e - kFrac, rcp_sig(m20)));
+  const Unpacked u = fp::unpack(kF64Hi, a >> 32);
+  uint64_t hi;
+  if (u.cls == Class::nan) {
+    hi = qnan(kF64Hi);
+  } else if (u.cls == Class::inf) {
+    hi = kF64Hi.zero(u.sign);
+  } else if (is_zero_in(u, true)) {
+    hi = kF64Hi.inf(u.sign);
+  } else {
+    const Norm n = normalize(u);  // 20 fraction bits, padded to 23
+    hi = flush(kF64Hi, round_fixed(kF64Hi, u.sign, -n.e - kFrac, rcp_sig(n.m23)));
+  }
   return hi << 32;
 }
 
 uint64_t rsqrt_approx_ftz_f64(uint64_t a) {
-  const Format& f = fp::kF64;
-  const Unpacked u = fp::unpack(f, a);
-  if (u.cls == Class::nan) return qnan(f);
-  if (is_zero_in(u, true)) return f.inf(u.sign);
-  if (u.sign) return qnan(f);
-  if (u.cls == Class::inf) return f.zero(false);
-  Norm n = normalize(u);
-  n.m23 = n.m23 >> 3 << 3;
-  const Scaled s = root(n, true);
-  return flush(kF64Hi, round_fixed(kF64Hi, false, s.scale - kFrac, s.y)) << 32;
+  const Unpacked u = fp::unpack(kF64Hi, a >> 32);
+  uint64_t hi;
+  if (u.cls == Class::nan) {
+    hi = qnan(kF64Hi);
+  } else if (is_zero_in(u, true)) {
+    hi = kF64Hi.inf(u.sign);
+  } else if (u.sign) {
+    hi = qnan(kF64Hi);
+  } else if (u.cls == Class::inf) {
+    hi = kF64Hi.zero(false);
+  } else {
+    const Scaled s = root(normalize(u), true);
+    hi = flush(kF64Hi, round_fixed(kF64Hi, false, s.scale - kFrac, s.y));
+  }
+  return hi << 32;
 }
 
 uint64_t rsqrt_approx_f64(uint64_t a) {

@@ -6,7 +6,8 @@
 // (approx/tables.h) in fixed point and rounds the fixed-point value to the
 // target format once, through fp::round_pack (round to nearest even).
 // NaN results are the canonical NaN of the format (all exponent and fraction
-// bits set, sign clear: 0x7fff, 0x7fffffff, 0x7fffffffffffffff).
+// bits set, sign clear: 0x7fff, 0x7fffffff, 0x7fffffffffffffff), except for
+// the two f64 .ftz forms below.
 //
 // `ftz` flushes subnormal inputs and subnormal results to sign-preserving zero
 // (ex2: results to +0). Without it subnormal inputs are used at full value and
@@ -37,10 +38,13 @@ uint64_t tanh_approx(const fp::Format& f, uint64_t a);  // tanh has no .ftz
 uint32_t div_approx_f32(uint32_t a, uint32_t b, bool ftz);
 uint32_t div_full_f32(uint32_t a, uint32_t b, bool ftz);
 
-// rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64: the unit reads only the upper
-// word of the operand (sign, exponent, 20 fraction bits) and writes only the
+// rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 (PTX: "tmp = a[63:32]; //
+// upper word of a, 1.11.20 format"): the unit reads only the upper word of
+// the operand and classifies it as a 1.11.20 number (so an f64 NaN whose
+// payload lies only in the low word reads as infinity), and writes only the
 // upper word of the result (20-bit fraction, round to nearest even); the
-// lower 32 result bits are zero.
+// lower 32 result bits are zero. NaN results are 0x7fffffff00000000, the
+// canonical NaN the PTX ISA names for these two instructions.
 uint64_t rcp_approx_ftz_f64(uint64_t a);
 uint64_t rsqrt_approx_ftz_f64(uint64_t a);
 // rsqrt.approx.f64 (emulated by a software sequence on hardware): modelled as

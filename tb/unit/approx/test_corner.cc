@@ -1,7 +1,11 @@
-// Corner-case tables of the f32/f64 special functions (PTX ISA "Results of
-// ... for various corner-case inputs"), exact points, and the executor's
-// dispatch. The tables' subnormal rows describe the .ftz forms; without .ftz
-// PTX documents subnormal support, so subnormal inputs are used at value.
+// Corner-case tables of the f32/f64 special functions, exact points, and the
+// executor's dispatch. The rows for -Inf, -normal, -0.0, +0.0, +Inf and NaN
+// are the PTX ISA 9.1 tables of each instruction. The f32 tables have no
+// subnormal rows; those here follow from the PTX rule "By default, subnormal
+// numbers are supported. <op>.ftz.f32 flushes subnormal inputs and results to
+// sign-preserving zero": with .ftz a subnormal input behaves as the zero of
+// its sign, without it the value is used (lg2(2^-149) = -149). tanh: "The
+// subnormal inputs gets passed through to the output".
 #include <gtest/gtest.h>
 
 #include "approx/mufu.h"
@@ -140,8 +144,12 @@ TEST(F32Corner, DivApprox) {
   }
 }
 
+// rcp.approx.ftz.f64 / rsqrt.approx.ftz.f64: "Input a[63:32] -> Result
+// d[63:32]" tables, "Input NaNs map to a canonical NaN with encoding
+// 0x7fffffff00000000", "Subnormal inputs and results are flushed to
+// sign-preserving zero".
 TEST(F64Corner, RcpRsqrt) {
-  const uint64_t nan = 0x7fffffffffffffff;
+  const uint64_t nan = 0x7fffffff00000000;
   const uint64_t pinf = 0x7ff0000000000000, ninf = 0xfff0000000000000;
   const uint64_t one = 0x3ff0000000000000;
   EXPECT_EQ(approx::rcp_approx_ftz_f64(0), pinf);
@@ -165,10 +173,21 @@ TEST(F64Corner, RcpRsqrt) {
   EXPECT_EQ(approx::rsqrt_approx_ftz_f64(0xbff0000000000000), nan);
   EXPECT_EQ(approx::rsqrt_approx_ftz_f64(0x4010000000000000), 0x3fe0000000000000u);
 
+  // the upper word decides: NaN payload only in the low word reads as infinity
+  EXPECT_EQ(approx::rcp_approx_ftz_f64(0x7ff0000000000001), 0u);
+  EXPECT_EQ(approx::rcp_approx_ftz_f64(0xfff0000000000001), 0x8000000000000000u);
+  EXPECT_EQ(approx::rsqrt_approx_ftz_f64(0x7ff0000000000001), 0u);
+  EXPECT_EQ(approx::rsqrt_approx_ftz_f64(0x7ff8000000000000), nan);
+  // upper word zero, low word nonzero: a zero (and a subnormal) of 1.11.20
+  EXPECT_EQ(approx::rcp_approx_ftz_f64(0x00000000ffffffff), pinf);
+  EXPECT_EQ(approx::rsqrt_approx_ftz_f64(0x80000000ffffffff), ninf);
+
+  const uint64_t nan64 = 0x7fffffffffffffff;
   EXPECT_EQ(approx::rsqrt_approx_f64(0), pinf);
   EXPECT_EQ(approx::rsqrt_approx_f64(0x8000000000000000), ninf);
   EXPECT_EQ(approx::rsqrt_approx_f64(pinf), 0u);
-  EXPECT_EQ(approx::rsqrt_approx_f64(0xbff0000000000000), nan);
+  EXPECT_EQ(approx::rsqrt_approx_f64(0xbff0000000000000), nan64);
+  EXPECT_EQ(approx::rsqrt_approx_f64(0x7ff0000000000001), nan64);
   EXPECT_EQ(approx::rsqrt_approx_f64(0x4010000000000000), 0x3fe0000000000000u);
   EXPECT_EQ(approx::rsqrt_approx_f64(0x0000000000000001), 0x6180000000000000u);  // 2^537
   EXPECT_EQ(approx::rsqrt_approx_f64(0x0000000000000002), 0x6176a09e667f3bcdu);  // 2^536.5
