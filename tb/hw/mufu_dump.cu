@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "table_writer.h"
+
 namespace {
 
 constexpr int kInputs = 65536;
@@ -49,22 +51,7 @@ bool check(cudaError_t e, const char* what) {
 
 bool write_table(const std::string& dir, int f, const uint16_t* t, const std::string& source) {
   const std::string path = dir + "/" + kNames[f] + ".tab";
-  const std::string tmp = path + ".partial";
-  FILE* fp = std::fopen(tmp.c_str(), "w");
-  if (!fp) {
-    std::perror(tmp.c_str());
-    return false;
-  }
-  std::fprintf(fp, "# ptxfu MUFU table: one line per input, 0xINPUT 0xOUTPUT (bit patterns)\n");
-  std::fprintf(fp, "# source: %s\n", source.c_str());
-  std::fprintf(fp, "function %s\n", kNames[f]);
-  for (int i = 0; i < kInputs; ++i) std::fprintf(fp, "0x%04x 0x%04x\n", i, t[i]);
-  const bool ok = std::fflush(fp) == 0 && !std::ferror(fp);
-  if (std::fclose(fp) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::perror(path.c_str());
-    std::remove(tmp.c_str());
-    return false;
-  }
+  if (!ptxfu::hw::write_half_table_file(path, kNames[f], source, t)) return false;
   std::printf("wrote %s\n", path.c_str());
   return true;
 }

@@ -8,6 +8,7 @@
 
 #include "approx/half_table.h"
 #include "exec/execute.h"
+#include "hw/table_writer.h"
 
 namespace ptxfu::test {
 namespace {
@@ -132,6 +133,19 @@ TEST(HalfTable, InstallFromDirectory) {
   EXPECT_FALSE(approx::has_hardware_table(HalfFn::ex2_f16));
   std::remove(good.c_str());
   std::remove(wrong.c_str());
+}
+
+// The writer that tb/hw/mufu_dump.cu uses produces files the loader accepts.
+TEST(HalfTable, GpuDumpWriterRoundTrips) {
+  const std::string path = testing::TempDir() + "/ex2.approx.f16.tab";
+  const HalfTable model = approx::model_table(HalfFn::ex2_f16);
+  ASSERT_TRUE(hw::write_half_table_file(path, "ex2.approx.f16", "unit test", model.data()));
+  std::ifstream partial(path + ".partial");
+  EXPECT_FALSE(partial.good());  // renamed when complete
+  const approx::LoadedTable t = approx::read_table_file(path);
+  EXPECT_EQ(t.fn, HalfFn::ex2_f16);
+  EXPECT_EQ(t.table, model);
+  std::remove(path.c_str());
 }
 
 TEST(HalfTableErrors, MissingFile) {
