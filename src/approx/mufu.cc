@@ -100,30 +100,63 @@ int64_t ex2_fixed(const Unpacked& u) {
   return u.sign ? -static_cast<int64_t>(mag) : static_cast<int64_t>(mag);
 }
 
-// frac(|x| / 2pi) with kTurnFrac fraction bits. 1/(2 pi) is held as a 63-bit
-// fixed-point constant (scaled by 2^65) generated in long double.
-uint64_t turns(const Unpacked& u) {
+// |x| / 2pi in turns: exactly p * 2^exp with 1/(2 pi) held as a 63-bit
+// fixed-point constant (scaled by 2^65) generated in long double, and its
+// fraction r with kTurnFrac fraction bits.
+struct Turns {
+  fp::u128 p;
+  int exp;
+  uint64_t r;
+};
+
+Turns turns(const Unpacked& u) {
   static const uint64_t k_inv_2pi = static_cast<uint64_t>(
       std::llround(std::ldexp(0.5L / std::acos(-1.0L), 65)));
-  const fp::u128 p = fp::u128{u.sig} * k_inv_2pi;  // |x| / 2pi = p * 2^(exp - 65)
-  const int sh = u.exp - 65 + kTurnFrac;
+  Turns t{fp::u128{u.sig} * k_inv_2pi, u.exp - 65, 0};
+  const int sh = t.exp + kTurnFrac;
   const uint64_t mask = (uint64_t{1} << kTurnFrac) - 1;
-  if (sh >= 0) return sh >= kTurnFrac ? 0 : static_cast<uint64_t>(p << sh) & mask;
-  return -sh >= 128 ? 0 : static_cast<uint64_t>(p >> -sh) & mask;
+  if (sh >= 0) {
+    t.r = sh >= kTurnFrac ? 0 : static_cast<uint64_t>(t.p << sh) & mask;
+  } else {
+    t.r = -sh >= 128 ? 0 : static_cast<uint64_t>(t.p >> -sh) & mask;
+  }
+  return t;
 }
 
-// sin (cosine = false) or cos of 2 pi * r, r in turns: the quadrant picks
-// the table and the sign.
-uint64_t sincos_turns(const Format& f, uint64_t r, bool cosine, bool negate) {
-  const MufuTables& t = mufu_tables();
-  const unsigned q = static_cast<unsigned>(r >> (kTurnFrac - 2)) + (cosine ? 1 : 0);
-  const uint64_t u = r & ((uint64_t{1} << (kTurnFrac - 2)) - 1);
-  // sin(2 pi r) for quadrants 0..3: S(u), C(u), -S(u), -C(u); cos shifts by one.
-  const QuadTable& tab = (q & 1) ? t.cos_q : t.sin_q;
+int msb128(fp::u128 v) {
+  const auto hi = static_cast<uint64_t>(v >> 64);
+  return hi ? 64 + msb(hi) : msb(static_cast<uint64_t>(v));
+}
+
+// sin (cosine = false) or cos of 2 pi * r: the quadrant picks the function
+// of the quarter turn u in [0, 1) and the sign. sin(2 pi r) for quadrants
+// 0..3 is S(u), C(u), -S(u), -C(u); cos shifts by one quadrant.
+// S(u) = u * sinc_q(u); C(u) = cos_q(u).
+uint64_t sincos_turns(const Format& f, const Turns& t, bool cosine, bool negate) {
+  const MufuTables& tab = mufu_tables();
+  constexpr int kU = kTurnFrac - 2;  // fraction bits of u
+  const unsigned q = static_cast<unsigned>(t.r >> kU) + (cosine ? 1 : 0);
   const bool neg = ((q & 2) != 0) != negate;
-  int64_t y = tab.eval(u, kTurnFrac - 2);
-  if (y < 0) y = 0;
-  return round_fixed(f, neg, -kFrac, static_cast<uint64_t>(y));
+  const uint64_t u = t.r & ((uint64_t{1} << kU) - 1);
+  if (q & 1) {
+    int64_t y = tab.cos_q.eval(u, kU);
+    if (y < 0) y = 0;
+    return round_fixed(f, neg, -kFrac, static_cast<uint64_t>(y));
+  }
+  // S(u): while |x| / 2pi < 1/4, u = 4 |x| / 2pi keeps its leading 32 bits
+  // wherever they lie (so sin(x) ~ x for small x, subnormals included);
+  // otherwise u is the kU-bit fixed-point fraction.
+  uint64_t us = u;
+  int ue = -kU;
+  if (!cosine && msb128(t.p) + t.exp < -2) {
+    const int drop = msb128(t.p) > 31 ? msb128(t.p) - 31 : 0;
+    us = static_cast<uint64_t>(t.p >> drop);
+    ue = t.exp + 2 + drop;
+  }
+  const int to_fixed = ue + kU;  // us * 2^to_fixed is u with kU fraction bits
+  const uint64_t ufix = to_fixed >= 0 ? us << to_fixed : (-to_fixed >= 64 ? 0 : us >> -to_fixed);
+  const auto g = static_cast<uint64_t>(tab.sinc_q.eval(ufix, kU));
+  return round_fixed(f, neg, ue - kFrac, us * g);
 }
 
 }  // namespace

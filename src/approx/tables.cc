@@ -22,7 +22,9 @@ MufuTables build() {
                 7, kFrac),
       QuadTable("ex2", [](long double u) { return std::exp2(u); }, 7, kFrac),
       QuadTable("lg2", [](long double u) { return std::log2(1.0L + u); }, 7, kFrac),
-      QuadTable("sin_q", [](long double u) { return std::sin(pi() * u / 2); }, 7, kFrac),
+      QuadTable("sinc_q",
+                [](long double u) { return u == 0 ? pi() / 2 : std::sin(pi() * u / 2) / u; }, 7,
+                kFrac),
       QuadTable("cos_q", [](long double u) { return std::cos(pi() * u / 2); }, 7, kFrac),
       {}};
   for (int e = kTanhMinExp; e < kTanhMaxExp; ++e) {

@@ -11,7 +11,9 @@
 //   rsqrt_odd    1 / sqrt(2 (1 + u))     7           30         rsqrt
 //   ex2          2^u                     7           30         ex2 (all formats)
 //   lg2          log2(1 + u)             7           30         lg2
-//   sin_q        sin(pi u / 2)           7           30         sin, cos
+//   sinc_q       sin(pi u / 2) / u       7           30         sin, cos
+//                (pi/2 at u = 0; sin(pi u/2) = u * sinc_q(u) keeps relative
+//                precision for small u)
 //   cos_q        cos(pi u / 2)           7           30         sin, cos
 //   tanh[k]      tanh(2^(k-8) (1 + u))   5           26         tanh, k = 0..11
 //                (one table per binade [2^-8, 16))
@@ -30,7 +32,7 @@ struct MufuTables {
   QuadTable rsqrt_odd;
   QuadTable ex2;
   QuadTable lg2;
-  QuadTable sin_q;
+  QuadTable sinc_q;
   QuadTable cos_q;
   std::vector<QuadTable> tanh;  // binade k covers |x| in [2^(k-8), 2^(k-7))
 };
