@@ -194,8 +194,10 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
       r.only_keys(kv.second, key, {"latency", "throughput", "source"});
       Reference p;
       p.bench = kv.first.as<std::string>();
-      if (kv.second["latency"]) p.latency = r.number(kv.second["latency"], key + ".latency");
-      if (kv.second["throughput"]) p.throughput = r.number(kv.second["throughput"], key + ".throughput");
+      // null: no published figure (the bench prints the model alone).
+      if (kv.second["latency"] && !kv.second["latency"].IsNull()) p.latency = r.number(kv.second["latency"], key + ".latency");
+      if (kv.second["throughput"] && !kv.second["throughput"].IsNull())
+        p.throughput = r.number(kv.second["throughput"], key + ".throughput");
       p.source = r.string(r.required(kv.second, "source", key), key + ".source");
       c.references.push_back(p);
     }
