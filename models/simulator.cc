@@ -50,7 +50,8 @@ void write_kanata(const std::string& path, const SimJob& job, const SmModel& sm)
   for (const auto& part : sm.parts) {
     for (const IssueRecord& r : part->records()) {
       const ProgramInstr& pi = job.program->code[r.pc];
-      const std::string label = fmt::format("w{} pc{} {}", r.warp, r.pc, pi.text);
+      std::string label = fmt::format("w{} pc{} {}", r.warp, r.pc, pi.text);
+      std::replace(label.begin(), label.end(), '\t', ' ');  // Kanata columns are tab-separated
       events.push_back({r.issue_cycle, 1, fmt::format("I\t{0}\t{0}\t{1}\nL\t{0}\t0\t{2}\nS\t{0}\t0\tIs", id, r.warp, label)});
       events.push_back({r.issue_cycle + 1, 0, fmt::format("E\t{}\t0\tIs", id)});
       events.push_back({r.issue_cycle + 1, 1, fmt::format("S\t{}\t0\t{}", id, kUnitNames[static_cast<size_t>(r.unit)])});
