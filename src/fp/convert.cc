@@ -31,8 +31,7 @@ uint64_t convert(const Format& from, const Format& to, uint64_t a, Rounding rnd)
 }  // namespace ieee
 
 uint64_t convert(const Format& from, const Format& to, uint64_t a, const Policy& p) {
-  return apply_policy<1>(from, to, p, {a},
-                         [&](const uint64_t* v) { return ieee::convert(from, to, v[0], p.rnd); });
+  return apply_policy(from, to, p, [&](uint64_t va) { return ieee::convert(from, to, va, p.rnd); }, a);
 }
 
 uint64_t add_mixed(const Format& src, const Format& dst, uint64_t a, uint64_t c,

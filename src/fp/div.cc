@@ -29,14 +29,13 @@ uint64_t div(const Format& f, uint64_t a, uint64_t b, Rounding rnd) {
 }  // namespace ieee
 
 uint64_t div(const Format& f, uint64_t a, uint64_t b, const Policy& p) {
-  return apply_policy<2>(f, p, {a, b},
-                         [&](const uint64_t* v) { return ieee::div(f, v[0], v[1], p.rnd); });
+  return apply_policy(f, p, [&](uint64_t va, uint64_t vb) { return ieee::div(f, va, vb, p.rnd); }, a, b);
 }
 
 uint64_t rcp(const Format& f, uint64_t a, const Policy& p) {
-  return apply_policy<1>(f, p, {a}, [&](const uint64_t* v) {
-    return ieee::div(f, f.one(false), v[0], p.rnd);
-  });
+  return apply_policy(f, p, [&](uint64_t va) {
+    return ieee::div(f, f.one(false), va, p.rnd);
+  }, a);
 }
 
 }  // namespace ptxfu::fp

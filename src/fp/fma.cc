@@ -42,26 +42,25 @@ uint64_t fma(const Format& f, uint64_t a, uint64_t b, uint64_t c, Rounding rnd) 
 namespace ieee {
 
 uint64_t fma(const Format& f, uint64_t a, uint64_t b, uint64_t c, Rounding rnd) {
-  if (rnd == Rounding::rn) {
-    if (fast::is_f32(f)) {
-      return fast::bits_of(std::fma(fast::float_of(static_cast<uint32_t>(a)),
-                                    fast::float_of(static_cast<uint32_t>(b)),
-                                    fast::float_of(static_cast<uint32_t>(c))));
-    }
-    if (fast::is_f64(f)) {
-      return fast::bits_of(std::fma(fast::double_of(a), fast::double_of(b), fast::double_of(c)));
-    }
-  }
-  uint64_t r;
-  if (fast::pair_exact(f) && fast::pair_fma(f, a, b, c, rnd, r)) return r;
-  return generic::fma(f, a, b, c, rnd);
+  return fast::by_format(f, [&](const Format& g) __attribute__((always_inline)) {
+    uint64_t r;
+    if (fast::try_fma(g, a, b, c, rnd, r)) return r;
+    return generic::fma(g, a, b, c, rnd);
+  });
 }
 
 }  // namespace ieee
 
 uint64_t fma(const Format& f, uint64_t a, uint64_t b, uint64_t c, const Policy& p) {
-  return apply_policy<3>(f, p, {a, b, c}, [&](const uint64_t* v) {
-    return ieee::fma(f, v[0], v[1], v[2], p.rnd);
+  return fast::by_format(f, [&](const Format& g) __attribute__((always_inline)) {
+    return apply_policy(
+        g, p,
+        [&](uint64_t x, uint64_t y, uint64_t z) __attribute__((always_inline)) {
+          uint64_t r;
+          if (fast::try_fma(g, x, y, z, p.rnd, r)) return r;
+          return generic::fma(g, x, y, z, p.rnd);
+        },
+        a, b, c);
   });
 }
 

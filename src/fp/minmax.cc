@@ -26,9 +26,9 @@ uint64_t pick(const Format& f, uint64_t a, uint64_t b, bool nan_mode, bool is_ma
 
 uint64_t minmax2(const Format& f, uint64_t a, uint64_t b, const Policy& p, MinMaxMode m,
                  bool is_max) {
-  return apply_policy<2>(f, p, {a, b}, [&](const uint64_t* v) {
-    uint64_t x = v[0];
-    uint64_t y = v[1];
+  return apply_policy(f, p, [&](uint64_t va, uint64_t vb) {
+    uint64_t x = va;
+    uint64_t y = vb;
     const uint64_t xorsign = (x ^ y) & f.sign_mask();
     if (m.xorsign_abs) {
       x &= ~f.sign_mask();
@@ -40,16 +40,16 @@ uint64_t minmax2(const Format& f, uint64_t a, uint64_t b, const Policy& p, MinMa
     // are ignored"); we follow the prose: the sign is set on non-NaN results.
     if (m.xorsign_abs && !is_nan(f, d)) return (d & ~f.sign_mask()) | xorsign;
     return d;
-  });
+  }, a, b);
 }
 
 uint64_t minmax3(const Format& f, uint64_t a, uint64_t b, uint64_t c, const Policy& p,
                  MinMaxMode m, bool is_max) {
-  return apply_policy<3>(f, p, {a, b, c}, [&](const uint64_t* v) {
+  return apply_policy(f, p, [&](uint64_t va, uint64_t vb, uint64_t vc) {
     const uint64_t mask = m.abs ? ~f.sign_mask() : ~uint64_t{0};
-    const uint64_t ab = pick(f, v[0] & mask, v[1] & mask, m.nan, is_max);
-    return pick(f, ab, v[2] & mask, m.nan, is_max);
-  });
+    const uint64_t ab = pick(f, va & mask, vb & mask, m.nan, is_max);
+    return pick(f, ab, vc & mask, m.nan, is_max);
+  }, a, b, c);
 }
 
 }  // namespace

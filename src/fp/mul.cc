@@ -24,23 +24,26 @@ uint64_t mul(const Format& f, uint64_t a, uint64_t b, Rounding rnd) {
 namespace ieee {
 
 uint64_t mul(const Format& f, uint64_t a, uint64_t b, Rounding rnd) {
-  if (rnd == Rounding::rn) {
-    if (fast::is_f32(f)) {
-      return fast::bits_of(fast::float_of(static_cast<uint32_t>(a)) *
-                           fast::float_of(static_cast<uint32_t>(b)));
-    }
-    if (fast::is_f64(f)) return fast::bits_of(fast::double_of(a) * fast::double_of(b));
-  }
-  uint64_t r;
-  if (fast::pair_exact(f) && fast::pair_mul(f, a, b, rnd, r)) return r;
-  return generic::mul(f, a, b, rnd);
+  return fast::by_format(f, [&](const Format& g) __attribute__((always_inline)) {
+    uint64_t r;
+    if (fast::try_mul(g, a, b, rnd, r)) return r;
+    return generic::mul(g, a, b, rnd);
+  });
 }
 
 }  // namespace ieee
 
 uint64_t mul(const Format& f, uint64_t a, uint64_t b, const Policy& p) {
-  return apply_policy<2>(f, p, {a, b},
-                         [&](const uint64_t* v) { return ieee::mul(f, v[0], v[1], p.rnd); });
+  return fast::by_format(f, [&](const Format& g) __attribute__((always_inline)) {
+    return apply_policy(
+        g, p,
+        [&](uint64_t x, uint64_t y) __attribute__((always_inline)) {
+          uint64_t r;
+          if (fast::try_mul(g, x, y, p.rnd, r)) return r;
+          return generic::mul(g, x, y, p.rnd);
+        },
+        a, b);
+  });
 }
 
 }  // namespace ptxfu::fp

@@ -3,7 +3,6 @@
 // one place, `apply_policy` below: check .oob on the raw operands, flush
 // subnormal operands (.ftz), run the IEEE operation, then `finish` the result.
 #pragma once
-#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -72,29 +71,26 @@ inline uint64_t finish(const Format& f, const Policy& p, uint64_t r, uint64_t na
   return r;
 }
 
-// THE place where a Policy is applied. `op(const uint64_t* operands)` is the
-// plain IEEE 754 operation (rounding p.rnd, gradual underflow) from operands
-// in format `in_f` to a result in format `out_f`.
-template <size_t N, class Op>
-uint64_t apply_policy(const Format& in_f, const Format& out_f, const Policy& p,
-                      const std::array<uint64_t, N>& in, Op&& op) {
-  if (p.oob) {
-    for (uint64_t x : in)
-      if (is_oob_nan(in_f, x)) return out_f.zero(false);
-  }
-  std::array<uint64_t, N> v;
-  for (size_t i = 0; i < N; ++i) v[i] = flush_operand(in_f, p, in[i]);
-  const uint64_t r = op(v.data());
+// THE place where a Policy is applied. `op(operands...)` is the plain IEEE
+// 754 operation (rounding p.rnd, gradual underflow) from operands in format
+// `in_f` to a result in format `out_f`.
+template <class Op, class... U>
+[[gnu::always_inline]] inline uint64_t apply_policy(const Format& in_f, const Format& out_f,
+                                                    const Policy& p, Op&& op, U... in) {
+  if (p.oob && (is_oob_nan(in_f, in) || ...)) return out_f.zero(false);
+  const uint64_t r = op(flush_operand(in_f, p, in)...);
   uint64_t nan = canonical_nan(out_f);
-  if (p.nan == NanMode::propagate && in_f.width() == out_f.width() && is_nan(out_f, r))
-    nan = propagated_nan(in_f, in.data(), N);
+  if (p.nan == NanMode::propagate && in_f.width() == out_f.width() && is_nan(out_f, r)) {
+    const uint64_t operands[] = {in...};
+    nan = propagated_nan(in_f, operands, sizeof...(in));
+  }
   return finish(out_f, p, r, nan);
 }
 
-template <size_t N, class Op>
-uint64_t apply_policy(const Format& f, const Policy& p, const std::array<uint64_t, N>& in,
-                      Op&& op) {
-  return apply_policy<N>(f, f, p, in, static_cast<Op&&>(op));
+template <class Op, class... U>
+[[gnu::always_inline]] inline uint64_t apply_policy(const Format& f, const Policy& p, Op&& op,
+                                                    U... in) {
+  return apply_policy(f, f, p, static_cast<Op&&>(op), in...);
 }
 
 }  // namespace ptxfu::fp

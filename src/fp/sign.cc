@@ -5,11 +5,11 @@
 namespace ptxfu::fp {
 
 uint64_t abs(const Format& f, uint64_t a, const Policy& p) {
-  return apply_policy<1>(f, p, {a}, [&](const uint64_t* v) { return v[0] & ~f.sign_mask(); });
+  return apply_policy(f, p, [&](uint64_t va) { return va & ~f.sign_mask(); }, a);
 }
 
 uint64_t neg(const Format& f, uint64_t a, const Policy& p) {
-  return apply_policy<1>(f, p, {a}, [&](const uint64_t* v) { return v[0] ^ f.sign_mask(); });
+  return apply_policy(f, p, [&](uint64_t va) { return va ^ f.sign_mask(); }, a);
 }
 
 }  // namespace ptxfu::fp

@@ -38,7 +38,7 @@ uint64_t sqrt(const Format& f, uint64_t a, Rounding rnd) {
 }  // namespace ieee
 
 uint64_t sqrt(const Format& f, uint64_t a, const Policy& p) {
-  return apply_policy<1>(f, p, {a}, [&](const uint64_t* v) { return ieee::sqrt(f, v[0], p.rnd); });
+  return apply_policy(f, p, [&](uint64_t va) { return ieee::sqrt(f, va, p.rnd); }, a);
 }
 
 }  // namespace ptxfu::fp
