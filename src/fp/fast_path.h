@@ -9,18 +9,13 @@
 //
 // 1. Exact double pairs. For a format with p = frac_bits + 1 <= 26 whose
 //    exponent range keeps products inside the normal binary64 range
-//    (`pair_exact`: f16, bf16, tf32, f32, fp8), every operand converts to
-//    double exactly and the product of two operands (2p <= 52 bits) is exact
-//    in double. The sum x + y of two such doubles is represented exactly by
-//    TwoSum (Knuth): s = RN(x + y), t = (x + y) - s, |t| <= ulp(s)/2, valid
-//    in round-to-nearest without overflow (|x + y| < 2^300 here). Hence the
-//    exact result of add, mul and fma is s + t. With s = (-1)^S * M * 2^E
-//    (53-bit M) that value is (M + u) * 2^E with u = t/2^E in (-1/2, 1/2):
-//    for u > 0 (t has S's sign) round_pack(S, E, M, sticky=1); for u < 0,
-//    round_pack(S, E, M - 1, sticky=1), since M - 1 + (1 + u) with
-//    0 < 1 + u < 1. One rounding, by round_pack, in any mode. Exact zero
-//    sums follow the host's round-to-nearest sign rule, which equals IEEE's
-//    for every mode but rm; rm zeros take the generic path.
+//    (`pair_exact`: f16, bf16, tf32, f32, fp8 rows), every operand converts
+//    to double exactly and the product of two operands (2p <= 52 bits) is
+//    exact in double. The sum x + y of two such doubles is represented
+//    exactly by TwoSum (Knuth): s = RN(x + y), t = (x + y) - s,
+//    |t| <= ulp(s)/2, valid in round-to-nearest without overflow
+//    (|x + y| < 2^300 here). Hence add, mul and fma have the exact result
+//    s + t, which `round_sum` rounds once (proof at round_sum).
 // 2. Host fma/add/mul in round-to-nearest for the formats the host has
 //    (binary32, binary64): IEEE 754 requires the correctly rounded result,
 //    with subnormals; only the NaN bits differ, and apply_policy replaces
