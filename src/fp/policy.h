@@ -27,7 +27,7 @@ struct Policy {
   // value just below the smallest normal that rounds up to it is kept.
   bool ftz = false;
   bool sat = false;   // clamp to [+0, 1]; NaN -> +0; -0 -> +0
-  bool relu = false;  // negative (and -0) -> +0; NaN -> NaN per `nan`
+  bool relu = false;  // negative (and -0) -> +0; NaN -> the canonical NaN
   bool oob = false;   // any operand equal to the OOB-NaN -> +0
   NanMode nan = NanMode::canonical;
 };
@@ -80,7 +80,9 @@ template <class Op, class... U>
   if (p.oob && (is_oob_nan(in_f, in) || ...)) return out_f.zero(false);
   const uint64_t r = op(flush_operand(in_f, p, in)...);
   uint64_t nan = canonical_nan(out_f);
-  if (p.nan == NanMode::propagate && in_f.width() == out_f.width() && is_nan(out_f, r)) {
+  // .relu turns every NaN into the canonical NaN (PTX ISA 9.7.4.4).
+  if (p.nan == NanMode::propagate && !p.relu && in_f.width() == out_f.width() &&
+      is_nan(out_f, r)) {
     const uint64_t operands[] = {in...};
     nan = propagated_nan(in_f, operands, sizeof...(in));
   }

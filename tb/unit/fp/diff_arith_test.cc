@@ -78,9 +78,9 @@ struct Case {
 
 using Param = std::tuple<int, BinOp, fp::Rounding>;
 
-class DiffArith : public ::testing::TestWithParam<Param> {};
+class FpDiffArith : public ::testing::TestWithParam<Param> {};
 
-TEST_P(DiffArith, EdgeCases) {
+TEST_P(FpDiffArith, EdgeCases) {
   const auto [fi, op, rnd] = GetParam();
   Case k{kFormats[fi], op, rnd};
   const fp::Format& f = *k.fmt.core;
@@ -102,7 +102,7 @@ TEST_P(DiffArith, EdgeCases) {
   EXPECT_EQ(k.mismatches, 0);
 }
 
-TEST_P(DiffArith, Random) {
+TEST_P(FpDiffArith, Random) {
   const auto [fi, op, rnd] = GetParam();
   Case k{kFormats[fi], op, rnd};
   Gen g(*k.fmt.core, 1000 * fi + 10 * static_cast<int>(op) + static_cast<int>(rnd));
@@ -125,7 +125,7 @@ std::string param_name(const ::testing::TestParamInfo<Param>& i) {
   return std::string(kFormats[fi].core->name) + "_" + op_name(op) + "_" + mode_name(rnd);
 }
 
-INSTANTIATE_TEST_SUITE_P(All, DiffArith,
+INSTANTIATE_TEST_SUITE_P(All, FpDiffArith,
                          ::testing::Combine(::testing::Range(0, 4),
                                             ::testing::Values(BinOp::add, BinOp::sub, BinOp::mul,
                                                               BinOp::div, BinOp::fma),

@@ -18,9 +18,9 @@ int run_one(const Fmt& fmt, UnOp op, fp::Rounding rnd, uint64_t a) {
   return got != want;
 }
 
-class Exhaustive16 : public ::testing::TestWithParam<std::tuple<int, UnOp>> {};
+class FpExhaustive16 : public ::testing::TestWithParam<std::tuple<int, UnOp>> {};
 
-TEST_P(Exhaustive16, AllValuesAllModes) {
+TEST_P(FpExhaustive16, AllValuesAllModes) {
   const auto [fi, op] = GetParam();
   const Fmt& fmt = kFormats[fi];
   int bad = 0;
@@ -29,7 +29,7 @@ TEST_P(Exhaustive16, AllValuesAllModes) {
   EXPECT_EQ(bad, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(F16BF16, Exhaustive16,
+INSTANTIATE_TEST_SUITE_P(F16BF16, FpExhaustive16,
                          ::testing::Combine(::testing::Values(0, 1),
                                             ::testing::Values(UnOp::sqrt, UnOp::rcp)),
                          [](const auto& i) {
@@ -37,9 +37,9 @@ INSTANTIATE_TEST_SUITE_P(F16BF16, Exhaustive16,
                                   (std::get<1>(i.param) == UnOp::sqrt ? "_sqrt" : "_rcp");
                          });
 
-class Wide : public ::testing::TestWithParam<std::tuple<int, UnOp>> {};
+class FpWide : public ::testing::TestWithParam<std::tuple<int, UnOp>> {};
 
-TEST_P(Wide, EdgesAndRandom) {
+TEST_P(FpWide, EdgesAndRandom) {
   const auto [fi, op] = GetParam();
   const Fmt& fmt = kFormats[fi];
   int bad = 0;
@@ -52,7 +52,7 @@ TEST_P(Wide, EdgesAndRandom) {
   EXPECT_EQ(bad, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(F32F64, Wide,
+INSTANTIATE_TEST_SUITE_P(F32F64, FpWide,
                          ::testing::Combine(::testing::Values(2, 3),
                                             ::testing::Values(UnOp::sqrt, UnOp::rcp)),
                          [](const auto& i) {

@@ -29,7 +29,7 @@ uint64_t run(const isa::Instr& in, std::initializer_list<uint64_t> src) {
   return r.value;
 }
 
-TEST(ExecFloat, HalfX2Lanes) {
+TEST(FpExecFloat, HalfX2Lanes) {
   // lane 0 = bits 15:0, lane 1 = bits 31:16
   const auto add = make_instr(Op::add, Type::f16x2, {}, 2);
   EXPECT_EQ(run(add, {0x3c004000, 0x40003c00}), 0x42004200u);
@@ -51,7 +51,7 @@ TEST(ExecFloat, HalfX2Lanes) {
   EXPECT_EQ(run(neg, {0x7e003c00}), 0x7fffbc00u);
 }
 
-TEST(ExecFloat, F32x2AndScalarsMatchCore) {
+TEST(FpExecFloat, F32x2AndScalarsMatchCore) {
   Gen g(fp::kF32, 1);
   const auto fma = make_instr(Op::fma, Type::f32x2, {Mod::rz, Mod::ftz}, 3);
   fp::Policy p{fp::Rounding::rz};
@@ -81,7 +81,7 @@ TEST(ExecFloat, F32x2AndScalarsMatchCore) {
   EXPECT_EQ(run(sub, {0x3f800000, 0x3f800000}), 0x80000000u);
 }
 
-TEST(ExecFloat, MixedPrecision) {
+TEST(FpExecFloat, MixedPrecision) {
   const auto fma = make_instr(Op::fma, Type::f32, {Mod::rn}, 3, Type::f16);
   EXPECT_EQ(run(fma, {0x3c00, 0x4000, 0x3f800000}), 0x40400000u);
   const auto add = make_instr(Op::add, Type::f32, {Mod::rz}, 2, Type::bf16);
@@ -94,7 +94,7 @@ TEST(ExecFloat, MixedPrecision) {
   EXPECT_EQ(run(fmap, {0x0001, 0x0001, 0x3f800000}), 0x3f800001u);
 }
 
-TEST(ExecFloat, LeavesOtherForms) {
+TEST(FpExecFloat, LeavesOtherForms) {
   exec::Result r;
   const uint64_t src[3] = {0x3f800000, 0x3f800000, 0x3f800000};
   for (const auto& in :

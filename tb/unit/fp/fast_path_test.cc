@@ -7,7 +7,7 @@
 namespace ptxfu::fptest {
 namespace {
 
-TEST(FastPath, RoundPack64EqualsRoundPack) {
+TEST(FpFastPath, RoundPack64EqualsRoundPack) {
   std::mt19937_64 rng(2024);
   int bad = 0;
   for (const Fmt& fm : kFormats) {
@@ -57,7 +57,7 @@ int check_all(const fp::Format& f, const oracle::Spec& s, fp::Rounding r, uint64
   return bad;
 }
 
-TEST(NewRows, EightBitExhaustivePairs) {
+TEST(FpNewRows, EightBitExhaustivePairs) {
   for (const auto& [f, s] : {std::pair{kE5M2, oracle::Spec{5, 2}}, std::pair{kE4M3, oracle::Spec{4, 3}}}) {
     std::mt19937_64 rng(8);
     int bad = 0;
@@ -68,7 +68,7 @@ TEST(NewRows, EightBitExhaustivePairs) {
   }
 }
 
-TEST(NewRows, Tf32Random) {
+TEST(FpNewRows, Tf32Random) {
   Gen g(kTF32, 32);
   int bad = 0;
   for (fp::Rounding r : kModes)

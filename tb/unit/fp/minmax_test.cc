@@ -41,7 +41,7 @@ uint64_t ref_minmax(const Fmt& fm, uint64_t a_bits, uint64_t b_bits, bool ftz, M
   return oracle::encode(fm.spec, d);
 }
 
-TEST(MinMax, AgainstPseudoCode) {
+TEST(FpMinMax, AgainstPseudoCode) {
   for (const Fmt& fm : kFormats) {
     const fp::Format& f = *fm.core;
     std::vector<uint64_t> v = edge_values(f, false);
@@ -71,7 +71,7 @@ TEST(MinMax, AgainstPseudoCode) {
   }
 }
 
-TEST(MinMax, NamedCases) {
+TEST(FpMinMax, NamedCases) {
   const fp::Format& h = fp::kF16;
   const uint64_t nan = 0x7e01, one = 0x3c00, m_two = 0xc000, three = 0x4200;
   // NaN table: a NaN operand is ignored unless .NaN; two NaNs give NaN.
@@ -105,7 +105,7 @@ TEST(MinMax, NamedCases) {
   EXPECT_EQ(fp::max(fp::kF64, 0x8000000000000000, 0x0000000000000001), 0x1u);
 }
 
-TEST(MinMax, ThreeInputs) {
+TEST(FpMinMax, ThreeInputs) {
   const fp::Format& f = fp::kF32;
   const uint64_t nan = 0x7fc00000, m5 = 0xc0a00000, two = 0x40000000, one = 0x3f800000;
   EXPECT_EQ(fp::min3(f, two, m5, one), m5);

@@ -14,14 +14,14 @@ using fp::Rounding;
 Policy P(Rounding r = Rounding::rn) { return Policy{r}; }
 
 // The canonical NaNs of the NaN policy.
-TEST(Policy, CanonicalNanValues) {
+TEST(FpPolicy, CanonicalNanValues) {
   EXPECT_EQ(fp::canonical_nan(fp::kF16), 0x7fffu);
   EXPECT_EQ(fp::canonical_nan(fp::kBF16), 0x7fffu);
   EXPECT_EQ(fp::canonical_nan(fp::kF32), 0x7fffffffu);
   EXPECT_EQ(fp::canonical_nan(fp::kF64), 0x7fffffffffffffffu);
 }
 
-TEST(Policy, ExactZeroSigns) {
+TEST(FpPolicy, ExactZeroSigns) {
   for (const Fmt& fm : kFormats) {
     const fp::Format& f = *fm.core;
     const uint64_t one = f.one(false), m_one = f.one(true);
@@ -48,7 +48,7 @@ TEST(Policy, ExactZeroSigns) {
   }
 }
 
-TEST(Policy, InvalidOperationsGiveCanonicalNan) {
+TEST(FpPolicy, InvalidOperationsGiveCanonicalNan) {
   for (const Fmt& fm : kFormats) {
     const fp::Format& f = *fm.core;
     const uint64_t nan = fp::canonical_nan(f);
@@ -77,7 +77,7 @@ TEST(Policy, InvalidOperationsGiveCanonicalNan) {
   }
 }
 
-TEST(Policy, OverflowPerMode) {
+TEST(FpPolicy, OverflowPerMode) {
   for (const Fmt& fm : kFormats) {
     const fp::Format& f = *fm.core;
     for (bool s : {false, true}) {
@@ -98,7 +98,7 @@ uint64_t flush(const fp::Format& f, uint64_t x) {
   return fp::is_subnormal(f, x) ? x & f.sign_mask() : x;
 }
 
-TEST(Policy, FtzAgainstOracle) {
+TEST(FpPolicy, FtzAgainstOracle) {
   for (int fi : {0, 2}) {  // f16 and f32 have .ftz
     const Fmt& fm = kFormats[fi];
     const fp::Format& f = *fm.core;
@@ -128,7 +128,7 @@ TEST(Policy, FtzAgainstOracle) {
   }
 }
 
-TEST(Policy, FtzTininessAfterRounding) {
+TEST(FpPolicy, FtzTininessAfterRounding) {
   // (1 - 2^-24) * 2^-126 in f32 lies between the largest subnormal and the
   // smallest normal: rn rounds it up to 2^-126 (kept), rz gives a subnormal
   // (flushed).
@@ -152,7 +152,7 @@ TEST(Policy, FtzTininessAfterRounding) {
   EXPECT_EQ(fp::mul(fp::kF16, 0x0400, 0x3800), 0x0200u);
 }
 
-TEST(Policy, Saturate) {
+TEST(FpPolicy, Saturate) {
   Policy p;
   p.sat = true;
   const fp::Format& f = fp::kF16;
@@ -169,7 +169,7 @@ TEST(Policy, Saturate) {
   EXPECT_EQ(fp::fma(fp::kF32, 0x3f800000, 0x3f7fffff, 0, p), 0x3f7fffffu);
 }
 
-TEST(Policy, Relu) {
+TEST(FpPolicy, Relu) {
   Policy p;
   p.relu = true;
   for (const fp::Format* f : {&fp::kF16, &fp::kBF16}) {
@@ -182,7 +182,7 @@ TEST(Policy, Relu) {
   }
 }
 
-TEST(Policy, OutOfBoundsNan) {
+TEST(FpPolicy, OutOfBoundsNan) {
   Policy p;
   p.oob = true;
   for (const fp::Format* f : {&fp::kF16, &fp::kBF16}) {
@@ -201,7 +201,7 @@ TEST(Policy, OutOfBoundsNan) {
 }
 
 // d = cvt(a) + c, cvt(a) - c and cvt(a) * cvt(b) + c rounded once in f32.
-TEST(Mixed, AgainstOracle) {
+TEST(FpMixed, AgainstOracle) {
   for (int si : {0, 1}) {
     const Fmt& src = kFormats[si];
     const Fmt& dst = kFormats[2];
@@ -247,7 +247,7 @@ TEST(Mixed, AgainstOracle) {
 }
 
 // Values the PTX ISA examples use.
-TEST(Mixed, SpecExample) {
+TEST(FpMixed, SpecExample) {
   EXPECT_EQ(fp::fma_mixed(fp::kF16, fp::kF32, 0x3c00, 0x4000, 0x3f800000), 0x40400000u);
   EXPECT_EQ(fp::add_mixed(fp::kBF16, fp::kF32, 0x3f80, 0x3f800000), 0x40000000u);
 }
