@@ -63,6 +63,12 @@ constexpr bool pair_exact(const Format& f) {
 // double value * 2^(bias - 1023) (a binary64 subnormal when the value is
 // subnormal, since exp_bits < 11), and the power-of-two scaling is exact.
 [[gnu::always_inline]] inline double to_double(const Format& f, uint64_t x) {
+  if (f.exp_bits == 8 && f.width() <= 32) {
+    // Rows with binary32's exponent (bf16, tf32 in their own width): the
+    // bits shifted to the top of a binary32 are that binary32 value.
+    return static_cast<double>(
+        float_of(static_cast<uint32_t>(x << (32 - f.width()))));
+  }
   const double scaled = double_of((x & ~f.sign_mask()) << (52 - f.frac_bits));
   const double v = scaled * double_of(static_cast<uint64_t>(2 * 1023 - f.bias()) << 52);
   return double_of(bits_of(v) | ((x & f.sign_mask()) << (63 - (f.width() - 1))));
@@ -264,6 +270,19 @@ constexpr bool same(const Format& f, const Format& g) {
     return true;
   }
   return pair_exact(f) && pair_fma(f, a, b, c, rnd, out);
+}
+
+// Calls body(mode) with `rnd` as a constant, so that inlined code folds the
+// rounding switches.
+template <class Body>
+[[gnu::always_inline]] inline uint64_t by_rounding(Rounding rnd, Body&& body) {
+  switch (rnd) {
+    case Rounding::rn: return body(Rounding::rn);
+    case Rounding::rz: return body(Rounding::rz);
+    case Rounding::rm: return body(Rounding::rm);
+    case Rounding::rp: return body(Rounding::rp);
+  }
+  return body(rnd);
 }
 
 // Calls body(row) with the constant row equal to `f` (kF16, kBF16, kF32,

@@ -56,9 +56,11 @@ uint64_t fma(const Format& f, uint64_t a, uint64_t b, uint64_t c, const Policy& 
     return apply_policy(
         g, p,
         [&](uint64_t x, uint64_t y, uint64_t z) __attribute__((always_inline)) {
-          uint64_t r;
-          if (fast::try_fma(g, x, y, z, p.rnd, r)) return r;
-          return generic::fma(g, x, y, z, p.rnd);
+          return fast::by_rounding(p.rnd, [&](Rounding m) __attribute__((always_inline)) {
+            uint64_t r;
+            if (fast::try_fma(g, x, y, z, m, r)) return r;
+            return generic::fma(g, x, y, z, m);
+          });
         },
         a, b, c);
   });

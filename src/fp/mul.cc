@@ -38,9 +38,11 @@ uint64_t mul(const Format& f, uint64_t a, uint64_t b, const Policy& p) {
     return apply_policy(
         g, p,
         [&](uint64_t x, uint64_t y) __attribute__((always_inline)) {
-          uint64_t r;
-          if (fast::try_mul(g, x, y, p.rnd, r)) return r;
-          return generic::mul(g, x, y, p.rnd);
+          return fast::by_rounding(p.rnd, [&](Rounding m) __attribute__((always_inline)) {
+            uint64_t r;
+            if (fast::try_mul(g, x, y, m, r)) return r;
+            return generic::mul(g, x, y, m);
+          });
         },
         a, b);
   });

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "fp/format.h"
 
@@ -30,7 +31,20 @@ struct Policy {
   bool relu = false;  // negative (and -0) -> +0; NaN -> the canonical NaN
   bool oob = false;   // any operand equal to the OOB-NaN -> +0
   NanMode nan = NanMode::canonical;
+
+  // No modifier and the canonical NaN rule: the four flag bytes read as one
+  // word, plus the NaN byte.
+  bool plain() const {
+    uint32_t flags;
+    std::memcpy(&flags, reinterpret_cast<const unsigned char*>(this) + offsetof(Policy, ftz),
+                sizeof flags);
+    return flags == 0 && nan == NanMode::canonical;
+  }
 };
+static_assert(offsetof(Policy, sat) == offsetof(Policy, ftz) + 1 &&
+                  offsetof(Policy, relu) == offsetof(Policy, ftz) + 2 &&
+                  offsetof(Policy, oob) == offsetof(Policy, ftz) + 3,
+              "Policy::plain() reads the four flags as one word");
 
 constexpr uint64_t canonical_nan(const Format& f) { return f.bits_mask() >> 1; }
 
@@ -77,6 +91,11 @@ inline uint64_t finish(const Format& f, const Policy& p, uint64_t r, uint64_t na
 template <class Op, class... U>
 [[gnu::always_inline]] inline uint64_t apply_policy(const Format& in_f, const Format& out_f,
                                                     const Policy& p, Op&& op, U... in) {
+  // No modifier and the canonical NaN: the common case, the same rules.
+  if (p.plain()) {
+    const uint64_t r = op(in...);
+    return is_nan(out_f, r) ? canonical_nan(out_f) : r;
+  }
   if (p.oob && (is_oob_nan(in_f, in) || ...)) return out_f.zero(false);
   const uint64_t r = op(flush_operand(in_f, p, in)...);
   uint64_t nan = canonical_nan(out_f);
