@@ -79,7 +79,7 @@ bool is_float_op(Op op) {
 bool execute_float(const isa::Instr& in, const uint64_t* src, Result& out) {
   const fp::Format* f = lane_format(in.type);
   if (f == nullptr || !is_float_op(in.op)) return false;
-  if (in.has(Mod::approx) || in.has(Mod::full)) return false;  // exec_approx.cc
+  if (is_approx_form(in)) return false;  // exec_approx.cc
   const fp::Policy p = policy(in);
 
   // Mixed precision: add/sub/fma .f32.{f16,bf16}.
