@@ -1,0 +1,367 @@
+// Fuzz target: one VALID `ptxfu eval` line, end to end, against an
+// independent reference. The fuzz bytes pick a legal form of the instruction
+// table (isa::for_each_legal_form), its operands and the carry-in; the line is
+// spelled as a user would write it and run through cli::run_eval (parse,
+// legality, execute, print). The printed result must equal the reference's.
+//
+// The reference shares no arithmetic with src/: floating point comes from the
+// MPFR oracle (tb/oracle), integers from plain 128-bit host arithmetic below.
+// Forms the reference covers (every type, rounding mode and pack the table
+// has for them):
+//   float   add sub mul fma mad div sqrt rcp on f16 f16x2 bf16 bf16x2 f32
+//           f32x2 f64 and mixed add/sub/fma .f32.f16/.f32.bf16, with or
+//           without .rn/.rz/.rm/.rp; no .ftz .sat .relu .oob .approx .full.
+//           NaN results are the canonical NaN.
+//   integer add sub (.sat .cc) addc subc (.sat .cc) mul mad madc (.lo .hi
+//           .wide .sat .cc) div rem abs neg min max (.relu) on every integer
+//           type and pack of the table; popc clz brev.
+// Other forms (approximations, bit fields, dot products, min/max on floats,
+// .ftz/.sat/.relu on floats) are still run, and their output must be one
+// well-formed value of the destination's width.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "eval_harness.h"
+#include "isa/forms.h"
+#include "isa/table.h"
+#include "oracle/mpfr_oracle.h"
+
+namespace {
+
+using namespace ptxfu::isa;
+namespace orc = ptxfu::oracle;
+using u128 = unsigned __int128;
+using s128 = __int128;
+
+[[noreturn]] void fail(const std::string& line, const std::string& got, const std::string& want) {
+  std::fprintf(stderr, "fuzz_eval_diff: '%s' printed '%s', the reference says '%s'\n", line.c_str(), got.c_str(),
+               want.c_str());
+  std::abort();
+}
+
+// ---- floating point through the MPFR oracle
+
+bool float_spec(Type t, orc::Spec& s) {
+  switch (t) {
+    case Type::f16:
+    case Type::f16x2: s = orc::kF16; return true;
+    case Type::bf16:
+    case Type::bf16x2: s = orc::kBF16; return true;
+    case Type::f32:
+    case Type::f32x2: s = orc::kF32; return true;
+    case Type::f64: s = orc::kF64; return true;
+    default: return false;
+  }
+}
+
+bool float_covered(const Instr& in) {
+  constexpr ModSet kRounding = bit(Mod::rn) | bit(Mod::rz) | bit(Mod::rm) | bit(Mod::rp);
+  if (in.mods & ~kRounding) return false;
+  orc::Spec s;
+  if (!float_spec(in.type, s)) return false;
+  switch (in.op) {
+    case Op::add:
+    case Op::sub:
+    case Op::mul:
+    case Op::fma:
+    case Op::mad: return true;
+    case Op::div:
+    case Op::sqrt:
+    case Op::rcp: return (in.mods & kRounding) != 0;  // else .approx/.full
+    default: return false;
+  }
+}
+
+orc::Rnd rounding(const Instr& in) {
+  if (in.has(Mod::rz)) return orc::Rnd::rz;
+  if (in.has(Mod::rm)) return orc::Rnd::rm;
+  if (in.has(Mod::rp)) return orc::Rnd::rp;
+  return orc::Rnd::rn;  // .rn, or no rounding modifier (the default)
+}
+
+uint64_t float_lane(const Instr& in, const orc::Spec& out, const double* v) {
+  const orc::Rnd r = rounding(in);
+  switch (in.op) {
+    case Op::add: return orc::add(out, r, v[0], v[1]);
+    case Op::sub: return orc::sub(out, r, v[0], v[1]);
+    case Op::mul: return orc::mul(out, r, v[0], v[1]);
+    case Op::fma:
+    case Op::mad: return orc::fma(out, r, v[0], v[1], v[2]);
+    case Op::div: return orc::div(out, r, v[0], v[1]);
+    case Op::sqrt: return orc::sqrt(out, r, v[0]);
+    case Op::rcp: return orc::rcp(out, r, v[0]);
+    default: std::abort();
+  }
+}
+
+uint64_t float_reference(const Instr& in, const uint64_t* src) {
+  orc::Spec out;
+  float_spec(in.type, out);
+  if (in.type2 != in.type) {  // mixed: the last source is .f32, the others of type2
+    orc::Spec narrow;
+    float_spec(in.type2, narrow);
+    double v[3];
+    for (unsigned k = 0; k < in.num_src; ++k) v[k] = orc::decode(k + 1 == in.num_src ? out : narrow, src[k]);
+    return float_lane(in, out, v);
+  }
+  const unsigned lanes = info(in.type).lanes;
+  const unsigned w = lane_bits(in.type);
+  const uint64_t mask = w == 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
+  uint64_t d = 0;
+  for (unsigned l = 0; l < lanes; ++l) {
+    double v[3];
+    for (unsigned k = 0; k < in.num_src; ++k) v[k] = orc::decode(out, (src[k] >> (l * w)) & mask);
+    d |= (float_lane(in, out, v) & mask) << (l * w);
+  }
+  return d;
+}
+
+// ---- integers in 128-bit host arithmetic
+
+struct IntType {
+  unsigned n;  // lane width
+  unsigned lanes;
+  bool sgn;
+};
+
+bool int_type(Type t, IntType& it) {
+  const TypeInfo& i = info(t);
+  if (i.cls == TypeClass::floating) return false;
+  it = {static_cast<unsigned>(i.bits / i.lanes), i.lanes, i.cls == TypeClass::signed_int};
+  return true;
+}
+
+u128 mask_of(unsigned n) { return (u128{1} << n) - 1; }
+s128 value_of(uint64_t bits, unsigned n, bool sgn) {  // the number an n-bit pattern means
+  const s128 v = static_cast<s128>(u128{bits} & mask_of(n));
+  return sgn && (v >> (n - 1)) ? v - (s128{1} << n) : v;
+}
+uint64_t pattern(s128 v, unsigned n) { return static_cast<uint64_t>(static_cast<u128>(v) & mask_of(n)); }
+uint64_t clamp(s128 v, unsigned n, bool sgn) {
+  const s128 lo = sgn ? -(s128{1} << (n - 1)) : 0;
+  const s128 hi = sgn ? (s128{1} << (n - 1)) - 1 : (s128{1} << n) - 1;
+  return pattern(v < lo ? lo : v > hi ? hi : v, n);
+}
+// The high n bits of the exact 2n-bit product (arithmetic shift for signed).
+s128 high_half(s128 p, unsigned n) {
+  s128 q = p / (s128{1} << n);
+  if (p < 0 && q * (s128{1} << n) != p) q -= 1;  // floor
+  return q;
+}
+
+bool int_covered(const Instr& in) {
+  IntType it;
+  if (!int_type(in.type, it)) return false;
+  switch (in.op) {
+    case Op::add:
+    case Op::sub:
+    case Op::addc:
+    case Op::subc:
+    case Op::mul:
+    case Op::mad:
+    case Op::madc:
+    case Op::div:
+    case Op::rem:
+    case Op::abs:
+    case Op::neg:
+    case Op::min:
+    case Op::max:
+    case Op::popc:
+    case Op::clz:
+    case Op::brev: return true;
+    default: return false;
+  }
+}
+
+struct IntResult {
+  uint64_t value;
+  bool carry;
+};
+
+IntResult int_lane(const Instr& in, const IntType& it, const uint64_t* s, bool cf) {
+  const unsigned n = it.n;
+  const s128 a = value_of(s[0], n, it.sgn), b = in.num_src > 1 ? value_of(s[1], n, it.sgn) : 0;
+  const u128 ua = u128{s[0]} & mask_of(n), ub = in.num_src > 1 ? u128{s[1]} & mask_of(n) : 0;
+  const bool sat = in.has(Mod::sat);
+  switch (in.op) {
+    case Op::add:
+    case Op::addc: {
+      const unsigned ci = in.op == Op::addc && cf ? 1 : 0;
+      if (sat) return {clamp(a + b + ci, n, true), false};
+      const u128 sum = ua + ub + ci;
+      return {pattern(static_cast<s128>(sum), n), (sum >> n) != 0};
+    }
+    case Op::sub:
+    case Op::subc: {
+      // a + ~b + CF: CF = 1 for sub, so d = a - b; the carry is "no borrow".
+      const unsigned ci = in.op == Op::sub || cf ? 1 : 0;
+      if (sat) return {clamp(a - b - (1 - ci), n, true), false};
+      const u128 sum = ua + (~ub & mask_of(n)) + ci;
+      return {pattern(static_cast<s128>(sum), n), (sum >> n) != 0};
+    }
+    case Op::mul:
+    case Op::mad:
+    case Op::madc: {
+      // The exact product: signed |p| <= 2^126; unsigned 64-bit operands use
+      // `up` (their product would overflow s128).
+      const s128 p = it.sgn || n < 64 ? a * b : 0;
+      const u128 up = ua * ub;
+      if (in.has(Mod::wide)) {
+        const unsigned w = 2 * n;
+        if (in.op == Op::mul) return {pattern(p, w), false};
+        return {pattern(p + value_of(s[2], w, it.sgn), w), false};
+      }
+      // The n-bit part kept.
+      uint64_t part;
+      s128 part_value;  // the part as a number, for .sat
+      if (in.has(Mod::hi)) {
+        part = it.sgn ? pattern(high_half(p, n), n) : static_cast<uint64_t>(up >> n);
+        part_value = it.sgn ? high_half(p, n) : static_cast<s128>(up >> n);
+      } else {
+        part = static_cast<uint64_t>(up & mask_of(n));
+        part_value = 0;
+      }
+      if (in.op == Op::mul) return {part, false};
+      const unsigned ci = in.op == Op::madc && cf ? 1 : 0;
+      if (sat) return {clamp(part_value + value_of(s[2], n, true) + ci, n, true), false};
+      const u128 sum = u128{part} + (u128{s[2]} & mask_of(n)) + ci;
+      return {pattern(static_cast<s128>(sum), n), (sum >> n) != 0};
+    }
+    case Op::div:  // by zero: all ones; MIN / -1 wraps (README, "Semantics where PTX leaves a choice")
+      if (b == 0) return {pattern(-1, n), false};
+      return {pattern(a / b, n), false};  // C++ truncates toward zero, as PTX does
+    case Op::rem:
+      if (b == 0) return {pattern(a, n), false};
+      return {pattern(a % b, n), false};
+    case Op::abs: return {pattern(a < 0 ? -a : a, n), false};
+    case Op::neg: return {pattern(-a, n), false};
+    case Op::min:
+    case Op::max: {
+      s128 r = (in.op == Op::min) == (b < a) ? b : a;
+      if (in.has(Mod::relu) && r < 0) r = 0;
+      return {pattern(r, n), false};
+    }
+    case Op::popc: {
+      uint64_t c = 0;
+      for (unsigned i = 0; i < n; ++i) c += (ua >> i) & 1;
+      return {c, false};
+    }
+    case Op::clz: {
+      uint64_t c = 0;
+      while (c < n && !((ua >> (n - 1 - c)) & 1)) ++c;
+      return {c, false};
+    }
+    case Op::brev: {
+      u128 r = 0;
+      for (unsigned i = 0; i < n; ++i) r |= ((ua >> i) & 1) << (n - 1 - i);
+      return {static_cast<uint64_t>(r), false};
+    }
+    default: std::abort();
+  }
+}
+
+IntResult int_reference(const Instr& in, const uint64_t* src, bool cf) {
+  IntType it;
+  int_type(in.type, it);
+  if (it.lanes == 1) return int_lane(in, it, src, cf);
+  uint64_t d = 0;
+  for (unsigned l = 0; l < it.lanes; ++l) {
+    uint64_t s[4] = {};
+    for (unsigned k = 0; k < in.num_src; ++k) s[k] = (src[k] >> (l * it.n)) & ((uint64_t{1} << it.n) - 1);
+    d |= int_lane(in, it, s, cf).value << (l * it.n);
+  }
+  return {d, false};
+}
+
+// ---- the forms and the line
+
+struct Forms {
+  std::vector<Instr> covered, all;
+};
+
+const Forms& forms() {
+  static const Forms f = [] {
+    Forms f;
+    for_each_legal_form([&f](const Instr& in) {
+      f.all.push_back(in);
+      if (float_covered(in) || int_covered(in)) f.covered.push_back(in);
+    });
+    return f;
+  }();
+  return f;
+}
+
+uint64_t take(const uint8_t*& p, const uint8_t* end, unsigned bytes) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < bytes; ++i) v |= uint64_t{p < end ? *p++ : uint8_t{0}} << (8 * i);
+  return v;
+}
+
+std::string hex(uint64_t v, unsigned bits) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%0*llx", static_cast<int>(bits / 4), static_cast<unsigned long long>(v));
+  return buf;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  const Forms& f = forms();
+  size_t floats = 0;
+  for (const Instr& in : f.covered) floats += float_covered(in) ? 1 : 0;
+  std::fprintf(stderr, "fuzz_eval_diff: the reference covers %zu of the %zu legal forms (%zu float, %zu integer)\n",
+               f.covered.size(), f.all.size(), floats, f.covered.size() - floats);
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const uint8_t* p = data;
+  const uint8_t* end = data + size;
+  const Forms& f = forms();
+  const uint64_t pick = take(p, end, 3);
+  // Mostly forms the reference covers; one input in eight any legal form.
+  const bool any = (pick & 7) == 0;
+  const std::vector<Instr>& pool = any ? f.all : f.covered;
+  const Instr in = pool[(pick >> 3) % pool.size()];
+  const bool cf = take(p, end, 1) & 1;
+
+  uint64_t src[4] = {};
+  std::string line = spell(in);
+  for (unsigned k = 0; k < in.num_src; ++k) {
+    const unsigned bits = src_bits(in, k);
+    src[k] = take(p, end, bits / 8);
+    line += ' ';
+    line += hex(src[k], bits);
+  }
+  if (reads_carry(in)) line += cf ? " cc=1" : " cc=0";
+
+  const ptxfu::fuzz::EvalRun r = ptxfu::fuzz::run_eval_on(line + "\n", ptxfu::cli::EvalOptions{});
+  std::string got = r.out;
+  if (!got.empty() && got.back() == '\n') got.pop_back();
+
+  std::string want;
+  if (float_covered(in)) {
+    want = hex(float_reference(in, src), dest_bits(in));
+  } else if (int_covered(in)) {
+    const IntResult ref = int_reference(in, src, cf);
+    want = hex(ref.value, dest_bits(in));
+    if (writes_carry(in)) want += ref.carry ? " cc=1" : " cc=0";
+  } else {
+    // Not covered by the reference: one well-formed value of the right width.
+    want = got;
+    const size_t digits = dest_bits(in) / 4;
+    const size_t sp = got.find(' ');
+    const std::string value = got.substr(0, sp);
+    if (r.status != 0 || value.size() != 2 + digits || value.compare(0, 2, "0x") != 0 ||
+        value.find_first_not_of("0123456789abcdef", 2) != std::string::npos ||
+        (writes_carry(in) != (sp != std::string::npos)))
+      fail(line, got, "one value of " + std::to_string(dest_bits(in)) + " bits");
+    return 0;
+  }
+  if (r.status != 0 || got != want) fail(line, got, want);
+  return 0;
+}
