@@ -50,6 +50,7 @@ class Evaluator {
     constexpr unsigned kMaxTokens = 8;
     Token tok[kMaxTokens];
     const unsigned n = split(text, tok, kMaxTokens);
+    if (n == 0) return error(static_cast<unsigned>(first) + 1, "expected an instruction");  // separators only
     if (n > kMaxTokens) return error(1, "too many operands");
 
     unsigned num_src = n - 1;
