@@ -40,6 +40,22 @@ TEST(Robustness, EvalLineOfSeparatorsOnly) {
   EXPECT_EQ(r.out, "error: 1:1: expected an instruction\nerror: 2:2: expected an instruction\n0x00000003\n");
 }
 
+// Found by fuzz_eval_diff: the .sat forms of the carry chain wrapped instead
+// of saturating (README: "ptxas also accepts addc.sat.s32, subc.sat.s32 and
+// madc.hi.sat.s32, which saturate the same way").
+TEST(Robustness, CarryChainSatFormsSaturate) {
+  const auto r = eval(
+      "addc.sat.s32 0xccc876b6 0xa884f758 cc=0\n"  // -859277642 + -1467680936 < MIN
+      "addc.sat.s32 0x7fffffff 0x00000000 cc=1\n"  // MAX + 1
+      "addc.sat.s32 0x80000000 0xffffffff cc=1\n"  // MIN - 1 + 1 = MIN exactly: in range
+      "subc.sat.s32 0x80000000 0x00000000 cc=0\n"  // MIN - 0 - 1
+      "subc.sat.s32 0x7fffffff 0xffffffff cc=1\n"  // MAX - (-1)
+      "subc.sat.s32 0x00000005 0x00000003 cc=0\n"  // 5 - 3 - 1 (CF = 0: a borrow)
+      "madc.hi.sat.s32 0x40000000 0x40000000 0x7fffffff cc=1\n");  // 2^28 + MAX + 1
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "0x80000000\n0x7fffffff\n0x80000000\n0x80000000\n0x7fffffff\n0x00000001\n0x7fffffff\n");
+}
+
 TEST(Robustness, EvalNumbersThatOverflowTheOperand) {
   const auto r = eval("add.u64 0x10000000000000000 0x1\nadd.u64 0x" + std::string(5000, 'f') +
                      " 0x1\nadd.u16 0x10000 0x1\n");
