@@ -30,13 +30,19 @@ struct Reader {
   void only_keys(const YAML::Node& map, const std::string& where, std::initializer_list<const char*> known) const {
     if (!map.IsMap()) fail(map, where, "expected a mapping");
     for (const auto& kv : map) {
-      const auto k = kv.first.as<std::string>();
+      const std::string k = key(kv.first, where);
       if (std::find_if(known.begin(), known.end(), [&](const char* s) { return k == s; }) == known.end()) {
         std::string list;
         for (const char* s : known) list += std::string(list.empty() ? "" : ", ") + s;
         fail(kv.first, where.empty() ? k : where + "." + k, "unknown key (expected one of: " + list + ")");
       }
     }
+  }
+
+  // A mapping key as text; a key that is itself a list or mapping is an error.
+  std::string key(const YAML::Node& k, const std::string& where) const {
+    if (!k.IsScalar()) fail(k, where.empty() ? "(top level)" : where, "expected a plain key, got a list or mapping");
+    return k.Scalar();
   }
 
   YAML::Node required(const YAML::Node& map, const char* key, const std::string& where) const {
@@ -190,10 +196,11 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   if (const YAML::Node ref = root["reference"]) {
     if (!ref.IsMap()) r.fail(ref, "reference", "expected a mapping of benchmark name to {latency, throughput, source}");
     for (const auto& kv : ref) {
-      const std::string key = "reference." + kv.first.as<std::string>();
+      const std::string bench = r.key(kv.first, "reference");
+      const std::string key = "reference." + bench;
       r.only_keys(kv.second, key, {"latency", "throughput", "source"});
       Reference p;
-      p.bench = kv.first.as<std::string>();
+      p.bench = bench;
       // null: no published figure (the bench prints the model alone).
       if (kv.second["latency"] && !kv.second["latency"].IsNull()) p.latency = r.number(kv.second["latency"], key + ".latency");
       if (kv.second["throughput"] && !kv.second["throughput"].IsNull())

@@ -105,5 +105,34 @@ TEST(Program, ErrorsNameFileLineAndColumn) {
   }
 }
 
+// Found by fuzz_config: a key that is a list or a mapping ("{[a]: 1}") made
+// yaml-cpp throw TypedBadConversion, which escaped the loader (std::terminate).
+// The absurd values of docs/reliability.md get clear errors too.
+TEST(Config, MalformedKeysAndAbsurdValuesAreConfigErrors) {
+  struct Case {
+    std::string text;
+    std::string expect;
+  };
+  const Case cases[] = {
+      {with("  - {match: \"*.f16\", class: fma", "  - {[match]: \"*.f16\", class: fma"),
+       R"(key 'forms\[2\]': expected a plain key, got a list or mapping)"},
+      {"? [name]\n: sm_90\n", R"(^cfg\.yaml:1:3: key '\(top level\)': expected a plain key)"},
+      {with("\nreference:", "\nreference:\n  {a: 1}: {source: x}"), R"(key 'reference': expected a plain key)"},
+      {with("fma:  {lanes: 32", "fma:  {lanes: 99999999999999999999999"), R"(key 'units\.fma\.lanes': expected an integer 1\.\.32)"},
+      {with("latency: 23}", "latency: -1}"), R"(key 'units\.mufu\.latency': expected an integer 1\.\.100000, got '-1')"},
+      {with("max_warps: 64", "max_warps: 1e9"), R"(key 'max_warps': expected an integer 1\.\.256, got '1e9')"},
+  };
+  for (const auto& c : cases) {
+    std::string msg;
+    try {
+      load_config_text(c.text, "cfg.yaml");
+      msg = "no error";
+    } catch (const ConfigError& e) {
+      msg = e.what();
+    }  // any other exception fails the test
+    EXPECT_TRUE(std::regex_search(msg, std::regex(c.expect))) << "expected /" << c.expect << "/ got: " << msg;
+  }
+}
+
 }  // namespace
 }  // namespace ptxfu::models
