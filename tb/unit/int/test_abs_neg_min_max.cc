@@ -45,7 +45,9 @@ using Case = std::tuple<Type, bool>;  // type, relu
 class MinMax : public ::testing::TestWithParam<Case> {};
 
 TEST_P(MinMax, MatchesReference) {
-  const auto [t, relu] = GetParam();
+  // Not a structured binding: C++17 does not let a lambda capture one (clang rejects it).
+  const Type t = std::get<0>(GetParam());
+  const bool relu = std::get<1>(GetParam());
   const int n = lane_width(t);
   const bool s = is_signed(t);
   isa::Instr imin = instr(Op::min, t), imax = instr(Op::max, t);

@@ -23,7 +23,9 @@ using Case = std::tuple<Type, Part>;
 class MulMad : public ::testing::TestWithParam<Case> {};
 
 TEST_P(MulMad, Mul) {
-  const auto [t, p] = GetParam();
+  // Not a structured binding: C++17 does not let a lambda capture one (clang rejects it).
+  const Type t = std::get<0>(GetParam());
+  const Part p = std::get<1>(GetParam());
   const int n = lane_width(t);
   const bool s = is_signed(t);
   Tally tally(std::string("mul.") + name(p) + "." + std::string(isa::info(t).name));
@@ -35,7 +37,9 @@ TEST_P(MulMad, Mul) {
 }
 
 TEST_P(MulMad, Mad) {
-  const auto [t, p] = GetParam();
+  // Not a structured binding: C++17 does not let a lambda capture one (clang rejects it).
+  const Type t = std::get<0>(GetParam());
+  const Part p = std::get<1>(GetParam());
   const int n = lane_width(t);
   const int dn = p == Part::wide ? 2 * n : n;  // c and d width
   const bool s = is_signed(t);
