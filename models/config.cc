@@ -58,7 +58,7 @@ struct Reader {
 
   unsigned integer(const YAML::Node& n, const std::string& key, unsigned lo, unsigned hi) const {
     if (!n.IsScalar()) fail(n, key, fmt::format("expected an integer {}..{}", lo, hi));
-    const std::string s = n.Scalar();
+    const std::string& s = n.Scalar();
     unsigned long long v = 0;
     size_t used = 0;
     try {

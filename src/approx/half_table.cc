@@ -187,7 +187,7 @@ int install_hardware_tables_from_dir(const std::string& dir) {
                        "holds " + std::string(half_fn_name(t.fn)) + ", not " +
                            std::string(half_fn_name(fn)) + " as its name says");
     }
-    found.push_back(std::move(t));
+    found.push_back(t);
   }
   for (const LoadedTable& t : found) install_hardware_table(t.fn, t.table);
   return static_cast<int>(found.size());

@@ -117,7 +117,7 @@ int run_bench(const BenchCmdOptions& o, std::ostream& out, std::ostream& err) {
   }
   auto cell = [](double model, const std::optional<double>& ref) {
     if (!ref) return fmt::format("{:>8.2f} {:>6} {:>6}", model, "-", "-");
-    return fmt::format("{:>8.2f} {:>6g} {:>6.2f}", model, *ref, *ref ? model / *ref : 0.0);
+    return fmt::format("{:>8.2f} {:>6g} {:>6.2f}", model, *ref, *ref != 0.0 ? model / *ref : 0.0);
   };
   out << "Model vs reference: latency in cycles (dependent chain), throughput in thread-instructions/clk/SM\n";
   out << fmt::format("{:<8} {:<9} {:>8} {:>6} {:>6}  {:>8} {:>6} {:>6}\n", "config", "bench", "latency", "ref", "ratio",

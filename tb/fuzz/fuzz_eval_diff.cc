@@ -99,12 +99,12 @@ uint64_t float_lane(const Instr& in, const orc::Spec& out, const double* v) {
 }
 
 uint64_t float_reference(const Instr& in, const uint64_t* src) {
-  orc::Spec out;
+  orc::Spec out{};
   float_spec(in.type, out);
   if (in.type2 != in.type) {  // mixed: the last source is .f32, the others of type2
-    orc::Spec narrow;
+    orc::Spec narrow{};
     float_spec(in.type2, narrow);
-    double v[3];
+    double v[3] = {};
     for (unsigned k = 0; k < in.num_src; ++k) v[k] = orc::decode(k + 1 == in.num_src ? out : narrow, src[k]);
     return float_lane(in, out, v);
   }
@@ -113,7 +113,7 @@ uint64_t float_reference(const Instr& in, const uint64_t* src) {
   const uint64_t mask = w == 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
   uint64_t d = 0;
   for (unsigned l = 0; l < lanes; ++l) {
-    double v[3];
+    double v[3] = {};
     for (unsigned k = 0; k < in.num_src; ++k) v[k] = orc::decode(out, (src[k] >> (l * w)) & mask);
     d |= (float_lane(in, out, v) & mask) << (l * w);
   }
@@ -265,7 +265,7 @@ IntResult int_lane(const Instr& in, const IntType& it, const uint64_t* s, bool c
 }
 
 IntResult int_reference(const Instr& in, const uint64_t* src, bool cf) {
-  IntType it;
+  IntType it{};
   int_type(in.type, it);
   if (it.lanes == 1) return int_lane(in, it, src, cf);
   uint64_t d = 0;
