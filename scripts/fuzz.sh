@@ -6,10 +6,11 @@
 #
 # TARGET is fuzz_statement, fuzz_check, fuzz_eval, fuzz_eval_diff or fuzz_config.
 # Builds the target with the "fuzz" preset (clang, ASan + UBSan + libFuzzer)
-# in build-fuzz/, starts from the committed seeds in tb/fuzz/corpus/TARGET/
-# and keeps what it learns in build-fuzz/corpus/TARGET/ (not committed). A
+# in build-fuzz/ (PTXFU_FUZZ_BUILD=build-asan uses the asan preset's build,
+# which has the fuzz targets too), starts from the committed seeds in tb/fuzz/corpus/TARGET/
+# and keeps what it learns in BUILD/corpus/TARGET/ (not committed). A
 # crash, sanitizer report, timeout or failed property stops the run with a
-# non-zero status and leaves the input in build-fuzz/artifacts/TARGET/.
+# non-zero status and leaves the input in BUILD/artifacts/TARGET/.
 # The last lines printed give the number of executions (stat::number_of_executed_units).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,24 +30,25 @@ fi
 case " ${targets[*]} " in *" $target "*) ;; *) echo "$0: unknown target '$target' (${targets[*]})" >&2; exit 2 ;; esac
 
 jobs=${PTXFU_JOBS:-2}
-[ -f build-fuzz/CMakeCache.txt ] || cmake --preset fuzz >/dev/null
-cmake --build build-fuzz -j"$jobs" --target "$target" >/dev/null
+build=${PTXFU_FUZZ_BUILD:-build-fuzz}
+[ -f "$build/CMakeCache.txt" ] || cmake --preset fuzz >/dev/null
+cmake --build "$build" -j"$jobs" --target "$target" >/dev/null
 
 dict=()
 case $target in fuzz_statement|fuzz_check|fuzz_eval) dict=(-dict=tb/fuzz/ptx.dict) ;; esac
-mkdir -p "build-fuzz/corpus/$target" "build-fuzz/artifacts/$target"
+mkdir -p "$build/corpus/$target" "$build/artifacts/$target"
 echo "fuzz: $target for ${seconds}s" >&2
 # Leaks are checked (detect_leaks); a single input may take at most 10 s and 2 GiB.
-log="build-fuzz/fuzz-$target.log"
+log="$build/fuzz-$target.log"
 status=0
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
-  "build-fuzz/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
-  -print_final_stats=1 -artifact_prefix="build-fuzz/artifacts/$target/" "${dict[@]}" "$@" \
-  "build-fuzz/corpus/$target" "tb/fuzz/corpus/$target" >"$log" 2>&1 || status=$?
+  "$build/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+  -print_final_stats=1 -artifact_prefix="$build/artifacts/$target/" "${dict[@]}" "$@" \
+  "$build/corpus/$target" "tb/fuzz/corpus/$target" >"$log" 2>&1 || status=$?
 if [ "$status" -ne 0 ]; then
   tail -n 60 "$log" >&2
-  echo "fuzz: $target FAILED (status $status); the input is in build-fuzz/artifacts/$target/, the log in $log" >&2
+  echo "fuzz: $target FAILED (status $status); the input is in $build/artifacts/$target/, the log in $log" >&2
   exit "$status"
 fi
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-echo "fuzz: $target ok: $runs executions in ${seconds}s, corpus $(ls "build-fuzz/corpus/$target" | wc -l) inputs" >&2
+echo "fuzz: $target ok: $runs executions in ${seconds}s, corpus $(ls "$build/corpus/$target" | wc -l) inputs" >&2

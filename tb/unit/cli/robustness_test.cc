@@ -88,5 +88,20 @@ TEST(Robustness, EvalBinaryInputIsAnErrorPerLine) {
   EXPECT_EQ(r.out, "error: 1:1: invalid byte 0x7f: input is ASCII text\nerror: 2:1: invalid byte 0x00: input is ASCII text\n");
 }
 
+// Numbers that overflow in directives: a register count and a .version.
+TEST(Robustness, CheckDirectiveNumbersThatOverflow) {
+  const std::string input =
+      ".target sm_90\n.reg .b32 %r<99999999999999999999999>;\n.version 99999999999999999999.1\n";
+  std::FILE* in = fmemopen(const_cast<char*>(input.data()), input.size(), "rb");
+  std::ostringstream out, err;
+  CheckOptions options;
+  options.input_name = "t.ptx";
+  EXPECT_EQ(run_check(in, out, err, options), 1);
+  std::fclose(in);
+  EXPECT_EQ(out.str(),
+            "t.ptx:2:14: error: expected a register count like %r<8>\n"
+            "t.ptx:3:10: error: bad .version '99999999999999999999.1' (expected MAJOR.MINOR)\n");
+}
+
 }  // namespace
 }  // namespace ptxfu::cli
