@@ -246,15 +246,17 @@ module ptxfu_hfma_lane #(
   //                          ... addend >> shift ...         | sticky -> jam
   //
   // If exp_c - exp_p > P+4 the product lies below the round bit of any
-  // result: it only contributes a sticky "jam" (prod_jam) and the addend stays
-  // at the top. Addend bits shifted out below bit 0 OR into `sticky`.
+  // result: it only contributes a sticky "jam" (prod_jam), the addend stays
+  // at the top and the window moves up with it (its LSB weight becomes
+  // 2^(exp_c - (P+4) - 2P)). Addend bits shifted out below bit 0 OR into
+  // `sticky`.
   typedef struct packed {
     logic [W-1:0]         prod_win;     // the product in the window (0 when jammed)
     logic [W-1:0]         addend_win;   // the aligned addend (0 when zero)
     logic                 sticky;       // addend bits below the window
     logic                 prod_jam;     // the product is below every round bit
     logic                 eff_sub;
-    logic signed [EW-1:0] exp_p;
+    logic signed [EW-1:0] exp_w;        // window LSB weight is 2^(exp_w - 2P)
     logic                 sign_p;
     logic                 sign_c;
     logic                 special;
@@ -286,7 +288,7 @@ module ptxfu_hfma_lane #(
   assign s2_d.addend_win = s1_q.zero_c ? '0 : addend_wide[2*W-1:W];
   assign s2_d.sticky     = ~s1_q.zero_c & (|addend_wide[W-1:0]);
   assign s2_d.eff_sub    = ~s1_q.zero_c & (s1_q.sign_p ^ s1_q.sign_c);
-  assign s2_d.exp_p        = s1_q.exp_p;
+  assign s2_d.exp_w        = prod_jam ? (s1_q.exp_c - EW'(SHIFT_TOP)) : s1_q.exp_p;
   assign s2_d.sign_p       = s1_q.sign_p;
   assign s2_d.sign_c       = s1_q.sign_c;
   assign s2_d.special      = s1_q.special;
@@ -314,7 +316,7 @@ module ptxfu_hfma_lane #(
     logic [WS-1:0]        mag;
     logic                 inexact;      // bits below mag's LSB are nonzero
     logic                 sign;
-    logic signed [EW-1:0] exp_p;
+    logic signed [EW-1:0] exp_w;
     logic                 special;
     logic [FW-1:0]        special_bits;
     ctrl_t                ctrl;
@@ -351,7 +353,7 @@ module ptxfu_hfma_lane #(
     end
   end
 
-  assign s3_d.exp_p        = s2_q.exp_p;
+  assign s3_d.exp_w        = s2_q.exp_w;
   assign s3_d.special      = s2_q.special;
   assign s3_d.special_bits = s2_q.special_bits;
   assign s3_d.ctrl         = s2_q.ctrl;
@@ -363,7 +365,7 @@ module ptxfu_hfma_lane #(
   // ===========================================================================
   // Section 4: normalise
   // ===========================================================================
-  // Bit WS-1 of mag has weight 2^e_top, e_top = exp_p - 2P + WS - 1. Shift the
+  // Bit WS-1 of mag has weight 2^e_top, e_top = exp_w - 2P + WS - 1. Shift the
   // leading one up to WS-1, but never below the format's emin: a result
   // smaller than 2^emin keeps a 0 in the hidden position (subnormal). Results
   // so small that the point lies above the window shift right (at most P+2:
@@ -387,16 +389,16 @@ module ptxfu_hfma_lane #(
   localparam int unsigned RW   = $clog2(RMAX + 1);
 
   logic [ZW-1:0]          lz;
-  logic                   mag_zero_unused;
+  logic                   mag_zero;
   logic signed [EW-1:0]   e_top, emin, limit, shl;
   logic [RW-1:0]          shr;
   logic [WS+RMAX-1:0]     mag_shr;
 
   ptxfu_lzc #(.WIDTH(WS)) i_lzc (
-    .in_i(s3_q.mag), .count_o(lz), .zero_o(mag_zero_unused)
+    .in_i(s3_q.mag), .count_o(lz), .zero_o(mag_zero)
   );
 
-  assign e_top = s3_q.exp_p - EW'(2 * P) + EW'(WS - 1);
+  assign e_top = s3_q.exp_w - EW'(2 * P) + EW'(WS - 1);
   assign emin  = s3_q.ctrl.fmt ? EW'(EMIN1) : EW'(EMIN0);
   assign limit = e_top - emin;
   assign shl   = (limit < $signed(EW'(lz))) ? limit : EW'(lz);
@@ -417,7 +419,7 @@ module ptxfu_hfma_lane #(
   always_comb begin
     if (shl >= 0) begin
       norm         = s3_q.mag << shl;
-      exp_n        = e_top - shl;
+      exp_n        = mag_zero ? emin : e_top - shl;   // an exact zero packs as 0
       norm_inexact = s3_q.inexact;
     end else begin
       norm         = mag_shr[WS+RMAX-1:RMAX];
