@@ -3,13 +3,14 @@
 #include <fmt/format.h>
 
 #include "cli/line_reader.h"
-#include "cli/target_options.h"
+#include "isa/target_options.h"
 #include "isa/registers.h"
+#include "isa/source.h"
 
 namespace ptxfu::cli {
 namespace {
 
-std::string_view trim(std::string_view s) {
+std::string_view trim(std::string_view s) {  // spaces and tabs at both ends
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
@@ -28,16 +29,14 @@ class Checker {
              fmt::format("invalid byte 0x{:02x}: PTX source is ASCII text", static_cast<unsigned char>(text[bad])));
       return true;
     }
-    const std::string code = strip_comments(text);
-    std::string_view rest = code;
-    size_t offset = 0;
-    while (true) {
-      const size_t semi = rest.find(';');
-      const std::string_view part = rest.substr(0, semi);
-      if (!piece(part, static_cast<unsigned>(offset) + 1, semi != std::string_view::npos)) return false;
-      if (semi == std::string_view::npos) break;
-      rest.remove_prefix(semi + 1);
-      offset += semi + 1;
+    for (const isa::SourcePiece& piece : splitter_.split(text)) {
+      if (piece.is_directive()) {
+        directive(piece.text, piece.column);
+      } else if (!piece.terminated) {
+        report(piece.column + static_cast<unsigned>(piece.text.size()), "expected ';' at the end of the statement");
+      } else if (!statement(piece.text, piece.column)) {
+        return false;
+      }
     }
     return true;
   }
@@ -51,58 +50,7 @@ class Checker {
   bool fatal() const { return fatal_; }
 
  private:
-  // Removes // and /* */ comments, keeping columns (comments become spaces).
-  std::string strip_comments(std::string_view text) {
-    std::string s(text);
-    for (size_t i = 0; i < s.size(); ++i) {
-      if (in_block_comment_) {
-        if (s.compare(i, 2, "*/") == 0) {
-          s[i] = s[i + 1] = ' ';
-          ++i;
-          in_block_comment_ = false;
-        } else {
-          s[i] = ' ';
-        }
-      } else if (s.compare(i, 2, "//") == 0) {
-        s.resize(i);
-        break;
-      } else if (s.compare(i, 2, "/*") == 0) {
-        s[i] = s[i + 1] = ' ';
-        ++i;
-        in_block_comment_ = true;
-      }
-    }
-    return s;
-  }
-
-  bool piece(std::string_view raw, unsigned column, bool terminated) {
-    // Strip braces and labels that may precede a statement.
-    size_t lead = 0;
-    while (lead < raw.size() && (raw[lead] == ' ' || raw[lead] == '\t' || raw[lead] == '{' || raw[lead] == '}')) ++lead;
-    std::string_view text = raw.substr(lead);
-    column += static_cast<unsigned>(lead);
-    if (const size_t colon = text.find(':'); colon != std::string_view::npos && text[0] != '.') {
-      const std::string_view label = trim(text.substr(0, colon));
-      if (!label.empty() && label.find_first_of(" \t,") == std::string_view::npos) {
-        text.remove_prefix(colon + 1);
-        column += static_cast<unsigned>(colon + 1);
-      }
-    }
-    const size_t first = text.find_first_not_of(" \t");
-    if (first == std::string_view::npos) return true;
-    const std::string_view body = trim(text);
-    const unsigned body_column = column + static_cast<unsigned>(first);
-    if (body[0] == '.') return directive(body, body_column);
-    if (!terminated) {
-      // A directive header like ".visible .entry k(" was handled above; an
-      // instruction must end with ';'.
-      report(body_column + static_cast<unsigned>(body.size()), "expected ';' at the end of the statement");
-      return true;
-    }
-    return statement(body, body_column);
-  }
-
-  bool directive(std::string_view body, unsigned column) {
+  void directive(std::string_view body, unsigned column) {
     file_mode_ = true;
     const size_t sp = body.find_first_of(" \t");
     const std::string_view name = body.substr(0, sp);
@@ -112,7 +60,7 @@ class Checker {
       const auto v = isa::parse_ptx_version(arg);
       if (!v) {
         report(arg_column, fmt::format("bad .version '{}' (expected MAJOR.MINOR)", arg));
-        return true;
+        return;
       }
       file_ptx_ = *v;
       caps_.reset();
@@ -123,13 +71,12 @@ class Checker {
       isa::Diagnostic d;
       if (!regs_.declare(arg, arg_column, d)) report(d.column, d.message);
     }
-    return true;
   }
 
   bool ensure_caps() {
     if (caps_) return true;
     std::string error;
-    caps_ = resolve_capabilities(options_.target, file_target_, file_ptx_, false, error);
+    caps_ = isa::resolve_capabilities(options_.target, file_target_, file_ptx_, false, error);
     if (caps_) return true;
     if (file_target_ && !options_.target.target) {  // a bad .target in the file: report and stop
       report(1, error);
@@ -189,7 +136,7 @@ class Checker {
   isa::RegisterTable regs_;
   unsigned line_no_ = 0;
   bool file_mode_ = false;
-  bool in_block_comment_ = false;
+  isa::SourceSplitter splitter_;
   bool any_error_ = false;
   bool fatal_ = false;
 };

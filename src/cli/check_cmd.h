@@ -6,14 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "isa/target_options.h"
+
 namespace ptxfu::cli {
 
-struct TargetOptions {
-  std::optional<std::string> target;       // --target sm_NN
-  std::optional<std::string> ptx_version;  // --ptx-version X.Y
-  std::vector<std::string> add_features;   // --add-feature ID
-  std::vector<std::string> remove_features;
-};
+using isa::TargetOptions;
 
 struct CheckOptions {
   TargetOptions target;

@@ -8,6 +8,8 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/check_cmd.h"
+#include "cli/eval_cmd.h"
+#include "cli/model_cmds.h"
 
 namespace {
 
@@ -46,7 +48,52 @@ int main(int argc, char** argv) {
   add_target_options(*check_cmd, check.target);
   check_cmd->add_option("FILE", check_input, "input file, or - for standard input (default)");
 
+  ptxfu::cli::EvalOptions eval;
+  std::string eval_input = "-";
+  CLI::App* eval_cmd = app.add_subcommand(
+      "eval",
+      "Compute PTX arithmetic instructions bit-exactly.\n"
+      "Input: one instruction per line, the opcode as PTX spells it then the source operands as 0x bit patterns\n"
+      "(`fma.rn.f16 0x3c00 0x4000 0x3c00`; carry-reading forms end with cc=0|1). Output: one line per instruction,\n"
+      "the destination in 0x hex of its width (plus cc=0|1 for .cc forms), or `error: LINE:COL: MESSAGE`.\n"
+      "Blank lines and # or // comments give no output. Streams any input size in constant memory.");
+  add_target_options(*eval_cmd, eval.target);
+  eval_cmd->add_option("FILE", eval_input, "input file, or - for standard input (default)");
+
+  ptxfu::cli::SimCmdOptions sim;
+  CLI::App* sim_cmd = app.add_subcommand(
+      "sim",
+      "Run a straight-line PTX program (.reg, mov, arithmetic) on the cycle-approximate SM model and report\n"
+      "cycles, IPC, pipe utilisation, stall reasons and the final registers of warp 0.");
+  sim_cmd->add_option("--config", sim.config_path, "architecture config (YAML); default: the embedded sm_90");
+  sim_cmd->add_option("--warps", sim.warps, "warps that run the program (spread over the sub-partitions)")->check(CLI::Range(1u, 100000000u));
+  sim_cmd->add_option("--mode", sim.style, "lt: loosely timed (b_transport, fast); at: approximately timed (nb_transport)");
+  sim_cmd->add_option("--trace", sim.vcd_path, "write pipe occupancy as VCD (GTKWave)");
+  sim_cmd->add_option("--kanata", sim.kanata_path, "write a Kanata pipeline log (Konata viewer)");
+  sim_cmd->add_flag("--json", sim.json, "print one JSON object instead of the summary");
+  sim_cmd->add_option("PROGRAM", sim.program_path, "the .ptx program")->required();
+
+  ptxfu::cli::BenchCmdOptions bench;
+  CLI::App* bench_cmd = app.add_subcommand(
+      "bench",
+      "Run the built-in microbenchmarks (a dependent chain and an independent stream per instruction class)\n"
+      "and print the model's latency and throughput beside each config's published reference numbers.");
+  auto* bench_config = bench_cmd->add_option("--config", bench.config_path, "architecture config (YAML); default: embedded sm_90");
+  bench_cmd->add_flag("--all", bench.all, "every embedded config, sm_70 ... sm_100")->excludes(bench_config);
+  bench_cmd->add_flag("--json", bench.json, "print a JSON array, one object per (config, benchmark)");
+
   CLI11_PARSE(app, argc, argv);
+
+  if (*eval_cmd) {
+    auto in = open_input(eval_input);
+    if (!in) {
+      std::cerr << "ptxfu eval: cannot open '" << eval_input << "'\n";
+      return 2;
+    }
+    return ptxfu::cli::run_eval(in.get(), stdout, std::cerr, eval);
+  }
+  if (*sim_cmd) return ptxfu::cli::run_sim(sim, std::cout, std::cerr);
+  if (*bench_cmd) return ptxfu::cli::run_bench(bench, std::cout, std::cerr);
 
   if (*check_cmd) {
     auto in = open_input(check_input);

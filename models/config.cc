@@ -1,0 +1,256 @@
+#include "models/config.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <iterator>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "isa/forms.h"
+#include "isa/target_options.h"
+
+namespace ptxfu::models {
+namespace {
+
+struct Reader {
+  const std::string& origin;
+
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& key, const std::string& message) const {
+    const YAML::Mark m = node.Mark();
+    if (m.is_null()) throw ConfigError(fmt::format("{}: key '{}': {}", origin, key, message));
+    throw ConfigError(fmt::format("{}:{}:{}: key '{}': {}", origin, m.line + 1, m.column + 1, key, message));
+  }
+
+  // Rejects keys the schema does not know (typos must not pass silently).
+  void only_keys(const YAML::Node& map, const std::string& where, std::initializer_list<const char*> known) const {
+    if (!map.IsMap()) fail(map, where, "expected a mapping");
+    for (const auto& kv : map) {
+      const auto k = kv.first.as<std::string>();
+      if (std::find_if(known.begin(), known.end(), [&](const char* s) { return k == s; }) == known.end()) {
+        std::string list;
+        for (const char* s : known) list += std::string(list.empty() ? "" : ", ") + s;
+        fail(kv.first, where.empty() ? k : where + "." + k, "unknown key (expected one of: " + list + ")");
+      }
+    }
+  }
+
+  YAML::Node required(const YAML::Node& map, const char* key, const std::string& where) const {
+    const YAML::Node n = map[key];
+    if (!n) fail(map, where.empty() ? key : where + "." + key, "missing");
+    return n;
+  }
+
+  std::string string(const YAML::Node& n, const std::string& key) const {
+    if (!n.IsScalar()) fail(n, key, "expected a string");
+    return n.as<std::string>();
+  }
+
+  unsigned integer(const YAML::Node& n, const std::string& key, unsigned lo, unsigned hi) const {
+    if (!n.IsScalar()) fail(n, key, fmt::format("expected an integer {}..{}", lo, hi));
+    const std::string s = n.Scalar();
+    unsigned long long v = 0;
+    size_t used = 0;
+    try {
+      v = std::stoull(s, &used, 10);
+    } catch (...) {
+      used = 0;
+    }
+    if (used != s.size() || s.empty() || s[0] == '-' || v < lo || v > hi)
+      fail(n, key, fmt::format("expected an integer {}..{}, got '{}'", lo, hi, s));
+    return static_cast<unsigned>(v);
+  }
+
+  double number(const YAML::Node& n, const std::string& key) const {
+    if (!n.IsScalar()) fail(n, key, "expected a number");
+    try {
+      size_t used = 0;
+      const double v = std::stod(n.Scalar(), &used);
+      if (used == n.Scalar().size() && v >= 0 && v < 1e9) return v;
+    } catch (...) {
+    }
+    fail(n, key, fmt::format("expected a non-negative number, got '{}'", n.Scalar()));
+  }
+
+  unsigned lanes(const YAML::Node& n, const std::string& key) const {
+    const unsigned v = integer(n, key, 1, 32);
+    if (32 % v != 0) fail(n, key, fmt::format("expected 1, 2, 4, 8, 16 or 32 lanes, got {}", v));
+    return v;
+  }
+
+  Unit unit(const YAML::Node& n, const std::string& key) const {
+    const std::string s = string(n, key);
+    for (size_t i = 0; i < std::size(kUnitNames); ++i)
+      if (kUnitNames[i] == s) return static_cast<Unit>(i);
+    fail(n, key, fmt::format("unknown unit '{}' (expected fma, alu, fp64 or mufu)", s));
+  }
+
+  Timing timing(const YAML::Node& n, const std::string& key, Unit u, bool with_unit) const {
+    if (with_unit)
+      only_keys(n, key, {"unit", "lanes", "interval", "latency"});
+    else
+      only_keys(n, key, {"lanes", "interval", "latency"});
+    Timing t;
+    t.unit = with_unit ? unit(required(n, "unit", key), key + ".unit") : u;
+    t.lanes = lanes(required(n, "lanes", key), key + ".lanes");
+    t.interval = n["interval"] ? integer(n["interval"], key + ".interval", 1, 4096) : 1;
+    t.latency = integer(required(n, "latency", key), key + ".latency", 1, 100000);
+    return t;
+  }
+
+  std::vector<std::string> strings(const YAML::Node& n, const std::string& key) const {
+    if (!n.IsSequence()) fail(n, key, "expected a list");
+    std::vector<std::string> out;
+    for (size_t i = 0; i < n.size(); ++i) out.push_back(string(n[i], fmt::format("{}[{}]", key, i)));
+    return out;
+  }
+};
+
+int sm_number(std::string_view name) {
+  int v = 0;
+  for (char c : name)
+    if (c >= '0' && c <= '9') v = v * 10 + (c - '0');
+  return v;
+}
+
+}  // namespace
+
+ArchConfig load_config_text(const std::string& text, const std::string& origin) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(fmt::format("{}:{}:{}: {}", origin, e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
+  const Reader r{origin};
+  if (!root || root.IsNull()) throw ConfigError(origin + ": empty config");
+  r.only_keys(root, "", {"name", "description", "target", "ptx_version", "features", "sub_partitions", "issue_width",
+                         "max_warps", "scheduler", "units", "multi_instruction", "forms", "reference"});
+  ArchConfig c;
+  c.origin = origin;
+  c.name = r.string(r.required(root, "name", ""), "name");
+  c.description = root["description"] ? r.string(root["description"], "description") : "";
+
+  const YAML::Node target = r.required(root, "target", "");
+  isa::TargetOptions options;
+  options.target = r.string(target, "target");
+  if (root["ptx_version"]) options.ptx_version = r.string(root["ptx_version"], "ptx_version");
+  if (const YAML::Node f = root["features"]) {
+    r.only_keys(f, "features", {"add", "remove"});
+    if (f["add"]) options.add_features = r.strings(f["add"], "features.add");
+    if (f["remove"]) options.remove_features = r.strings(f["remove"], "features.remove");
+  }
+  std::string error;
+  const auto caps = isa::resolve_capabilities(options, std::nullopt, std::nullopt, false, error);
+  if (!caps) r.fail(target, "target", error);
+  c.caps = *caps;
+
+  c.sub_partitions = r.integer(r.required(root, "sub_partitions", ""), "sub_partitions", 1, 8);
+  c.issue_width = r.integer(r.required(root, "issue_width", ""), "issue_width", 1, 4);
+  c.max_warps = r.integer(r.required(root, "max_warps", ""), "max_warps", 1, 256);
+  const YAML::Node sched = r.required(root, "scheduler", "");
+  const std::string policy = r.string(sched, "scheduler");
+  if (policy == "lrr") c.scheduler = SchedulerPolicy::lrr;
+  else if (policy == "gto") c.scheduler = SchedulerPolicy::gto;
+  else r.fail(sched, "scheduler", fmt::format("unknown policy '{}' (expected lrr or gto)", policy));
+
+  const YAML::Node units = r.required(root, "units", "");
+  r.only_keys(units, "units", {"fma", "alu", "fp64", "mufu"});
+  for (size_t i = 0; i < std::size(kUnitNames); ++i) {
+    const std::string key = "units." + std::string(kUnitNames[i]);
+    c.units[i] = r.timing(r.required(units, std::string(kUnitNames[i]).c_str(), "units"), key, static_cast<Unit>(i), false);
+  }
+  c.multi_instruction = r.timing(r.required(root, "multi_instruction", ""), "multi_instruction", Unit::fma, true);
+
+  if (const YAML::Node forms = root["forms"]) {
+    if (!forms.IsSequence()) r.fail(forms, "forms", "expected a list of {match: GLOB, ...} overrides");
+    for (size_t i = 0; i < forms.size(); ++i) {
+      const std::string key = fmt::format("forms[{}]", i);
+      const YAML::Node f = forms[i];
+      r.only_keys(f, key, {"match", "class", "unit", "lanes", "interval", "latency"});
+      FormOverride o;
+      o.match = r.string(r.required(f, "match", key), key + ".match");
+      if (f["class"]) {
+        const std::string cls = r.string(f["class"], key + ".class");
+        for (size_t p = 0; p < static_cast<size_t>(isa::Pipe::kCount); ++p)
+          if (isa::kPipeNames[p] == cls) o.pipe_class = static_cast<isa::Pipe>(p);
+        if (!o.pipe_class) r.fail(f["class"], key + ".class", fmt::format("unknown class '{}' (expected fma, alu, fp64, mufu or multi)", cls));
+      }
+      if (f["unit"]) o.unit = r.unit(f["unit"], key + ".unit");
+      if (f["lanes"]) o.lanes = r.lanes(f["lanes"], key + ".lanes");
+      if (f["interval"]) o.interval = r.integer(f["interval"], key + ".interval", 1, 4096);
+      if (f["latency"]) o.latency = r.integer(f["latency"], key + ".latency", 1, 100000);
+      c.forms.push_back(o);
+    }
+  }
+  if (const YAML::Node ref = root["reference"]) {
+    if (!ref.IsMap()) r.fail(ref, "reference", "expected a mapping of benchmark name to {latency, throughput, source}");
+    for (const auto& kv : ref) {
+      const std::string key = "reference." + kv.first.as<std::string>();
+      r.only_keys(kv.second, key, {"latency", "throughput", "source"});
+      Reference p;
+      p.bench = kv.first.as<std::string>();
+      // null: no published figure (the bench prints the model alone).
+      if (kv.second["latency"] && !kv.second["latency"].IsNull()) p.latency = r.number(kv.second["latency"], key + ".latency");
+      if (kv.second["throughput"] && !kv.second["throughput"].IsNull())
+        p.throughput = r.number(kv.second["throughput"], key + ".throughput");
+      p.source = r.string(r.required(kv.second, "source", key), key + ".source");
+      c.references.push_back(p);
+    }
+  }
+  return c;
+}
+
+ArchConfig load_config_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path + ": cannot open config");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return load_config_text(text.str(), path);
+}
+
+Timing ArchConfig::timing_for(const isa::Instr& instr) const {
+  const isa::Pipe pipe = instr.row->pipe;
+  Timing t = pipe == isa::Pipe::multi ? multi_instruction : units[static_cast<size_t>(pipe)];
+  if (forms.empty()) return t;
+  const std::string spelled = isa::spell(instr);
+  for (const auto& o : forms) {
+    if (o.pipe_class && *o.pipe_class != pipe) continue;
+    if (fnmatch(o.match.c_str(), spelled.c_str(), 0) != 0) continue;
+    if (o.unit) t = units[static_cast<size_t>(*o.unit)];
+    if (o.lanes) t.lanes = *o.lanes;
+    if (o.interval) t.interval = *o.interval;
+    if (o.latency) t.latency = *o.latency;
+    break;
+  }
+  return t;
+}
+
+const Reference* ArchConfig::reference(std::string_view bench) const {
+  for (const auto& r : references)
+    if (r.bench == bench) return &r;
+  return nullptr;
+}
+
+const std::vector<EmbeddedConfig>& embedded_configs() {
+  static const std::vector<EmbeddedConfig> configs = [] {
+    std::vector<EmbeddedConfig> v = {
+#include "embedded_configs.inc"
+    };
+    std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return sm_number(a.name) < sm_number(b.name); });
+    return v;
+  }();
+  return configs;
+}
+
+ArchConfig default_config() {
+  for (const auto& c : embedded_configs())
+    if (c.name == "sm_90") return load_config_text(std::string(c.text), "embedded:sm_90");
+  throw ConfigError("embedded:sm_90: missing from the build");
+}
+
+}  // namespace ptxfu::models

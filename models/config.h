@@ -1,0 +1,84 @@
+// Per-architecture timing configuration, loaded from YAML with named keys
+// and validated on load. Timing lives here and in configs/, never in code.
+#pragma once
+#include <array>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "isa/decode.h"
+#include "isa/table.h"
+
+namespace ptxfu::models {
+
+// An error in a config or sweep file: "FILE:LINE:COL: key 'a.b': message".
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class SchedulerPolicy { lrr, gto };
+
+// The execution units a sub-partition has. Forms of class `multi` (hardware
+// instruction sequences) run on one of them with their own timing.
+enum class Unit : uint8_t { fma, alu, fp64, mufu, kCount };
+inline constexpr std::string_view kUnitNames[] = {"fma", "alu", "fp64", "mufu"};
+
+// How one warp instruction uses a unit: it occupies the unit for
+// (32 / lanes) * interval cycles; a dependent instruction may issue `latency`
+// cycles after it.
+struct Timing {
+  Unit unit = Unit::fma;
+  unsigned lanes = 32;
+  unsigned interval = 1;
+  unsigned latency = 4;
+  unsigned occupancy() const { return (32 / lanes) * interval; }
+};
+
+struct FormOverride {
+  std::string match;  // glob over the canonical spelling, e.g. "fma.rn*.f16x2"
+  std::optional<isa::Pipe> pipe_class;  // only forms of this class (fma, alu, fp64, mufu, multi)
+  std::optional<Unit> unit;
+  std::optional<unsigned> lanes, interval, latency;
+};
+
+struct Reference {
+  std::string bench;  // ffma, hfma2, dfma, imad, iadd3, mufu_ex2
+  std::optional<double> latency;     // cycles, dependent chain
+  std::optional<double> throughput;  // thread-instructions per clock per SM
+  std::string source;
+};
+
+struct ArchConfig {
+  std::string name;         // sm_90
+  std::string description;  // "NVIDIA H100 / H200 (Hopper)"
+  std::string origin;       // file name, or "embedded:sm_90"
+  isa::Capabilities caps;   // target feature mask, after config overrides
+  unsigned sub_partitions = 4;
+  unsigned issue_width = 1;
+  unsigned max_warps = 64;  // per SM
+  SchedulerPolicy scheduler = SchedulerPolicy::gto;
+  std::array<Timing, static_cast<size_t>(Unit::kCount)> units{};
+  Timing multi_instruction;  // default for forms of class `multi`
+  std::vector<FormOverride> forms;
+  std::vector<Reference> references;
+
+  // The timing of a decoded form: its class's unit, then the first matching
+  // override.
+  Timing timing_for(const isa::Instr& instr) const;
+  const Reference* reference(std::string_view bench) const;
+};
+
+ArchConfig load_config_text(const std::string& text, const std::string& origin);
+ArchConfig load_config_file(const std::string& path);
+
+// The configs compiled into the binary (configs/*.yaml), oldest first.
+struct EmbeddedConfig {
+  std::string_view name;
+  std::string_view text;
+};
+const std::vector<EmbeddedConfig>& embedded_configs();
+ArchConfig default_config();  // sm_90
+
+}  // namespace ptxfu::models

@@ -1,0 +1,147 @@
+#include "models/simulator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "models/exec_unit.h"
+
+// ptxfu owns main(); SystemC's library still references sc_main.
+int sc_main(int, char**) { return 0; }
+
+namespace ptxfu::models {
+namespace {
+
+// One SM: sub-partitions, each with its own units, warps spread round-robin.
+struct SmModel {
+  std::vector<std::unique_ptr<ExecUnit>> units;  // sub-partition-major
+  std::vector<std::unique_ptr<SubPartition>> parts;
+
+  SmModel(const std::string& name, const SimJob& job) {
+    const ArchConfig& c = *job.config;
+    const bool trace = !job.vcd_path.empty();
+    for (unsigned p = 0; p < c.sub_partitions; ++p) {
+      std::vector<uint32_t> ids;
+      for (uint32_t w = p; w < job.warps; w += c.sub_partitions) ids.push_back(w);
+      const std::string sp = fmt::format("{}_sp{}", name, p);
+      parts.push_back(std::make_unique<SubPartition>(sp.c_str(), c, *job.program, ids, job.style,
+                                                     job.quantum_cycles, !job.kanata_path.empty()));
+      for (size_t u = 0; u < SubPartition::kUnits; ++u) {
+        const std::string un = fmt::format("{}_{}", sp, kUnitNames[u]);
+        units.push_back(std::make_unique<ExecUnit>(un.c_str(), static_cast<Unit>(u), trace));
+        parts.back()->unit_sockets[u].bind(units.back()->socket);
+      }
+    }
+  }
+};
+
+void write_kanata(const std::string& path, const SimJob& job, const SmModel& sm) {
+  struct Event {
+    uint64_t cycle;
+    int order;  // stage ends before starts, starts before retire
+    std::string line;
+  };
+  std::vector<Event> events;
+  uint64_t id = 0;
+  for (const auto& part : sm.parts) {
+    for (const IssueRecord& r : part->records()) {
+      const ProgramInstr& pi = job.program->code[r.pc];
+      std::string label = fmt::format("w{} pc{} {}", r.warp, r.pc, pi.text);
+      std::replace(label.begin(), label.end(), '\t', ' ');  // Kanata columns are tab-separated
+      events.push_back({r.issue_cycle, 1, fmt::format("I\t{0}\t{0}\t{1}\nL\t{0}\t0\t{2}\nS\t{0}\t0\tIs", id, r.warp, label)});
+      events.push_back({r.issue_cycle + 1, 0, fmt::format("E\t{}\t0\tIs", id)});
+      events.push_back({r.issue_cycle + 1, 1, fmt::format("S\t{}\t0\t{}", id, kUnitNames[static_cast<size_t>(r.unit)])});
+      events.push_back({r.done_cycle, 0, fmt::format("E\t{}\t0\t{}", id, kUnitNames[static_cast<size_t>(r.unit)])});
+      events.push_back({r.done_cycle, 2, fmt::format("R\t{0}\t{0}\t0", id)});
+      ++id;
+    }
+  }
+  std::stable_sort(events.begin(), events.end(),
+                   [](const Event& a, const Event& b) { return a.cycle != b.cycle ? a.cycle < b.cycle : a.order < b.order; });
+  const std::string tmp = path + ".partial";
+  {
+    std::ofstream out(tmp);
+    if (!out) throw ConfigError(path + ": cannot write the Kanata log");
+    out << "Kanata\t0004\nC=\t0\n";
+    uint64_t cycle = 0;
+    for (const auto& e : events) {
+      if (e.cycle > cycle) {
+        out << "C\t" << e.cycle - cycle << "\n";
+        cycle = e.cycle;
+      }
+      out << e.line << "\n";
+    }
+    if (!out) throw ConfigError(path + ": write failed");
+  }
+  std::rename(tmp.c_str(), path.c_str());  // never leave a half-written log under the real name
+}
+
+}  // namespace
+
+void validate(const SimJob& job) {
+  const ArchConfig& c = *job.config;
+  if (job.warps == 0 || job.warps > c.max_warps)
+    throw ConfigError(fmt::format("{} warps: {} allows 1..{} warps per SM (max_warps)", job.warps, c.name, c.max_warps));
+  if (job.quantum_cycles == 0) throw ConfigError("the LT quantum must be at least one cycle");
+}
+
+std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  for (const auto& j : jobs) validate(j);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+  std::vector<std::unique_ptr<SmModel>> sms;
+  for (size_t i = 0; i < jobs.size(); ++i) sms.push_back(std::make_unique<SmModel>(fmt::format("sm{}", i), jobs[i]));
+  std::vector<sc_core::sc_trace_file*> traces;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (jobs[i].vcd_path.empty()) continue;
+    std::string base = jobs[i].vcd_path;
+    if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+    sc_core::sc_trace_file* tf = sc_core::sc_create_vcd_trace_file(base.c_str());
+    tf->set_time_unit(1, sc_core::SC_NS);
+    for (const auto& u : sms[i]->units) {
+      sc_core::sc_trace(tf, u->busy, std::string(u->name()) + ".busy");
+      sc_core::sc_trace(tf, u->in_flight, std::string(u->name()) + ".in_flight");
+    }
+    traces.push_back(tf);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (auto* tf : traces) sc_core::sc_close_vcd_trace_file(tf);
+
+  std::vector<SimResult> results;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const SimJob& job = jobs[i];
+    const SmModel& sm = *sms[i];
+    SimResult r;
+    for (const auto& p : sm.parts) r.cycles = std::max(r.cycles, p->last_done());
+    for (const auto& p : sm.parts) {
+      r.warp_instructions += p->warp_instructions();
+      for (size_t s = 0; s < r.stalls.size(); ++s) r.stalls[s] += p->stalls()[s];
+      // Past its last issue a sub-partition waits for the pipes to drain.
+      r.stalls[static_cast<size_t>(Stall::no_ready_warp)] += r.cycles - std::min(r.cycles, p->last_issue_end());
+    }
+    for (const auto& u : sm.units) {
+      auto& us = r.units[static_cast<size_t>(u->unit_kind())];
+      us.busy_cycles += u->busy_cycles();
+      us.warp_instructions += u->warp_instructions();
+    }
+    for (auto& us : r.units)
+      us.utilisation = r.cycles ? static_cast<double>(us.busy_cycles) / (static_cast<double>(r.cycles) * job.config->sub_partitions) : 0;
+    r.ipc = r.cycles ? static_cast<double>(r.warp_instructions) / static_cast<double>(r.cycles) : 0;
+    const SubPartition& p0 = *sm.parts[0];
+    r.warp0_registers.assign(job.program->registers.size(), std::vector<uint64_t>(kWarpSize));
+    for (size_t reg = 0; reg < job.program->registers.size(); ++reg)
+      for (size_t lane = 0; lane < kWarpSize; ++lane) r.warp0_registers[reg][lane] = p0.reg(0, reg, lane);
+    r.host_seconds = seconds;
+    if (!job.kanata_path.empty()) write_kanata(job.kanata_path, job, sm);
+    results.push_back(std::move(r));
+  }
+  return results;
+}
+
+}  // namespace ptxfu::models

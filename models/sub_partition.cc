@@ -1,0 +1,247 @@
+#include "models/sub_partition.h"
+
+#include <algorithm>
+
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+namespace ptxfu::models {
+
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+
+namespace {
+
+uint64_t now_cycles() { return static_cast<uint64_t>(sc_time_stamp() / kCycle); }
+sc_time cycles(uint64_t n) { return kCycle * static_cast<double>(n); }
+
+}  // namespace
+
+SubPartition::SubPartition(sc_core::sc_module_name name, const ArchConfig& config, const Program& program,
+                           std::vector<uint32_t> warp_ids, TimingStyle style, uint64_t quantum_cycles, bool record)
+    : sc_module(name), config_(config), program_(program), warp_ids_(std::move(warp_ids)), style_(style),
+      quantum_cycles_(quantum_cycles), record_(record), request_ends_("request_ends"), responses_("responses") {
+  for (auto& s : unit_sockets) s.register_nb_transport_bw(this, &SubPartition::nb_transport_bw);
+  for (const auto& pi : program_.code) {
+    if (pi.is_mov()) {
+      timing_.push_back(config_.units[static_cast<size_t>(Unit::alu)]);
+    } else {
+      timing_.push_back(config_.timing_for(pi.instr));
+    }
+  }
+  const size_t regs = program_.registers.size();
+  for (uint32_t id : warp_ids_) {
+    Warp w;
+    w.id = id;
+    w.values.assign(regs * kWarpSize, 0);
+    w.ready_at.assign(regs + 1, 0);
+    warps_.push_back(std::move(w));
+  }
+  SC_HAS_PROCESS(SubPartition);
+  SC_THREAD(run);
+}
+
+bool SubPartition::finished_issuing() const {
+  for (const auto& w : warps_)
+    if (w.pc < program_.code.size()) return false;
+  return true;
+}
+
+int SubPartition::pick(uint64_t t, Stall& reason, uint64_t& next) const {
+  const size_t n = warps_.size();
+  const size_t carry = program_.registers.size();
+  bool any_pipe = false, any_dep = false;
+  next = kNever;
+  auto later = [&](uint64_t when) {
+    if (when > t) next = std::min(next, when);
+  };
+  // GTO tries the last warp first, then the oldest; LRR starts after the last.
+  const size_t first = config_.scheduler == SchedulerPolicy::lrr ? (last_warp_ + 1) % std::max<size_t>(n, 1) : last_warp_;
+  for (size_t k = 0; k < n; ++k) {
+    size_t w = (first + k) % n;
+    if (config_.scheduler == SchedulerPolicy::gto && k > 0) w = k - (k <= last_warp_ ? 1 : 0);
+    const Warp& warp = warps_[w];
+    if (warp.pc >= program_.code.size()) continue;
+    const ProgramInstr& pi = program_.code[warp.pc];
+    bool deps = warp.ready_at[pi.dest] <= t;  // write-after-write
+    later(warp.ready_at[pi.dest]);
+    for (unsigned s = 0; s < pi.num_src; ++s) {
+      if (pi.src[s].kind != SourceOperand::Kind::reg) continue;
+      deps &= warp.ready_at[pi.src[s].reg] <= t;
+      later(warp.ready_at[pi.src[s].reg]);
+    }
+    if (!pi.is_mov() && (isa::reads_carry(pi.instr) || isa::writes_carry(pi.instr))) {
+      deps &= warp.ready_at[carry] <= t;
+      later(warp.ready_at[carry]);
+    }
+    const size_t unit = static_cast<size_t>(timing_[warp.pc].unit);
+    const bool unit_free = unit_free_at_[unit] <= t;
+    later(unit_free_at_[unit]);
+    if (deps && unit_free) return static_cast<int>(w);
+    (deps ? any_pipe : any_dep) = true;
+  }
+  reason = any_pipe ? Stall::pipe_busy : any_dep ? Stall::dependency : Stall::no_ready_warp;
+  return -1;
+}
+
+SubPartition::Txn* SubPartition::acquire() {
+  if (free_.empty()) {
+    pool_.push_back(std::make_unique<Txn>());
+    Txn* t = pool_.back().get();
+    t->set_data_ptr(reinterpret_cast<unsigned char*>(&t->op));
+    t->set_data_length(sizeof(WarpOp));
+    t->set_streaming_width(sizeof(WarpOp));
+    t->set_command(tlm::TLM_WRITE_COMMAND);
+    free_.push_back(t);
+  }
+  Txn* t = free_.back();
+  free_.pop_back();
+  return t;
+}
+
+void SubPartition::release(Txn& txn) {
+  --outstanding_;
+  free_.push_back(&txn);
+}
+
+void SubPartition::issue(size_t w, uint64_t t) {
+  Warp& warp = warps_[w];
+  const ProgramInstr& pi = program_.code[warp.pc];
+  Txn& txn = *acquire();
+  WarpOp& op = txn.op;
+  txn.warp = w;
+  txn.request_ended = txn.responded = false;
+  op.instr = &pi;
+  op.warp = warp.id;
+  op.pc = warp.pc;
+  op.timing = timing_[warp.pc];
+  op.carry_in = warp.carry;
+  op.carry_out = 0;
+  for (unsigned s = 0; s < pi.num_src; ++s) {
+    const SourceOperand& o = pi.src[s];
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+      switch (o.kind) {
+        case SourceOperand::Kind::reg: op.src[lane][s] = warp.values[o.reg * kWarpSize + lane]; break;
+        case SourceOperand::Kind::imm: op.src[lane][s] = o.value; break;
+        case SourceOperand::Kind::lane_id: op.src[lane][s] = lane; break;
+        case SourceOperand::Kind::thread_id: op.src[lane][s] = warp.id * kWarpSize + lane; break;
+      }
+    }
+  }
+  ++warp.pc;
+  ++warp_instructions_;
+  ++outstanding_;
+  last_warp_ = w;
+  last_issue_end_ = t + 1;
+  const size_t unit = static_cast<size_t>(op.timing.unit);
+  const size_t carry = program_.registers.size();
+  const bool carry_write = !pi.is_mov() && isa::writes_carry(pi.instr);
+
+  if (style_ == TimingStyle::loosely_timed) {
+    sc_time delay = cycles(t) - sc_time_stamp();
+    unit_sockets[unit]->b_transport(txn, delay);
+    unit_free_at_[unit] = op.free_cycle;
+    warp.ready_at[pi.dest] = op.done_cycle;
+    if (carry_write) warp.ready_at[carry] = op.done_cycle;
+    complete(txn, op.done_cycle);  // operands were read at issue: writing now is safe
+    release(txn);
+    return;
+  }
+  // Approximately timed: nothing is known until the unit says so.
+  unit_free_at_[unit] = kNever;
+  warp.ready_at[pi.dest] = kNever;
+  if (carry_write) warp.ready_at[carry] = kNever;
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_time delay = sc_core::SC_ZERO_TIME;
+  const tlm::tlm_sync_enum status = unit_sockets[unit]->nb_transport_fw(txn, phase, delay);
+  if (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) request_ends_.notify(txn, delay);
+}
+
+void SubPartition::complete(Txn& txn, uint64_t cycle) {
+  Warp& warp = warps_[txn.warp];
+  const WarpOp& op = txn.op;
+  const ProgramInstr& pi = *op.instr;
+  for (unsigned lane = 0; lane < kWarpSize; ++lane)
+    if (op.active_mask >> lane & 1) warp.values[pi.dest * kWarpSize + lane] = op.result[lane];
+  if (!pi.is_mov() && isa::writes_carry(pi.instr)) warp.carry = op.carry_out;
+  last_done_ = std::max(last_done_, cycle);
+  if (record_) records_.push_back({records_.size(), op.warp, op.pc, op.timing.unit, op.issue_cycle, op.free_cycle, op.done_cycle});
+}
+
+tlm::tlm_sync_enum SubPartition::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_time& delay) {
+  if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  responses_.notify(trans, delay);
+  return tlm::TLM_ACCEPTED;  // END_RESP follows on the forward path when the dispatcher takes it
+}
+
+void SubPartition::drain_events(uint64_t now) {
+  const size_t carry = program_.registers.size();
+  while (tlm::tlm_generic_payload* p = request_ends_.get_next_transaction()) {
+    Txn& txn = static_cast<Txn&>(*p);
+    unit_free_at_[static_cast<size_t>(txn.op.timing.unit)] = now;
+    txn.request_ended = true;
+    if (txn.responded) release(txn);
+  }
+  while (tlm::tlm_generic_payload* p = responses_.get_next_transaction()) {
+    Txn& txn = static_cast<Txn&>(*p);
+    Warp& warp = warps_[txn.warp];
+    const ProgramInstr& pi = *txn.op.instr;
+    warp.ready_at[pi.dest] = now;
+    if (!pi.is_mov() && isa::writes_carry(pi.instr)) warp.ready_at[carry] = now;
+    complete(txn, now);
+    tlm::tlm_phase phase = tlm::END_RESP;
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    unit_sockets[static_cast<size_t>(txn.op.timing.unit)]->nb_transport_fw(*p, phase, delay);
+    txn.responded = true;
+    if (txn.request_ended) release(txn);
+  }
+}
+
+void SubPartition::run() {
+  if (warps_.empty()) return;
+  Stall reason = Stall::no_ready_warp;
+  uint64_t next = 0;
+  if (style_ == TimingStyle::loosely_timed) {
+    tlm_utils::tlm_quantumkeeper qk;
+    qk.set_global_quantum(cycles(quantum_cycles_));
+    qk.reset();
+    uint64_t t = 0;
+    while (!finished_issuing()) {
+      unsigned issued = 0;
+      for (; issued < config_.issue_width; ++issued) {
+        const int w = pick(t, reason, next);
+        if (w < 0) break;
+        issue(static_cast<size_t>(w), t);
+      }
+      const uint64_t advance = issued ? 1 : (next == kNever ? 1 : next - t);
+      if (!issued) stalls_[static_cast<size_t>(reason)] += advance;
+      t += advance;
+      qk.set(cycles(t) - sc_time_stamp());
+      if (qk.need_sync()) qk.sync();
+    }
+    return;
+  }
+  // Approximately timed: one decision per cycle in simulated time; when
+  // nothing can issue, sleep until a unit or a result reports back.
+  while (!finished_issuing()) {
+    const uint64_t t = now_cycles();
+    drain_events(t);
+    unsigned issued = 0;
+    for (; issued < config_.issue_width; ++issued) {
+      const int w = pick(t, reason, next);
+      if (w < 0) break;
+      issue(static_cast<size_t>(w), t);
+    }
+    if (issued) {
+      wait(kCycle);
+    } else {
+      wait(request_ends_.get_event() | responses_.get_event());
+      stalls_[static_cast<size_t>(reason)] += now_cycles() - t;
+    }
+  }
+  while (outstanding_ > 0) {
+    drain_events(now_cycles());
+    if (outstanding_ > 0) wait(request_ends_.get_event() | responses_.get_event());
+  }
+}
+
+}  // namespace ptxfu::models

@@ -1,0 +1,134 @@
+#include "cli/model_cmds.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "models/microbench.h"
+#include "models/simulator.h"
+
+namespace ptxfu::cli {
+namespace {
+
+using models::ArchConfig;
+
+ArchConfig config_from(const std::optional<std::string>& path) {
+  return path ? models::load_config_file(*path) : models::default_config();
+}
+
+std::string hex(uint64_t v, unsigned bits) { return fmt::format("0x{:0{}x}", v, bits / 4); }
+
+nlohmann::json optional_number(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+}  // namespace
+
+int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
+  try {
+    const ArchConfig config = config_from(o.config_path);
+    const models::Program program = models::load_program_file(o.program_path, config.caps);
+    models::SimJob job;
+    job.config = &config;
+    job.program = &program;
+    job.warps = o.warps;
+    if (o.style != "lt" && o.style != "at") {
+      err << "ptxfu sim: --mode must be lt or at, not '" << o.style << "'\n";
+      return 2;
+    }
+    job.style = o.style == "lt" ? models::TimingStyle::loosely_timed : models::TimingStyle::approximately_timed;
+    job.vcd_path = o.vcd_path;
+    job.kanata_path = o.kanata_path;
+    const models::SimResult r = models::simulate({job}).front();
+
+    if (o.json) {
+      nlohmann::json j;
+      j["config"] = config.name;
+      j["program"] = o.program_path;
+      j["warps"] = o.warps;
+      j["mode"] = o.style;
+      j["cycles"] = r.cycles;
+      j["warp_instructions"] = r.warp_instructions;
+      j["ipc"] = r.ipc;
+      for (size_t u = 0; u < r.units.size(); ++u)
+        j["pipes"][std::string(models::kUnitNames[u])] = {{"busy_cycles", r.units[u].busy_cycles},
+                                                          {"utilisation", r.units[u].utilisation},
+                                                          {"warp_instructions", r.units[u].warp_instructions}};
+      for (size_t s = 0; s < r.stalls.size(); ++s) j["stalls"][std::string(models::kStallNames[s])] = r.stalls[s];
+      j["registers"] = nlohmann::json::object();
+      for (size_t reg = 0; reg < program.registers.size(); ++reg) {
+        auto& lanes = j["registers"][program.registers[reg].name];
+        for (uint64_t v : r.warp0_registers[reg]) lanes.push_back(hex(v, program.registers[reg].bits));
+      }
+      j["host_seconds"] = r.host_seconds;
+      out << j.dump(2) << "\n";
+      return 0;
+    }
+    out << fmt::format("ptxfu sim: {} on {} ({}), {} warp{}, {}\n", o.program_path, config.name, config.description,
+                       o.warps, o.warps == 1 ? "" : "s", o.style == "lt" ? "loosely timed" : "approximately timed");
+    out << fmt::format("  cycles             {}\n  warp instructions  {}\n  IPC                {:.3f} (warp-instructions per cycle, whole SM)\n",
+                       r.cycles, r.warp_instructions, r.ipc);
+    out << "  unit   busy cycles  utilisation  warp-instructions\n";
+    for (size_t u = 0; u < r.units.size(); ++u)
+      out << fmt::format("  {:<6} {:>11}  {:>10.1f}%  {:>17}\n", models::kUnitNames[u], r.units[u].busy_cycles,
+                         100 * r.units[u].utilisation, r.units[u].warp_instructions);
+    out << "  stall cycles (a sub-partition issued nothing):";
+    for (size_t s = 0; s < r.stalls.size(); ++s) out << fmt::format(" {} {}", models::kStallNames[s], r.stalls[s]);
+    out << "\n  registers of warp 0, lanes 0..3:\n";
+    for (size_t reg = 0; reg < program.registers.size(); ++reg) {
+      out << fmt::format("    {:<8}", program.registers[reg].name);
+      for (size_t lane = 0; lane < 4; ++lane) out << " " << hex(r.warp0_registers[reg][lane], program.registers[reg].bits);
+      out << "\n";
+    }
+    out << fmt::format("  host time {:.4f} s\n", r.host_seconds);
+    return 0;
+  } catch (const models::ConfigError& e) {
+    err << "ptxfu sim: " << e.what() << "\n";
+  } catch (const models::ProgramError& e) {
+    err << "ptxfu sim: " << e.what() << "\n";
+  }
+  return 1;
+}
+
+int run_bench(const BenchCmdOptions& o, std::ostream& out, std::ostream& err) {
+  std::vector<ArchConfig> configs;
+  try {
+    if (o.all) {
+      for (const auto& e : models::embedded_configs())
+        configs.push_back(models::load_config_text(std::string(e.text), "embedded:" + std::string(e.name)));
+    } else {
+      configs.push_back(config_from(o.config_path));
+    }
+  } catch (const models::ConfigError& e) {
+    err << "ptxfu bench: " << e.what() << "\n";
+    return 1;
+  }
+  const auto results = models::run_benches(configs);
+  if (o.json) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& r : results) {
+      j.push_back({{"config", r.config},
+                   {"bench", r.bench},
+                   {"latency", r.latency},
+                   {"ref_latency", optional_number(r.reference ? r.reference->latency : std::nullopt)},
+                   {"throughput", r.throughput},
+                   {"ref_throughput", optional_number(r.reference ? r.reference->throughput : std::nullopt)},
+                   {"ref_source", r.reference ? nlohmann::json(r.reference->source) : nlohmann::json(nullptr)}});
+    }
+    out << j.dump(2) << "\n";
+    return 0;
+  }
+  auto cell = [](double model, const std::optional<double>& ref) {
+    if (!ref) return fmt::format("{:>8.2f} {:>6} {:>6}", model, "-", "-");
+    return fmt::format("{:>8.2f} {:>6g} {:>6.2f}", model, *ref, *ref ? model / *ref : 0.0);
+  };
+  out << "Model vs reference: latency in cycles (dependent chain), throughput in thread-instructions/clk/SM\n";
+  out << fmt::format("{:<8} {:<9} {:>8} {:>6} {:>6}  {:>8} {:>6} {:>6}\n", "config", "bench", "latency", "ref", "ratio",
+                     "thruput", "ref", "ratio");
+  for (const auto& r : results) {
+    const auto* ref = r.reference;
+    out << fmt::format("{:<8} {:<9} {}  {}\n", r.config, r.bench, cell(r.latency, ref ? ref->latency : std::nullopt),
+                       cell(r.throughput, ref ? ref->throughput : std::nullopt));
+  }
+  out << "Sources: see each config's reference section (ptxfu bench --json prints them).\n";
+  return 0;
+}
+
+}  // namespace ptxfu::cli

@@ -1,0 +1,88 @@
+// Claims the integer instructions: reads the decoded form (op, types,
+// modifiers) and hands the operands to the integer unit (src/int).
+#include "exec/execute.h"
+#include "int/int_ops.h"
+
+namespace ptxfu::exec {
+namespace {
+
+using isa::Mod;
+using isa::Op;
+
+integer::Part part_of(const isa::Instr& in) {
+  if (in.has(Mod::hi)) return integer::Part::hi;
+  if (in.has(Mod::wide)) return integer::Part::wide;
+  return integer::Part::lo;
+}
+
+integer::Bound bound_of(const isa::Instr& in) {
+  return in.has(Mod::wrap) ? integer::Bound::wrap : integer::Bound::clamp;
+}
+
+uint32_t u32(uint64_t v) { return static_cast<uint32_t>(v); }
+
+bool dispatch(const isa::Instr& in, const uint64_t* src, bool carry_in, Result& out) {
+  const isa::Type t = in.type;
+  const bool cc = in.has(Mod::cc);
+  const bool sat = in.has(Mod::sat);
+  const bool relu = in.has(Mod::relu);
+  auto chain = [&](integer::CarryOut r) {
+    out.value = r.value;
+    out.carry_out = cc && r.carry;
+    return true;
+  };
+  auto value = [&](uint64_t v) {
+    out.value = v;
+    return true;
+  };
+
+  switch (in.op) {
+    case Op::add:
+      if (cc) return chain(integer::add_carry(t, src[0], src[1], false));
+      return value(integer::add(t, src[0], src[1], sat));
+    case Op::addc: return chain(integer::add_carry(t, src[0], src[1], carry_in));
+    case Op::sub:
+      if (cc) return chain(integer::sub_carry(t, src[0], src[1], true));
+      return value(integer::sub(t, src[0], src[1], sat));
+    case Op::subc: return chain(integer::sub_carry(t, src[0], src[1], carry_in));
+    case Op::mul: return value(integer::mul(t, part_of(in), src[0], src[1]));
+    case Op::mad:
+      if (cc) return chain(integer::mad_carry(t, part_of(in), src[0], src[1], src[2], false));
+      return value(integer::mad(t, part_of(in), src[0], src[1], src[2], sat));
+    case Op::madc:
+      return chain(integer::mad_carry(t, part_of(in), src[0], src[1], src[2], carry_in));
+    case Op::div: return value(integer::div(t, src[0], src[1]));
+    case Op::rem: return value(integer::rem(t, src[0], src[1]));
+    case Op::abs: return value(integer::abs(t, src[0]));
+    case Op::neg: return value(integer::neg(t, src[0]));
+    case Op::min: return value(integer::min(t, src[0], src[1], relu));
+    case Op::max: return value(integer::max(t, src[0], src[1], relu));
+    case Op::popc: return value(integer::popc(t, src[0]));
+    case Op::clz: return value(integer::clz(t, src[0]));
+    case Op::bfind: return value(integer::bfind(t, src[0], in.has(Mod::shiftamt)));
+    case Op::brev: return value(integer::brev(t, src[0]));
+    case Op::bfe: return value(integer::bfe(t, src[0], u32(src[1]), u32(src[2])));
+    case Op::bfi: return value(integer::bfi(t, src[0], src[1], u32(src[2]), u32(src[3])));
+    case Op::fns:
+      return value(integer::fns(u32(src[0]), u32(src[1]), static_cast<int32_t>(u32(src[2]))));
+    case Op::bmsk: return value(integer::bmsk(u32(src[0]), u32(src[1]), bound_of(in)));
+    case Op::szext: return value(integer::szext(t, u32(src[0]), u32(src[1]), bound_of(in)));
+    case Op::dp4a: return value(integer::dp4a(t, in.type2, u32(src[0]), u32(src[1]), u32(src[2])));
+    case Op::dp2a:
+      return value(
+          integer::dp2a(t, in.type2, in.has(Mod::hi), u32(src[0]), u32(src[1]), u32(src[2])));
+    default: return false;
+  }
+}
+
+}  // namespace
+
+bool execute_int(const isa::Instr& in, const uint64_t* src, bool carry_in, Result& out) {
+  if (isa::info(in.type).cls == isa::TypeClass::floating) return false;
+  Result r;
+  if (!dispatch(in, src, carry_in, r)) return false;  // `out` untouched when not claimed
+  out = r;
+  return true;
+}
+
+}  // namespace ptxfu::exec

@@ -1,0 +1,89 @@
+// The integer functional unit, bit-exact. Every function takes and returns
+// bit patterns (zero-extended to 64 bits) and reads the type as data
+// (int/shape.h). Semantics follow the PTX ISA 9.1, section 9.7.1 "Integer
+// Arithmetic Instructions" and 9.7.2 "Extended-Precision Integer Arithmetic
+// Instructions"; each source file names the instruction page it follows.
+//
+// Where the ISA leaves a result unspecified, this model picks one value and
+// documents it here and in the README:
+//   div / rem by zero     quotient all ones (u: max, s: -1); remainder = a.
+//                         nvcc's division sequence replaces the quotient
+//                         with ~b = 0xff..ff when b == 0, and then
+//                         a - q*b = a, so rem(a, 0) = a. Signed follows the
+//                         same select (the sign fix-up happens before it).
+//   div MIN / -1          wraps to MIN; rem MIN % -1 = 0.
+//   fns with base > 31    (base read as u32, so negative .s32 too): the ISA
+//                         calls it undefined; returns 0xffffffff ("not
+//                         found"), what the ISA pseudo-code yields when its
+//                         scan starts outside 0..31.
+//   sub.cc / subc CC.CF   the carry-out of a + ~b + CF (1 = no borrow), as the
+//                         hardware computes it; subc computes a + ~b + CF.
+//                         The ISA's wording "d = a - (b + CC.CF), borrow-out"
+//                         gives the same d for every sub.cc/subc chain; the
+//                         flag differs only when read by the other family.
+#pragma once
+#include <cstdint>
+
+#include "isa/instr.h"
+
+namespace ptxfu::integer {
+
+// Which part of the 2n-bit product mul/mad keep.
+enum class Part : uint8_t { lo, hi, wide };
+// How bmsk and szext treat an out-of-range position or width.
+enum class Bound : uint8_t { clamp, wrap };
+
+// add/sub: wrap per lane; `sat` clamps to the type's range (.sat.s32).
+uint64_t add(isa::Type t, uint64_t a, uint64_t b, bool sat);
+uint64_t sub(isa::Type t, uint64_t a, uint64_t b, bool sat);
+
+// mul: the lo or hi n bits of a*b, or all 2n bits (.wide, n = 16 or 32).
+uint64_t mul(isa::Type t, Part p, uint64_t a, uint64_t b);
+// mad: mul's part plus c (c is 2n bits for .wide); `sat` (.hi.sat.s32)
+// clamps the exact sum hi(a*b) + c to the type's range.
+uint64_t mad(isa::Type t, Part p, uint64_t a, uint64_t b, uint64_t c, bool sat);
+
+// div/rem truncate toward zero; by zero see above.
+uint64_t div(isa::Type t, uint64_t a, uint64_t b);
+uint64_t rem(isa::Type t, uint64_t a, uint64_t b);
+
+// abs(MIN) = MIN and neg(MIN) = MIN (two's-complement wrap).
+uint64_t abs(isa::Type t, uint64_t a);
+uint64_t neg(isa::Type t, uint64_t a);
+
+// min/max per lane; `relu` turns a negative result into 0.
+uint64_t min(isa::Type t, uint64_t a, uint64_t b, bool relu);
+uint64_t max(isa::Type t, uint64_t a, uint64_t b, bool relu);
+
+// Bit counting; results are .u32.
+uint32_t popc(isa::Type t, uint64_t a);
+uint32_t clz(isa::Type t, uint64_t a);
+// Most significant non-sign bit, 0xffffffff if none; `shiftamt` returns the
+// left shift that moves it to the msb instead.
+uint32_t bfind(isa::Type t, uint64_t a, bool shiftamt);
+uint64_t brev(isa::Type t, uint64_t a);
+
+// Bit fields; pos and len are the low 8 bits of their .u32 operands.
+uint64_t bfe(isa::Type t, uint64_t a, uint32_t pos, uint32_t len);
+uint64_t bfi(isa::Type t, uint64_t a, uint64_t b, uint32_t pos, uint32_t len);
+uint32_t fns(uint32_t mask, uint32_t base, int32_t offset);
+uint32_t bmsk(uint32_t start, uint32_t width, Bound mode);
+uint32_t szext(isa::Type t, uint32_t a, uint32_t n, Bound mode);
+
+// Dot products accumulated modulo 2^32; ta/tb give each side's signedness.
+uint32_t dp4a(isa::Type ta, isa::Type tb, uint32_t a, uint32_t b, uint32_t c);
+uint32_t dp2a(isa::Type ta, isa::Type tb, bool hi, uint32_t a, uint32_t b, uint32_t c);
+
+// The carry chain: d and the carry-out of the n-bit addition.
+struct CarryOut {
+  uint64_t value;
+  bool carry;
+};
+// a + b + carry_in (add.cc: carry_in = 0; addc: CC.CF).
+CarryOut add_carry(isa::Type t, uint64_t a, uint64_t b, bool carry_in);
+// a + ~b + carry_in (sub.cc: carry_in = 1; subc: CC.CF).
+CarryOut sub_carry(isa::Type t, uint64_t a, uint64_t b, bool carry_in);
+// part(a*b) + c + carry_in, p = lo or hi (mad.cc: carry_in = 0; madc: CC.CF).
+CarryOut mad_carry(isa::Type t, Part p, uint64_t a, uint64_t b, uint64_t c, bool carry_in);
+
+}  // namespace ptxfu::integer

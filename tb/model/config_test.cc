@@ -1,0 +1,109 @@
+// Malformed configs and programs get errors that name the file, line,
+// column and key; absurd values are rejected before anything is allocated.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "models/simulator.h"
+
+namespace ptxfu::models {
+namespace {
+
+std::string sm90_text() {
+  for (const auto& e : embedded_configs())
+    if (e.name == "sm_90") return std::string(e.text);
+  return "";
+}
+
+std::string with(const std::string& from, const std::string& to) {
+  std::string t = sm90_text();
+  const auto pos = t.find(from);
+  EXPECT_NE(pos, std::string::npos) << from;
+  return pos == std::string::npos ? t : t.replace(pos, from.size(), to);
+}
+
+std::string config_error(const std::string& text) {
+  try {
+    load_config_text(text, "cfg.yaml");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Config, ShippedConfigsLoad) {
+  for (const auto& e : embedded_configs()) EXPECT_NO_THROW(load_config_text(std::string(e.text), std::string(e.name))) << e.name;
+  EXPECT_EQ(default_config().name, "sm_90");
+}
+
+TEST(Config, ErrorsNameFileLineColumnAndKey) {
+  struct Case {
+    std::string text;
+    std::string expect;  // regex over the message
+  };
+  const Case cases[] = {
+      {with("fma:  {lanes: 32", "fma:  {lanes: 0"), R"(^cfg\.yaml:\d+:\d+: key 'units\.fma\.lanes': expected an integer 1\.\.32)"},
+      {with("fma:  {lanes: 32", "fma:  {lanes: 3"), R"(key 'units\.fma\.lanes': expected 1, 2, 4, 8, 16 or 32 lanes, got 3)"},
+      {with("latency: 23}", "latency: 1000000000000}"), R"(key 'units\.mufu\.latency': expected an integer 1\.\.100000)"},
+      {with("max_warps: 64", "max_warps: 10000000"), R"(key 'max_warps': expected an integer 1\.\.256)"},
+      {with("scheduler: gto", "scheduler: fifo"), R"(key 'scheduler': unknown policy 'fifo')"},
+      {with("target: sm_90", "target: sm_42"), R"(key 'target': unknown target 'sm_42')"},
+      {with("issue_width: 1", "issue_widht: 1"), R"(^cfg\.yaml:9:1: key 'issue_widht': unknown key)"},
+      {with("sub_partitions: 4", "sub_partitions: [4]"), R"(key 'sub_partitions': expected an integer)"},
+      {with("  fp64: {lanes: 16, interval: 1, latency: 8}\n", ""), R"(key 'units\.fp64': missing)"},
+      {with("class: fma, lanes: 16, latency: 4}   # IMAD", "class: tensor, lanes: 16, latency: 4}   # IMAD"), R"(key 'forms\[4\]\.class': unknown class 'tensor')"},
+      {with("target: sm_90", "target: sm_90\nfeatures: {add: [warp_drive]}"), R"(unknown feature 'warp_drive')"},
+      {"name: [unclosed", R"(^cfg\.yaml:\d+:\d+: )"},
+      {"", R"(empty config)"},
+  };
+  for (const auto& c : cases) {
+    const std::string msg = config_error(c.text);
+    EXPECT_TRUE(std::regex_search(msg, std::regex(c.expect))) << "expected /" << c.expect << "/ got: " << msg;
+  }
+}
+
+TEST(Config, FeatureOverridesReachTheTarget) {
+  const ArchConfig c = load_config_text(with("target: sm_90", "target: sm_80\nfeatures: {add: [oob]}"), "x.yaml");
+  EXPECT_NO_THROW(load_program(".reg .b16 %h<4>;\nfma.rn.oob.f16 %h1, %h2, %h3, %h1;\n", "p.ptx", c.caps));
+}
+
+TEST(Config, AbsurdWarpCountsAreRejectedBeforeElaboration) {
+  const ArchConfig c = default_config();
+  const Program p = load_program(".reg .b32 %r<2>;\nadd.s32 %r1, %r0, 1;\n", "p.ptx", c.caps);
+  SimJob job{&c, &p, 10'000'000};
+  try {
+    validate(job);
+    FAIL() << "accepted 10^7 warps";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("1..64 warps"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Program, ErrorsNameFileLineAndColumn) {
+  const ArchConfig c = default_config();
+  struct Case {
+    std::string text;
+    std::string expect;
+  };
+  const Case cases[] = {
+      {".reg .b32 %r<4>;\nld.global.u32 %r1, [%r2];\n", "p.ptx:2:1: 'ld.global.u32' is not supported by ptxfu sim"},
+      {".reg .b32 %r<4>;\nadd.u32 %r1, %r2, %q9;\n", "p.ptx:2:19: Unknown symbol '%q9'"},
+      {".reg .b32 %r<4>;\nadd.u32 %r1, %r2, %r3\n", "p.ptx:2:22: expected ';'"},
+      {".reg .b32 %r<4>;\nfma.rn.f32.f16 %r1, %r2, %r3, %r1;\n", "p.ptx:2:1: Feature 'fma.f32.f16' requires .target sm_100 or higher"},
+      {".reg .b16 %h<4>;\nadd.f16 %h1, %h2, 0x3c00;\n", "p.ptx:2:19: Arguments mismatch for instruction 'add'"},
+      {".reg .b32 %r<4>;\n", "p.ptx: no instructions to simulate"},
+      {".reg .b32 %r<99999>;\n", "p.ptx:1:"},
+      {std::string(".reg .b32 %r<4>;\nadd.u32 %r1, \xff;\n"), "p.ptx:2:14: invalid byte 0xff"},
+  };
+  for (const auto& k : cases) {
+    try {
+      load_program(k.text, "p.ptx", c.caps);
+      ADD_FAILURE() << "accepted: " << k.text;
+    } catch (const ProgramError& e) {
+      EXPECT_NE(std::string(e.what()).find(k.expect), std::string::npos) << "expected '" << k.expect << "' got: " << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ptxfu::models

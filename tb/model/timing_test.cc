@@ -1,0 +1,98 @@
+// Timing against the model's definition, computed from the config's own
+// numbers; and the carry flag as per-thread state across instructions and
+// interleaved warps (a 128-bit addition in four instructions).
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "models/simulator.h"
+
+namespace ptxfu::models {
+namespace {
+
+constexpr const char* kChain =
+    ".reg .f32 %f<4>;\n"
+    "mov.f32 %f1, 0f3f800000;\n"
+    "mov.f32 %f2, 0f40000000;\n"
+    "fma.rn.f32 %f3, %f1, %f2, %f1;\n"
+    "fma.rn.f32 %f3, %f3, %f2, %f1;\n"
+    "fma.rn.f32 %f3, %f3, %f2, %f1;\n";
+
+// a = tid-derived 128-bit values, b likewise; x = a + b with a carry chain.
+constexpr const char* kAdd128 =
+    ".reg .b32 %a<4>;\n.reg .b32 %b<4>;\n.reg .b32 %x<4>;\n.reg .b32 %t;\n"
+    "mov.u32 %t, %tid.x;\n"
+    "mad.lo.u32 %a0, %t, 0x9e3779b9, 0xfffffff0;\n"
+    "mad.lo.u32 %a1, %t, 0x85ebca6b, 0xffffffff;\n"
+    "mad.lo.u32 %a2, %t, 0xc2b2ae35, 0x7fffffff;\n"
+    "mad.lo.u32 %a3, %t, 0x27d4eb2f, 0x12345678;\n"
+    "mad.lo.u32 %b0, %t, 0x165667b1, 0x0000001f;\n"
+    "mad.lo.u32 %b1, %t, 0xd3a2646c, 0x00000000;\n"
+    "mad.lo.u32 %b2, %t, 0xfd7046c5, 0x80000001;\n"
+    "mad.lo.u32 %b3, %t, 0xb55a4f09, 0x0badf00d;\n"
+    "add.cc.u32 %x0, %a0, %b0;\n"
+    "addc.cc.u32 %x1, %a1, %b1;\n"
+    "addc.cc.u32 %x2, %a2, %b2;\n"
+    "addc.u32 %x3, %a3, %b3;\n";
+
+class TimingTest : public testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    config_ = load_config_text(std::string(embedded_configs().back().text), "sm_100");  // any config
+    for (const auto& e : embedded_configs())
+      if (e.name == "sm_90") config_ = load_config_text(std::string(e.text), "sm_90");
+    lrr_ = config_;
+    lrr_.scheduler = SchedulerPolicy::lrr;
+    chain_ = load_program(kChain, "chain", config_.caps);
+    add128_ = load_program(kAdd128, "add128", config_.caps);
+    std::vector<SimJob> jobs(4);
+    jobs[0] = {&config_, &chain_, 1};
+    jobs[1] = {&config_, &add128_, 1};
+    jobs[2] = {&lrr_, &add128_, 16};  // warps interleave instruction by instruction
+    jobs[3] = {&lrr_, &add128_, 16, TimingStyle::approximately_timed};
+    results_ = simulate(jobs);
+  }
+  static ArchConfig config_, lrr_;
+  static Program chain_, add128_;
+  static std::vector<SimResult> results_;
+};
+ArchConfig TimingTest::config_, TimingTest::lrr_;
+Program TimingTest::chain_, TimingTest::add128_;
+std::vector<SimResult> TimingTest::results_;
+
+TEST_F(TimingTest, DependentChainFollowsTheConfig) {
+  const Timing& alu = config_.units[static_cast<size_t>(Unit::alu)];
+  const Timing& fma = config_.units[static_cast<size_t>(Unit::fma)];
+  // mov at 0, the second mov when the ALU is free again, the first fma when
+  // both results are ready, then one fma latency per dependent fma.
+  const uint64_t second_mov = alu.occupancy();
+  const uint64_t first_fma = second_mov + alu.latency;
+  const uint64_t expected = first_fma + 3 * fma.latency;
+  EXPECT_EQ(results_[0].cycles, expected);
+  EXPECT_EQ(results_[0].warp_instructions, 5u);
+  // 1.0 * 2 + 1 = 3, 3 * 2 + 1 = 7, 7 * 2 + 1 = 15
+  EXPECT_EQ(results_[0].warp0_registers[3][0], 0x41700000u);
+}
+
+void expect_add128(const SimResult& r, const std::string& what) {
+  auto word = [&](size_t reg, size_t lane) { return static_cast<unsigned __int128>(r.warp0_registers[reg][lane]); };
+  for (size_t lane = 0; lane < 32; ++lane) {
+    unsigned __int128 a = 0, b = 0, x = 0;
+    for (int k = 3; k >= 0; --k) {
+      a = a << 32 | word(0 + k, lane);
+      b = b << 32 | word(4 + k, lane);
+      x = x << 32 | word(8 + k, lane);
+    }
+    EXPECT_TRUE(x == a + b) << what << " lane " << lane;
+  }
+}
+
+TEST_F(TimingTest, CarryChainAddsIn128Bits) { expect_add128(results_[1], "one warp"); }
+TEST_F(TimingTest, CarryIsPerThreadAcrossInterleavedWarps) {
+  expect_add128(results_[2], "16 warps, loose round-robin, LT");
+  expect_add128(results_[3], "16 warps, loose round-robin, AT");
+  EXPECT_EQ(results_[2].cycles, results_[3].cycles);
+}
+
+}  // namespace
+}  // namespace ptxfu::models

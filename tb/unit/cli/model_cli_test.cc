@@ -1,0 +1,107 @@
+// `ptxfu sim` and `ptxfu bench` through the real binary (each simulation
+// needs its own process: SystemC elaborates once per process).
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct CmdResult {
+  int status;
+  std::string out;
+};
+
+CmdResult run(const std::string& args) {
+  const std::string cmd = std::string(PTXFU_EXE) + " " + args + " 2>&1";
+  std::FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128, out};
+}
+
+const std::string kExample = std::string(PTXFU_SOURCE_DIR) + "/examples/sim_mix.ptx";
+
+TEST(SimCli, JsonHasTheContractedFields) {
+  const CmdResult r = run("sim --json --warps 8 " + kExample);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const char* key : {"cycles", "warp_instructions", "ipc", "pipes", "stalls", "registers", "host_seconds"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  for (const char* unit : {"fma", "alu", "fp64", "mufu"}) {
+    EXPECT_TRUE(j["pipes"][unit].contains("busy_cycles")) << unit;
+    EXPECT_TRUE(j["pipes"][unit].contains("utilisation")) << unit;
+  }
+  for (const char* stall : {"dependency", "pipe_busy", "no_ready_warp"}) EXPECT_TRUE(j["stalls"].contains(stall));
+  EXPECT_EQ(j["warp_instructions"], 8 * 15);
+  // %r0 holds %tid.x: lane i of warp 0 is i.
+  ASSERT_EQ(j["registers"]["%r0"].size(), 32u);
+  for (int lane = 0; lane < 32; ++lane) {
+    char want[16];
+    std::snprintf(want, sizeof want, "0x%08x", lane);
+    EXPECT_EQ(j["registers"]["%r0"][lane], want);
+  }
+}
+
+TEST(SimCli, BothTimingStylesGiveTheSameCycles) {
+  const auto lt = nlohmann::json::parse(run("sim --json --warps 32 --mode lt " + kExample).out);
+  const auto at = nlohmann::json::parse(run("sim --json --warps 32 --mode at " + kExample).out);
+  EXPECT_EQ(lt["cycles"], at["cycles"]);
+  EXPECT_EQ(lt["stalls"], at["stalls"]);
+  EXPECT_EQ(lt["registers"], at["registers"]);
+}
+
+TEST(SimCli, TracesAreWritten) {
+  const std::string dir = testing::TempDir();
+  const CmdResult r = run("sim --warps 4 --trace " + dir + "/t.vcd --kanata " + dir + "/t.kanata " + kExample);
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::ifstream vcd(dir + "/t.vcd"), kanata(dir + "/t.kanata");
+  const std::string v((std::istreambuf_iterator<char>(vcd)), {}), k((std::istreambuf_iterator<char>(kanata)), {});
+  EXPECT_NE(v.find("$enddefinitions"), std::string::npos);
+  EXPECT_NE(v.find("sm0_sp0_fma"), std::string::npos);
+  EXPECT_EQ(k.rfind("Kanata\t0004\n", 0), 0u);
+  EXPECT_NE(k.find("\nR\t"), std::string::npos);  // instructions retire
+}
+
+TEST(SimCli, BadInputGetsAClearErrorAndNonZeroExit) {
+  const std::string dir = testing::TempDir();
+  {
+    std::ofstream(dir + "/bad.ptx") << ".reg .b32 %r<4>;\nadd.u32 %r1, %r2, %r3;\nld.global.u32 %r1, [%r2];\n";
+    std::ofstream(dir + "/bad.yaml") << "name: x\ntarget: sm_90\nsub_partitions: 0\n";
+  }
+  CmdResult r = run("sim " + dir + "/bad.ptx");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("bad.ptx:3:1: 'ld.global.u32' is not supported"), std::string::npos) << r.out;
+  r = run("sim --config " + dir + "/bad.yaml " + kExample);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("bad.yaml:3:17: key 'sub_partitions': expected an integer 1..8, got '0'"), std::string::npos) << r.out;
+  r = run("sim --warps 1000 " + kExample);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("1..64 warps"), std::string::npos) << r.out;
+  EXPECT_NE(run("sim --warps 0 " + kExample).status, 0);
+  EXPECT_NE(run("sim --mode fast " + kExample).status, 0);
+  EXPECT_EQ(run("sim /no/such.ptx").status, 1);
+}
+
+TEST(BenchCli, JsonArrayOneObjectPerBenchmark) {
+  const CmdResult r = run("bench --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.is_array());
+  EXPECT_EQ(j.size(), 6u);
+  for (const auto& o : j) {
+    EXPECT_EQ(o["config"], "sm_90");
+    for (const char* key : {"bench", "latency", "ref_latency", "throughput", "ref_throughput", "ref_source"})
+      EXPECT_TRUE(o.contains(key)) << key;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,84 @@
+// The fast paths are invisible: round_pack64 equals round_pack bit for bit,
+// and rows added as data (tf32, 8-bit formats) work with no new code,
+// checked against the MPFR oracle (exhaustively for the 8-bit rows).
+#include "fp/fast_path.h"
+#include "fp_test_util.h"
+
+namespace ptxfu::fptest {
+namespace {
+
+TEST(FpFastPath, RoundPack64EqualsRoundPack) {
+  std::mt19937_64 rng(2024);
+  int bad = 0;
+  for (const Fmt& fm : kFormats) {
+    const fp::Format& f = *fm.core;
+    for (int i = 0; i < 400000 && bad < 10; ++i) {
+      const int width = 1 + static_cast<int>(rng() % 64);
+      uint64_t sig = rng() >> (64 - width);
+      if (rng() % 4 == 0) sig |= uint64_t{1} << (width - 1);
+      const bool sticky = sig != 0 && (rng() & 1);
+      const bool sign = rng() & 1;
+      // Exponents around the format's range, from deep underflow to overflow.
+      const int span = f.emax() - f.emin() + 3 * f.frac_bits + 130;
+      const int exp = f.emin() - 2 * f.frac_bits - 66 + static_cast<int>(rng() % span);
+      for (fp::Rounding r : kModes) {
+        const uint64_t want = fp::round_pack(f, sign, exp, sig, sticky, r);
+        const uint64_t got = fp::fast::round_pack64(f, sign, exp, sig, sticky, r);
+        if (got != want && ++bad <= 10)
+          ADD_FAILURE() << f.name << " " << mode_name(r) << " sig " << hex(sig) << " exp " << exp
+                        << " sticky " << sticky << ": " << hex(got) << " vs " << hex(want);
+      }
+    }
+  }
+  EXPECT_EQ(bad, 0);
+}
+
+// New rows: only data. tf32 (e8m10) and two IEEE-style 8-bit layouts.
+constexpr fp::Format kTF32{"tf32", 8, 10};
+constexpr fp::Format kE5M2{"e5m2", 5, 2};
+constexpr fp::Format kE4M3{"e4m3ieee", 4, 3};
+
+int check_all(const fp::Format& f, const oracle::Spec& s, fp::Rounding r, uint64_t a, uint64_t b,
+              uint64_t c) {
+  const fp::Policy p{r};
+  const oracle::Rnd o = to_oracle(r);
+  int bad = 0;
+  auto cmp = [&](const char* op, uint64_t got, uint64_t want) {
+    if (got != want && ++bad <= 3)
+      ADD_FAILURE() << op << "." << mode_name(r) << "." << f.name << " " << hex(a) << " "
+                    << hex(b) << " " << hex(c) << ": " << hex(got) << " vs " << hex(want);
+  };
+  cmp("add", fp::add(f, a, b, p), oracle::add_bits(s, o, a, b));
+  cmp("sub", fp::sub(f, a, b, p), oracle::sub_bits(s, o, a, b));
+  cmp("mul", fp::mul(f, a, b, p), oracle::mul_bits(s, o, a, b));
+  cmp("div", fp::div(f, a, b, p), oracle::div_bits(s, o, a, b));
+  cmp("fma", fp::fma(f, a, b, c, p), oracle::fma_bits(s, o, a, b, c));
+  cmp("sqrt", fp::sqrt(f, a, p), oracle::sqrt_bits(s, o, a));
+  return bad;
+}
+
+TEST(FpNewRows, EightBitExhaustivePairs) {
+  for (const auto& [f, s] : {std::pair{kE5M2, oracle::Spec{5, 2}}, std::pair{kE4M3, oracle::Spec{4, 3}}}) {
+    std::mt19937_64 rng(8);
+    int bad = 0;
+    for (fp::Rounding r : kModes)
+      for (uint64_t a = 0; a < 256 && bad < 10; ++a)
+        for (uint64_t b = 0; b < 256; ++b) bad += check_all(f, s, r, a, b, rng() & 0xff);
+    EXPECT_EQ(bad, 0) << f.name;
+  }
+}
+
+TEST(FpNewRows, Tf32Random) {
+  Gen g(kTF32, 32);
+  int bad = 0;
+  for (fp::Rounding r : kModes)
+    for (int i = 0; i < 60000 && bad < 10; ++i) {
+      uint64_t a, b, c;
+      g.triple(a, b, c);
+      bad += check_all(kTF32, oracle::Spec{8, 10}, r, a, b, c);
+    }
+  EXPECT_EQ(bad, 0);
+}
+
+}  // namespace
+}  // namespace ptxfu::fptest
