@@ -26,7 +26,10 @@ module ptxfu_hfma2 #(
   parameter int unsigned F0_MAN     = 10,
   parameter int unsigned F1_EXP     = 8,       // format 1: bf16
   parameter int unsigned F1_MAN     = 7,
-  parameter logic [F0_EXP+F0_MAN:0] OOB_NAN = 16'h7fff,  // the OOB-NaN (.oob)
+  // The OOB-NaN that .oob recognises (PTX ISA 9.1, 5.5.3.3: no bit pattern
+  // given). 16'h7ff7 matched on the magnitude, the same constant as the core's
+  // fp::oob_nan() (src/fp/policy.h); ptxfu_cosim_test checks they agree.
+  parameter logic [F0_EXP+F0_MAN:0] OOB_NAN = 16'h7ff7,
   parameter bit          OOB_IGNORE_SIGN = 1'b1
 ) (
   input  logic                                clk_i,

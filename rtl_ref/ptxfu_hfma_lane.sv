@@ -21,7 +21,7 @@ module ptxfu_hfma_lane #(
   parameter int unsigned F1_EXP   = 8,             // format 1 exponent bits (bf16)
   parameter int unsigned F1_MAN   = 7,             // format 1 fraction bits
   parameter logic [5:0]  CUT_MASK = 6'b000000,     // register after section j
-  parameter logic [F0_EXP+F0_MAN:0] OOB_NAN = '1,  // the OOB-NaN bit pattern (.oob)
+  parameter logic [F0_EXP+F0_MAN:0] OOB_NAN = 16'h7ff7,  // the OOB-NaN (.oob)
   parameter bit          OOB_IGNORE_SIGN = 1'b1    // match OOB_NAN on the magnitude
 ) (
   input  logic                   clk_i,

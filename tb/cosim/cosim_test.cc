@@ -18,6 +18,9 @@
 #include "cosim/rtl_units.h"
 #include "cosim/vectors.h"
 #include "isa/forms.h"
+#if PTXFU_COSIM_HAVE_CORE
+#include "fp/policy.h"
+#endif
 
 namespace ptxfu::cosim {
 namespace {
@@ -296,6 +299,18 @@ TEST(Exhaustive, UnaryWholeAndBinaryShard) {
   r = run(o);
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(last_line(r.output).rfind("vectors=524288 mismatches=0 ", 0), 0u) << r.output;
+}
+
+// The RTL's OOB_NAN parameter (through the reference, which CMake gives the
+// RTL's default) must be the core's constant.
+TEST(Oob, RtlPatternIsTheCores) {
+#if PTXFU_COSIM_HAVE_CORE
+  EXPECT_EQ(kReferenceOobNan, fp::oob_nan(fp::kF16));
+  EXPECT_EQ(kReferenceOobNan, fp::oob_nan(fp::kBF16));
+  EXPECT_TRUE(fp::is_oob_nan(fp::kF16, kReferenceOobNan | 0x8000u));  // sign ignored, as in the RTL
+#else
+  GTEST_SKIP() << "no core in this build";
+#endif
 }
 
 TEST(Trace, WritesAnFstWaveform) {

@@ -35,6 +35,7 @@ VectorSource::VectorSource(const Form& form, uint64_t seed)
     edges_.push_back(mk(s, all1, fmax));
   }
   edges_.push_back(static_cast<uint16_t>(PTXFU_COSIM_OOB_NAN));
+  edges_.push_back(static_cast<uint16_t>(PTXFU_COSIM_OOB_NAN | 0x8000));
   edges_.push_back(0x7ff7);
   edges_.push_back(0x7fff);
   std::sort(edges_.begin(), edges_.end());
@@ -48,6 +49,7 @@ VectorSource::VectorSource(const Form& form, uint64_t seed)
   }
   small_edges_.push_back(mk(0, all1, 1u << (man_bits_ - 1)));
   small_edges_.push_back(static_cast<uint16_t>(PTXFU_COSIM_OOB_NAN));
+  small_edges_.push_back(static_cast<uint16_t>(PTXFU_COSIM_OOB_NAN | 0x8000));
   small_edges_.push_back(0x7fff);
   build_structured();
 }
