@@ -11,11 +11,11 @@ Checker::Checker(Unit& unit, Golden golden, const Form& form, uint64_t seed, dou
       lane_mask_(form.lanes == 2 ? 0xffffffffu : 0xffffu),
       tag_mask_(unit.tag_bits() >= 32 ? 0xffffffffu : (1u << unit.tag_bits()) - 1) {}
 
-std::string Checker::eval_line(const Vector& v) const {
-  std::string s = form_.mnemonic;
+std::string eval_line(const Form& form, const Vector& v) {
+  std::string s = form.mnemonic;
   char buf[16];
-  for (unsigned i = 0; i < form_.num_src; ++i) {
-    if (form_.lanes == 2) std::snprintf(buf, sizeof buf, " 0x%08x", v.src[i]);
+  for (unsigned i = 0; i < form.num_src; ++i) {
+    if (form.lanes == 2) std::snprintf(buf, sizeof buf, " 0x%08x", v.src[i]);
     else std::snprintf(buf, sizeof buf, " 0x%04x", v.src[i] & 0xffffu);
     s += buf;
   }

@@ -23,6 +23,9 @@ struct Vector {
 // zero-extended to 64 bits), as `ptxfu eval` would print them.
 using Golden = std::function<uint64_t(const isa::Instr& instr, const uint64_t* src)>;
 
+// The `ptxfu eval` line of vector v of `form` ("fma.rn.f16x2 0x... 0x... 0x...").
+std::string eval_line(const Form& form, const Vector& v);
+
 struct Mismatch {
   Vector vector;
   uint32_t expected = 0;
@@ -49,7 +52,7 @@ class Checker {
   uint64_t mismatches() const { return mismatch_count_; }
   const std::vector<Mismatch>& first_mismatches() const { return first_; }
   // The PTX `eval` line of a vector of this form.
-  std::string eval_line(const Vector& v) const;
+  std::string eval_line(const Vector& v) const { return cosim::eval_line(form_, v); }
 
  private:
   struct Pending {
