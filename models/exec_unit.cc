@@ -30,16 +30,12 @@ ExecUnit::ExecUnit(sc_core::sc_module_name name, Unit kind, bool trace)
 
 void ExecUnit::compute(WarpOp& op) {
   const ProgramInstr& pi = *op.instr;
-  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-    if (!(op.active_mask >> lane & 1)) continue;
-    if (pi.is_mov()) {
-      op.result[lane] = op.src[lane][0];
-      continue;
-    }
-    const exec::Result r = exec::execute(pi.instr, op.src[lane], (op.carry_in >> lane) & 1);
-    op.result[lane] = r.value;
-    op.carry_out |= static_cast<uint32_t>(r.carry_out) << lane;
+  if (pi.is_mov()) {
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+      if (op.active_mask >> lane & 1) op.result[lane] = op.src[lane][0];
+    return;
   }
+  exec::execute_lanes(pi.instr, op.src, kWarpSize, op.active_mask, op.carry_in, op.result, op.carry_out);
 }
 
 // Timing shared by both styles: the unit starts the instruction on arrival

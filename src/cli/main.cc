@@ -10,6 +10,7 @@
 #include "cli/check_cmd.h"
 #include "cli/eval_cmd.h"
 #include "cli/model_cmds.h"
+#include "approx/half_table.h"
 
 namespace {
 
@@ -29,6 +30,24 @@ std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_input(const std::string& pa
 }
 
 }  // namespace
+
+// --mufu-tables DIR: exact GPU outputs for the half-precision MUFU forms
+// (written by tb/hw/mufu_dump.cu) replace the interpolation model.
+bool load_mufu_tables(const std::string& dir, const char* sub) {
+  if (dir.empty()) return true;
+  try {
+    const int n = ptxfu::approx::install_hardware_tables_from_dir(dir);
+    if (n == 0) {
+      std::cerr << "ptxfu " << sub << ": no MUFU tables (*.tab) in " << dir << "\n";
+      return false;
+    }
+    std::cerr << "ptxfu " << sub << ": loaded " << n << " hardware MUFU table(s) from " << dir << "\n";
+    return true;
+  } catch (const ptxfu::approx::TableError& e) {
+    std::cerr << "ptxfu " << sub << ": " << e.what() << "\n";
+    return false;
+  }
+}
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -59,6 +78,9 @@ int main(int argc, char** argv) {
       "Blank lines and # or // comments give no output. Streams any input size in constant memory.");
   add_target_options(*eval_cmd, eval.target);
   eval_cmd->add_option("FILE", eval_input, "input file, or - for standard input (default)");
+  std::string eval_tables;
+  eval_cmd->add_option("--mufu-tables", eval_tables,
+                       "directory of hardware MUFU tables (tanh/ex2 f16/bf16, from tb/hw/mufu_dump.cu) that replace the model");
 
   ptxfu::cli::SimCmdOptions sim;
   CLI::App* sim_cmd = app.add_subcommand(
@@ -72,6 +94,8 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("--kanata", sim.kanata_path, "write a Kanata pipeline log (Konata viewer)");
   sim_cmd->add_flag("--json", sim.json, "print one JSON object instead of the summary");
   sim_cmd->add_option("PROGRAM", sim.program_path, "the .ptx program")->required();
+  std::string sim_tables;
+  sim_cmd->add_option("--mufu-tables", sim_tables, "directory of hardware MUFU tables that replace the model");
 
   ptxfu::cli::BenchCmdOptions bench;
   CLI::App* bench_cmd = app.add_subcommand(
@@ -85,6 +109,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   if (*eval_cmd) {
+    if (!load_mufu_tables(eval_tables, "eval")) return 2;
     auto in = open_input(eval_input);
     if (!in) {
       std::cerr << "ptxfu eval: cannot open '" << eval_input << "'\n";
@@ -92,7 +117,7 @@ int main(int argc, char** argv) {
     }
     return ptxfu::cli::run_eval(in.get(), stdout, std::cerr, eval);
   }
-  if (*sim_cmd) return ptxfu::cli::run_sim(sim, std::cout, std::cerr);
+  if (*sim_cmd) return load_mufu_tables(sim_tables, "sim") ? ptxfu::cli::run_sim(sim, std::cout, std::cerr) : 2;
   if (*bench_cmd) return ptxfu::cli::run_bench(bench, std::cout, std::cerr);
 
   if (*check_cmd) {

@@ -40,16 +40,21 @@ bool dispatch(const isa::Instr& in, const uint64_t* src, bool carry_in, Result& 
     case Op::add:
       if (cc) return chain(integer::add_carry(t, src[0], src[1], false));
       return value(integer::add(t, src[0], src[1], sat));
-    case Op::addc: return chain(integer::add_carry(t, src[0], src[1], carry_in));
+    case Op::addc:
+      if (sat) return value(integer::add_carry_sat(t, src[0], src[1], carry_in));
+      return chain(integer::add_carry(t, src[0], src[1], carry_in));
     case Op::sub:
       if (cc) return chain(integer::sub_carry(t, src[0], src[1], true));
       return value(integer::sub(t, src[0], src[1], sat));
-    case Op::subc: return chain(integer::sub_carry(t, src[0], src[1], carry_in));
+    case Op::subc:
+      if (sat) return value(integer::sub_carry_sat(t, src[0], src[1], carry_in));
+      return chain(integer::sub_carry(t, src[0], src[1], carry_in));
     case Op::mul: return value(integer::mul(t, part_of(in), src[0], src[1]));
     case Op::mad:
       if (cc) return chain(integer::mad_carry(t, part_of(in), src[0], src[1], src[2], false));
       return value(integer::mad(t, part_of(in), src[0], src[1], src[2], sat));
     case Op::madc:
+      if (sat) return value(integer::mad_carry_sat(t, part_of(in), src[0], src[1], src[2], carry_in));
       return chain(integer::mad_carry(t, part_of(in), src[0], src[1], src[2], carry_in));
     case Op::div: return value(integer::div(t, src[0], src[1]));
     case Op::rem: return value(integer::rem(t, src[0], src[1]));

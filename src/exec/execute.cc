@@ -6,16 +6,57 @@
 #include "isa/forms.h"
 
 namespace ptxfu::exec {
+namespace {
+
+using Executor = bool (*)(const isa::Instr&, const uint64_t*, bool, Result&);
+
+bool run_int(const isa::Instr& in, const uint64_t* s, bool c, Result& r) { return execute_int(in, s, c, r); }
+bool run_approx(const isa::Instr& in, const uint64_t* s, bool, Result& r) { return execute_approx(in, s, r); }
+bool run_float(const isa::Instr& in, const uint64_t* s, bool, Result& r) { return execute_float(in, s, r); }
+
+Executor executor_for(const isa::Instr& in) {
+  if (isa::info(in.type).cls != isa::TypeClass::floating) return run_int;
+  return is_approx_form(in) ? run_approx : run_float;
+}
+
+[[noreturn]] void no_executor(const isa::Instr& in) {
+  // Unreachable for a legal form: the tests run every form of the table.
+  throw std::logic_error("no executor for " + isa::spell(in));
+}
+
+}  // namespace
+
+bool is_approx_form(const isa::Instr& in) {
+  switch (in.op) {
+    case isa::Op::sin: case isa::Op::cos: case isa::Op::lg2: case isa::Op::ex2: case isa::Op::tanh:
+    case isa::Op::rsqrt:
+      return true;
+    default:
+      return in.has(isa::Mod::approx) || in.has(isa::Mod::full);
+  }
+}
 
 Result execute(const isa::Instr& instr, const uint64_t* src, bool carry_in) {
   Result r;
-  if (isa::info(instr.type).cls != isa::TypeClass::floating) {
-    if (execute_int(instr, src, carry_in, r)) return r;
-  } else if (execute_approx(instr, src, r) || execute_float(instr, src, r)) {
-    return r;
+  if (!executor_for(instr)(instr, src, carry_in, r)) no_executor(instr);
+  return r;
+}
+
+void execute_lanes(const isa::Instr& instr, const uint64_t (*src)[4], unsigned lanes, uint32_t active,
+                   uint32_t carry_in, uint64_t* results, uint32_t& carry_out) {
+  if (active == 0) return;
+  const Executor run = executor_for(instr);
+  if (run == run_float) {
+    if (!execute_float_lanes(instr, src, lanes, active, results)) no_executor(instr);
+    return;
   }
-  // Unreachable for a legal form: the executor tests run every form of the table.
-  throw std::logic_error("no executor for " + isa::spell(instr));
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    if (!(active >> lane & 1)) continue;
+    Result r;
+    if (!run(instr, src[lane], (carry_in >> lane) & 1, r)) no_executor(instr);
+    results[lane] = r.value;
+    carry_out |= static_cast<uint32_t>(r.carry_out) << lane;
+  }
 }
 
 }  // namespace ptxfu::exec

@@ -16,8 +16,22 @@ struct Result {
 // read by addc/subc/madc. Precondition: instr is legal (isa::check passed).
 Result execute(const isa::Instr& instr, const uint64_t* src, bool carry_in);
 
+// The active lanes of one warp instruction: src[lane][k] is operand k of a
+// lane; results and carries are per lane. The executor is chosen once for
+// all lanes (the models' hot path).
+void execute_lanes(const isa::Instr& instr, const uint64_t (*src)[4], unsigned lanes, uint32_t active,
+                   uint32_t carry_in, uint64_t* results, uint32_t& carry_out);
+
+// Whether a floating-point form belongs to the approximation unit: the
+// transcendentals and every .approx / .full form. The one rule that splits
+// floating-point work between execute_approx and execute_float.
+bool is_approx_form(const isa::Instr& instr);
+
 // Each returns false when the instruction is not of its area.
 bool execute_float(const isa::Instr& instr, const uint64_t* src, Result& out);   // exec_float.cc
+// The same for the active lanes of a warp, the form decoded once.
+bool execute_float_lanes(const isa::Instr& instr, const uint64_t (*src)[4], unsigned lanes, uint32_t active,
+                         uint64_t* results);                                        // exec_float.cc
 bool execute_int(const isa::Instr& instr, const uint64_t* src, bool carry_in,
                  Result& out);                                                  // exec_int.cc
 bool execute_approx(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_approx.cc

@@ -84,6 +84,30 @@ std::string repeat_message(const RepeatRule& rule, Op op, ModSet mods) {
   return text;
 }
 
+// How ptxas words a modifier that no form of the instruction takes at all.
+struct ForeignModifier {
+  ModSet mods;
+  std::string_view message;  // {op} and {mod} substituted
+};
+constexpr ForeignModifier kForeignModifiers[] = {
+    {bit(Mod::wide) | bit(Mod::full), "Unknown modifier '.{mod}'"},
+    {bit(Mod::hi) | bit(Mod::lo), "Comparison qualifier is not allowed for instruction '{op}'"},
+    {bit(Mod::clamp) | bit(Mod::wrap), "Illegal modifier 'Clamp' for instruction '{op}'"},
+};
+
+std::string illegal_modifier_message(Op op, Mod m) {
+  ModSet anywhere = 0;  // every modifier some form of `op` allows
+  for (const FormRow* row = rows_begin(); row != rows_end(); ++row)
+    if (row->ops & op_bit(op)) anywhere |= row->allowed();
+  std::string text = "Illegal modifier '.{mod}' for instruction '{op}'";
+  if (!(anywhere & bit(m)))
+    for (const ForeignModifier& f : kForeignModifiers)
+      if (f.mods & bit(m)) text = f.message;
+  for (auto [key, value] : {std::pair<std::string_view, std::string_view>{"{op}", name(op)}, {"{mod}", name(m)}})
+    if (const auto pos = text.find(key); pos != std::string::npos) text.replace(pos, key.size(), value);
+  return text;
+}
+
 bool matches_types(const FormRow& row, Op op, Type t1, Type t2, unsigned num_types) {
   if (!(row.ops & op_bit(op)) || !(row.types & type_bit(t1))) return false;
   if (row.types2 == 0) return num_types == 1;
@@ -168,7 +192,7 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
     if (!(mods & bit(m)) || (allowed & bit(m))) continue;
     if (bit(m) & kRoundingMods)
       return fail(err, column, fmt::format("Illegal rounding modifier for instruction '{}'", name(op)));
-    return fail(err, column, fmt::format("Illegal modifier '.{}' for instruction '{}'", name(m), name(op)));
+    return fail(err, column, illegal_modifier_message(op, m));
   }
   for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i) {
     const Mod m = static_cast<Mod>(i);

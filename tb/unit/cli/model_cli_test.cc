@@ -18,7 +18,7 @@ struct CmdResult {
 };
 
 CmdResult run(const std::string& args) {
-  const std::string cmd = std::string(PTXFU_EXE) + " " + args + " 2>&1";
+  const std::string cmd = "bash -c \"" + std::string(PTXFU_EXE) + " " + args + "\" 2>&1";
   std::FILE* p = popen(cmd.c_str(), "r");
   std::string out;
   char buf[4096];
@@ -102,6 +102,38 @@ TEST(BenchCli, JsonArrayOneObjectPerBenchmark) {
     for (const char* key : {"bench", "latency", "ref_latency", "throughput", "ref_throughput", "ref_source"})
       EXPECT_TRUE(o.contains(key)) << key;
   }
+}
+
+}  // namespace
+
+#include "approx/half_table.h"
+
+namespace {
+
+// A hardware table replaces the model: write the model's own table with one
+// entry changed, load it with --mufu-tables and see the change in eval.
+TEST(EvalCli, HardwareTablesReplaceTheModel) {
+  using namespace ptxfu::approx;
+  const std::string dir = testing::TempDir() + "/mufu_tables";
+  std::system(("mkdir -p " + dir).c_str());
+  HalfTable table = model_table(HalfFn::tanh_f16);
+  const uint16_t model_value = table[0x3c00];  // tanh(1.0)
+  table[0x3c00] = static_cast<uint16_t>(model_value ^ 1);
+  {
+    std::ofstream out(dir + "/tanh.approx.f16.tab");
+    write_table(out, HalfFn::tanh_f16, table, "test: model with one entry changed");
+  }
+  char want[16];
+  std::snprintf(want, sizeof want, "0x%04x\n", model_value ^ 1);
+  EXPECT_EQ(run("eval --mufu-tables " + dir + " <<< 'tanh.approx.f16 0x3c00' 2>/dev/null").out, want);
+  std::snprintf(want, sizeof want, "0x%04x\n", model_value);
+  EXPECT_EQ(run("eval <<< 'tanh.approx.f16 0x3c00'").out, want);
+  // A malformed table is an error naming its file and line; nothing runs.
+  { std::ofstream(dir + "/tanh.approx.f16.tab") << "function tanh.approx.f16\n0x0000 zz\n"; }
+  const CmdResult bad = run("eval --mufu-tables " + dir + " <<< 'tanh.approx.f16 0x3c00'");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.out.find("tanh.approx.f16.tab:2"), std::string::npos) << bad.out;
+  EXPECT_EQ(run("eval --mufu-tables /nonexistent-dir <<< 'tanh.approx.f16 0x3c00'").status, 2);
 }
 
 }  // namespace
