@@ -52,9 +52,9 @@ const std::regex kSummary(R"(vectors=(\d+) mismatches=(\d+) vectors_per_s=(\d+))
 // ---------------------------------------------------------------------------
 // 10^6 vectors per operation (structured set first, then seeded random).
 // ---------------------------------------------------------------------------
-class Million : public ::testing::TestWithParam<const char*> {};
+class CosimMillion : public ::testing::TestWithParam<const char*> {};
 
-TEST_P(Million, MatchesGolden) {
+TEST_P(CosimMillion, MatchesGolden) {
   CosimOptions o;
   o.op = GetParam();
   o.vectors = 1000000;
@@ -70,7 +70,7 @@ TEST_P(Million, MatchesGolden) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Ops, Million,
+    Ops, CosimMillion,
     ::testing::Values("fma.rn.f16x2", "fma.rn.bf16x2", "add.rn.f16x2", "add.rn.bf16x2",
                       "sub.rn.f16x2", "sub.rn.bf16x2", "mul.rn.f16x2", "mul.rn.bf16x2",
                       "min.f16x2", "min.bf16x2", "max.f16x2", "max.bf16x2", "neg.f16x2",
@@ -96,7 +96,7 @@ std::vector<std::string> unit_forms() {
   return forms;
 }
 
-TEST(AllForms, StructuredAndRandom) {
+TEST(CosimAllForms, StructuredAndRandom) {
   const std::vector<std::string> forms = unit_forms();
   ASSERT_GE(forms.size(), 40u);
   std::cout << forms.size() << " forms\n";
@@ -122,7 +122,7 @@ TEST(AllForms, StructuredAndRandom) {
 
 // The MPFR reference and the core agree on every form's structured set plus
 // random vectors: the RTL is then checked against two independent models.
-TEST(AllForms, ReferenceAgreesWithCore) {
+TEST(CosimAllForms, ReferenceAgreesWithCore) {
   const Golden core = core_golden();
   if (!core) GTEST_SKIP() << "no core in this build";
   unsigned disagreements = 0;
@@ -149,7 +149,7 @@ TEST(AllForms, ReferenceAgreesWithCore) {
 // ---------------------------------------------------------------------------
 // Every compiled pipeline configuration, streaming and with random stalls.
 // ---------------------------------------------------------------------------
-TEST(Pipeline, EveryConfigurationStreamingAndStalled) {
+TEST(CosimPipeline, EveryConfigurationStreamingAndStalled) {
   for (UnitKind k : {UnitKind::hfma2, UnitKind::hmnmx2}) {
     for (int stages : rtl_stages(k)) {
       for (double stall : {0.0, 0.3}) {
@@ -173,7 +173,7 @@ TEST(Pipeline, EveryConfigurationStreamingAndStalled) {
 // ---------------------------------------------------------------------------
 // The harness can fail: the deliberately broken RTL (ties round to odd).
 // ---------------------------------------------------------------------------
-TEST(BrokenRtl, MismatchesAreReportedInEvalSyntax) {
+TEST(CosimBrokenRtl, MismatchesAreReportedInEvalSyntax) {
   CosimOptions o;
   o.op = "fma.rn.f16x2";
   o.vectors = 50000;
@@ -260,7 +260,7 @@ class Twin : public Unit {
   uint64_t cycles_ = 0;
 };
 
-TEST(Checker, CatchesEachKindOfFault) {
+TEST(CosimChecker, CatchesEachKindOfFault) {
   Form f;
   std::string err;
   ASSERT_TRUE(make_form("fma.rn.f16x2", f, err)) << err;
@@ -291,7 +291,7 @@ TEST(Checker, CatchesEachKindOfFault) {
 // ---------------------------------------------------------------------------
 // Command-line contract and options.
 // ---------------------------------------------------------------------------
-TEST(Options, ErrorsAndShards) {
+TEST(CosimOptions, ErrorsAndShards) {
   CosimOptions o;
   o.op = "fma.rn.f16x2";
   o.unit = "hmnmx2";
@@ -313,7 +313,7 @@ TEST(Options, ErrorsAndShards) {
   EXPECT_FALSE(parse_shard("1/2x", s));
 }
 
-TEST(Exhaustive, UnaryWholeAndBinaryShard) {
+TEST(CosimExhaustive, UnaryWholeAndBinaryShard) {
   CosimOptions o;
   o.golden = golden_name();
   o.exhaustive = true;
@@ -331,7 +331,7 @@ TEST(Exhaustive, UnaryWholeAndBinaryShard) {
 
 // The RTL's OOB_NAN parameter (through the reference, which CMake gives the
 // RTL's default) must be the core's constant.
-TEST(Oob, RtlPatternIsTheCores) {
+TEST(CosimOob, RtlPatternIsTheCores) {
 #if PTXFU_COSIM_HAVE_CORE
   EXPECT_EQ(kReferenceOobNan, fp::oob_nan(fp::kF16));
   EXPECT_EQ(kReferenceOobNan, fp::oob_nan(fp::kBF16));
@@ -341,7 +341,7 @@ TEST(Oob, RtlPatternIsTheCores) {
 #endif
 }
 
-TEST(Trace, WritesAnFstWaveform) {
+TEST(CosimTrace, WritesAnFstWaveform) {
   const std::string path = ::testing::TempDir() + "cosim_trace.fst";
   std::remove(path.c_str());
   CosimOptions o;
