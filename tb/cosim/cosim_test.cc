@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <deque>
 #include <fstream>
@@ -96,6 +97,13 @@ std::vector<std::string> unit_forms() {
   return forms;
 }
 
+// Random vectors per form on top of the structured set: 5000, or the value of
+// the environment variable PTXFU_COSIM_FORM_VECTORS for longer campaigns.
+uint64_t random_per_form() {
+  const char* env = std::getenv("PTXFU_COSIM_FORM_VECTORS");
+  return env != nullptr ? std::strtoull(env, nullptr, 10) : 5000;
+}
+
 TEST(CosimAllForms, StructuredAndRandom) {
   const std::vector<std::string> forms = unit_forms();
   ASSERT_GE(forms.size(), 40u);
@@ -108,7 +116,7 @@ TEST(CosimAllForms, StructuredAndRandom) {
     VectorSource src(f, 7);
     CosimOptions o;
     o.op = m;
-    o.vectors = src.structured().size() + 5000;
+    o.vectors = src.structured().size() + random_per_form();
     o.seed = 7;
     o.golden = golden_name();
     const RunResult r = run(o);
