@@ -466,7 +466,7 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
   for (size_t i = 0; i < programs.size(); ++i) {
     const YAML::Node n = programs[i];
     const std::string key = fmt::format("programs[{}]", i);
-    std::string bench, kind, file;
+    std::string bench, kind, file, name;
     unsigned length = 0;
     if (n.IsScalar()) {
       const std::string s = n.Scalar();
@@ -479,7 +479,8 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
         kind = s.substr(dot + 1);
       }
     } else if (n.IsMap()) {
-      r.only_keys(n, key, {"file", "bench", "kind", "length"});
+      r.only_keys(n, key, {"file", "name", "bench", "kind", "length"});
+      if (n["name"]) name = r.string(n["name"], key + ".name");
       if (n["file"]) {
         if (n["bench"] || n["kind"] || n["length"]) r.fail(n, key, "give file: or bench:/kind:/length:, not both");
         file = r.string(n["file"], key + ".file");
@@ -497,13 +498,13 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
       const std::string resolved = resolve(path, file);
       src.text = read_file(resolved, ok);
       if (!ok) r.fail(n, key, fmt::format("cannot open '{}'", resolved));
-      src.id = file;
+      src.id = name.empty() ? stem_of(file) : name;
     } else {
       std::string error;
       const unsigned len = length ? length : (kind == "chain" ? kDefaultChain : kDefaultRounds);
       src.text = builtin_program(bench, kind, len, error);
       if (!error.empty()) r.fail(n, key, error);
-      src.id = length ? fmt::format("{}.{}.{}", bench, kind, length) : bench + "." + kind;
+      src.id = !name.empty() ? name : length ? fmt::format("{}.{}.{}", bench, kind, length) : bench + "." + kind;
     }
     for (const auto& q : spec.programs)
       if (q.id == src.id) r.fail(n, key, fmt::format("program '{}' given twice", src.id));
