@@ -603,10 +603,27 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
   }
   spec.points = std::move(all);
 
-  // Every point, whole: combinations the single values did not show.
+  // Every point, whole: combinations the single values did not show. Points
+  // that differ only in warps, mode or program share a config, built once.
+  // (Whether a program is legal for a point's feature mask is the point's
+  // result, not a spec error: build_point reports it when the point runs.)
+  std::map<std::string, std::unique_ptr<models::ArchConfig>> configs;
   for (const Point& pt : spec.points) {
     try {
-      build_point(spec, pt);
+      std::string signature;
+      std::vector<std::pair<const Parameter*, size_t>> settings;
+      models::SimJob job;
+      for (size_t k = 0; k < spec.parameters.size(); ++k) {
+        const Parameter& p = spec.parameters[k];
+        if (p.key == "warps") job.warps = static_cast<unsigned>(std::stoul(p.values[pt.choice[k]]));
+        if (p.run_parameter()) continue;
+        settings.push_back({&p, pt.choice[k]});
+        signature += p.yaml[pt.choice[k]] + "\n";
+      }
+      auto& config = configs[signature];
+      if (!config) config = std::make_unique<models::ArchConfig>(config_for(spec, base_tree, settings, spec.base_origin));
+      job.config = config.get();
+      models::validate(job);
     } catch (const ConfigError& e) {
       r.fail(params, "parameters", fmt::format("point {} ({}): {}", pt.index, describe(spec, pt), strip_origin(e.what(), spec.base_origin)));
     }
