@@ -129,6 +129,23 @@ bool wait_rows(const std::string& dir, size_t rows, std::chrono::seconds limit =
   return false;
 }
 
+// The worker processes of a running sweep.
+std::vector<pid_t> children(pid_t pid) {
+  const std::string p = std::to_string(pid);
+  std::istringstream in(slurp("/proc/" + p + "/task/" + p + "/children"));
+  std::vector<pid_t> out;
+  pid_t c;
+  while (in >> c) out.push_back(c);
+  return out;
+}
+
+// Running, not a zombie (an orphan is reaped by whatever PID 1 is, or not).
+bool alive(pid_t pid) {
+  const std::string stat = slurp("/proc/" + std::to_string(pid) + "/stat");
+  const size_t paren = stat.rfind(')');
+  return paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] != 'Z';
+}
+
 class Interrupt : public ::testing::TestWithParam<int> {};
 
 // Kill a running sweep, check what is on disk, resume, compare with an
@@ -143,10 +160,16 @@ TEST_P(Interrupt, KeepsCompletedPointsAndResumesToTheSameRows) {
 
   const pid_t pid = spawn({"sweep", spec, "--out", dir + "/cut", "--jobs", "2", "--no-plots"}, dir + "/cut.log");
   ASSERT_TRUE(wait_rows(dir + "/cut", 3)) << slurp(dir + "/cut.log");
+  const std::vector<pid_t> workers = children(pid);
   ::kill(pid, sig);
   EXPECT_EQ(finish(pid), 128 + sig) << slurp(dir + "/cut.log");
   const std::string log = slurp(dir + "/cut.log");
-  EXPECT_NE(log.find("run the same command again to resume"), std::string::npos) << log;
+  if (sig != SIGKILL) EXPECT_NE(log.find("run the same command again to resume"), std::string::npos) << log;
+  // No worker outlives the driver (SIGKILL included: they have a parent-death signal).
+  for (pid_t w : workers) {
+    for (int i = 0; i < 200 && alive(w); ++i) std::this_thread::sleep_for(10ms);
+    EXPECT_FALSE(alive(w)) << "worker " << w << " still runs";
+  }
 
   // Whole rows only, the JSON lines match them, some points are missing.
   const std::string csv = slurp(dir + "/cut/results.csv");
@@ -173,18 +196,9 @@ TEST_P(Interrupt, KeepsCompletedPointsAndResumesToTheSameRows) {
   EXPECT_NE(idle.out.find("16 done before, 0 run now"), std::string::npos) << idle.out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Sweep, Interrupt, ::testing::Values(SIGTERM, SIGINT),
-                         [](const auto& info) { return info.param == SIGTERM ? "SIGTERM" : "SIGINT"; });
-
-// The worker processes of a running sweep.
-std::vector<pid_t> children(pid_t pid) {
-  const std::string p = std::to_string(pid);
-  std::istringstream in(slurp("/proc/" + p + "/task/" + p + "/children"));
-  std::vector<pid_t> out;
-  pid_t c;
-  while (in >> c) out.push_back(c);
-  return out;
-}
+INSTANTIATE_TEST_SUITE_P(Sweep, Interrupt, ::testing::Values(SIGTERM, SIGINT, SIGKILL), [](const auto& info) {
+  return std::string(info.param == SIGTERM ? "SIGTERM" : info.param == SIGINT ? "SIGINT" : "SIGKILL");
+});
 
 // A worker that dies is a failed point, recorded with the reason; the sweep
 // goes on, and --retry-failed recomputes it.
