@@ -363,8 +363,9 @@ void Store::drop(const std::set<std::string>& keys) {
 }
 
 void Store::append(const std::vector<std::string>& row, const nlohmann::ordered_json& extra) {
+  // Only the CSV row is synced: it decides what is done. A JSON line lost
+  // with the machine is written again from its CSV row on the next open.
   write_all(jsonl_fd_, json_line(table_.header, row, extra), dir_ + "/results.jsonl");
-  ::fdatasync(jsonl_fd_);
   write_all(csv_fd_, csv_line(row), dir_ + "/results.csv");
   ::fdatasync(csv_fd_);
   table_.rows.push_back(row);

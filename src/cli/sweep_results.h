@@ -2,13 +2,14 @@
 // point, appended as points complete), sweep.json (what the sweep is), plots.
 //
 // Nothing is lost and nothing is half-written: each row is appended with one
-// write() of a complete line to a file opened O_APPEND, then fdatasync();
-// the JSON line goes first, the CSV row second, and the CSV decides which
-// points are done. Files that are created or rewritten whole (the header,
+// write() of a complete line to a file opened O_APPEND: the JSON line first,
+// then the CSV row, then fdatasync() of the CSV, which decides which points
+// are done. Files that are created or rewritten whole (the header,
 // sweep.json, merged outputs) are written to a temporary name, synced and
 // renamed. On opening, a torn last line (only possible if the machine itself
 // went down mid-write) is cut off, and JSON lines whose CSV row is missing
-// are dropped, so a resumed sweep recomputes exactly the missing points.
+// are dropped (a CSV row without its JSON line gets one written from the
+// row), so a resumed sweep recomputes exactly the missing points.
 #pragma once
 #include <set>
 #include <stdexcept>
@@ -86,7 +87,7 @@ class Store {
   const Table& table() const { return table_; }
   // Rewrites both files without the rows of these keys (--retry-failed).
   void drop(const std::set<std::string>& keys);
-  // Appends one point: the JSON line, then the CSV row, each synced.
+  // Appends one point: the JSON line, then the CSV row, synced.
   void append(const std::vector<std::string>& row, const nlohmann::ordered_json& extra);
 
  private:

@@ -1,8 +1,8 @@
 // The sweep driver: validates the spec, opens the result directory, and runs
 // the missing points of its shard on N worker processes. Each worker is a
 // fork() of the driver, made before the driver calls anything of SystemC;
-// it elaborates and simulates its one point, writes the metrics to a pipe
-// and _exit()s. The driver alone writes the result files.
+// it builds its point's config and program, elaborates and simulates, writes
+// the metrics to a pipe and _exit()s. The driver alone writes the result files.
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -59,12 +59,19 @@ bool parse_shard(const std::string& s, unsigned& k, unsigned& n) {
   }
 }
 
-// The worker: runs in the forked child, never returns.
-[[noreturn]] void worker(const PointJob& pj, const std::vector<std::string>& metrics, int fd) {
+// The worker: runs in the forked child, never returns. It builds its point's
+// config and program itself, so the driver's only serial work is forking and
+// writing rows.
+[[noreturn]] void worker(const Spec& spec, const Point& point, int fd) {
   std::string reply;
   try {
-    const models::SimResult r = models::simulate({pj.job}).front();
-    reply = nlohmann::json{{"metrics", metric_values(r, metrics)}, {"host_seconds", r.host_seconds}}.dump();
+    const PointJob pj = build_point(spec, point);
+    if (!pj.error.empty()) {
+      reply = nlohmann::json{{"error", pj.error}}.dump();
+    } else {
+      const models::SimResult r = models::simulate({pj.job}).front();
+      reply = nlohmann::json{{"metrics", metric_values(r, spec.metrics)}, {"host_seconds", r.host_seconds}}.dump();
+    }
   } catch (const std::exception& e) {
     reply = nlohmann::json{{"error", std::string("simulation failed: ") + e.what()}}.dump();
   } catch (...) {
@@ -209,11 +216,6 @@ int run_sweep(const SweepCmdOptions& o, std::ostream& out, std::ostream& err) {
       // Launch up to `jobs` workers.
       while (!stop_signal && next < todo.size() && running.size() < jobs) {
         const size_t point = todo[next++];
-        PointJob pj = build_point(spec, spec.points[point]);
-        if (!pj.error.empty()) {
-          record(point, pj.error, {}, 0);
-          continue;
-        }
         int fds[2];
         if (::pipe2(fds, O_CLOEXEC) != 0) throw StoreError(std::string("pipe: ") + std::strerror(errno));
         out.flush();
@@ -227,7 +229,7 @@ int run_sweep(const SweepCmdOptions& o, std::ostream& out, std::ostream& err) {
           ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // a driver killed with SIGKILL takes its workers along
           if (::getppid() != driver) _exit(4);
           ::close(fds[0]);
-          worker(pj, spec.metrics, fds[1]);
+          worker(spec, spec.points[point], fds[1]);
         }
         ::close(fds[1]);
         running.push_back({pid, fds[0], point, "", Clock::now()});
