@@ -12,7 +12,7 @@ namespace ptxfu::cli {
 
 struct SweepCmdOptions {
   std::string spec_path;
-  std::string out_dir;           // default: sweep-NAME
+  std::string out_dir;           // default: out/sweep-NAME
   unsigned jobs = 0;             // worker processes; 0: one per online CPU
   std::string shard = "1/1";     // K/N: run only the K-th of N slices
   bool retry_failed = false;     // recompute points recorded as failed

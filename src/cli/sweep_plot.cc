@@ -85,7 +85,12 @@ bool run_gnuplot(const std::string& gnuplot, const std::string& dir, const std::
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
   }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    struct stat st {};
+    const std::string log = dir + "/gnuplot.log";
+    if (::stat(log.c_str(), &st) == 0 && st.st_size == 0) ::unlink(log.c_str());
+    return true;
+  }
   note = fmt::format("gnuplot failed on {}/{} (see {}/gnuplot.log)", dir, script, dir);
   return false;
 }

@@ -115,7 +115,7 @@ int run_sweep(const SweepCmdOptions& o, std::ostream& out, std::ostream& err) {
     err << "ptxfu sweep: --shard must be K/N with 1 <= K <= N, not '" << o.shard << "'\n";
     return 2;
   }
-  const std::string dir = o.out_dir.empty() ? "sweep-" + spec.name : o.out_dir;
+  const std::string dir = o.out_dir.empty() ? "out/sweep-" + spec.name : o.out_dir;
   if (o.emit_slurm) return emit_slurm(spec, o, dir, out, err);
 
   // This shard's points: every N-th, so slices are balanced and fixed for a spec.
@@ -380,7 +380,7 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepCmdOptions& o) {
       "missing points. One- and two-parameter sweeps are plotted with gnuplot when it is installed.");
   sweep->add_option("SPEC", o.spec_path, "the sweep spec (YAML)");
   sweep->add_option("--jobs,-j", o.jobs, "worker processes (default: one per CPU)")->check(CLI::Range(1u, 4096u));
-  sweep->add_option("--out,-o", o.out_dir, "result directory (default: sweep-NAME)");
+  sweep->add_option("--out,-o", o.out_dir, "result directory (default: out/sweep-NAME)");
   sweep->add_option("--shard", o.shard, "run only the K-th of N slices of the points, K/N (default 1/1)");
   sweep->add_flag("--retry-failed", o.retry_failed, "recompute points recorded as failed");
   sweep->add_option("--timeout", o.timeout_s, "seconds a point may run before its worker is killed (default: no limit)")
