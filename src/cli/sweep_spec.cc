@@ -229,7 +229,7 @@ struct Located {
 
 const char* const kReservedColumns[] = {"key", "program", "status", "error", "host_seconds"};
 
-models::ArchConfig config_for(const Spec& spec, const YAML::Node& base, const std::vector<std::pair<const Parameter*, size_t>>& settings,
+models::ArchConfig config_for(const YAML::Node& base, const std::vector<std::pair<const Parameter*, size_t>>& settings,
                               const std::string& origin) {
   YAML::Node tree = YAML::Clone(base);
   for (const auto& [p, v] : settings) {
@@ -240,7 +240,6 @@ models::ArchConfig config_for(const Spec& spec, const YAML::Node& base, const st
   }
   YAML::Emitter e;
   e << tree;
-  (void)spec;
   return models::load_config_text(e.c_str(), origin);
 }
 
@@ -448,7 +447,7 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
         if (p.values[i] != "lt" && p.values[i] != "at") r.fail(at.node, at.key, "expected lt or at");
       } else {
         try {
-          config_for(spec, base_tree, {{&p, i}}, "<" + p.key + ">");
+          config_for(base_tree, {{&p, i}}, "<" + p.key + ">");
         } catch (const ConfigError& e) {
           r.fail(at.node, at.key, fmt::format("{} = {}: {}", p.key, p.values[i], strip_origin(e.what(), "<" + p.key + ">")));
         }
@@ -621,7 +620,7 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
         signature += p.yaml[pt.choice[k]] + "\n";
       }
       auto& config = configs[signature];
-      if (!config) config = std::make_unique<models::ArchConfig>(config_for(spec, base_tree, settings, spec.base_origin));
+      if (!config) config = std::make_unique<models::ArchConfig>(config_for(base_tree, settings, spec.base_origin));
       job.config = config.get();
       models::validate(job);
     } catch (const ConfigError& e) {
@@ -643,7 +642,7 @@ PointJob build_point(const Spec& spec, const Point& point) {
     if (p.key == "mode") mode = p.values[point.choice[k]];
   }
   const YAML::Node base = YAML::Load(spec.base_text);
-  pj.config = std::make_unique<models::ArchConfig>(config_for(spec, base, settings, spec.base_origin));
+  pj.config = std::make_unique<models::ArchConfig>(config_for(base, settings, spec.base_origin));
   pj.job.config = pj.config.get();
   pj.job.warps = warps;
   pj.job.style = mode == "at" ? models::TimingStyle::approximately_timed : models::TimingStyle::loosely_timed;

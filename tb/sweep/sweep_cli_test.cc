@@ -322,6 +322,26 @@ TEST(Sweep, ABadSpecRunsNothingAndWritesNothing) {
   EXPECT_NE(other.out.find("holds results of another sweep"), std::string::npos) << other.out;
 }
 
+// A program the base accepts but a point's feature mask does not: a failed
+// point with the checker's message; the others run.
+TEST(Sweep, AProgramIllegalForAPointIsRecordedAsFailed) {
+  const std::string dir = temp_dir();
+  std::ofstream(dir + "/oob.ptx") << ".reg .b32 %h<4>;\nmov.b32 %h1, 0x3c003c00;\nfma.rn.oob.f16x2 %h0, %h1, %h1, %h1;\n";
+  std::ofstream(dir + "/s.yaml") << "base: sm_90\nprograms: [oob.ptx]\nparameters:\n  features.remove: [[], [oob]]\n";
+  const CmdRun r = run({"sweep", dir + "/s.yaml", "--out", dir + "/out", "--quiet", "--no-plots"});
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("1 ok, 1 failed"), std::string::npos) << r.out;
+  const Table t = read_table(dir + "/out");
+  ASSERT_EQ(t.rows.size(), 2u);
+  for (const auto& row : t.rows) {
+    const bool removed = row[t.column("features.remove")] == "[oob]";
+    EXPECT_EQ(row[t.column("status")], removed ? "error" : "ok");
+    if (removed) {
+      EXPECT_NE(row[t.column("error")].find("feature 'oob' removed by configuration"), std::string::npos);
+    }
+  }
+}
+
 TEST(Sweep, ExampleSpecsProduceCsvJsonAndPlots) {
   const bool gnuplot = std::system("command -v gnuplot > /dev/null 2>&1") == 0;
   for (const std::string name : {"fma_latency_warps", "hfma2_lanes_issue"}) {
