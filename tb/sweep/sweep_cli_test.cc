@@ -164,7 +164,9 @@ TEST_P(Interrupt, KeepsCompletedPointsAndResumesToTheSameRows) {
   ::kill(pid, sig);
   EXPECT_EQ(finish(pid), 128 + sig) << slurp(dir + "/cut.log");
   const std::string log = slurp(dir + "/cut.log");
-  if (sig != SIGKILL) EXPECT_NE(log.find("run the same command again to resume"), std::string::npos) << log;
+  if (sig != SIGKILL) {
+    EXPECT_NE(log.find("run the same command again to resume"), std::string::npos) << log;
+  }
   // No worker outlives the driver (SIGKILL included: they have a parent-death signal).
   for (pid_t w : workers) {
     for (int i = 0; i < 200 && alive(w); ++i) std::this_thread::sleep_for(10ms);
