@@ -390,7 +390,9 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepCmdOptions& o) {
   sweep->add_flag("--dry-run", o.dry_run, "list this shard's points (key and values) and run nothing");
   sweep->add_flag("--emit-slurm", o.emit_slurm, "write DIR/sweep.sbatch (a job array, one task per shard) and DIR/merge.sbatch");
   sweep->add_option("--shards", o.shards, "array tasks for --emit-slurm (default 4)")->check(CLI::Range(1u, 100000u));
-  sweep->add_option("--slurm-option", o.slurm_options, "extra #SBATCH option for --emit-slurm, e.g. --partition=cpu (repeatable)");
+  sweep->add_option("--slurm-option", o.slurm_options, "extra #SBATCH option for --emit-slurm without its dashes, e.g. partition=cpu (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   CLI::App* merge = sweep->add_subcommand("merge", "Merge the result directories of shards (or of separate runs) into one, and plot it.");
   merge->add_option("DIR", o.merge_dirs, "result directories to merge")->required();
   merge->add_option("--out,-o", o.merge_out, "merged result directory")->required();

@@ -55,7 +55,9 @@ int emit_slurm(const Spec& spec, const SweepCmdOptions& o, const std::string& ou
     sweep += fmt::format("#SBATCH --job-name=ptxfu-{}\n#SBATCH --array=1-{}\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task={}\n",
                          spec.name, n, cpus);
     sweep += fmt::format("#SBATCH --output={}/slurm-%A_%a.out\n", dir);
-    for (const auto& opt : o.slurm_options) sweep += "#SBATCH " + opt + "\n";
+    std::string extra;  // given as partition=cpu or --partition=cpu
+    for (const auto& opt : o.slurm_options) extra += "#SBATCH " + (opt.rfind("-", 0) == 0 ? opt : "--" + opt) + "\n";
+    sweep += extra;
     sweep += "set -eu\n";
     sweep += fmt::format(
         "exec {} sweep {} --shard \"${{SLURM_ARRAY_TASK_ID}}/{}\" --jobs \"${{SLURM_CPUS_PER_TASK:-{}}}\" \\\n"
@@ -63,7 +65,7 @@ int emit_slurm(const Spec& spec, const SweepCmdOptions& o, const std::string& ou
         shell_quoted(exe), shell_quoted(absolute(spec.path)), n, cpus, shell_quoted(dir));
     std::string merge = head;
     merge += fmt::format("#SBATCH --job-name=ptxfu-{}-merge\n#SBATCH --ntasks=1\n#SBATCH --output={}/slurm-merge-%j.out\n", spec.name, dir);
-    for (const auto& opt : o.slurm_options) merge += "#SBATCH " + opt + "\n";
+    merge += extra;
     merge += "set -eu\n";
     merge += fmt::format("exec {} sweep merge", shell_quoted(exe));
     for (unsigned k = 1; k <= n; ++k) merge += " " + shell_quoted(fmt::format("{}/shard-{}", dir, k));

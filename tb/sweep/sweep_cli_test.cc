@@ -287,13 +287,13 @@ TEST(Sweep, SlurmScriptsRunEveryShardAndMerge) {
   const std::string dir = temp_dir();
   const std::string spec = fast_spec(dir);
   const CmdRun e = run({"sweep", spec, "--emit-slurm", "--shards", "3", "--jobs", "2", "--out", dir + "/slurm",
-                     "--slurm-option=--partition=debug"});
+                     "--slurm-option", "partition=debug", "--slurm-option", "time=10"});
   ASSERT_EQ(e.status, 0) << e.out;
   EXPECT_NE(e.out.find("sbatch --parsable"), std::string::npos) << e.out;
   const std::string script = slurp(dir + "/slurm/sweep.sbatch");
   EXPECT_NE(script.find("#SBATCH --array=1-3\n"), std::string::npos) << script;
   EXPECT_NE(script.find("#SBATCH --cpus-per-task=2\n"), std::string::npos) << script;
-  EXPECT_NE(script.find("#SBATCH --partition=debug\n"), std::string::npos) << script;
+  EXPECT_NE(script.find("#SBATCH --partition=debug\n#SBATCH --time=10\n"), std::string::npos) << script;
   for (int k = 1; k <= 3; ++k) {
     const std::string cmd = "cd / && SLURM_ARRAY_TASK_ID=" + std::to_string(k) + " SLURM_CPUS_PER_TASK=2 bash " + dir +
                             "/slurm/sweep.sbatch > /dev/null 2>&1";
