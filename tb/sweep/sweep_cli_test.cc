@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -129,13 +130,29 @@ bool wait_rows(const std::string& dir, size_t rows, std::chrono::seconds limit =
   return false;
 }
 
-// The worker processes of a running sweep.
+// The worker processes of a running sweep (from /proc/PID/task/PID/children,
+// or by scanning every process's parent where the kernel lacks that file).
 std::vector<pid_t> children(pid_t pid) {
   const std::string p = std::to_string(pid);
-  std::istringstream in(slurp("/proc/" + p + "/task/" + p + "/children"));
   std::vector<pid_t> out;
-  pid_t c;
-  while (in >> c) out.push_back(c);
+  std::ifstream list("/proc/" + p + "/task/" + p + "/children");
+  if (list) {
+    pid_t c;
+    while (list >> c) out.push_back(c);
+    return out;
+  }
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = e.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::string stat = slurp(e.path().string() + "/stat");
+    const size_t paren = stat.rfind(')');
+    if (paren == std::string::npos) continue;
+    std::istringstream rest(stat.substr(paren + 2));
+    char state;
+    pid_t parent = 0;
+    rest >> state >> parent;
+    if (parent == pid) out.push_back(static_cast<pid_t>(std::stol(name)));
+  }
   return out;
 }
 
@@ -206,12 +223,13 @@ INSTANTIATE_TEST_SUITE_P(Sweep, Interrupt, ::testing::Values(SIGTERM, SIGINT, SI
 // goes on, and --retry-failed recomputes it.
 TEST(Sweep, AWorkerCrashIsRecordedAndTheSweepContinues) {
   const std::string dir = temp_dir();
-  const std::string spec = slow_spec(dir, 4, 400);
+  const std::string spec = slow_spec(dir, 4, 800);  // long points: a worker is mid-run when it is hit
   const pid_t pid = spawn({"sweep", spec, "--out", dir + "/out", "--jobs", "1", "--no-plots"}, dir + "/log");
   ASSERT_TRUE(wait_rows(dir + "/out", 1)) << slurp(dir + "/log");
   bool killed = false;
   for (int tries = 0; tries < 2000 && !killed; ++tries) {
-    for (pid_t c : children(pid)) killed |= ::kill(c, SIGSEGV) == 0;
+    for (pid_t c : children(pid))
+      if (alive(c)) killed |= ::kill(c, SIGSEGV) == 0;  // not a finished worker awaiting its reaping
     if (!killed) std::this_thread::sleep_for(1ms);
   }
   ASSERT_TRUE(killed);
