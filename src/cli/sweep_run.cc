@@ -43,6 +43,11 @@ void on_signal(int sig) {
   errno = saved;
 }
 
+void drain_signals(int& stop_signal) {
+  unsigned char b = 0;
+  while (::read(g_signal_pipe[0], &b, 1) == 1) stop_signal = b;
+}
+
 bool parse_shard(const std::string& s, unsigned& k, unsigned& n) {
   const size_t slash = s.find('/');
   if (slash == std::string::npos) return false;
@@ -243,10 +248,9 @@ int run_sweep(const SweepCmdOptions& o, std::ostream& out, std::ostream& err) {
       if (o.timeout_s > 0) wait_ms = 200;
       const int n = ::poll(pfds.data(), pfds.size(), wait_ms);
       if (n < 0 && errno != EINTR) throw StoreError(std::string("poll: ") + std::strerror(errno));
-      if (n > 0 && (pfds[0].revents & POLLIN)) {
-        unsigned char b = 0;
-        while (::read(g_signal_pipe[0], &b, 1) == 1) stop_signal = b;
-      }
+      // Read the signal pipe whatever poll reported: a signal handled while
+      // poll returned has written it after poll looked.
+      drain_signals(stop_signal);
       if (stop_signal) break;
       for (size_t i = 0; i < running.size(); ++i) {
         Running& r = running[i];
@@ -286,6 +290,14 @@ int run_sweep(const SweepCmdOptions& o, std::ostream& out, std::ostream& err) {
             error = "worker sent no readable result";
           }
         } else {
+          // Ctrl-C reaches the whole process group: a worker that died of it
+          // is a point to resume, not a failure.
+          if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM || WTERMSIG(status) == SIGHUP))
+            drain_signals(stop_signal);
+          if (stop_signal) {
+            running.erase(running.begin() + static_cast<long>(i));
+            break;
+          }
           error = death(status);
         }
         record(r.point, error, values, host);

@@ -45,6 +45,7 @@ bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0;
 pid_t spawn(const std::vector<std::string>& args, const std::string& log, const char* path_env = nullptr) {
   const pid_t pid = ::fork();
   if (pid == 0) {
+    ::setpgid(0, 0);  // its own process group, as a shell job has
     const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
     ::dup2(fd, 1);
     ::dup2(fd, 2);
@@ -178,7 +179,9 @@ TEST_P(Interrupt, KeepsCompletedPointsAndResumesToTheSameRows) {
   const pid_t pid = spawn({"sweep", spec, "--out", dir + "/cut", "--jobs", "2", "--no-plots"}, dir + "/cut.log");
   ASSERT_TRUE(wait_rows(dir + "/cut", 3)) << slurp(dir + "/cut.log");
   const std::vector<pid_t> workers = children(pid);
-  ::kill(pid, sig);
+  // SIGINT as Ctrl-C sends it, to the whole process group (workers too);
+  // SIGTERM and SIGKILL to the driver alone.
+  ::kill(sig == SIGINT ? -pid : pid, sig);
   EXPECT_EQ(finish(pid), 128 + sig) << slurp(dir + "/cut.log");
   const std::string log = slurp(dir + "/cut.log");
   if (sig != SIGKILL) {
