@@ -10,6 +10,7 @@ packages=(
   libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev
   libmpfr-dev libgmp-dev
   clang gnuplot-nox
+  slurm-wlm munge
 )
 
 missing=()

@@ -11,6 +11,7 @@
 #include "cli/eval_cmd.h"
 #include "cli/model_cmds.h"
 #include "approx/half_table.h"
+#include "cli/sweep_cmd.h"
 
 namespace {
 
@@ -106,6 +107,9 @@ int main(int argc, char** argv) {
   bench_cmd->add_flag("--all", bench.all, "every embedded config, sm_70 ... sm_100")->excludes(bench_config);
   bench_cmd->add_flag("--json", bench.json, "print a JSON array, one object per (config, benchmark)");
 
+  ptxfu::cli::SweepCmdOptions sweep;
+  CLI::App* sweep_cmd = ptxfu::cli::add_sweep_subcommand(app, sweep);
+
   CLI11_PARSE(app, argc, argv);
 
   if (*eval_cmd) {
@@ -119,6 +123,7 @@ int main(int argc, char** argv) {
   }
   if (*sim_cmd) return load_mufu_tables(sim_tables, "sim") ? ptxfu::cli::run_sim(sim, std::cout, std::cerr) : 2;
   if (*bench_cmd) return ptxfu::cli::run_bench(bench, std::cout, std::cerr);
+  if (*sweep_cmd) return ptxfu::cli::run_sweep_cmd(*sweep_cmd, sweep, std::cout, std::cerr);
 
   if (*check_cmd) {
     auto in = open_input(check_input);
