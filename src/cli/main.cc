@@ -12,6 +12,9 @@
 #include "cli/model_cmds.h"
 #include "approx/half_table.h"
 #include "cli/sweep_cmd.h"
+#ifdef PTXFU_HAVE_COSIM
+#include "cosim/cosim_cli.h"
+#endif
 
 namespace {
 
@@ -110,6 +113,12 @@ int main(int argc, char** argv) {
   ptxfu::cli::SweepCmdOptions sweep;
   CLI::App* sweep_cmd = ptxfu::cli::add_sweep_subcommand(app, sweep);
 
+#ifdef PTXFU_HAVE_COSIM
+  ptxfu::cosim::CosimOptions cosim;
+  CLI::App* cosim_cmd = app.add_subcommand("cosim", ptxfu::cosim::kCosimHelp);
+  ptxfu::cosim::add_cosim_options(*cosim_cmd, cosim);
+#endif
+
   CLI11_PARSE(app, argc, argv);
 
   if (*eval_cmd) {
@@ -123,6 +132,9 @@ int main(int argc, char** argv) {
   }
   if (*sim_cmd) return load_mufu_tables(sim_tables, "sim") ? ptxfu::cli::run_sim(sim, std::cout, std::cerr) : 2;
   if (*bench_cmd) return ptxfu::cli::run_bench(bench, std::cout, std::cerr);
+#ifdef PTXFU_HAVE_COSIM
+  if (*cosim_cmd) return ptxfu::cosim::run_cosim(cosim, std::cout);
+#endif
   if (*sweep_cmd) return ptxfu::cli::run_sweep_cmd(*sweep_cmd, sweep, std::cout, std::cerr);
 
   if (*check_cmd) {
