@@ -20,8 +20,7 @@ using models::ConfigError;
 
 constexpr size_t kMaxPoints = 1000000;
 constexpr unsigned kDefaultChain = 64;   // dependent instructions per warp
-constexpr unsigned kDefaultRounds = 16;  // stream rounds of kAccumulators instructions
-constexpr unsigned kAccumulators = 8;
+constexpr unsigned kDefaultRounds = 16;  // stream rounds of independent instructions
 
 std::string read_file(const std::string& path, bool& ok) {
   std::ifstream in(path, std::ios::binary);
@@ -298,20 +297,7 @@ std::string builtin_program(const std::string& bench, const std::string& kind, u
     error = fmt::format("unknown kind '{}' (expected chain or stream)", kind);
     return "";
   }
-  // %a0..%a7 accumulate, %s1..%s3 are the other sources.
-  std::string s = fmt::format("// {}.{}: {}\n.reg {} %a<{}>;\n.reg {} %s<4>;\n", bench, kind, b->mnemonic, b->reg_type,
-                              kAccumulators, b->reg_type);
-  for (unsigned i = 0; i < kAccumulators; ++i) s += fmt::format("mov{} %a{}, {};\n", b->reg_type, i, b->init);
-  for (unsigned i = 1; i < 4; ++i) s += fmt::format("mov{} %s{}, {};\n", b->reg_type, i, b->init);
-  auto instr = [&](unsigned acc) {
-    std::string line = fmt::format("{} %a{}, %a{}", b->mnemonic, acc, acc);
-    for (unsigned k = 1; k < b->sources; ++k) line += fmt::format(", %s{}", k);
-    return line + ";\n";
-  };
-  const unsigned accs = kind == "chain" ? 1 : kAccumulators;
-  for (unsigned r = 0; r < length; ++r)
-    for (unsigned a = 0; a < accs; ++a) s += instr(a);
-  return s;
+  return kind == "chain" ? models::chain_program(*b, length) : models::stream_program(*b, length);
 }
 
 Spec load_spec(const std::string& path) {
