@@ -20,15 +20,13 @@
 #include "cosim/rtl_units.h"
 #include "cosim/vectors.h"
 #include "isa/forms.h"
-#if PTXFU_COSIM_HAVE_CORE
 #include "fp/policy.h"
-#endif
 
 namespace ptxfu::cosim {
 namespace {
 
-// "core" when the build has the floating-point executor, else "ref".
-std::string golden_name() { return core_golden() ? "core" : "ref"; }
+// The golden model the harness uses by default.
+std::string golden_name() { return "core"; }
 
 struct RunResult {
   int status;
@@ -132,7 +130,6 @@ TEST(CosimAllForms, StructuredAndRandom) {
 // random vectors: the RTL is then checked against two independent models.
 TEST(CosimAllForms, ReferenceAgreesWithCore) {
   const Golden core = core_golden();
-  if (!core) GTEST_SKIP() << "no core in this build";
   unsigned disagreements = 0;
   for (const std::string& m : unit_forms()) {
     Form f;
@@ -340,13 +337,9 @@ TEST(CosimExhaustive, UnaryWholeAndBinaryShard) {
 // The RTL's OOB_NAN parameter (through the reference, which CMake gives the
 // RTL's default) must be the core's constant.
 TEST(CosimOob, RtlPatternIsTheCores) {
-#if PTXFU_COSIM_HAVE_CORE
   EXPECT_EQ(kReferenceOobNan, fp::oob_nan(fp::kF16));
   EXPECT_EQ(kReferenceOobNan, fp::oob_nan(fp::kBF16));
   EXPECT_TRUE(fp::is_oob_nan(fp::kF16, kReferenceOobNan | 0x8000u));  // sign ignored, as in the RTL
-#else
-  GTEST_SKIP() << "no core in this build";
-#endif
 }
 
 TEST(CosimTrace, WritesAnFstWaveform) {
