@@ -12,6 +12,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "models/microbench.h"
+#include "models/yaml_reader.h"
 
 namespace ptxfu::cli::sweep {
 namespace {
@@ -54,47 +55,7 @@ std::string flow(const YAML::Node& n) {
   return e.c_str();
 }
 
-struct Reader {
-  const std::string& origin;
-
-  [[noreturn]] void fail(const YAML::Node& node, const std::string& key, const std::string& message) const {
-    const YAML::Mark m = node.Mark();
-    if (m.is_null()) throw ConfigError(fmt::format("{}: key '{}': {}", origin, key, message));
-    throw ConfigError(fmt::format("{}:{}:{}: key '{}': {}", origin, m.line + 1, m.column + 1, key, message));
-  }
-
-  void only_keys(const YAML::Node& map, const std::string& where, std::initializer_list<const char*> known) const {
-    if (!map.IsMap()) fail(map, where, "expected a mapping");
-    for (const auto& kv : map) {
-      const auto k = kv.first.as<std::string>();
-      if (std::none_of(known.begin(), known.end(), [&](const char* s) { return k == s; })) {
-        std::string list;
-        for (const char* s : known) list += std::string(list.empty() ? "" : ", ") + s;
-        fail(kv.first, where.empty() ? k : where + "." + k, "unknown key (expected one of: " + list + ")");
-      }
-    }
-  }
-
-  std::string string(const YAML::Node& n, const std::string& key) const {
-    if (!n.IsScalar()) fail(n, key, "expected a string");
-    return n.Scalar();
-  }
-
-  long long integer(const YAML::Node& n, const std::string& key, long long lo, long long hi) const {
-    if (!n.IsScalar()) fail(n, key, fmt::format("expected an integer {}..{}", lo, hi));
-    const std::string s = n.Scalar();
-    long long v = 0;
-    size_t used = 0;
-    try {
-      v = std::stoll(s, &used, 10);
-    } catch (...) {
-      used = 0;
-    }
-    if (s.empty() || used != s.size() || v < lo || v > hi)
-      fail(n, key, fmt::format("expected an integer {}..{}, got '{}'", lo, hi, s));
-    return v;
-  }
-};
+using Reader = models::YamlReader;
 
 // Next value of a SplitMix64 stream: the same numbers on every platform
 // (std::uniform_int_distribution is implementation-defined).
