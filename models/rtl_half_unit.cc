@@ -190,8 +190,9 @@ void RtlHalfUnit::sample(uint64_t cycle) {
       ++stats_.mismatches;
       std::string srcs;
       for (unsigned k = 0; k < f.num_src; ++k) srcs += " " + hex(op.src[t][k] & mask, bits);
-      stats_.report(fmt::format("{}{}   # warp {} pc {} thread {}: rtl {} core {}", f.mnemonic, srcs, op.warp, op.pc, t,
-                                hex(rtl, bits), hex(s.golden[t], bits)));
+      // A comment line, then the instruction as `ptxfu eval` reads it.
+      stats_.report(fmt::format("# warp {} pc {} thread {}: rtl {} core {}\n{}{}", op.warp, op.pc, t, hex(rtl, bits),
+                                hex(s.golden[t], bits), f.mnemonic, srcs));
     }
   }
   ++stats_.instructions;
@@ -199,7 +200,7 @@ void RtlHalfUnit::sample(uint64_t cycle) {
   const uint64_t latency = out_cycle - s.accept_cycle;
   if (latency != op.timing.latency) {
     ++stats_.latency_mismatches;
-    stats_.report(fmt::format("{}   # warp {} pc {}: RTL latency {} cycles, configured {}", f.mnemonic, op.warp, op.pc,
+    stats_.report(fmt::format("# warp {} pc {} {}: RTL latency {} cycles, configured {}", op.warp, op.pc, f.mnemonic,
                               latency, op.timing.latency));
   }
   op.done_cycle = out_cycle;

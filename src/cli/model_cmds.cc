@@ -94,7 +94,12 @@ int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
       out << fmt::format("  RTL co-simulation (rtl_ref HFMA2, NUM_STAGES={}): {} warp-instructions, {} threads checked, "
                          "{} mismatches, {} latency mismatches\n",
                          models::rtl_stages_for(job), c.instructions, c.lanes_checked, c.mismatches, c.latency_mismatches);
-      for (const auto& line : c.reports) out << "    " << line << "\n";
+      for (const auto& report : c.reports) {  // `# context` and `ptxfu eval` input lines
+        size_t from = 0;
+        for (size_t nl; (nl = report.find('\n', from)) != std::string::npos; from = nl + 1)
+          out << "    " << report.substr(from, nl - from) << "\n";
+        out << "    " << report.substr(from) << "\n";
+      }
     }
     out << fmt::format("  host time {:.4f} s\n", r.host_seconds);
     return rtl_failed(r) ? 3 : 0;

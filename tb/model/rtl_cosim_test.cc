@@ -6,6 +6,8 @@
 // elaborates once per process: every job runs in one simulate() call.
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 #include <systemc>
 
 #include "models/simulator.h"
@@ -152,9 +154,16 @@ TEST(RtlCosim, BrokenRoundingIsCaught) {
   EXPECT_GT(r.rtl_cosim.mismatches, 0u);
   EXPECT_EQ(r.rtl_cosim.latency_mismatches, 0u);
   ASSERT_FALSE(r.rtl_cosim.reports.empty());
-  // Each report is a line `ptxfu eval` reads: the mnemonic, then operands.
-  EXPECT_NE(r.rtl_cosim.reports.front().find(" 0x"), std::string::npos) << r.rtl_cosim.reports.front();
-  EXPECT_NE(r.rtl_cosim.reports.front().find("rtl 0x"), std::string::npos) << r.rtl_cosim.reports.front();
+  // Each report: a `#` comment with the RTL's and the core's results, then
+  // the instruction with its operands as `ptxfu eval` reads it.
+  const std::string& first = r.rtl_cosim.reports.front();
+  EXPECT_EQ(first.rfind("# warp ", 0), 0u) << first;
+  EXPECT_NE(first.find("rtl 0x"), std::string::npos) << first;
+  const std::string eval_line = first.substr(first.find('\n') + 1);
+  EXPECT_NE(eval_line.find(".f16"), std::string::npos) << eval_line;
+  EXPECT_NE(eval_line.find(" 0x"), std::string::npos) << eval_line;
+  std::cout << "first of " << r.rtl_cosim.mismatches << " mismatches (" << r.rtl_cosim.lanes_checked
+            << " threads checked):\n" << first << "\n";
 }
 
 TEST(RtlCosim, LatencyMismatchIsCaught) {
