@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <random>
+
+#include <fmt/format.h>
 
 #include <systemc>
 
@@ -64,7 +67,33 @@ fma.rn.f16x2 %h8, %h7, %h7, %h3;
 add.f32 %f2, %f1, %f0;
 )";
 
+// A seeded random mix under pipe contention: half-precision forms share the
+// FMA unit with f32 (two cycles a warp on sm_80) and compete for registers
+// (sm_80: no .oob, no bf16 add/mul).
+std::string random_program(uint32_t seed, unsigned length) {
+  std::mt19937 rng(seed);
+  const char* forms[] = {
+      "fma.rn.f16x2 %h{}, %h{}, %h{}, %h{}",      "fma.rn.ftz.sat.f16x2 %h{}, %h{}, %h{}, %h{}",
+      "fma.rn.relu.bf16x2 %h{}, %h{}, %h{}, %h{}", "fma.rn.ftz.relu.f16x2 %h{}, %h{}, %h{}, %h{}",
+      "add.rn.f16x2 %h{}, %h{}, %h{}",            "sub.rn.sat.f16x2 %h{}, %h{}, %h{}",
+      "mul.rn.ftz.f16x2 %h{}, %h{}, %h{}",        "sub.rn.ftz.f16x2 %h{}, %h{}, %h{}",
+      "mul.rn.sat.f16x2 %h{}, %h{}, %h{}",         "fma.rn.bf16x2 %h{}, %h{}, %h{}, %h{}",
+      "fma.rn.f32 %f{}, %f{}, %f{}, %f{}",        "mad.lo.s32 %r{}, %r{}, %r{}, %r{}",
+      "ex2.approx.ftz.f32 %f{}, %f{}",            "max.f16x2 %h{}, %h{}, %h{}",
+  };
+  std::string s = ".reg .b32 %r<4>;\n.reg .f32 %f<4>;\n.reg .b32 %h<6>;\n.reg .b32 %t;\nmov.u32 %t, %tid.x;\n";
+  for (int i = 0; i < 4; ++i)
+    s += fmt::format("mov.u32 %r{0}, %tid.x;\nmov.f32 %f{0}, 0f3f{1:02x}0000;\n", i, 0x80 + i);
+  for (int i = 0; i < 6; ++i)
+    s += fmt::format("mad.lo.u32 %h{}, %t, 0x{:08x}, 0x{:08x};\n", i, rng() | 1, rng());
+  std::uniform_int_distribution<int> pick(0, std::size(forms) - 1), reg(0, 3);
+  for (unsigned i = 0; i < length; ++i)
+    s += fmt::vformat(forms[pick(rng)], fmt::make_format_args(reg(rng), reg(rng), reg(rng), reg(rng))) + ";\n";
+  return s;
+}
+
 constexpr unsigned kWarps = 8;
+constexpr unsigned kRandomWarps = 32;
 
 ArchConfig embedded(std::string_view name) {
   for (const auto& e : embedded_configs())
@@ -72,21 +101,23 @@ ArchConfig embedded(std::string_view name) {
   throw std::runtime_error("no embedded config " + std::string(name));
 }
 
-enum JobId { cpp90, rtl90, cpp75, rtl75, broken90, slow90, kJobs };
+enum JobId { cpp90, rtl90, cpp75, rtl75, broken90, slow90, cpp80, rtl80, kJobs };
 
 struct Fixture {
-  ArchConfig sm90 = embedded("sm_90"), sm75 = embedded("sm_75");
+  ArchConfig sm90 = embedded("sm_90"), sm75 = embedded("sm_75"), sm80 = embedded("sm_80");
   Program p90 = load_program(kProgram90, "rtl_mix_90", sm90.caps);
   Program p75 = load_program(kProgram75, "rtl_mix_75", sm75.caps);
+  Program p80 = load_program(random_program(2024, 160), "rtl_random_80", sm80.caps);
   std::vector<SimJob> jobs;
   std::vector<SimResult> results;
 
   Fixture() {
-    auto job = [&](const ArchConfig& c, const Program& p, bool rtl, unsigned stages = 0, bool broken = false) {
+    auto job = [&](const ArchConfig& c, const Program& p, bool rtl, unsigned stages = 0, bool broken = false,
+                   unsigned warps = kWarps) {
       SimJob j;
       j.config = &c;
       j.program = &p;
-      j.warps = kWarps;
+      j.warps = warps;
       j.style = TimingStyle::approximately_timed;
       j.rtl_half = rtl;
       j.rtl_stages = stages;
@@ -99,6 +130,8 @@ struct Fixture {
     job(sm75, p75, true);
     job(sm90, p90, true, 0, true);
     job(sm90, p90, true, 6);  // sm_90's HFMA2 latency is 5
+    job(sm80, p80, false, 0, false, kRandomWarps);
+    job(sm80, p80, true, 0, false, kRandomWarps);
     results = simulate(jobs);
   }
 };
@@ -111,7 +144,7 @@ const Fixture& fixture() {
 unsigned half_instructions(const Program& p) {
   unsigned n = 0;
   for (const auto& pi : p.code)
-    if (!pi.is_mov() && (pi.text.find("f16") != std::string::npos || pi.text.find("bf16") != std::string::npos)) ++n;
+    if (!pi.is_mov() && pi.text.find("f16") != std::string::npos && pi.text.rfind("max", 0) != 0) ++n;
   return n;
 }
 
@@ -126,9 +159,9 @@ void expect_same_run(const SimResult& cpp, const SimResult& rtl) {
   EXPECT_EQ(cpp.warp0_registers, rtl.warp0_registers);
 }
 
-void expect_clean(const SimResult& r, const Program& p) {
+void expect_clean(const SimResult& r, const Program& p, unsigned warps = kWarps) {
   ASSERT_TRUE(r.rtl_half);
-  EXPECT_EQ(r.rtl_cosim.instructions, uint64_t{half_instructions(p)} * kWarps);
+  EXPECT_EQ(r.rtl_cosim.instructions, uint64_t{half_instructions(p)} * warps);
   EXPECT_EQ(r.rtl_cosim.lanes_checked, r.rtl_cosim.instructions * 32);
   EXPECT_EQ(r.rtl_cosim.mismatches, 0u);
   EXPECT_EQ(r.rtl_cosim.latency_mismatches, 0u);
@@ -147,6 +180,12 @@ TEST(RtlCosim, Sm75RtlUnitMatchesCppUnit) {
   EXPECT_EQ(rtl_stages_for(f.jobs[rtl75]), 6u);
   expect_same_run(f.results[cpp75], f.results[rtl75]);
   expect_clean(f.results[rtl75], f.p75);
+}
+
+TEST(RtlCosim, Sm80RandomMixMatchesCppUnit) {
+  const Fixture& f = fixture();
+  expect_same_run(f.results[cpp80], f.results[rtl80]);
+  expect_clean(f.results[rtl80], f.p80, kRandomWarps);
 }
 
 TEST(RtlCosim, BrokenRoundingIsCaught) {
