@@ -1,5 +1,7 @@
 #include "models/rtl_half_unit.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "cosim/form.h"
@@ -122,7 +124,7 @@ void RtlHalfUnit::clock() {
   wait(kCycle / 20);
   shared_.rst_n.write(true);
   for (;;) {
-    while (queued_.empty() && in_flight_ == 0) wait(work_);
+    while (queued_.empty() && in_flight_.empty()) wait(work_);
     // Next drive point: k + 1/4 of the current cycle, or of the next one.
     const sc_time now = sc_time_stamp();
     uint64_t k = to_cycles(now);
@@ -133,6 +135,7 @@ void RtlHalfUnit::clock() {
     shared_.clk.write(true);  // posedge at k + 1/2: the RTL takes the beat
     wait(q);
     sample(k);                // k + 3/4
+    watchdog(k);
     wait(q);
     shared_.clk.write(false);  // k + 1
   }
@@ -145,7 +148,11 @@ void RtlHalfUnit::drive(uint64_t cycle) {
   }
   const uint32_t tag = queued_.front();
   queued_.pop_front();
-  ++in_flight_;
+  in_flight_.push_back(tag);
+  if (!lanes_[0]->in_ready.read()) {  // cannot happen with out_ready_i high: the beat is lost
+    ++stats_.latency_mismatches;
+    stats_.report(fmt::format("# cycle {}: the RTL's in_ready_o is low with out_ready_i high", cycle));
+  }
   const Slot& s = slots_[tag];
   const cosim::Form& f = *s.form;
   const WarpOp& op = op_of(*s.trans);
@@ -170,12 +177,15 @@ void RtlHalfUnit::drive(uint64_t cycle) {
 void RtlHalfUnit::sample(uint64_t cycle) {
   const HalfPipeLane& l0 = *lanes_[0];
   if (!l0.out_valid.read()) return;
-  Slot& s = slots_[l0.tag_out.read() % slots_.size()];
-  if (!s.trans || in_flight_ == 0) {
-    SC_REPORT_ERROR(name(), "the RTL produced a beat nothing is waiting for");
+  const uint32_t tag = l0.tag_out.read() % slots_.size();
+  Slot& s = slots_[tag];
+  const auto it = std::find(in_flight_.begin(), in_flight_.end(), tag);
+  if (!s.trans || it == in_flight_.end()) {
+    ++stats_.mismatches;
+    stats_.report(fmt::format("# cycle {}: the RTL produced a beat (tag {}) nothing is waiting for", cycle + 1, tag));
     return;
   }
-  --in_flight_;
+  in_flight_.erase(it);
   WarpOp& op = op_of(*s.trans);
   const cosim::Form& f = *s.form;
   const uint64_t mask = f.lanes == 1 ? 0xffffu : 0xffffffffu;
@@ -206,6 +216,23 @@ void RtlHalfUnit::sample(uint64_t cycle) {
   op.done_cycle = out_cycle;
   responses_.notify(*s.trans, kCycle / 4);  // BEGIN_RESP at k + 1
   s.trans = nullptr;
+}
+
+void RtlHalfUnit::watchdog(uint64_t cycle) {
+  while (!in_flight_.empty() && cycle + 1 - slots_[in_flight_.front()].accept_cycle > kWatchdogCycles) {
+    Slot& s = slots_[in_flight_.front()];
+    in_flight_.pop_front();
+    WarpOp& op = op_of(*s.trans);
+    for (unsigned t = 0; t < kWarpSize; ++t)
+      if (op.active_mask >> t & 1) op.result[t] = s.golden[t];
+    ++stats_.instructions;
+    ++stats_.latency_mismatches;
+    stats_.report(fmt::format("# warp {} pc {} {}: no RTL result after {} cycles (configured {}); the core's is used",
+                              op.warp, op.pc, s.form->mnemonic, kWatchdogCycles, op.timing.latency));
+    op.done_cycle = cycle + 1;
+    responses_.notify(*s.trans, kCycle / 4);
+    s.trans = nullptr;
+  }
 }
 
 void RtlHalfUnit::respond() {

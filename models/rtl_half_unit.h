@@ -74,6 +74,7 @@ class RtlHalfUnit : public sc_core::sc_module {
   void clock();    // the gated clock, input drive and output sampling
   void drive(uint64_t cycle);
   void sample(uint64_t cycle);
+  void watchdog(uint64_t cycle);
   void respond();  // BEGIN_RESP
 
   HalfPipeShared shared_;
@@ -83,7 +84,10 @@ class RtlHalfUnit : public sc_core::sc_module {
   std::array<Slot, 1u << kHalfPipeTagBits> slots_{};
   uint32_t next_tag_ = 0;
   std::deque<uint32_t> queued_;  // tags accepted, not yet driven
-  unsigned in_flight_ = 0;       // driven, not yet out
+  std::deque<uint32_t> in_flight_;  // tags driven, not yet out, oldest first
+  // An instruction the RTL has not answered this many cycles after
+  // acceptance is completed with the core's results and reported.
+  static constexpr uint64_t kWatchdogCycles = 64;
   sc_core::sc_event work_;
   uint64_t busy_until_ = 0;
   uint64_t busy_cycles_ = 0;
