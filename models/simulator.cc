@@ -102,6 +102,8 @@ void validate(const SimJob& job) {
                         "b_transport cannot wait for a clocked RTL");
     const unsigned stages = rtl_stages_for(job);
     const auto have = hfma2_pipe_stages(job.rtl_broken);
+    if (have.empty() && hfma2_pipe_stages(!job.rtl_broken).empty())
+      throw ConfigError("this build has no RTL models for the co-simulation (configured with -DPTXFU_MODEL_RTL=OFF)");
     if (std::find(have.begin(), have.end(), stages) == have.end()) {
       std::string list;
       for (unsigned s : have) list += (list.empty() ? "" : ", ") + std::to_string(s);
