@@ -107,9 +107,9 @@ void validate(const SimJob& job) {
     if (std::find(have.begin(), have.end(), stages) == have.end()) {
       std::string list;
       for (unsigned s : have) list += (list.empty() ? "" : ", ") + std::to_string(s);
-      throw ConfigError(fmt::format("the RTL co-simulation needs an HFMA2 model with NUM_STAGES={} ({}'s HFMA2 latency); "
-                                    "this build verilated NUM_STAGES {} (PTXFU_MODEL_RTL_STAGES)",
-                                    stages, c.name, list));
+      throw ConfigError(fmt::format("the RTL co-simulation needs an HFMA2 model with NUM_STAGES={} ({}); "
+                                    "this build verilated NUM_STAGES {} (PTXFU_MODEL_RTL_STAGES)", stages,
+                                    job.rtl_stages ? "as asked" : c.name + "'s HFMA2 latency", list));
     }
   }
 }
