@@ -97,6 +97,10 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("--trace", sim.vcd_path, "write pipe occupancy as VCD (GTKWave)");
   sim_cmd->add_option("--kanata", sim.kanata_path, "write a Kanata pipeline log (Konata viewer)");
   sim_cmd->add_flag("--json", sim.json, "print one JSON object instead of the summary");
+  sim_cmd->add_flag("--rtl-half", sim.rtl_half,
+                    "co-simulate: the FMA units run f16/bf16 add/sub/mul/fma on the verilated rtl_ref HFMA2 and check\n"
+                    "every thread and the latency against the exact core and the config (implies --mode at;\n"
+                    "exit status 3 on a mismatch)");
   sim_cmd->add_option("PROGRAM", sim.program_path, "the .ptx program")->required();
   std::string sim_tables;
   sim_cmd->add_option("--mufu-tables", sim_tables, "directory of hardware MUFU tables that replace the model");
@@ -130,6 +134,7 @@ int main(int argc, char** argv) {
     }
     return ptxfu::cli::run_eval(in.get(), stdout, std::cerr, eval);
   }
+  if (*sim_cmd && sim.rtl_half && sim_cmd->count("--mode") == 0) sim.style = "at";
   if (*sim_cmd) return load_mufu_tables(sim_tables, "sim") ? ptxfu::cli::run_sim(sim, std::cout, std::cerr) : 2;
   if (*bench_cmd) return ptxfu::cli::run_bench(bench, std::cout, std::cerr);
 #ifdef PTXFU_HAVE_COSIM
