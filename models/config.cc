@@ -13,73 +13,15 @@
 
 #include "isa/forms.h"
 #include "isa/target_options.h"
+#include "models/yaml_reader.h"
 
 namespace ptxfu::models {
 namespace {
 
-struct Reader {
-  const std::string& origin;
-
-  [[noreturn]] void fail(const YAML::Node& node, const std::string& key, const std::string& message) const {
-    const YAML::Mark m = node.Mark();
-    if (m.is_null()) throw ConfigError(fmt::format("{}: key '{}': {}", origin, key, message));
-    throw ConfigError(fmt::format("{}:{}:{}: key '{}': {}", origin, m.line + 1, m.column + 1, key, message));
-  }
-
-  // Rejects keys the schema does not know (typos must not pass silently).
-  void only_keys(const YAML::Node& map, const std::string& where, std::initializer_list<const char*> known) const {
-    if (!map.IsMap()) fail(map, where, "expected a mapping");
-    for (const auto& kv : map) {
-      const std::string k = key(kv.first, where);
-      if (std::find_if(known.begin(), known.end(), [&](const char* s) { return k == s; }) == known.end()) {
-        std::string list;
-        for (const char* s : known) list += std::string(list.empty() ? "" : ", ") + s;
-        fail(kv.first, where.empty() ? k : where + "." + k, "unknown key (expected one of: " + list + ")");
-      }
-    }
-  }
-
-  // A mapping key as text; a key that is itself a list or mapping is an error.
-  std::string key(const YAML::Node& k, const std::string& where) const {
-    if (!k.IsScalar()) fail(k, where.empty() ? "(top level)" : where, "expected a plain key, got a list or mapping");
-    return k.Scalar();
-  }
-
-  YAML::Node required(const YAML::Node& map, const char* key, const std::string& where) const {
-    const YAML::Node n = map[key];
-    if (!n) fail(map, where.empty() ? key : where + "." + key, "missing");
-    return n;
-  }
-
-  std::string string(const YAML::Node& n, const std::string& key) const {
-    if (!n.IsScalar()) fail(n, key, "expected a string");
-    return n.as<std::string>();
-  }
-
+// The config schema's own readers on top of the shared YAML reader.
+struct Reader : YamlReader {
   unsigned integer(const YAML::Node& n, const std::string& key, unsigned lo, unsigned hi) const {
-    if (!n.IsScalar()) fail(n, key, fmt::format("expected an integer {}..{}", lo, hi));
-    const std::string& s = n.Scalar();
-    unsigned long long v = 0;
-    size_t used = 0;
-    try {
-      v = std::stoull(s, &used, 10);
-    } catch (...) {
-      used = 0;
-    }
-    if (used != s.size() || s.empty() || s[0] == '-' || v < lo || v > hi)
-      fail(n, key, fmt::format("expected an integer {}..{}, got '{}'", lo, hi, s));
-    return static_cast<unsigned>(v);
-  }
-
-  double number(const YAML::Node& n, const std::string& key) const {
-    if (!n.IsScalar()) fail(n, key, "expected a number");
-    try {
-      size_t used = 0;
-      const double v = std::stod(n.Scalar(), &used);
-      if (used == n.Scalar().size() && v >= 0 && v < 1e9) return v;
-    } catch (...) {
-    }
-    fail(n, key, fmt::format("expected a non-negative number, got '{}'", n.Scalar()));
+    return static_cast<unsigned>(YamlReader::integer(n, key, lo, hi));
   }
 
   unsigned lanes(const YAML::Node& n, const std::string& key) const {
@@ -107,13 +49,6 @@ struct Reader {
     t.latency = integer(required(n, "latency", key), key + ".latency", 1, 100000);
     return t;
   }
-
-  std::vector<std::string> strings(const YAML::Node& n, const std::string& key) const {
-    if (!n.IsSequence()) fail(n, key, "expected a list");
-    std::vector<std::string> out;
-    for (size_t i = 0; i < n.size(); ++i) out.push_back(string(n[i], fmt::format("{}[{}]", key, i)));
-    return out;
-  }
 };
 
 int sm_number(std::string_view name) {
@@ -132,7 +67,7 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   } catch (const YAML::Exception& e) {
     throw ConfigError(fmt::format("{}:{}:{}: {}", origin, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
-  const Reader r{origin};
+  const Reader r{{origin}};
   if (!root || root.IsNull()) throw ConfigError(origin + ": empty config");
   r.only_keys(root, "", {"name", "description", "target", "ptx_version", "features", "sub_partitions", "issue_width",
                          "max_warps", "scheduler", "units", "multi_instruction", "forms", "reference"});
@@ -196,7 +131,8 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   if (const YAML::Node ref = root["reference"]) {
     if (!ref.IsMap()) r.fail(ref, "reference", "expected a mapping of benchmark name to {latency, throughput, source}");
     for (const auto& kv : ref) {
-      const std::string bench = r.key(kv.first, "reference");
+      // A key that is a list or mapping is an error, not a yaml-cpp exception.
+      const std::string bench = r.string(kv.first, "reference");
       const std::string key = "reference." + bench;
       r.only_keys(kv.second, key, {"latency", "throughput", "source"});
       Reference p;

@@ -23,20 +23,20 @@ std::string instruction(const MicroBench& b, unsigned acc) {
   return s + ";\n";
 }
 
-std::string chain(const MicroBench& b, unsigned n) {
+}  // namespace
+
+std::string chain_program(const MicroBench& b, unsigned length) {
   std::string s = header(b);
-  for (unsigned i = 0; i < n; ++i) s += instruction(b, 0);
+  for (unsigned i = 0; i < length; ++i) s += instruction(b, 0);
   return s;
 }
 
-std::string stream(const MicroBench& b, unsigned rounds) {
+std::string stream_program(const MicroBench& b, unsigned rounds) {
   std::string s = header(b);
   for (unsigned r = 0; r < rounds; ++r)
     for (unsigned a = 0; a < kAccumulators; ++a) s += instruction(b, a);
   return s;
 }
-
-}  // namespace
 
 const std::vector<MicroBench>& micro_benches() {
   static const std::vector<MicroBench> benches = {
@@ -58,10 +58,10 @@ std::vector<BenchResult> run_benches(const std::vector<ArchConfig>& configs) {
   for (const ArchConfig& c : configs) {
     for (const MicroBench& b : micro_benches()) {
       const std::string base = fmt::format("{}:{}", c.name, b.name);
-      programs.push_back(load_program(chain(b, kChain), base + ":chain", c.caps));
-      programs.push_back(load_program(chain(b, 2 * kChain), base + ":chain2", c.caps));
-      programs.push_back(load_program(stream(b, kRounds), base + ":stream", c.caps));
-      programs.push_back(load_program(stream(b, 2 * kRounds), base + ":stream2", c.caps));
+      programs.push_back(load_program(chain_program(b, kChain), base + ":chain", c.caps));
+      programs.push_back(load_program(chain_program(b, 2 * kChain), base + ":chain2", c.caps));
+      programs.push_back(load_program(stream_program(b, kRounds), base + ":stream", c.caps));
+      programs.push_back(load_program(stream_program(b, 2 * kRounds), base + ":stream2", c.caps));
       for (size_t k = 0; k < 4; ++k) {
         SimJob j;
         j.config = &c;

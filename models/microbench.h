@@ -21,6 +21,11 @@ struct MicroBench {
 
 const std::vector<MicroBench>& micro_benches();
 
+// The benchmark programs: `length` dependent instructions, or `rounds` of
+// independent instructions over eight accumulators (sweeps use them too).
+std::string chain_program(const MicroBench& b, unsigned length);
+std::string stream_program(const MicroBench& b, unsigned rounds);
+
 struct BenchResult {
   std::string config;
   std::string bench;

@@ -8,7 +8,9 @@
 
 #include <fmt/format.h>
 
+#include "cosim/form.h"
 #include "models/exec_unit.h"
+#include "models/rtl_half_unit.h"
 
 // ptxfu owns main(); SystemC's library still references sc_main.
 int sc_main(int, char**) { return 0; }
@@ -20,6 +22,7 @@ namespace {
 struct SmModel {
   std::vector<std::unique_ptr<ExecUnit>> units;  // sub-partition-major
   std::vector<std::unique_ptr<SubPartition>> parts;
+  std::vector<std::unique_ptr<RtlHalfUnit>> rtl_units;  // the FMA units when job.rtl_half
 
   SmModel(const std::string& name, const SimJob& job) {
     const ArchConfig& c = *job.config;
@@ -31,6 +34,12 @@ struct SmModel {
       parts.push_back(std::make_unique<SubPartition>(sp.c_str(), c, *job.program, ids, job.style,
                                                      job.quantum_cycles, !job.kanata_path.empty()));
       for (size_t u = 0; u < SubPartition::kUnits; ++u) {
+        if (job.rtl_half && static_cast<Unit>(u) == Unit::fma) {
+          const std::string un = fmt::format("{}_{}_rtl", sp, kUnitNames[u]);
+          rtl_units.push_back(std::make_unique<RtlHalfUnit>(un.c_str(), rtl_stages_for(job), job.rtl_broken));
+          parts.back()->unit_sockets[u].bind(rtl_units.back()->socket);
+          continue;
+        }
         const std::string un = fmt::format("{}_{}", sp, kUnitNames[u]);
         units.push_back(std::make_unique<ExecUnit>(un.c_str(), static_cast<Unit>(u), trace));
         parts.back()->unit_sockets[u].bind(units.back()->socket);
@@ -87,6 +96,30 @@ void validate(const SimJob& job) {
   if (job.warps == 0 || job.warps > c.max_warps)
     throw ConfigError(fmt::format("{} warps: {} allows 1..{} warps per SM (max_warps)", job.warps, c.name, c.max_warps));
   if (job.quantum_cycles == 0) throw ConfigError("the LT quantum must be at least one cycle");
+  if (job.rtl_half) {
+    if (job.style != TimingStyle::approximately_timed)
+      throw ConfigError("the RTL co-simulation needs the approximately-timed style (--mode at): "
+                        "b_transport cannot wait for a clocked RTL");
+    const unsigned stages = rtl_stages_for(job);
+    const auto have = hfma2_pipe_stages(job.rtl_broken);
+    if (have.empty() && hfma2_pipe_stages(!job.rtl_broken).empty())
+      throw ConfigError("this build has no RTL models for the co-simulation (configured with -DPTXFU_MODEL_RTL=OFF)");
+    if (std::find(have.begin(), have.end(), stages) == have.end()) {
+      std::string list;
+      for (unsigned s : have) list += (list.empty() ? "" : ", ") + std::to_string(s);
+      throw ConfigError(fmt::format("the RTL co-simulation needs an HFMA2 model with NUM_STAGES={} ({}); "
+                                    "this build verilated NUM_STAGES {} (PTXFU_MODEL_RTL_STAGES)", stages,
+                                    job.rtl_stages ? "as asked" : c.name + "'s HFMA2 latency", list));
+    }
+  }
+}
+
+unsigned rtl_stages_for(const SimJob& job) {
+  if (job.rtl_stages) return job.rtl_stages;
+  cosim::Form form;
+  std::string error;
+  if (!cosim::make_form("fma.rn.f16x2", form, error)) throw ConfigError(error);
+  return job.config->timing_for(form.instr).latency;
 }
 
 std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
@@ -130,6 +163,13 @@ std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
       us.busy_cycles += u->busy_cycles();
       us.warp_instructions += u->warp_instructions();
     }
+    for (const auto& u : sm.rtl_units) {
+      auto& us = r.units[static_cast<size_t>(u->unit_kind())];
+      us.busy_cycles += u->busy_cycles();
+      us.warp_instructions += u->warp_instructions();
+      r.rtl_cosim.merge(u->stats());
+    }
+    r.rtl_half = job.rtl_half;
     for (auto& us : r.units)
       us.utilisation = r.cycles ? static_cast<double>(us.busy_cycles) / (static_cast<double>(r.cycles) * job.config->sub_partitions) : 0;
     r.ipc = r.cycles ? static_cast<double>(r.warp_instructions) / static_cast<double>(r.cycles) : 0;

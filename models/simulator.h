@@ -7,6 +7,7 @@
 
 #include "models/config.h"
 #include "models/program.h"
+#include "models/rtl_cosim_stats.h"
 #include "models/sub_partition.h"
 
 namespace ptxfu::models {
@@ -19,6 +20,13 @@ struct SimJob {
   uint64_t quantum_cycles = 10000;
   std::string vcd_path;     // pipe occupancy waveforms (sc_trace), empty: none
   std::string kanata_path;  // pipeline log for the Konata viewer, empty: none
+  // In-model RTL co-simulation (models/rtl_half_unit.h): every sub-partition's
+  // FMA unit runs the half-precision forms on the verilated rtl_ref HFMA2 and
+  // checks them. Approximately timed only. rtl_stages 0: the configured
+  // latency of fma.rn.f16x2; rtl_broken: the PTXFU_BREAK_ROUNDING copy (tests).
+  bool rtl_half = false;
+  unsigned rtl_stages = 0;
+  bool rtl_broken = false;
 };
 
 struct UnitStats {
@@ -35,11 +43,17 @@ struct SimResult {
   std::array<uint64_t, static_cast<size_t>(Stall::kCount)> stalls{};  // issue-less sub-partition cycles
   std::vector<std::vector<uint64_t>> warp0_registers;  // [register][lane]
   double host_seconds = 0;
+  bool rtl_half = false;   // the job ran with the RTL in the loop
+  RtlCosimStats rtl_cosim;  // summed over sub-partitions
 };
 
 // Validates a job before elaboration (warp count against the config, ...);
 // throws ConfigError with a clear message.
 void validate(const SimJob& job);
+
+// The NUM_STAGES the job's RTL co-simulation uses (rtl_stages, or the
+// configured latency of fma.rn.f16x2).
+unsigned rtl_stages_for(const SimJob& job);
 
 // Elaborates every job as an independent SM, runs them together and returns
 // one result per job. May be called once per process.

@@ -118,13 +118,21 @@ void SubPartition::issue(size_t w, uint64_t t) {
   op.carry_out = 0;
   for (unsigned s = 0; s < pi.num_src; ++s) {
     const SourceOperand& o = pi.src[s];
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-      switch (o.kind) {
-        case SourceOperand::Kind::reg: op.src[lane][s] = warp.values[o.reg * kWarpSize + lane]; break;
-        case SourceOperand::Kind::imm: op.src[lane][s] = o.value; break;
-        case SourceOperand::Kind::lane_id: op.src[lane][s] = lane; break;
-        case SourceOperand::Kind::thread_id: op.src[lane][s] = warp.id * kWarpSize + lane; break;
+    switch (o.kind) {
+      case SourceOperand::Kind::reg: {
+        const uint64_t* r = &warp.values[o.reg * kWarpSize];
+        for (unsigned lane = 0; lane < kWarpSize; ++lane) op.src[lane][s] = r[lane];
+        break;
       }
+      case SourceOperand::Kind::imm:
+        for (unsigned lane = 0; lane < kWarpSize; ++lane) op.src[lane][s] = o.value;
+        break;
+      case SourceOperand::Kind::lane_id:
+        for (unsigned lane = 0; lane < kWarpSize; ++lane) op.src[lane][s] = lane;
+        break;
+      case SourceOperand::Kind::thread_id:
+        for (unsigned lane = 0; lane < kWarpSize; ++lane) op.src[lane][s] = warp.id * kWarpSize + lane;
+        break;
     }
   }
   ++warp.pc;

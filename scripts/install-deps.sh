@@ -11,6 +11,7 @@ packages=(
   libmpfr-dev libgmp-dev
   clang gnuplot-nox
   libclang-rt-14-dev clang-tidy clang-format cppcheck
+  slurm-wlm munge
 )
 
 missing=()

@@ -11,6 +11,10 @@
 #include "cli/eval_cmd.h"
 #include "cli/model_cmds.h"
 #include "approx/half_table.h"
+#include "cli/sweep_cmd.h"
+#ifdef PTXFU_HAVE_COSIM
+#include "cosim/cosim_cli.h"
+#endif
 
 namespace {
 
@@ -93,6 +97,10 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("--trace", sim.vcd_path, "write pipe occupancy as VCD (GTKWave)");
   sim_cmd->add_option("--kanata", sim.kanata_path, "write a Kanata pipeline log (Konata viewer)");
   sim_cmd->add_flag("--json", sim.json, "print one JSON object instead of the summary");
+  sim_cmd->add_flag("--rtl-half", sim.rtl_half,
+                    "co-simulate: the FMA units run f16/bf16 add/sub/mul/fma on the verilated rtl_ref HFMA2 and check\n"
+                    "every thread and the latency against the exact core and the config (implies --mode at;\n"
+                    "exit status 3 on a mismatch)");
   sim_cmd->add_option("PROGRAM", sim.program_path, "the .ptx program")->required();
   std::string sim_tables;
   sim_cmd->add_option("--mufu-tables", sim_tables, "directory of hardware MUFU tables that replace the model");
@@ -106,6 +114,15 @@ int main(int argc, char** argv) {
   bench_cmd->add_flag("--all", bench.all, "every embedded config, sm_70 ... sm_100")->excludes(bench_config);
   bench_cmd->add_flag("--json", bench.json, "print a JSON array, one object per (config, benchmark)");
 
+  ptxfu::cli::SweepCmdOptions sweep;
+  CLI::App* sweep_cmd = ptxfu::cli::add_sweep_subcommand(app, sweep);
+
+#ifdef PTXFU_HAVE_COSIM
+  ptxfu::cosim::CosimOptions cosim;
+  CLI::App* cosim_cmd = app.add_subcommand("cosim", ptxfu::cosim::kCosimHelp);
+  ptxfu::cosim::add_cosim_options(*cosim_cmd, cosim);
+#endif
+
   CLI11_PARSE(app, argc, argv);
 
   if (*eval_cmd) {
@@ -117,8 +134,13 @@ int main(int argc, char** argv) {
     }
     return ptxfu::cli::run_eval(in.get(), stdout, std::cerr, eval);
   }
+  if (*sim_cmd && sim.rtl_half && sim_cmd->count("--mode") == 0) sim.style = "at";
   if (*sim_cmd) return load_mufu_tables(sim_tables, "sim") ? ptxfu::cli::run_sim(sim, std::cout, std::cerr) : 2;
   if (*bench_cmd) return ptxfu::cli::run_bench(bench, std::cout, std::cerr);
+#ifdef PTXFU_HAVE_COSIM
+  if (*cosim_cmd) return ptxfu::cosim::run_cosim(cosim, std::cout);
+#endif
+  if (*sweep_cmd) return ptxfu::cli::run_sweep_cmd(*sweep_cmd, sweep, std::cout, std::cerr);
 
   if (*check_cmd) {
     auto in = open_input(check_input);

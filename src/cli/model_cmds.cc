@@ -17,6 +17,11 @@ ArchConfig config_from(const std::optional<std::string>& path) {
 
 std::string hex(uint64_t v, unsigned bits) { return fmt::format("0x{:0{}x}", v, bits / 4); }
 
+// The RTL co-simulation disagreed with the exact core or the configured latency.
+bool rtl_failed(const models::SimResult& r) {
+  return r.rtl_half && (r.rtl_cosim.mismatches != 0 || r.rtl_cosim.latency_mismatches != 0);
+}
+
 nlohmann::json optional_number(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
 }  // namespace
@@ -36,6 +41,7 @@ int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
     job.style = o.style == "lt" ? models::TimingStyle::loosely_timed : models::TimingStyle::approximately_timed;
     job.vcd_path = o.vcd_path;
     job.kanata_path = o.kanata_path;
+    job.rtl_half = o.rtl_half;
     const models::SimResult r = models::simulate({job}).front();
 
     if (o.json) {
@@ -58,8 +64,14 @@ int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
         for (uint64_t v : r.warp0_registers[reg]) lanes.push_back(hex(v, program.registers[reg].bits));
       }
       j["host_seconds"] = r.host_seconds;
+      if (r.rtl_half)
+        j["rtl_cosim"] = {{"instructions", r.rtl_cosim.instructions},
+                          {"lanes_checked", r.rtl_cosim.lanes_checked},
+                          {"mismatches", r.rtl_cosim.mismatches},
+                          {"latency_mismatches", r.rtl_cosim.latency_mismatches},
+                          {"reports", r.rtl_cosim.reports}};
       out << j.dump(2) << "\n";
-      return 0;
+      return rtl_failed(r) ? 3 : 0;
     }
     out << fmt::format("ptxfu sim: {} on {} ({}), {} warp{}, {}\n", o.program_path, config.name, config.description,
                        o.warps, o.warps == 1 ? "" : "s", o.style == "lt" ? "loosely timed" : "approximately timed");
@@ -77,8 +89,20 @@ int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
       for (size_t lane = 0; lane < 4; ++lane) out << " " << hex(r.warp0_registers[reg][lane], program.registers[reg].bits);
       out << "\n";
     }
+    if (r.rtl_half) {
+      const auto& c = r.rtl_cosim;
+      out << fmt::format("  RTL co-simulation (rtl_ref HFMA2, NUM_STAGES={}): {} warp-instructions, {} threads checked, "
+                         "{} mismatches, {} latency mismatches\n",
+                         models::rtl_stages_for(job), c.instructions, c.lanes_checked, c.mismatches, c.latency_mismatches);
+      for (const auto& report : c.reports) {  // `# context` and `ptxfu eval` input lines
+        size_t from = 0;
+        for (size_t nl; (nl = report.find('\n', from)) != std::string::npos; from = nl + 1)
+          out << "    " << report.substr(from, nl - from) << "\n";
+        out << "    " << report.substr(from) << "\n";
+      }
+    }
     out << fmt::format("  host time {:.4f} s\n", r.host_seconds);
-    return 0;
+    return rtl_failed(r) ? 3 : 0;
   } catch (const models::ConfigError& e) {
     err << "ptxfu sim: " << e.what() << "\n";
   } catch (const models::ProgramError& e) {

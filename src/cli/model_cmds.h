@@ -15,6 +15,7 @@ struct SimCmdOptions {
   std::string vcd_path;
   std::string kanata_path;
   bool json = false;
+  bool rtl_half = false;  // the FMA units run half precision on the verilated RTL
 };
 
 struct BenchCmdOptions {

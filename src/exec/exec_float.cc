@@ -74,35 +74,64 @@ bool is_float_op(Op op) {
   }
 }
 
+// Everything execute_float derives from the decoded form, derived once so
+// that a warp's 32 lanes only do arithmetic.
+struct FloatPlan {
+  const fp::Format* f = nullptr;
+  const fp::Format* src_f = nullptr;  // mixed precision: the narrow source format
+  fp::Policy p;
+  unsigned lanes = 1;
+  unsigned w = 0;
+  uint64_t mask = 0;
+};
+
+bool plan_float(const isa::Instr& in, FloatPlan& plan) {
+  plan.f = lane_format(in.type);
+  if (plan.f == nullptr || !is_float_op(in.op)) return false;
+  if (is_approx_form(in)) return false;  // exec_approx.cc
+  plan.p = policy(in);
+  const fp::Format* src_f = lane_format(in.type2);
+  plan.src_f = in.type2 != in.type ? src_f : nullptr;
+  if (plan.src_f && in.op != Op::add && in.op != Op::sub && in.op != Op::fma) return false;
+  plan.lanes = isa::info(in.type).lanes;
+  plan.w = isa::lane_bits(in.type);
+  plan.mask = plan.w == 64 ? ~uint64_t{0} : (uint64_t{1} << plan.w) - 1;
+  return true;
+}
+
+uint64_t run_float(const isa::Instr& in, const FloatPlan& plan, const uint64_t* src) {
+  if (plan.src_f) {  // mixed precision: add/sub/fma .f32.{f16,bf16}
+    switch (in.op) {
+      case Op::add: return fp::add_mixed(*plan.src_f, *plan.f, src[0], src[1], plan.p);
+      case Op::sub: return fp::sub_mixed(*plan.src_f, *plan.f, src[0], src[1], plan.p);
+      default: return fp::fma_mixed(*plan.src_f, *plan.f, src[0], src[1], src[2], plan.p);
+    }
+  }
+  if (plan.lanes == 1) return lane(in, *plan.f, plan.p, src) & plan.mask;
+  uint64_t value = 0;
+  for (unsigned l = 0; l < plan.lanes; ++l) {
+    uint64_t s[3] = {0, 0, 0};
+    for (unsigned i = 0; i < in.num_src && i < 3; ++i) s[i] = (src[i] >> (l * plan.w)) & plan.mask;
+    value |= (lane(in, *plan.f, plan.p, s) & plan.mask) << (l * plan.w);
+  }
+  return value;
+}
+
 }  // namespace
 
 bool execute_float(const isa::Instr& in, const uint64_t* src, Result& out) {
-  const fp::Format* f = lane_format(in.type);
-  if (f == nullptr || !is_float_op(in.op)) return false;
-  if (is_approx_form(in)) return false;  // exec_approx.cc
-  const fp::Policy p = policy(in);
+  FloatPlan plan;
+  if (!plan_float(in, plan)) return false;
+  out.value = run_float(in, plan, src);
+  return true;
+}
 
-  // Mixed precision: add/sub/fma .f32.{f16,bf16}.
-  const fp::Format* src_f = lane_format(in.type2);
-  if (in.type2 != in.type && src_f != nullptr) {
-    switch (in.op) {
-      case Op::add: out.value = fp::add_mixed(*src_f, *f, src[0], src[1], p); return true;
-      case Op::sub: out.value = fp::sub_mixed(*src_f, *f, src[0], src[1], p); return true;
-      case Op::fma: out.value = fp::fma_mixed(*src_f, *f, src[0], src[1], src[2], p); return true;
-      default: return false;
-    }
-  }
-
-  const unsigned lanes = isa::info(in.type).lanes;
-  const unsigned w = isa::lane_bits(in.type);
-  const uint64_t mask = w == 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
-  uint64_t value = 0;
-  for (unsigned l = 0; l < lanes; ++l) {
-    uint64_t s[3] = {0, 0, 0};
-    for (unsigned i = 0; i < in.num_src && i < 3; ++i) s[i] = (src[i] >> (l * w)) & mask;
-    value |= (lane(in, *f, p, s) & mask) << (l * w);
-  }
-  out.value = value;
+bool execute_float_lanes(const isa::Instr& in, const uint64_t (*src)[4], unsigned lanes, uint32_t active,
+                         uint64_t* results) {
+  FloatPlan plan;
+  if (!plan_float(in, plan)) return false;
+  for (unsigned lane = 0; lane < lanes; ++lane)
+    if (active >> lane & 1) results[lane] = run_float(in, plan, src[lane]);
   return true;
 }
 

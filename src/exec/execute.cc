@@ -46,6 +46,10 @@ void execute_lanes(const isa::Instr& instr, const uint64_t (*src)[4], unsigned l
                    uint32_t carry_in, uint64_t* results, uint32_t& carry_out) {
   if (active == 0) return;
   const Executor run = executor_for(instr);
+  if (run == run_float) {
+    if (!execute_float_lanes(instr, src, lanes, active, results)) no_executor(instr);
+    return;
+  }
   for (unsigned lane = 0; lane < lanes; ++lane) {
     if (!(active >> lane & 1)) continue;
     Result r;

@@ -29,6 +29,9 @@ bool is_approx_form(const isa::Instr& instr);
 
 // Each returns false when the instruction is not of its area.
 bool execute_float(const isa::Instr& instr, const uint64_t* src, Result& out);   // exec_float.cc
+// The same for the active lanes of a warp, the form decoded once.
+bool execute_float_lanes(const isa::Instr& instr, const uint64_t (*src)[4], unsigned lanes, uint32_t active,
+                         uint64_t* results);                                        // exec_float.cc
 bool execute_int(const isa::Instr& instr, const uint64_t* src, bool carry_in,
                  Result& out);                                                  // exec_int.cc
 bool execute_approx(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_approx.cc

@@ -21,6 +21,8 @@
 //    with subnormals; only the NaN bits differ, and apply_policy replaces
 //    every NaN result.
 #pragma once
+#include <cassert>
+#include <cfenv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -216,6 +218,22 @@ constexpr bool pair_exact(const Format& f) {
   return true;
 }
 
+// The fast paths need the host's default floating-point environment:
+// round-to-nearest, no flush-to-zero, no denormals-are-zero. On x86 that is
+// MXCSR control bits 0x1f80 (the low six bits are sticky exception flags).
+// This is a precondition of the whole core (nothing in ptxfu changes the
+// environment): it is asserted in debug builds and by the unit tests, not
+// re-read on every call, because STMXCSR would cost ~40% of the f32 path.
+[[gnu::always_inline]] inline bool host_env_default() {
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned csr;
+  __asm__ volatile("stmxcsr %0" : "=m"(csr));
+  return (csr & 0xffc0u) == 0x1f80u;
+#else
+  return std::fegetround() == FE_TONEAREST;
+#endif
+}
+
 constexpr bool same(const Format& f, const Format& g) {
   return f.exp_bits == g.exp_bits && f.frac_bits == g.frac_bits;
 }
@@ -223,6 +241,7 @@ constexpr bool same(const Format& f, const Format& g) {
 // Dispatchers: true when a fast path decided `out`. Calls with the constant
 // rows (kF16, ...) let the compiler specialise the inline code per format.
 [[gnu::always_inline]] inline bool try_add(const Format& f, uint64_t a, uint64_t b, Rounding rnd, uint64_t& out) {
+  assert(host_env_default());
   if (same(f, kF16)) return pair_add(kF16, a, b, rnd, out);
   if (same(f, kBF16)) return pair_add(kBF16, a, b, rnd, out);
   if (same(f, kF32)) {
@@ -239,6 +258,7 @@ constexpr bool same(const Format& f, const Format& g) {
 }
 
 [[gnu::always_inline]] inline bool try_mul(const Format& f, uint64_t a, uint64_t b, Rounding rnd, uint64_t& out) {
+  assert(host_env_default());
   if (same(f, kF16)) return pair_mul(kF16, a, b, rnd, out);
   if (same(f, kBF16)) return pair_mul(kBF16, a, b, rnd, out);
   if (same(f, kF32)) {
@@ -256,6 +276,7 @@ constexpr bool same(const Format& f, const Format& g) {
 
 [[gnu::always_inline]] inline bool try_fma(const Format& f, uint64_t a, uint64_t b, uint64_t c, Rounding rnd,
                     uint64_t& out) {
+  assert(host_env_default());
   if (same(f, kF16)) return pair_fma(kF16, a, b, c, rnd, out);
   if (same(f, kBF16)) return pair_fma(kBF16, a, b, c, rnd, out);
   if (same(f, kF32)) {

@@ -14,8 +14,9 @@ namespace ptxfu::fp {
 // What a NaN result becomes.
 //   canonical: the format's canonical NaN (sign 0, every exponent and
 //              fraction bit set: f16/bf16 0x7fff, f32 0x7fffffff,
-//              f64 0x7fffffffffffffff). This is what NVIDIA GPUs return
-//              and the default.
+//              f64 0x7fffffffffffffff): the project's default, for every
+//              NaN result (the PTX ISA calls NaN results "unspecified" for
+//              half precision and "canonical" for .NaN min/max).
 //   propagate: the first NaN operand, quietened (IEEE 754 style); the
 //              canonical NaN when the NaN was created by an invalid operation.
 enum class NanMode : uint8_t { canonical, propagate };

@@ -22,14 +22,15 @@ CarryOut mad_carry(isa::Type t, Part p, uint64_t a, uint64_t b, uint64_t c, bool
   return add_carry(t, mul(t, p, a, b), c, carry_in);
 }
 
+// ptxas also accepts .sat (s32, never with .cc) on addc, subc and madc.hi:
+// the exact signed value of the same sum, clamped like add.sat/mad.hi.sat.
 uint64_t add_carry_sat(isa::Type t, uint64_t a, uint64_t b, bool carry_in) {
   const Shape s = shape(t);
-  return s.clamp(s.value(a) + s.value(b) + (carry_in ? 1 : 0));
+  return s.clamp(s.value(a & s.mask()) + s.value(b & s.mask()) + (carry_in ? 1 : 0));
 }
 
 uint64_t sub_carry_sat(isa::Type t, uint64_t a, uint64_t b, bool carry_in) {
-  const Shape s = shape(t);
-  return s.clamp(s.value(a) - s.value(b) - (carry_in ? 0 : 1));
+  return add_carry_sat(t, a, ~b, carry_in);
 }
 
 uint64_t mad_carry_sat(isa::Type t, Part p, uint64_t a, uint64_t b, uint64_t c, bool carry_in) {

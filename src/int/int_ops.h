@@ -85,9 +85,8 @@ CarryOut add_carry(isa::Type t, uint64_t a, uint64_t b, bool carry_in);
 CarryOut sub_carry(isa::Type t, uint64_t a, uint64_t b, bool carry_in);
 // part(a*b) + c + carry_in, p = lo or hi (mad.cc: carry_in = 0; madc: CC.CF).
 CarryOut mad_carry(isa::Type t, Part p, uint64_t a, uint64_t b, uint64_t c, bool carry_in);
-// The .sat forms of the chain (addc/subc .sat.s32, madc.hi.sat.s32; they take
-// no .cc): the exact a + b + CF, a + ~b + CF (= a - b - 1 + CF) and
-// part(a*b) + c + CF, clamped to the type's range.
+// addc/subc/madc .sat.s32 (ptxas accepts them; no carry out): the exact
+// signed value of the same sum, clamped to the type's range.
 uint64_t add_carry_sat(isa::Type t, uint64_t a, uint64_t b, bool carry_in);
 uint64_t sub_carry_sat(isa::Type t, uint64_t a, uint64_t b, bool carry_in);
 uint64_t mad_carry_sat(isa::Type t, Part p, uint64_t a, uint64_t b, uint64_t c, bool carry_in);

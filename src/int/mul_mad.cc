@@ -25,13 +25,17 @@ uint64_t part_of(const Shape& s, Part p, u128 t) {
 
 }  // namespace
 
+// The low half of a product (and a sum with it) does not depend on
+// signedness modulo 2^n: plain 64-bit arithmetic (the models' hot path).
 uint64_t mul(isa::Type t, Part p, uint64_t a, uint64_t b) {
   const Shape s = shape(t);
+  if (p == Part::lo) return (a * b) & s.mask();
   return part_of(s, p, product(s, a, b));
 }
 
 uint64_t mad(isa::Type t, Part p, uint64_t a, uint64_t b, uint64_t c, bool sat) {
   const Shape s = shape(t);
+  if (p == Part::lo && !sat) return (a * b + c) & s.mask();
   const uint64_t m = part_of(s, p, product(s, a, b));
   if (p == Part::wide) return (m + c) & low_mask(2 * s.bits);
   const s128 r = s.value(m) + s.value(c);

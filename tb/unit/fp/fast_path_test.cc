@@ -7,6 +7,9 @@
 namespace ptxfu::fptest {
 namespace {
 
+// The precondition of the host fast paths holds in the test process.
+TEST(FpFastPath, HostEnvironmentIsDefault) { EXPECT_TRUE(fp::fast::host_env_default()); }
+
 TEST(FpFastPath, RoundPack64EqualsRoundPack) {
   std::mt19937_64 rng(2024);
   int bad = 0;

@@ -1,0 +1,208 @@
+#include "cli/sweep_plot.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <map>
+
+#include <fmt/format.h>
+
+namespace ptxfu::cli::sweep {
+namespace {
+
+std::string find_gnuplot() {
+  const char* path = std::getenv("PATH");
+  if (!path) return "";
+  std::string p = path;
+  size_t start = 0;
+  while (start <= p.size()) {
+    size_t end = p.find(':', start);
+    if (end == std::string::npos) end = p.size();
+    const std::string dir = end > start ? p.substr(start, end - start) : ".";
+    const std::string exe = dir + "/gnuplot";
+    if (::access(exe.c_str(), X_OK) == 0) return exe;
+    start = end + 1;
+  }
+  return "";
+}
+
+std::string file_part(const std::string& s) {
+  std::string out;
+  for (char c : s) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-') ? c : '_';
+  return out;
+}
+
+// A gnuplot string literal.
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+bool numeric(const std::string& s) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  std::strtod(s.c_str(), &end);
+  return *end == '\0';
+}
+
+// Chooses the terminal gnuplot has: pngcairo when built with cairo, else the
+// libgd png terminal (Debian's gnuplot-nox may lack cairo).
+std::string header(const std::string& title) {
+  return "set encoding utf8\n"
+         "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) { set terminal pngcairo noenhanced size 900,600 } "
+         "else { set terminal png noenhanced size 900,600 }\n"
+         "set title " + quoted(title) + "\n";
+}
+
+std::string outputs(const std::string& base, const std::string& plot) {
+  return "set output " + quoted(base + ".png") + "\n" + plot + "\nset terminal svg noenhanced size 900,600\nset output " +
+         quoted(base + ".svg") + "\nreplot\nset output\n";
+}
+
+bool run_gnuplot(const std::string& gnuplot, const std::string& dir, const std::string& script, std::string& note) {
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    note = "cannot start gnuplot";
+    return false;
+  }
+  if (pid == 0) {
+    if (::chdir(dir.c_str()) != 0) _exit(127);
+    const int log = ::open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND, 0666);
+    if (log >= 0) {
+      ::dup2(log, 1);
+      ::dup2(log, 2);
+    }
+    ::execl(gnuplot.c_str(), "gnuplot", script.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    struct stat st {};
+    const std::string log = dir + "/gnuplot.log";
+    if (::stat(log.c_str(), &st) == 0 && st.st_size == 0) ::unlink(log.c_str());
+    return true;
+  }
+  note = fmt::format("gnuplot failed on {}/{} (see {}/gnuplot.log)", dir, script, dir);
+  return false;
+}
+
+}  // namespace
+
+PlotReport draw_plots(const std::string& dir, const Manifest& m, const Table& t, const std::set<std::string>& keys) {
+  PlotReport report;
+  std::vector<size_t> dims;
+  for (size_t k = 0; k < m.parameters.size(); ++k)
+    if (m.parameters[k].values.size() > 1) dims.push_back(k);
+  if (dims.empty() || dims.size() > 2) {
+    report.note = fmt::format("none: charts are drawn for sweeps that vary one or two parameters (this one varies {})", dims.size());
+    return report;
+  }
+  const std::string gnuplot = find_gnuplot();
+  if (gnuplot.empty()) {
+    report.note = "none: gnuplot is not installed (Debian: apt-get install gnuplot-nox); the results are complete without it";
+    return report;
+  }
+  const size_t status = t.column("status"), program = t.column("program");
+  if (status >= t.header.size() || program >= t.header.size()) {
+    report.note = "none: the results have no status or program column";
+    return report;
+  }
+  auto index_of = [&](size_t k, const std::string& v) -> long {
+    const auto& vals = m.parameters[k].values;
+    for (size_t i = 0; i < vals.size(); ++i)
+      if (vals[i] == v) return static_cast<long>(i);
+    return -1;
+  };
+  // cell[program][i][j] = value, from ok rows only.
+  std::map<std::string, std::map<std::pair<long, long>, std::string>> cells;
+  for (const auto& r : t.rows) {
+    if (r[status] != "ok" || (!keys.empty() && !keys.count(r[0]))) continue;
+    const long i = index_of(dims[0], r[t.column(m.parameters[dims[0]].key)]);
+    const long j = dims.size() > 1 ? index_of(dims[1], r[t.column(m.parameters[dims[1]].key)]) : 0;
+    if (i < 0 || j < 0) continue;
+    cells[r[program]][{i, j}] = r[0];  // the row's key, resolved per metric below
+  }
+  std::map<std::string, const std::vector<std::string>*> by_key;
+  for (const auto& r : t.rows) by_key[r[0]] = &r;
+  if (cells.empty()) {
+    report.note = "none: no successful points to draw";
+    return report;
+  }
+
+  const auto& px = m.parameters[dims[0]];
+  bool x_numeric = true;
+  for (const auto& v : px.values) x_numeric &= numeric(v);
+  for (const std::string& metric : m.plots) {
+    const size_t c = t.column(metric);
+    if (c >= t.header.size()) continue;
+    if (dims.size() == 1) {
+      // Line chart: the metric over the parameter, one line per program.
+      const std::string base = file_part(metric);
+      std::string data, plot = "plot ";
+      size_t block = 0;
+      for (const auto& [prog, pts] : cells) {
+        data += "# " + prog + "\n";
+        std::vector<std::pair<long, std::string>> line;
+        for (const auto& [ij, key] : pts) line.push_back({ij.first, (*by_key[key])[c]});
+        std::sort(line.begin(), line.end());
+        for (const auto& [i, v] : line) data += fmt::format("{} {} {}\n", i, px.values[static_cast<size_t>(i)], v);
+        data += "\n\n";
+        plot += fmt::format("{}{} index {} using {} with linespoints lw 2 pt 7 title {}", block ? ", " : "", quoted(base + ".dat"),
+                            block, x_numeric ? "2:3" : "1:3:xticlabels(2)", quoted(prog));
+        ++block;
+      }
+      std::string script = header(fmt::format("{}: {} over {}", m.name, metric, px.key));
+      script += "set xlabel " + quoted(px.key) + "\nset ylabel " + quoted(metric) + "\nset grid\nset key outside right top\n";
+      script += "set yrange [0:*]\n";
+      script += outputs(base, plot);
+      write_whole(dir + "/" + base + ".dat", data);
+      write_whole(dir + "/" + base + ".gp", script);
+      if (!run_gnuplot(gnuplot, dir, base + ".gp", report.note)) return report;
+      report.files.push_back(dir + "/" + base + ".png");
+      report.files.push_back(dir + "/" + base + ".svg");
+      continue;
+    }
+    // Heat map: the metric over both parameters, one chart per program.
+    const auto& py = m.parameters[dims[1]];
+    for (const auto& [prog, pts] : cells) {
+      const std::string base = file_part(metric) + (cells.size() > 1 ? "-" + file_part(prog) : "");
+      std::string data;
+      for (size_t i = 0; i < px.values.size(); ++i) {
+        for (size_t j = 0; j < py.values.size(); ++j) {
+          const auto it = pts.find({static_cast<long>(i), static_cast<long>(j)});
+          data += fmt::format("{} {} {}\n", i, j, it == pts.end() ? "NaN" : (*by_key[it->second])[c]);
+        }
+        data += "\n";
+      }
+      std::string tics_x = "set xtics (", tics_y = "set ytics (";
+      for (size_t i = 0; i < px.values.size(); ++i) tics_x += fmt::format("{}{} {}", i ? ", " : "", quoted(px.values[i]), i);
+      for (size_t j = 0; j < py.values.size(); ++j) tics_y += fmt::format("{}{} {}", j ? ", " : "", quoted(py.values[j]), j);
+      std::string script = header(fmt::format("{}: {} ({})", m.name, metric, prog));
+      script += tics_x + ")\n" + tics_y + ")\n";
+      script += "set xlabel " + quoted(px.key) + "\nset ylabel " + quoted(py.key) + "\nset cblabel " + quoted(metric) + "\n";
+      script += fmt::format("set xrange [-0.5:{}.5]\nset yrange [-0.5:{}.5]\n", px.values.size() - 1, py.values.size() - 1);
+      script += "set palette rgbformulae 33,13,10\nunset key\n";
+      std::string plot = "plot " + quoted(base + ".dat") + " using 1:2:3 with image";
+      if (px.values.size() * py.values.size() <= 400)
+        plot += ", " + quoted(base + ".dat") + " using 1:2:(sprintf(\"%.3g\", $3)) with labels font \",9\"";
+      script += outputs(base, plot);
+      write_whole(dir + "/" + base + ".dat", data);
+      write_whole(dir + "/" + base + ".gp", script);
+      if (!run_gnuplot(gnuplot, dir, base + ".gp", report.note)) return report;
+      report.files.push_back(dir + "/" + base + ".png");
+      report.files.push_back(dir + "/" + base + ".svg");
+    }
+  }
+  return report;
+}
+
+}  // namespace ptxfu::cli::sweep

@@ -1,0 +1,623 @@
+#include "cli/sweep_spec.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "models/microbench.h"
+#include "models/yaml_reader.h"
+
+namespace ptxfu::cli::sweep {
+namespace {
+
+using models::ConfigError;
+
+constexpr size_t kMaxPoints = 1000000;
+constexpr unsigned kDefaultChain = 64;   // dependent instructions per warp
+constexpr unsigned kDefaultRounds = 16;  // stream rounds of independent instructions
+
+std::string read_file(const std::string& path, bool& ok) {
+  std::ifstream in(path, std::ios::binary);
+  ok = static_cast<bool>(in);
+  std::ostringstream s;
+  if (ok) s << in.rdbuf();
+  return s.str();
+}
+
+std::string directory_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash + 1);
+}
+
+std::string stem_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  std::string s = slash == std::string::npos ? path : path.substr(slash + 1);
+  const size_t dot = s.rfind('.');
+  return dot == std::string::npos || dot == 0 ? s : s.substr(0, dot);
+}
+
+std::string resolve(const std::string& spec_path, const std::string& p) {
+  return !p.empty() && p[0] == '/' ? p : directory_of(spec_path) + p;
+}
+
+std::string flow(const YAML::Node& n) {
+  YAML::Emitter e;
+  e.SetMapFormat(YAML::Flow);
+  e.SetSeqFormat(YAML::Flow);
+  e << n;
+  return e.c_str();
+}
+
+using Reader = models::YamlReader;
+
+// Next value of a SplitMix64 stream: the same numbers on every platform
+// (std::uniform_int_distribution is implementation-defined).
+uint64_t splitmix(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+uint64_t below(uint64_t& state, uint64_t n) { return splitmix(state) % n; }  // n is small: bias is negligible
+
+// A config key path: name segments separated by dots, list items by [N] or
+// by [GLOB], the entry whose `match:` is GLOB (forms[*.f16x2].lanes).
+struct Segment {
+  std::string name;   // map key; empty for a list item
+  bool index = false;
+  size_t position = 0;
+  std::string match;
+};
+
+bool parse_path(const std::string& path, std::vector<Segment>& out) {
+  size_t i = 0;
+  while (i < path.size()) {
+    if (path[i] == '[') {
+      const size_t close = path.find(']', i);
+      if (close == std::string::npos || close == i + 1 || out.empty()) return false;
+      Segment s;
+      const std::string inner = path.substr(i + 1, close - i - 1);
+      if (inner.find_first_not_of("0123456789") == std::string::npos) {
+        s.index = true;
+        s.position = std::stoul(inner);
+      } else {
+        s.match = inner;
+      }
+      out.push_back(s);
+      i = close + 1;
+      if (i < path.size() && path[i] != '.' && path[i] != '[') return false;
+      if (i < path.size() && path[i] == '.') ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < path.size() && path[end] != '.' && path[end] != '[') ++end;
+    if (end == i) return false;
+    Segment s;
+    s.name = path.substr(i, end - i);
+    out.push_back(s);
+    i = end;
+    if (i < path.size() && path[i] == '.') {
+      ++i;
+      if (i == path.size()) return false;
+    }
+  }
+  return !out.empty();
+}
+
+// Sets `path` in the config tree to `value`. Map keys that do not exist are
+// created (the config loader then rejects the ones it does not know).
+void apply(YAML::Node root, const std::string& path, const YAML::Node& value, std::string& error) {
+  std::vector<Segment> segs;
+  if (!parse_path(path, segs)) {
+    error = "not a config key path (expected names separated by dots, list items as [N] or [GLOB])";
+    return;
+  }
+  YAML::Node cur = root;
+  std::string walked;
+  for (size_t s = 0; s < segs.size(); ++s) {
+    const Segment& g = segs[s];
+    const bool last = s + 1 == segs.size();
+    YAML::Node next;
+    if (!g.name.empty()) {
+      walked += (walked.empty() ? "" : ".") + g.name;
+      if (cur.IsNull()) cur = YAML::Node(YAML::NodeType::Map);
+      if (!cur.IsMap()) {
+        error = fmt::format("'{}' is not a mapping in the base config", walked.substr(0, walked.rfind('.')));
+        return;
+      }
+      if (last) {
+        cur[g.name] = YAML::Clone(value);
+        return;
+      }
+      if (!cur[g.name]) cur[g.name] = YAML::Node(YAML::NodeType::Map);
+      next.reset(cur[g.name]);
+    } else {
+      if (!cur.IsSequence()) {
+        error = fmt::format("'{}' is not a list in the base config", walked);
+        return;
+      }
+      size_t at = g.position;
+      if (g.index) {
+        walked += fmt::format("[{}]", g.position);
+        if (at >= cur.size()) {
+          error = fmt::format("the base config's '{}' has {} entries", walked.substr(0, walked.rfind('[')), cur.size());
+          return;
+        }
+      } else {
+        walked += "[" + g.match + "]";
+        at = cur.size();
+        for (size_t k = 0; k < cur.size(); ++k)
+          if (cur[k].IsMap() && cur[k]["match"] && cur[k]["match"].IsScalar() && cur[k]["match"].Scalar() == g.match) at = k;
+        if (at == cur.size()) {
+          error = fmt::format("no entry with match: \"{}\" in the base config's list", g.match);
+          return;
+        }
+      }
+      if (last) {
+        cur[at] = YAML::Clone(value);
+        return;
+      }
+      next.reset(cur[at]);
+    }
+    cur.reset(next);
+  }
+}
+
+// "ORIGIN:L:C: key 'x': message" -> "key 'x': message" (the location is in
+// the generated text, meaningless to the user).
+std::string strip_origin(const std::string& what, const std::string& origin) {
+  if (what.rfind(origin, 0) != 0) return what;
+  std::string s = what.substr(origin.size());
+  const size_t key = s.find("key '");
+  if (key != std::string::npos) return s.substr(key);
+  while (!s.empty() && (s[0] == ':' || s[0] == ' ' || (s[0] >= '0' && s[0] <= '9'))) s.erase(0, 1);
+  return s;
+}
+
+struct Located {
+  YAML::Node node;  // for its mark
+  std::string key;  // spec key path, e.g. parameters.units.fma.latency[2]
+};
+
+const char* const kReservedColumns[] = {"key", "program", "status", "error", "host_seconds"};
+
+models::ArchConfig config_for(const YAML::Node& base, const std::vector<std::pair<const Parameter*, size_t>>& settings,
+                              const std::string& origin) {
+  YAML::Node tree = YAML::Clone(base);
+  for (const auto& [p, v] : settings) {
+    if (p->run_parameter()) continue;
+    std::string error;
+    apply(tree, p->key, YAML::Load(p->yaml[v]), error);
+    if (!error.empty()) throw ConfigError(origin + ": key '" + p->key + "': " + error);
+  }
+  YAML::Emitter e;
+  e << tree;
+  return models::load_config_text(e.c_str(), origin);
+}
+
+}  // namespace
+
+std::string hash_hex(const std::string& text) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+const std::vector<std::string>& all_metrics() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v = {"cycles", "warp_instructions", "ipc"};
+    for (auto u : models::kUnitNames)
+      for (const char* m : {"busy_cycles", "utilisation", "warp_instructions"}) v.push_back(fmt::format("pipes.{}.{}", u, m));
+    for (auto s : models::kStallNames) v.push_back(fmt::format("stalls.{}", s));
+    return v;
+  }();
+  return names;
+}
+
+std::vector<std::string> metric_values(const models::SimResult& r, const std::vector<std::string>& metrics) {
+  std::vector<std::string> out;
+  for (const std::string& m : metrics) {
+    if (m == "cycles") out.push_back(fmt::format("{}", r.cycles));
+    else if (m == "warp_instructions") out.push_back(fmt::format("{}", r.warp_instructions));
+    else if (m == "ipc") out.push_back(fmt::format("{}", r.ipc));
+    for (size_t u = 0; u < r.units.size(); ++u) {
+      const std::string p = fmt::format("pipes.{}.", models::kUnitNames[u]);
+      if (m == p + "busy_cycles") out.push_back(fmt::format("{}", r.units[u].busy_cycles));
+      if (m == p + "utilisation") out.push_back(fmt::format("{}", r.units[u].utilisation));
+      if (m == p + "warp_instructions") out.push_back(fmt::format("{}", r.units[u].warp_instructions));
+    }
+    for (size_t s = 0; s < r.stalls.size(); ++s)
+      if (m == fmt::format("stalls.{}", models::kStallNames[s])) out.push_back(fmt::format("{}", r.stalls[s]));
+  }
+  return out;
+}
+
+std::string builtin_program(const std::string& bench, const std::string& kind, unsigned length, std::string& error) {
+  const models::MicroBench* b = nullptr;
+  std::string names;
+  for (const auto& m : models::micro_benches()) {
+    if (m.name == bench) b = &m;
+    names += std::string(names.empty() ? "" : ", ") + std::string(m.name);
+  }
+  if (!b) {
+    error = fmt::format("unknown microbenchmark '{}' (expected one of: {})", bench, names);
+    return "";
+  }
+  if (kind != "chain" && kind != "stream") {
+    error = fmt::format("unknown kind '{}' (expected chain or stream)", kind);
+    return "";
+  }
+  return kind == "chain" ? models::chain_program(*b, length) : models::stream_program(*b, length);
+}
+
+Spec load_spec(const std::string& path) {
+  bool ok = false;
+  const std::string text = read_file(path, ok);
+  if (!ok) throw ConfigError(path + ": cannot open sweep spec");
+  return load_spec_text(text, path);
+}
+
+Spec load_spec_text(const std::string& text, const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(fmt::format("{}:{}:{}: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
+  const Reader r{path};
+  bool ok = false;
+  if (!root || root.IsNull()) throw ConfigError(path + ": empty sweep spec");
+  r.only_keys(root, "", {"name", "description", "base", "mode", "parameters", "programs", "metrics", "plot", "sample"});
+  Spec spec;
+  spec.path = path;
+  spec.name = root["name"] ? r.string(root["name"], "name") : stem_of(path);
+  if (spec.name.empty() || spec.name.find_first_of("/ \t\n'\"") != std::string::npos)
+    r.fail(root["name"], "name", "expected a name without spaces, quotes or slashes");
+
+  // The base config: an embedded name or a file next to the spec.
+  const YAML::Node base_node = root["base"];
+  if (!base_node) r.fail(root, "base", "missing (an embedded config such as sm_90, or a config file)");
+  spec.base = r.string(base_node, "base");
+  for (const auto& e : models::embedded_configs())
+    if (e.name == spec.base) {
+      spec.base_text = std::string(e.text);
+      spec.base_origin = "embedded:" + spec.base;
+    }
+  if (spec.base_origin.empty()) {
+    const std::string file = resolve(path, spec.base);
+    spec.base_text = read_file(file, ok);
+    if (!ok) {
+      std::string names;
+      for (const auto& e : models::embedded_configs()) names += std::string(names.empty() ? "" : ", ") + std::string(e.name);
+      r.fail(base_node, "base", fmt::format("no embedded config '{}' ({}) and no file '{}'", spec.base, names, file));
+    }
+    spec.base_origin = file;
+  }
+  models::ArchConfig base_config;
+  try {
+    base_config = models::load_config_text(spec.base_text, spec.base_origin);
+  } catch (const ConfigError& e) {
+    r.fail(base_node, "base", e.what());
+  }
+  const YAML::Node base_tree = YAML::Load(spec.base_text);
+
+  if (const YAML::Node m = root["mode"]) {
+    spec.mode = r.string(m, "mode");
+    if (spec.mode != "lt" && spec.mode != "at") r.fail(m, "mode", "expected lt (loosely timed) or at (approximately timed)");
+  }
+
+  // Parameters, in the order written; each value checked on its own against
+  // the base, so an error points at the value that causes it.
+  const YAML::Node params = root["parameters"];
+  if (!params) r.fail(root, "parameters", "missing (a mapping of config key path to values)");
+  if (!params.IsMap() || params.size() == 0) r.fail(params, "parameters", "expected a mapping of config key path to values");
+  size_t product = 1;
+  for (const auto& kv : params) {
+    Parameter p;
+    p.key = r.string(kv.first, "parameters");
+    const std::string key = "parameters." + p.key;
+    for (const auto& q : spec.parameters)
+      if (q.key == p.key) r.fail(kv.first, key, "given twice");
+    for (const char* c : kReservedColumns)
+      if (p.key == c) r.fail(kv.first, key, "a result column of that name exists; it cannot be a parameter");
+    std::vector<Located> locs;
+    const YAML::Node v = kv.second;
+    auto add = [&](const YAML::Node& value, const std::string& at) {
+      const std::string y = flow(value);
+      if (std::find(p.yaml.begin(), p.yaml.end(), y) != p.yaml.end()) r.fail(value, at, fmt::format("value {} given twice", y));
+      p.values.push_back(value.IsScalar() ? value.Scalar() : y);
+      p.yaml.push_back(y);
+      locs.push_back({value, at});
+    };
+    if (v.IsSequence()) {
+      if (v.size() == 0) r.fail(v, key, "expected at least one value");
+      for (size_t i = 0; i < v.size(); ++i) add(v[i], fmt::format("{}[{}]", key, i));
+    } else if (v.IsMap() && v["sample"]) {
+      r.only_keys(v, key, {"sample", "from", "to", "seed"});
+      const long long count = r.integer(v["sample"], key + ".sample", 1, 100000);
+      if (!v["from"] || !v["to"]) r.fail(v, key, "a random sample needs from: and to:");
+      const long long lo = r.integer(v["from"], key + ".from", 0, 1000000000);
+      const long long hi = r.integer(v["to"], key + ".to", lo, 1000000000);
+      if (!v["seed"]) r.fail(v, key + ".seed", "missing (random samples are seeded, so a sweep can be resumed and repeated)");
+      uint64_t state = static_cast<uint64_t>(r.integer(v["seed"], key + ".seed", 0, 1LL << 62));
+      if (count > hi - lo + 1) r.fail(v["sample"], key + ".sample", fmt::format("{} distinct values asked for, {}..{} has {}", count, lo, hi, hi - lo + 1));
+      std::set<long long> picked;
+      while (static_cast<long long>(picked.size()) < count)
+        picked.insert(lo + static_cast<long long>(below(state, static_cast<uint64_t>(hi - lo + 1))));
+      for (long long x : picked) {
+        YAML::Node n(std::to_string(x));
+        const std::string y = flow(n);
+        p.values.push_back(std::to_string(x));
+        p.yaml.push_back(y);
+        locs.push_back({v["sample"], key});
+      }
+    } else if (v.IsMap()) {
+      r.only_keys(v, key, {"from", "to", "step", "times"});
+      if (!v["from"] || !v["to"]) r.fail(v, key, "a range needs from: and to: (and step: or times:)");
+      if (v["step"] && v["times"]) r.fail(v["times"], key + ".times", "give step: (arithmetic) or times: (geometric), not both");
+      const long long lo = r.integer(v["from"], key + ".from", 0, 1000000000);
+      const long long hi = r.integer(v["to"], key + ".to", lo, 1000000000);
+      const long long step = v["step"] ? r.integer(v["step"], key + ".step", 1, 1000000000) : 1;
+      const long long times = v["times"] ? r.integer(v["times"], key + ".times", 2, 1000) : 0;
+      if (times && lo == 0) r.fail(v["from"], key + ".from", "a geometric range (times:) must start above 0");
+      for (long long x = lo; x <= hi; x = times ? x * times : x + step) {
+        if (p.values.size() >= 100000) r.fail(v, key, "more than 100000 values");
+        p.values.push_back(std::to_string(x));
+        p.yaml.push_back(std::to_string(x));
+        locs.push_back({v, key});
+      }
+    } else if (v.IsScalar()) {
+      add(v, key);
+    } else {
+      r.fail(v, key, "expected a value, a list of values, a range {from, to, step|times} or a sample {sample, from, to, seed}");
+    }
+    // Each value alone on the base.
+    for (size_t i = 0; i < p.values.size(); ++i) {
+      const Located& at = locs[i];
+      if (p.key == "warps") {
+        const YAML::Node n = YAML::Load(p.yaml[i]);
+        const long long w = r.integer(n.IsScalar() ? n : at.node, at.key, 1, 100000000);
+        if (!params["max_warps"] && w > base_config.max_warps)
+          r.fail(at.node, at.key, fmt::format("{} warps: {} allows 1..{} warps per SM (max_warps)", w, base_config.name, base_config.max_warps));
+      } else if (p.key == "mode") {
+        if (p.values[i] != "lt" && p.values[i] != "at") r.fail(at.node, at.key, "expected lt or at");
+      } else {
+        try {
+          config_for(base_tree, {{&p, i}}, "<" + p.key + ">");
+        } catch (const ConfigError& e) {
+          r.fail(at.node, at.key, fmt::format("{} = {}: {}", p.key, p.values[i], strip_origin(e.what(), "<" + p.key + ">")));
+        }
+      }
+    }
+    product *= p.values.size();
+    if (product > kMaxPoints) r.fail(kv.first, key, fmt::format("the sweep would have more than {} points", kMaxPoints));
+    spec.parameters.push_back(std::move(p));
+  }
+
+  // Programs.
+  const YAML::Node programs = root["programs"];
+  if (!programs) r.fail(root, "programs", "missing (a list of .ptx files or microbenchmarks such as ffma.chain)");
+  if (!programs.IsSequence() || programs.size() == 0) r.fail(programs, "programs", "expected a non-empty list");
+  for (size_t i = 0; i < programs.size(); ++i) {
+    const YAML::Node n = programs[i];
+    const std::string key = fmt::format("programs[{}]", i);
+    std::string bench, kind, file, name;
+    unsigned length = 0;
+    if (n.IsScalar()) {
+      const std::string s = n.Scalar();
+      if (s.size() > 4 && s.compare(s.size() - 4, 4, ".ptx") == 0) {
+        file = s;
+      } else {
+        const size_t dot = s.find('.');
+        if (dot == std::string::npos) r.fail(n, key, "expected a .ptx file or BENCH.chain / BENCH.stream (e.g. ffma.chain)");
+        bench = s.substr(0, dot);
+        kind = s.substr(dot + 1);
+      }
+    } else if (n.IsMap()) {
+      r.only_keys(n, key, {"file", "name", "bench", "kind", "length"});
+      if (n["name"]) name = r.string(n["name"], key + ".name");
+      if (n["file"]) {
+        if (n["bench"] || n["kind"] || n["length"]) r.fail(n, key, "give file: or bench:/kind:/length:, not both");
+        file = r.string(n["file"], key + ".file");
+      } else {
+        if (!n["bench"]) r.fail(n, key, "expected file: or bench:");
+        bench = r.string(n["bench"], key + ".bench");
+        kind = n["kind"] ? r.string(n["kind"], key + ".kind") : "chain";
+        if (n["length"]) length = static_cast<unsigned>(r.integer(n["length"], key + ".length", 1, 100000));
+      }
+    } else {
+      r.fail(n, key, "expected a .ptx file, BENCH.chain / BENCH.stream, or {file:} / {bench:, kind:, length:}");
+    }
+    ProgramSource src;
+    if (!file.empty()) {
+      const std::string resolved = resolve(path, file);
+      src.text = read_file(resolved, ok);
+      if (!ok) r.fail(n, key, fmt::format("cannot open '{}'", resolved));
+      src.id = name.empty() ? stem_of(file) : name;
+    } else {
+      std::string error;
+      const unsigned len = length ? length : (kind == "chain" ? kDefaultChain : kDefaultRounds);
+      src.text = builtin_program(bench, kind, len, error);
+      if (!error.empty()) r.fail(n, key, error);
+      src.id = !name.empty() ? name : length ? fmt::format("{}.{}.{}", bench, kind, length) : bench + "." + kind;
+    }
+    for (const auto& q : spec.programs)
+      if (q.id == src.id) r.fail(n, key, fmt::format("program '{}' given twice", src.id));
+    try {
+      models::load_program(src.text, src.id, base_config.caps);
+    } catch (const models::ProgramError& e) {
+      r.fail(n, key, e.what());
+    }
+    spec.programs.push_back(std::move(src));
+  }
+
+  // Metrics: names or globs over all_metrics().
+  std::vector<std::string> asked = {"cycles", "warp_instructions", "ipc", "pipes.*.utilisation", "stalls.*"};
+  std::vector<YAML::Node> asked_nodes(asked.size(), root);
+  if (const YAML::Node m = root["metrics"]) {
+    if (!m.IsSequence() || m.size() == 0) r.fail(m, "metrics", "expected a non-empty list of metric names");
+    asked.clear();
+    asked_nodes.clear();
+    for (size_t i = 0; i < m.size(); ++i) {
+      asked.push_back(r.string(m[i], fmt::format("metrics[{}]", i)));
+      asked_nodes.push_back(m[i]);
+    }
+  }
+  for (size_t i = 0; i < asked.size(); ++i) {
+    bool any = false;
+    for (const auto& name : all_metrics()) {
+      if (fnmatch(asked[i].c_str(), name.c_str(), 0) != 0) continue;
+      any = true;
+      if (std::find(spec.metrics.begin(), spec.metrics.end(), name) == spec.metrics.end()) spec.metrics.push_back(name);
+    }
+    if (!any) {
+      std::string list;
+      for (const auto& name : all_metrics()) list += std::string(list.empty() ? "" : ", ") + name;
+      r.fail(asked_nodes[i], fmt::format("metrics[{}]", i), fmt::format("unknown metric '{}' (known: {})", asked[i], list));
+    }
+  }
+  if (const YAML::Node pl = root["plot"]) {
+    std::vector<YAML::Node> items;
+    if (pl.IsSequence())
+      for (size_t i = 0; i < pl.size(); ++i) items.push_back(pl[i]);
+    else
+      items.push_back(pl);
+    for (const auto& n : items) {
+      const std::string m = r.string(n, "plot");
+      if (std::find(spec.metrics.begin(), spec.metrics.end(), m) == spec.metrics.end())
+        r.fail(n, "plot", fmt::format("'{}' is not one of the recorded metrics", m));
+      spec.plots.push_back(m);
+    }
+  } else {
+    spec.plots.push_back(std::find(spec.metrics.begin(), spec.metrics.end(), "ipc") != spec.metrics.end() ? "ipc" : spec.metrics[0]);
+  }
+
+  // The full product: programs outermost, then parameters in the order
+  // written, the last varying fastest.
+  product *= spec.programs.size();
+  if (product > kMaxPoints) r.fail(programs, "programs", fmt::format("the sweep would have more than {} points", kMaxPoints));
+  std::vector<Point> all;
+  for (size_t i = 0; i < product; ++i) {
+    Point pt;
+    pt.index = i;
+    size_t rest = i;
+    pt.choice.assign(spec.parameters.size(), 0);
+    for (size_t k = spec.parameters.size(); k-- > 0;) {
+      pt.choice[k] = rest % spec.parameters[k].values.size();
+      rest /= spec.parameters[k].values.size();
+    }
+    pt.program = rest;
+    // The key hashes what decides the result: the base config's text, the
+    // program's text and the parameter values (sorted by key path).
+    std::map<std::string, std::string> settings;
+    for (size_t k = 0; k < spec.parameters.size(); ++k) settings[spec.parameters[k].key] = spec.parameters[k].yaml[pt.choice[k]];
+    if (!settings.count("mode")) settings["mode"] = spec.mode;
+    if (!settings.count("warps")) settings["warps"] = "1";
+    std::string identity = "ptxfu-sweep-point-1\nbase " + hash_hex(spec.base_text) + "\nprogram " + spec.programs[pt.program].id +
+                           " " + hash_hex(spec.programs[pt.program].text) + "\n";
+    for (const auto& [k, v] : settings) identity += k + "=" + v + "\n";
+    pt.key = hash_hex(identity);
+    all.push_back(std::move(pt));
+  }
+
+  if (const YAML::Node s = root["sample"]) {
+    r.only_keys(s, "sample", {"count", "seed"});
+    if (!s["count"] || !s["seed"]) r.fail(s, "sample", "expected {count: N, seed: S}");
+    const size_t count = static_cast<size_t>(r.integer(s["count"], "sample.count", 1, static_cast<long long>(kMaxPoints)));
+    uint64_t state = static_cast<uint64_t>(r.integer(s["seed"], "sample.seed", 0, 1LL << 62));
+    if (count < all.size()) {
+      std::vector<size_t> order(all.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      for (size_t i = 0; i < count; ++i) std::swap(order[i], order[i + below(state, order.size() - i)]);
+      order.resize(count);
+      std::sort(order.begin(), order.end());
+      std::vector<Point> kept;
+      for (size_t i : order) kept.push_back(all[i]);
+      all = std::move(kept);
+    }
+  }
+  spec.points = std::move(all);
+
+  // Every point, whole: combinations the single values did not show. Points
+  // that differ only in warps, mode or program share a config, built once.
+  // (Whether a program is legal for a point's feature mask is the point's
+  // result, not a spec error: build_point reports it when the point runs.)
+  std::map<std::string, std::unique_ptr<models::ArchConfig>> configs;
+  for (const Point& pt : spec.points) {
+    try {
+      std::string signature;
+      std::vector<std::pair<const Parameter*, size_t>> settings;
+      models::SimJob job;
+      for (size_t k = 0; k < spec.parameters.size(); ++k) {
+        const Parameter& p = spec.parameters[k];
+        if (p.key == "warps") job.warps = static_cast<unsigned>(std::stoul(p.values[pt.choice[k]]));
+        if (p.run_parameter()) continue;
+        settings.push_back({&p, pt.choice[k]});
+        signature += p.yaml[pt.choice[k]] + "\n";
+      }
+      auto& config = configs[signature];
+      if (!config) config = std::make_unique<models::ArchConfig>(config_for(base_tree, settings, spec.base_origin));
+      job.config = config.get();
+      models::validate(job);
+    } catch (const ConfigError& e) {
+      r.fail(params, "parameters", fmt::format("point {} ({}): {}", pt.index, describe(spec, pt), strip_origin(e.what(), spec.base_origin)));
+    }
+  }
+  return spec;
+}
+
+PointJob build_point(const Spec& spec, const Point& point) {
+  PointJob pj;
+  std::vector<std::pair<const Parameter*, size_t>> settings;
+  unsigned warps = 1;
+  std::string mode = spec.mode;
+  for (size_t k = 0; k < spec.parameters.size(); ++k) {
+    const Parameter& p = spec.parameters[k];
+    settings.push_back({&p, point.choice[k]});
+    if (p.key == "warps") warps = static_cast<unsigned>(std::stoul(p.values[point.choice[k]]));
+    if (p.key == "mode") mode = p.values[point.choice[k]];
+  }
+  const YAML::Node base = YAML::Load(spec.base_text);
+  pj.config = std::make_unique<models::ArchConfig>(config_for(base, settings, spec.base_origin));
+  pj.job.config = pj.config.get();
+  pj.job.warps = warps;
+  pj.job.style = mode == "at" ? models::TimingStyle::approximately_timed : models::TimingStyle::loosely_timed;
+  models::validate(pj.job);
+  try {
+    pj.program = std::make_unique<models::Program>(
+        models::load_program(spec.programs[point.program].text, spec.programs[point.program].id, pj.config->caps));
+    pj.job.program = pj.program.get();
+  } catch (const models::ProgramError& e) {
+    pj.error = e.what();
+  }
+  return pj;
+}
+
+std::string describe(const Spec& spec, const Point& point) {
+  std::string s = spec.programs[point.program].id;
+  for (size_t k = 0; k < spec.parameters.size(); ++k)
+    s += " " + spec.parameters[k].key + "=" + spec.parameters[k].values[point.choice[k]];
+  return s;
+}
+
+std::vector<std::string> columns(const Spec& spec) {
+  std::vector<std::string> c = {"key", "program"};
+  for (const auto& p : spec.parameters) c.push_back(p.key);
+  c.push_back("status");
+  for (const auto& m : spec.metrics) c.push_back(m);
+  c.push_back("error");
+  return c;
+}
+
+}  // namespace ptxfu::cli::sweep

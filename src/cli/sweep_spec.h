@@ -1,0 +1,95 @@
+// A design-space sweep, as written in configs/sweeps/*.yaml: a base config,
+// the parameters to vary (addressed by their config key path), the programs
+// and the metrics to record. Loading validates every point before anything
+// runs; errors read "FILE:LINE:COL: key 'a.b': message", as the config
+// loader's do.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/config.h"
+#include "models/program.h"
+#include "models/simulator.h"
+
+namespace ptxfu::cli::sweep {
+
+// One parameter and the values it takes, in the order the spec gives them.
+struct Parameter {
+  std::string key;                   // config key path (units.fma.latency, forms[0].lanes) or warps / mode
+  std::vector<std::string> values;   // canonical text: the CSV cell
+  std::vector<std::string> yaml;     // the value as YAML (flow style), applied to the base config
+  bool run_parameter() const { return key == "warps" || key == "mode"; }
+};
+
+// A program every point runs: a .ptx file or a built-in microbenchmark.
+struct ProgramSource {
+  std::string id;    // column value: "ffma.chain" or the path as written in the spec
+  std::string text;  // PTX
+};
+
+// One point: a program and one value per parameter.
+struct Point {
+  size_t index = 0;    // position in the spec's full product (before sampling), stable for one spec
+  std::string key;     // stable identity: a hash of what decides the result
+  size_t program = 0;  // into Spec::programs
+  std::vector<size_t> choice;  // per parameter, an index into its values
+};
+
+struct Spec {
+  std::string path;         // as given
+  std::string name;         // `name:` or the file's stem
+  std::string base;         // `base:` as written (sm_90 or a path)
+  std::string base_text;    // the base config's YAML
+  std::string base_origin;  // embedded:sm_90 or the resolved path
+  std::string mode = "lt";  // default timing style when `mode` is not a parameter
+  std::vector<Parameter> parameters;
+  std::vector<ProgramSource> programs;
+  std::vector<std::string> metrics;  // expanded, in output order
+  std::vector<std::string> plots;    // metrics to chart
+  std::vector<Point> points;         // after `sample:`
+};
+
+// Everything one simulation needs, built in the driver before it forks.
+struct PointJob {
+  std::unique_ptr<models::ArchConfig> config;
+  std::unique_ptr<models::Program> program;
+  models::SimJob job;
+  std::string error;  // non-empty: the point cannot run (e.g. its program is illegal for its feature mask)
+};
+
+// Every metric a sweep can record, in canonical order: cycles,
+// warp_instructions, ipc, pipes.UNIT.{busy_cycles,utilisation,warp_instructions},
+// stalls.REASON.
+const std::vector<std::string>& all_metrics();
+
+// The metric values of one simulation, formatted (integers exactly, reals in
+// shortest round-trip form).
+std::vector<std::string> metric_values(const models::SimResult& r, const std::vector<std::string>& metrics);
+
+// Loads and validates a spec: every point's config is built and checked.
+// Throws models::ConfigError.
+Spec load_spec(const std::string& path);
+Spec load_spec_text(const std::string& text, const std::string& path);
+
+// Builds the config, program and job of one point. Throws ConfigError only for
+// what load_spec already rejects.
+PointJob build_point(const Spec& spec, const Point& point);
+
+// "units.fma.latency=4 warps=8" for messages.
+std::string describe(const Spec& spec, const Point& point);
+
+// The CSV/JSON column names, in order: key, program, one per parameter,
+// status, the metrics, error.
+std::vector<std::string> columns(const Spec& spec);
+
+// Built-in microbenchmark programs: BENCH.chain (one dependent chain of
+// `length` instructions per warp) or BENCH.stream (8 independent accumulators,
+// `length` rounds); BENCH is a name from models::micro_benches().
+std::string builtin_program(const std::string& bench, const std::string& kind, unsigned length, std::string& error);
+
+// 64-bit FNV-1a, as 16 hex digits.
+std::string hash_hex(const std::string& text);
+
+}  // namespace ptxfu::cli::sweep

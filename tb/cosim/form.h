@@ -1,0 +1,47 @@
+// One instruction form under co-simulation: the decoded PTX instruction, the
+// RTL unit that runs it and the control inputs the unit gets.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "isa/instr.h"
+
+namespace ptxfu::cosim {
+
+enum class UnitKind : uint8_t { hfma2, hmnmx2 };
+const char* name(UnitKind u);
+
+// The control inputs of a beat (both units; each reads its own fields).
+struct Control {
+  uint8_t op = 0;          // hfma2: 0 fma 1 add 2 sub 3 mul; hmnmx2: 0 min 1 max 2 neg 3 abs
+  bool bf16 = false;       // fmt_i
+  bool ftz = false;
+  bool sat = false;
+  bool relu = false;
+  bool oob = false;
+  bool nan = false;        // .NaN
+  bool xorsign_abs = false;
+};
+
+// Which RTL port a PTX source operand drives.
+enum class Port : uint8_t { a, b, c };
+
+struct Form {
+  std::string mnemonic;    // as PTX spells it, e.g. "fma.rn.f16x2"
+  isa::Instr instr;
+  UnitKind unit = UnitKind::hfma2;
+  Control ctrl;
+  unsigned num_src = 0;    // PTX source operands (1..3)
+  Port port[3] = {Port::a, Port::b, Port::c};
+  unsigned lanes = 2;      // 1 for the scalar forms: lane 0 only is compared
+  bool bf16 = false;
+};
+
+// Decodes `mnemonic` and maps it onto a unit. Returns false with a reason in
+// `error` when the form does not exist or no RTL unit runs it.
+bool make_form(const std::string& mnemonic, Form& form, std::string& error);
+
+// The lane value of operand `bits` (bits 16l+15:16l).
+inline uint16_t lane(uint32_t bits, unsigned l) { return static_cast<uint16_t>(bits >> (16 * l)); }
+
+}  // namespace ptxfu::cosim

@@ -1,0 +1,234 @@
+// The in-model RTL co-simulation (models/rtl_half_unit.h): with the verilated
+// rtl_ref HFMA2 standing in for the FMA unit's half-precision forms, a
+// program gives the same cycles and registers as with the C++ unit and the
+// scoreboard sees no mismatch; the deliberately broken RTL and an RTL whose
+// NUM_STAGES differs from the configured latency are caught. SystemC
+// elaborates once per process: every job runs in one simulate() call.
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <random>
+
+#include <fmt/format.h>
+
+#include <systemc>
+
+#include "models/simulator.h"
+
+namespace ptxfu::models {
+namespace {
+
+// Per-thread operands from integer arithmetic on %tid.x: a hash (NaN,
+// infinity, subnormals, both signs), moderate positive values and a mix.
+constexpr const char* kOperands = R"(
+.reg .b32 %r<4>;
+.reg .b32 %h<16>;
+.reg .f32 %f<4>;
+mov.u32 %r0, %tid.x;
+mad.lo.u32 %h0, %r0, 0x9e3779b9, 0x7f4a7c15;
+mad.lo.u32 %h1, %r0, 0x00310027, 0x34003800;
+mad.lo.u32 %h2, %r0, 0x04130521, 0xb0003a00;
+mov.f32 %f0, 0f3fc00000;
+)";
+
+// f16x2/bf16x2 fma/add/sub/mul with modifiers, scalar f16/bf16, and f32
+// work on the same unit, with dependency chains.
+const std::string kProgram90 = std::string(kOperands) + R"(
+.reg .b16 %s<4>;
+mov.b16 %s0, 0x3c01;
+fma.rn.f16x2 %h3, %h0, %h1, %h2;
+fma.rn.f32 %f1, %f0, %f0, %f0;
+fma.rn.ftz.sat.f16x2 %h4, %h1, %h2, %h3;
+fma.rn.relu.f16x2 %h5, %h2, %h4, %h1;
+fma.rn.oob.relu.f16x2 %h6, %h0, %h1, %h5;
+add.rn.f16x2 %h7, %h5, %h6;
+sub.rn.ftz.sat.f16x2 %h8, %h7, %h0;
+mul.rn.f16x2 %h9, %h8, %h1;
+fma.rn.bf16x2 %h10, %h0, %h1, %h2;
+fma.rn.relu.bf16x2 %h11, %h10, %h2, %h1;
+add.rn.bf16x2 %h12, %h11, %h0;
+mul.rn.bf16x2 %h13, %h12, %h1;
+fma.rn.f16 %s1, %s0, %s0, %s0;
+fma.rn.bf16 %s2, %s0, %s0, %s1;
+add.f32 %f2, %f1, %f0;
+fma.rn.f16x2 %h14, %h13, %h9, %h7;
+mul.f32 %f3, %f2, %f1;
+)";
+
+// sm_75 has neither bf16 nor .relu/.oob.
+const std::string kProgram75 = std::string(kOperands) + R"(
+fma.rn.f16x2 %h3, %h0, %h1, %h2;
+fma.rn.f32 %f1, %f0, %f0, %f0;
+fma.rn.ftz.sat.f16x2 %h4, %h1, %h2, %h3;
+add.rn.f16x2 %h5, %h4, %h0;
+sub.rn.ftz.f16x2 %h6, %h5, %h1;
+mul.rn.sat.f16x2 %h7, %h6, %h2;
+fma.rn.f16x2 %h8, %h7, %h7, %h3;
+add.f32 %f2, %f1, %f0;
+)";
+
+// A seeded random mix under pipe contention: half-precision forms share the
+// FMA unit with f32 (two cycles a warp on sm_80) and compete for registers
+// (sm_80: no .oob, no bf16 add/mul).
+std::string random_program(uint32_t seed, unsigned length) {
+  std::mt19937 rng(seed);
+  const char* forms[] = {
+      "fma.rn.f16x2 %h{}, %h{}, %h{}, %h{}",      "fma.rn.ftz.sat.f16x2 %h{}, %h{}, %h{}, %h{}",
+      "fma.rn.relu.bf16x2 %h{}, %h{}, %h{}, %h{}", "fma.rn.ftz.relu.f16x2 %h{}, %h{}, %h{}, %h{}",
+      "add.rn.f16x2 %h{}, %h{}, %h{}",            "sub.rn.sat.f16x2 %h{}, %h{}, %h{}",
+      "mul.rn.ftz.f16x2 %h{}, %h{}, %h{}",        "sub.rn.ftz.f16x2 %h{}, %h{}, %h{}",
+      "mul.rn.sat.f16x2 %h{}, %h{}, %h{}",         "fma.rn.bf16x2 %h{}, %h{}, %h{}, %h{}",
+      "fma.rn.f32 %f{}, %f{}, %f{}, %f{}",        "mad.lo.s32 %r{}, %r{}, %r{}, %r{}",
+      "ex2.approx.ftz.f32 %f{}, %f{}",            "max.f16x2 %h{}, %h{}, %h{}",
+  };
+  std::string s = ".reg .b32 %r<4>;\n.reg .f32 %f<4>;\n.reg .b32 %h<6>;\n.reg .b32 %t;\nmov.u32 %t, %tid.x;\n";
+  for (int i = 0; i < 4; ++i)
+    s += fmt::format("mov.u32 %r{0}, %tid.x;\nmov.f32 %f{0}, 0f3f{1:02x}0000;\n", i, 0x80 + i);
+  for (int i = 0; i < 6; ++i)
+    s += fmt::format("mad.lo.u32 %h{}, %t, 0x{:08x}, 0x{:08x};\n", i, rng() | 1, rng());
+  std::uniform_int_distribution<int> pick(0, std::size(forms) - 1), reg(0, 3);
+  for (unsigned i = 0; i < length; ++i)
+    s += fmt::vformat(forms[pick(rng)], fmt::make_format_args(reg(rng), reg(rng), reg(rng), reg(rng))) + ";\n";
+  return s;
+}
+
+constexpr unsigned kWarps = 8;
+constexpr unsigned kRandomWarps = 32;
+
+ArchConfig embedded(std::string_view name) {
+  for (const auto& e : embedded_configs())
+    if (e.name == name) return load_config_text(std::string(e.text), "embedded:" + std::string(name));
+  throw std::runtime_error("no embedded config " + std::string(name));
+}
+
+enum JobId { cpp90, rtl90, cpp75, rtl75, broken90, slow90, cpp80, rtl80, kJobs };
+
+struct Fixture {
+  ArchConfig sm90 = embedded("sm_90"), sm75 = embedded("sm_75"), sm80 = embedded("sm_80");
+  Program p90 = load_program(kProgram90, "rtl_mix_90", sm90.caps);
+  Program p75 = load_program(kProgram75, "rtl_mix_75", sm75.caps);
+  Program p80 = load_program(random_program(2024, 160), "rtl_random_80", sm80.caps);
+  std::vector<SimJob> jobs;
+  std::vector<SimResult> results;
+
+  Fixture() {
+    auto job = [&](const ArchConfig& c, const Program& p, bool rtl, unsigned stages = 0, bool broken = false,
+                   unsigned warps = kWarps) {
+      SimJob j;
+      j.config = &c;
+      j.program = &p;
+      j.warps = warps;
+      j.style = TimingStyle::approximately_timed;
+      j.rtl_half = rtl;
+      j.rtl_stages = stages;
+      j.rtl_broken = broken;
+      jobs.push_back(j);
+    };
+    job(sm90, p90, false);
+    job(sm90, p90, true);
+    job(sm75, p75, false);
+    job(sm75, p75, true);
+    job(sm90, p90, true, 0, true);
+    job(sm90, p90, true, 6);  // sm_90's HFMA2 latency is 5
+    job(sm80, p80, false, 0, false, kRandomWarps);
+    job(sm80, p80, true, 0, false, kRandomWarps);
+    results = simulate(jobs);
+  }
+};
+
+const Fixture& fixture() {
+  static const Fixture f;
+  return f;
+}
+
+unsigned half_instructions(const Program& p) {
+  unsigned n = 0;
+  for (const auto& pi : p.code)
+    if (!pi.is_mov() && pi.text.find("f16") != std::string::npos && pi.text.rfind("max", 0) != 0) ++n;
+  return n;
+}
+
+void expect_same_run(const SimResult& cpp, const SimResult& rtl) {
+  EXPECT_EQ(cpp.cycles, rtl.cycles);
+  EXPECT_EQ(cpp.warp_instructions, rtl.warp_instructions);
+  EXPECT_EQ(cpp.stalls, rtl.stalls);
+  for (size_t u = 0; u < cpp.units.size(); ++u) {
+    EXPECT_EQ(cpp.units[u].busy_cycles, rtl.units[u].busy_cycles) << kUnitNames[u];
+    EXPECT_EQ(cpp.units[u].warp_instructions, rtl.units[u].warp_instructions) << kUnitNames[u];
+  }
+  EXPECT_EQ(cpp.warp0_registers, rtl.warp0_registers);
+}
+
+void expect_clean(const SimResult& r, const Program& p, unsigned warps = kWarps) {
+  ASSERT_TRUE(r.rtl_half);
+  EXPECT_EQ(r.rtl_cosim.instructions, uint64_t{half_instructions(p)} * warps);
+  EXPECT_EQ(r.rtl_cosim.lanes_checked, r.rtl_cosim.instructions * 32);
+  EXPECT_EQ(r.rtl_cosim.mismatches, 0u);
+  EXPECT_EQ(r.rtl_cosim.latency_mismatches, 0u);
+  for (const auto& line : r.rtl_cosim.reports) ADD_FAILURE() << line;
+}
+
+TEST(RtlCosim, Sm90RtlUnitMatchesCppUnit) {
+  const Fixture& f = fixture();
+  expect_same_run(f.results[cpp90], f.results[rtl90]);
+  EXPECT_FALSE(f.results[cpp90].rtl_half);
+  expect_clean(f.results[rtl90], f.p90);
+}
+
+TEST(RtlCosim, Sm75RtlUnitMatchesCppUnit) {
+  const Fixture& f = fixture();
+  EXPECT_EQ(rtl_stages_for(f.jobs[rtl75]), 6u);
+  expect_same_run(f.results[cpp75], f.results[rtl75]);
+  expect_clean(f.results[rtl75], f.p75);
+}
+
+TEST(RtlCosim, Sm80RandomMixMatchesCppUnit) {
+  const Fixture& f = fixture();
+  expect_same_run(f.results[cpp80], f.results[rtl80]);
+  expect_clean(f.results[rtl80], f.p80, kRandomWarps);
+}
+
+TEST(RtlCosim, BrokenRoundingIsCaught) {
+  const SimResult& r = fixture().results[broken90];
+  EXPECT_GT(r.rtl_cosim.mismatches, 0u);
+  EXPECT_EQ(r.rtl_cosim.latency_mismatches, 0u);
+  ASSERT_FALSE(r.rtl_cosim.reports.empty());
+  // Each report: a `#` comment with the RTL's and the core's results, then
+  // the instruction with its operands as `ptxfu eval` reads it.
+  const std::string& first = r.rtl_cosim.reports.front();
+  EXPECT_EQ(first.rfind("# warp ", 0), 0u) << first;
+  EXPECT_NE(first.find("rtl 0x"), std::string::npos) << first;
+  const std::string eval_line = first.substr(first.find('\n') + 1);
+  EXPECT_NE(eval_line.find(".f16"), std::string::npos) << eval_line;
+  EXPECT_NE(eval_line.find(" 0x"), std::string::npos) << eval_line;
+  std::cout << "first of " << r.rtl_cosim.mismatches << " mismatches (" << r.rtl_cosim.lanes_checked
+            << " threads checked):\n" << first << "\n";
+}
+
+TEST(RtlCosim, LatencyMismatchIsCaught) {
+  const Fixture& f = fixture();
+  const SimResult& r = f.results[slow90];
+  EXPECT_EQ(r.rtl_cosim.mismatches, 0u);
+  EXPECT_EQ(r.rtl_cosim.latency_mismatches, r.rtl_cosim.instructions);
+  EXPECT_GT(r.rtl_cosim.instructions, 0u);
+  ASSERT_FALSE(r.rtl_cosim.reports.empty());
+  EXPECT_NE(r.rtl_cosim.reports.front().find("RTL latency 6 cycles, configured 5"), std::string::npos)
+      << r.rtl_cosim.reports.front();
+  // The results arrive when the RTL has them: later than configured.
+  EXPECT_GT(r.cycles, f.results[cpp90].cycles);
+  EXPECT_EQ(r.warp0_registers, f.results[cpp90].warp0_registers);
+}
+
+TEST(RtlCosim, ValidationBeforeElaboration) {
+  const Fixture& f = fixture();
+  SimJob lt = f.jobs[rtl90];
+  lt.style = TimingStyle::loosely_timed;
+  EXPECT_THROW(validate(lt), ConfigError);
+  SimJob missing = f.jobs[rtl90];
+  missing.rtl_stages = 3;
+  EXPECT_THROW(validate(missing), ConfigError);
+  EXPECT_NO_THROW(validate(f.jobs[rtl90]));
+}
+
+}  // namespace
+}  // namespace ptxfu::models

@@ -1,0 +1,407 @@
+// `ptxfu sweep` through the real binary: interrupted and crashed sweeps keep
+// every completed point and resume to the same rows as an uninterrupted run;
+// shards merge to the single-process result; the Slurm scripts run; plots
+// are drawn when gnuplot is there and skipped cleanly when it is not.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/sweep_results.h"
+
+namespace {
+
+using namespace std::chrono_literals;
+using ptxfu::cli::sweep::read_table;
+using ptxfu::cli::sweep::Table;
+
+const std::string kSource = PTXFU_SOURCE_DIR;
+
+std::string temp_dir() {
+  std::string t = ::testing::TempDir() + "sweep_cli_XXXXXX";
+  return ::mkdtemp(t.data()) ? t : "";
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
+
+// Starts `ptxfu ARGS...` with stdout and stderr in LOG; PATH replaced when given.
+pid_t spawn(const std::vector<std::string>& args, const std::string& log, const char* path_env = nullptr) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setpgid(0, 0);  // its own process group, as a shell job has
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    if (path_env) ::setenv("PATH", path_env, 1);
+    std::vector<char*> argv = {const_cast<char*>(PTXFU_EXE)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(PTXFU_EXE, argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+// Exit status (128 + signal for a killed process).
+int finish(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+struct CmdRun {
+  int status;
+  std::string out;
+};
+
+CmdRun run(const std::vector<std::string>& args, const char* path_env = nullptr) {
+  const std::string log = temp_dir() + "/log";
+  const int status = finish(spawn(args, log, path_env));
+  return {status, slurp(log)};
+}
+
+size_t data_rows(const std::string& dir) {
+  const std::string csv = slurp(dir + "/results.csv");
+  const size_t lines = static_cast<size_t>(std::count(csv.begin(), csv.end(), '\n'));
+  return lines ? lines - 1 : 0;
+}
+
+// The rows, sorted: order depends on which worker finished first.
+std::vector<std::vector<std::string>> sorted_rows(const std::string& dir) {
+  Table t = read_table(dir);
+  std::sort(t.rows.begin(), t.rows.end());
+  return t.rows;
+}
+
+// The JSON lines without host timing, sorted.
+std::vector<std::string> sorted_json(const std::string& dir) {
+  std::istringstream in(slurp(dir + "/results.jsonl"));
+  std::vector<std::string> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    auto j = nlohmann::json::parse(line);
+    j.erase("host_seconds");
+    out.push_back(j.dump());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Sixteen points of about 0.1 s each: long enough to interrupt mid-run.
+std::string slow_spec(const std::string& dir, unsigned points = 16, unsigned length = 150) {
+  const std::string path = dir + "/slow.yaml";
+  std::ofstream(path) << "name: slow\nbase: sm_90\nparameters:\n  units.fma.latency: {from: 2, to: " << 1 + points
+                      << "}\n  warps: 64\nprograms:\n  - {bench: ffma, kind: stream, length: " << length
+                      << "}\nmetrics: [cycles, ipc, pipes.fma.utilisation, stalls.*]\n";
+  return path;
+}
+
+std::string fast_spec(const std::string& dir) {
+  const std::string path = dir + "/fast.yaml";
+  std::ofstream(path) << "name: fast\nbase: sm_90\nparameters:\n  units.fma.latency: [2, 4, 8]\n  warps: [1, 4, 16, 64]\n"
+                      << "programs: [ffma.chain, hfma2.stream]\nmetrics: [cycles, ipc, warp_instructions]\n";
+  return path;
+}
+
+// Waits until DIR has at least `rows` results (false on timeout).
+bool wait_rows(const std::string& dir, size_t rows, std::chrono::seconds limit = 60s) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    if (exists(dir + "/results.csv") && data_rows(dir) >= rows) return true;
+    std::this_thread::sleep_for(5ms);
+  }
+  return false;
+}
+
+// The worker processes of a running sweep (from /proc/PID/task/PID/children,
+// or by scanning every process's parent where the kernel lacks that file).
+std::vector<pid_t> children(pid_t pid) {
+  const std::string p = std::to_string(pid);
+  std::vector<pid_t> out;
+  std::ifstream list("/proc/" + p + "/task/" + p + "/children");
+  if (list) {
+    pid_t c;
+    while (list >> c) out.push_back(c);
+    return out;
+  }
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = e.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::string stat = slurp(e.path().string() + "/stat");
+    const size_t paren = stat.rfind(')');
+    if (paren == std::string::npos) continue;
+    std::istringstream rest(stat.substr(paren + 2));
+    char state;
+    pid_t parent = 0;
+    rest >> state >> parent;
+    if (parent == pid) out.push_back(static_cast<pid_t>(std::stol(name)));
+  }
+  return out;
+}
+
+// Running, not a zombie (an orphan is reaped by whatever PID 1 is, or not).
+bool alive(pid_t pid) {
+  const std::string stat = slurp("/proc/" + std::to_string(pid) + "/stat");
+  const size_t paren = stat.rfind(')');
+  return paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] != 'Z';
+}
+
+class Interrupt : public ::testing::TestWithParam<int> {};
+
+// Kill a running sweep, check what is on disk, resume, compare with an
+// uninterrupted run.
+TEST_P(Interrupt, KeepsCompletedPointsAndResumesToTheSameRows) {
+  const int sig = GetParam();
+  const std::string dir = temp_dir();
+  const std::string spec = slow_spec(dir);
+  const CmdRun ref = run({"sweep", spec, "--out", dir + "/ref", "--jobs", "2", "--quiet", "--no-plots"});
+  ASSERT_EQ(ref.status, 0) << ref.out;
+  ASSERT_EQ(data_rows(dir + "/ref"), 16u);
+
+  const pid_t pid = spawn({"sweep", spec, "--out", dir + "/cut", "--jobs", "2", "--no-plots"}, dir + "/cut.log");
+  ASSERT_TRUE(wait_rows(dir + "/cut", 3)) << slurp(dir + "/cut.log");
+  const std::vector<pid_t> workers = children(pid);
+  // SIGINT as Ctrl-C sends it, to the whole process group (workers too);
+  // SIGTERM and SIGKILL to the driver alone.
+  ::kill(sig == SIGINT ? -pid : pid, sig);
+  EXPECT_EQ(finish(pid), 128 + sig) << slurp(dir + "/cut.log");
+  const std::string log = slurp(dir + "/cut.log");
+  if (sig != SIGKILL) {
+    EXPECT_NE(log.find("run the same command again to resume"), std::string::npos) << log;
+  }
+  // No worker outlives the driver (SIGKILL included: they have a parent-death signal).
+  for (pid_t w : workers) {
+    for (int i = 0; i < 200 && alive(w); ++i) std::this_thread::sleep_for(10ms);
+    EXPECT_FALSE(alive(w)) << "worker " << w << " still runs";
+  }
+
+  // Whole rows only, the JSON lines match them, some points are missing.
+  const std::string csv = slurp(dir + "/cut/results.csv");
+  ASSERT_EQ(csv.back(), '\n');
+  const size_t kept = data_rows(dir + "/cut");
+  EXPECT_GE(kept, 3u);
+  EXPECT_LT(kept, 16u) << "the sweep finished before it was interrupted; the test proves nothing";
+  const Table t = read_table(dir + "/cut");  // throws on a malformed row
+  EXPECT_EQ(t.rows.size(), kept);
+  EXPECT_EQ(sorted_json(dir + "/cut").size(), kept);
+  for (const auto& r : t.rows) EXPECT_EQ(r[t.column("status")], "ok");
+
+  // Resume: only the missing points run.
+  const CmdRun again = run({"sweep", spec, "--out", dir + "/cut", "--jobs", "2", "--quiet", "--no-plots"});
+  ASSERT_EQ(again.status, 0) << again.out;
+  EXPECT_NE(again.out.find(std::to_string(kept) + " done before, " + std::to_string(16 - kept) + " run now"), std::string::npos)
+      << again.out;
+  EXPECT_EQ(sorted_rows(dir + "/cut"), sorted_rows(dir + "/ref"));
+  EXPECT_EQ(sorted_json(dir + "/cut"), sorted_json(dir + "/ref"));
+
+  // A third run has nothing to do.
+  const CmdRun idle = run({"sweep", spec, "--out", dir + "/cut", "--quiet", "--no-plots"});
+  EXPECT_EQ(idle.status, 0);
+  EXPECT_NE(idle.out.find("16 done before, 0 run now"), std::string::npos) << idle.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Sweep, Interrupt, ::testing::Values(SIGTERM, SIGINT, SIGKILL), [](const auto& info) {
+  return std::string(info.param == SIGTERM ? "SIGTERM" : info.param == SIGINT ? "SIGINT" : "SIGKILL");
+});
+
+// A worker that dies is a failed point, recorded with the reason; the sweep
+// goes on, and --retry-failed recomputes it.
+TEST(Sweep, AWorkerCrashIsRecordedAndTheSweepContinues) {
+  const std::string dir = temp_dir();
+  const std::string spec = slow_spec(dir, 4, 800);  // long points: a worker is mid-run when it is hit
+  const pid_t pid = spawn({"sweep", spec, "--out", dir + "/out", "--jobs", "1", "--no-plots"}, dir + "/log");
+  ASSERT_TRUE(wait_rows(dir + "/out", 1)) << slurp(dir + "/log");
+  bool killed = false;
+  for (int tries = 0; tries < 2000 && !killed; ++tries) {
+    for (pid_t c : children(pid))
+      if (alive(c)) killed |= ::kill(c, SIGSEGV) == 0;  // not a finished worker awaiting its reaping
+    if (!killed) std::this_thread::sleep_for(1ms);
+  }
+  ASSERT_TRUE(killed);
+  EXPECT_EQ(finish(pid), 1) << slurp(dir + "/log");
+  Table t = read_table(dir + "/out");
+  ASSERT_EQ(t.rows.size(), 4u) << slurp(dir + "/log");
+  size_t failed = 0;
+  for (const auto& r : t.rows)
+    if (r[t.column("status")] == "error") {
+      ++failed;
+      EXPECT_EQ(r[t.column("error")], "worker killed by signal 11 (Segmentation fault)");
+      EXPECT_EQ(r[t.column("cycles")], "");
+    }
+  EXPECT_EQ(failed, 1u) << slurp(dir + "/log");
+
+  // Resuming does not recompute a recorded failure; --retry-failed does.
+  const CmdRun again = run({"sweep", spec, "--out", dir + "/out", "--quiet", "--no-plots"});
+  EXPECT_EQ(again.status, 1);
+  EXPECT_NE(again.out.find("4 done before, 0 run now"), std::string::npos) << again.out;
+  const CmdRun retry = run({"sweep", spec, "--out", dir + "/out", "--quiet", "--no-plots", "--retry-failed"});
+  EXPECT_EQ(retry.status, 0) << retry.out;
+  EXPECT_NE(retry.out.find("3 done before, 1 run now (1 ok, 0 failed)"), std::string::npos) << retry.out;
+  t = read_table(dir + "/out");
+  EXPECT_EQ(t.rows.size(), 4u);
+  for (const auto& r : t.rows) EXPECT_EQ(r[t.column("status")], "ok");
+  EXPECT_EQ(sorted_json(dir + "/out").size(), 4u);
+}
+
+TEST(Sweep, ATimedOutPointIsAFailedPoint) {
+  const std::string dir = temp_dir();
+  const CmdRun r = run({"sweep", slow_spec(dir, 2, 3000), "--out", dir + "/out", "--timeout", "0.05", "--quiet", "--no-plots"});
+  EXPECT_EQ(r.status, 1) << r.out;
+  const Table t = read_table(dir + "/out");
+  ASSERT_EQ(t.rows.size(), 2u);
+  for (const auto& row : t.rows) EXPECT_EQ(row[t.column("error")], "timed out after 0.05 s");
+}
+
+TEST(Sweep, ShardsMergeToTheSingleProcessResult) {
+  const std::string dir = temp_dir();
+  const std::string spec = fast_spec(dir);
+  const CmdRun one = run({"sweep", spec, "--out", dir + "/one", "--jobs", "2", "--quiet", "--no-plots"});
+  ASSERT_EQ(one.status, 0) << one.out;
+  ASSERT_EQ(data_rows(dir + "/one"), 24u);
+  size_t total = 0;
+  for (int k = 1; k <= 3; ++k) {
+    const std::string out = dir + "/shard-" + std::to_string(k);
+    const CmdRun s = run({"sweep", spec, "--shard", std::to_string(k) + "/3", "--out", out, "--jobs", "2", "--quiet", "--no-plots"});
+    ASSERT_EQ(s.status, 0) << s.out;
+    total += data_rows(out);
+  }
+  EXPECT_EQ(total, 24u);
+  const CmdRun m = run({"sweep", "merge", dir + "/shard-1", dir + "/shard-2", dir + "/shard-3", "--out", dir + "/merged", "--no-plots"});
+  ASSERT_EQ(m.status, 0) << m.out;
+  EXPECT_EQ(sorted_rows(dir + "/merged"), sorted_rows(dir + "/one"));
+  EXPECT_EQ(sorted_json(dir + "/merged"), sorted_json(dir + "/one"));
+  // Merged rows are in spec order.
+  const Table t = read_table(dir + "/merged");
+  EXPECT_EQ(t.rows.front()[t.column("program")], "ffma.chain");
+  EXPECT_EQ(t.rows.front()[t.column("warps")], "1");
+  EXPECT_EQ(t.rows.back()[t.column("program")], "hfma2.stream");
+  // Missing shards are reported, other sweeps refused.
+  const CmdRun part = run({"sweep", "merge", dir + "/shard-1", "--out", dir + "/part", "--no-plots"});
+  EXPECT_EQ(part.status, 1);
+  EXPECT_NE(part.out.find("8 of 24"), std::string::npos) << part.out;
+  const CmdRun bad = run({"sweep", "merge", dir + "/one", dir + "/nothing", "--out", dir + "/bad"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.out.find("nothing/sweep.json: missing"), std::string::npos) << bad.out;
+}
+
+// The emitted Slurm scripts, run by bash with the variables Slurm would set
+// (the real cluster run is scripts/test-slurm.sh).
+TEST(Sweep, SlurmScriptsRunEveryShardAndMerge) {
+  const std::string dir = temp_dir();
+  const std::string spec = fast_spec(dir);
+  const CmdRun e = run({"sweep", spec, "--emit-slurm", "--shards", "3", "--jobs", "2", "--out", dir + "/slurm",
+                     "--slurm-option", "partition=debug", "--slurm-option", "time=10"});
+  ASSERT_EQ(e.status, 0) << e.out;
+  EXPECT_NE(e.out.find("sbatch --parsable"), std::string::npos) << e.out;
+  const std::string script = slurp(dir + "/slurm/sweep.sbatch");
+  EXPECT_NE(script.find("#SBATCH --array=1-3\n"), std::string::npos) << script;
+  EXPECT_NE(script.find("#SBATCH --cpus-per-task=2\n"), std::string::npos) << script;
+  EXPECT_NE(script.find("#SBATCH --partition=debug\n#SBATCH --time=10\n"), std::string::npos) << script;
+  for (int k = 1; k <= 3; ++k) {
+    const std::string cmd = "cd / && SLURM_ARRAY_TASK_ID=" + std::to_string(k) + " SLURM_CPUS_PER_TASK=2 bash " + dir +
+                            "/slurm/sweep.sbatch > /dev/null 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  }
+  ASSERT_EQ(std::system(("bash " + dir + "/slurm/merge.sbatch > /dev/null 2>&1").c_str()), 0);
+  const CmdRun one = run({"sweep", spec, "--out", dir + "/one", "--quiet", "--no-plots"});
+  ASSERT_EQ(one.status, 0);
+  EXPECT_EQ(sorted_rows(dir + "/slurm/merged"), sorted_rows(dir + "/one"));
+}
+
+TEST(Sweep, ABadSpecRunsNothingAndWritesNothing) {
+  const std::string dir = temp_dir();
+  std::ofstream(dir + "/bad.yaml") << "base: sm_90\nprograms: [ffma.chain]\nparameters:\n  units.fma.latency: [4, -1]\n";
+  const CmdRun r = run({"sweep", dir + "/bad.yaml", "--out", dir + "/out"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find(dir + "/bad.yaml:4:26: key 'parameters.units.fma.latency[1]'"), std::string::npos) << r.out;
+  EXPECT_FALSE(exists(dir + "/out"));
+  const CmdRun shard = run({"sweep", fast_spec(dir), "--shard", "4/3", "--out", dir + "/out"});
+  EXPECT_EQ(shard.status, 2);
+  EXPECT_NE(shard.out.find("--shard must be K/N"), std::string::npos) << shard.out;
+  const CmdRun none = run({"sweep"});
+  EXPECT_EQ(none.status, 2);
+  // A directory holding another sweep's results is refused.
+  ASSERT_EQ(run({"sweep", fast_spec(dir), "--out", dir + "/fast", "--quiet", "--no-plots"}).status, 0);
+  const CmdRun other = run({"sweep", slow_spec(dir, 2), "--out", dir + "/fast", "--quiet"});
+  EXPECT_EQ(other.status, 2);
+  EXPECT_NE(other.out.find("holds results of another sweep"), std::string::npos) << other.out;
+}
+
+// A program the base accepts but a point's feature mask does not: a failed
+// point with the checker's message; the others run.
+TEST(Sweep, AProgramIllegalForAPointIsRecordedAsFailed) {
+  const std::string dir = temp_dir();
+  std::ofstream(dir + "/oob.ptx") << ".reg .b32 %h<4>;\nmov.b32 %h1, 0x3c003c00;\nfma.rn.oob.f16x2 %h0, %h1, %h1, %h1;\n";
+  std::ofstream(dir + "/s.yaml") << "base: sm_90\nprograms: [oob.ptx]\nparameters:\n  features.remove: [[], [oob]]\n";
+  const CmdRun r = run({"sweep", dir + "/s.yaml", "--out", dir + "/out", "--quiet", "--no-plots"});
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("1 ok, 1 failed"), std::string::npos) << r.out;
+  const Table t = read_table(dir + "/out");
+  ASSERT_EQ(t.rows.size(), 2u);
+  for (const auto& row : t.rows) {
+    const bool removed = row[t.column("features.remove")] == "[oob]";
+    EXPECT_EQ(row[t.column("status")], removed ? "error" : "ok");
+    if (removed) {
+      EXPECT_NE(row[t.column("error")].find("feature 'oob' removed by configuration"), std::string::npos);
+    }
+  }
+}
+
+TEST(Sweep, ExampleSpecsProduceCsvJsonAndPlots) {
+  const bool gnuplot = std::system("command -v gnuplot > /dev/null 2>&1") == 0;
+  for (const std::string name : {"fma_latency_warps", "hfma2_lanes_issue"}) {
+    const std::string dir = temp_dir();
+    const CmdRun r = run({"sweep", kSource + "/configs/sweeps/" + name + ".yaml", "--out", dir, "--jobs", "2", "--quiet"});
+    ASSERT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("points/s"), std::string::npos) << r.out;
+    const Table t = read_table(dir);
+    EXPECT_EQ(sorted_json(dir).size(), t.rows.size());
+    if (!gnuplot) {
+      EXPECT_NE(r.out.find("gnuplot is not installed"), std::string::npos) << r.out;
+      continue;
+    }
+    const std::string png = name == std::string("fma_latency_warps") ? dir + "/ipc.png" : dir + "/ipc-hfma2_stream.png";
+    EXPECT_EQ(slurp(png).substr(0, 4), "\x89PNG") << r.out;
+    EXPECT_NE(slurp(png.substr(0, png.size() - 4) + ".svg").find("<svg"), std::string::npos);
+  }
+}
+
+TEST(Sweep, OneParameterSweepsGetALineChart) {
+  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot is not installed";
+  const std::string dir = temp_dir();
+  std::ofstream(dir + "/s.yaml") << "base: sm_90\nparameters:\n  scheduler: [gto, lrr]\n  warps: 16\n"
+                                 << "programs: [ffma.chain, examples/sim_mix.ptx]\nplot: [ipc, cycles]\n";
+  ::symlink((kSource + "/examples").c_str(), (dir + "/examples").c_str());
+  const CmdRun r = run({"sweep", dir + "/s.yaml", "--out", dir + "/out", "--quiet"});
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (const char* f : {"/out/ipc.png", "/out/cycles.png"}) EXPECT_EQ(slurp(dir + f).substr(0, 4), "\x89PNG") << f << r.out;
+  EXPECT_NE(slurp(dir + "/out/ipc.gp").find("xticlabels"), std::string::npos);  // categorical axis
+}
+
+TEST(Sweep, WithoutGnuplotThereAreNoPlotsAndNoError) {
+  const std::string dir = temp_dir();
+  const CmdRun r = run({"sweep", fast_spec(dir), "--out", dir + "/out", "--quiet"}, "/nonexistent");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("gnuplot is not installed"), std::string::npos) << r.out;
+  EXPECT_EQ(data_rows(dir + "/out"), 24u);
+}
+
+}  // namespace
