@@ -13,6 +13,7 @@
 
 #include "isa/forms.h"
 #include "isa/target_options.h"
+#include "models/text_file.h"
 #include "models/yaml_reader.h"
 
 namespace ptxfu::models {
@@ -149,11 +150,12 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
 }
 
 ArchConfig load_config_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path + ": cannot open config");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load_config_text(text.str(), path);
+  std::string text;
+  const ReadStatus status = read_text_file(path, kMaxConfigBytes, text);
+  if (status == ReadStatus::cannot_open) throw ConfigError(path + ": cannot open config");
+  if (status == ReadStatus::too_large)
+    throw ConfigError(fmt::format("{}: larger than {} bytes: not a config", path, kMaxConfigBytes));
+  return load_config_text(text, path);
 }
 
 Timing ArchConfig::timing_for(const isa::Instr& instr) const {

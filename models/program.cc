@@ -13,6 +13,7 @@
 #include "isa/source.h"
 #include "isa/statement.h"
 #include "isa/table.h"
+#include "models/text_file.h"
 
 namespace ptxfu::models {
 namespace {
@@ -197,11 +198,12 @@ Program load_program(const std::string& text, const std::string& name, const isa
 }
 
 Program load_program_file(const std::string& path, const isa::Capabilities& caps) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ProgramError(path + ": cannot open program");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load_program(text.str(), path, caps);
+  std::string text;
+  const ReadStatus status = read_text_file(path, kMaxProgramBytes, text);
+  if (status == ReadStatus::cannot_open) throw ProgramError(path + ": cannot open program");
+  if (status == ReadStatus::too_large)
+    throw ProgramError(path + ": larger than " + std::to_string(kMaxProgramBytes) + " bytes: not a program");
+  return load_program(text, path, caps);
 }
 
 }  // namespace ptxfu::models

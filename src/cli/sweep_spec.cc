@@ -12,6 +12,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "models/microbench.h"
+#include "models/text_file.h"
 #include "models/yaml_reader.h"
 
 namespace ptxfu::cli::sweep {
@@ -23,12 +24,14 @@ constexpr size_t kMaxPoints = 1000000;
 constexpr unsigned kDefaultChain = 64;   // dependent instructions per warp
 constexpr unsigned kDefaultRounds = 16;  // stream rounds of independent instructions
 
-std::string read_file(const std::string& path, bool& ok) {
-  std::ifstream in(path, std::ios::binary);
-  ok = static_cast<bool>(in);
-  std::ostringstream s;
-  if (ok) s << in.rdbuf();
-  return s.str();
+// Specs and base configs are at most 1 MiB, programs 16 MiB (models/text_file.h).
+std::string read_file(const std::string& path, bool& ok, size_t limit = models::kMaxConfigBytes) {
+  std::string text;
+  const models::ReadStatus status = models::read_text_file(path, limit, text);
+  if (status == models::ReadStatus::too_large)
+    throw models::ConfigError(fmt::format("{}: larger than {} bytes", path, limit));
+  ok = status == models::ReadStatus::ok;
+  return text;
 }
 
 std::string directory_of(const std::string& path) {
@@ -442,7 +445,7 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
     ProgramSource src;
     if (!file.empty()) {
       const std::string resolved = resolve(path, file);
-      src.text = read_file(resolved, ok);
+      src.text = read_file(resolved, ok, models::kMaxProgramBytes);
       if (!ok) r.fail(n, key, fmt::format("cannot open '{}'", resolved));
       src.id = name.empty() ? stem_of(file) : name;
     } else {

@@ -9,6 +9,9 @@
 
 #include "cli/check_cmd.h"
 #include "cli/eval_cmd.h"
+#include "cli/sweep_spec.h"
+#include "models/config.h"
+#include "models/program.h"
 
 namespace ptxfu::cli {
 namespace {
@@ -101,6 +104,26 @@ TEST(Robustness, CheckDirectiveNumbersThatOverflow) {
   EXPECT_EQ(out.str(),
             "t.ptx:2:14: error: expected a register count like %r<8>\n"
             "t.ptx:3:10: error: bad .version '99999999999999999999.1' (expected MAJOR.MINOR)\n");
+}
+
+// Found by hand next to fuzz_sweep_spec: a config, program or sweep file that
+// is endless (/dev/zero) or huge was read until memory ran out; `ptxfu sweep`
+// with `base: /dev/zero` died of std::bad_alloc.
+TEST(Robustness, EndlessFilesAreRefusedNotReadToExhaustion) {
+  const auto message = [](auto load) {
+    try {
+      load();
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message([] { models::load_config_file("/dev/zero"); }), "/dev/zero: larger than 1048576 bytes: not a config");
+  EXPECT_EQ(message([] { models::load_program_file("/dev/zero", models::default_config().caps); }),
+            "/dev/zero: larger than 16777216 bytes: not a program");
+  EXPECT_EQ(message([] { sweep::load_spec("/dev/zero"); }), "/dev/zero: larger than 1048576 bytes");
+  const std::string spec = "name: x\nbase: /dev/zero\nparameters:\n  warps: [1]\nprograms:\n  - ffma.chain\n";
+  EXPECT_EQ(message([&] { sweep::load_spec_text(spec, "s.yaml"); }), "/dev/zero: larger than 1048576 bytes");
 }
 
 }  // namespace
