@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh TARGET SECONDS [LIBFUZZER_ARGS...]
 #   scripts/fuzz.sh all SECONDS        # every target in turn (the CI smoke run)
 #
-# TARGET is fuzz_statement, fuzz_check, fuzz_eval, fuzz_eval_diff or fuzz_config.
+# TARGET is fuzz_statement, fuzz_check, fuzz_eval, fuzz_eval_diff, fuzz_config or fuzz_sweep_spec.
 # Builds the target with the "fuzz" preset (clang, ASan + UBSan + libFuzzer)
 # in build-fuzz/ (PTXFU_FUZZ_BUILD=build-asan uses the asan preset's build,
 # which has the fuzz targets too), starts from the committed seeds in tb/fuzz/corpus/TARGET/
@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(fuzz_statement fuzz_check fuzz_eval fuzz_eval_diff fuzz_config)
+targets=(fuzz_statement fuzz_check fuzz_eval fuzz_eval_diff fuzz_config fuzz_sweep_spec)
 if [ $# -lt 2 ]; then
   echo "usage: $0 TARGET|all SECONDS [LIBFUZZER_ARGS...]  (targets: ${targets[*]})" >&2
   exit 2
