@@ -49,7 +49,7 @@ struct YamlReader {
 
   long long integer(const YAML::Node& n, const std::string& key, long long lo, long long hi) const {
     if (!n.IsScalar()) fail(n, key, fmt::format("expected an integer {}..{}", lo, hi));
-    const std::string s = n.Scalar();
+    const std::string& s = n.Scalar();
     long long v = 0;
     size_t used = 0;
     try {

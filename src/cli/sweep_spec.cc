@@ -418,7 +418,7 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
     std::string bench, kind, file, name;
     unsigned length = 0;
     if (n.IsScalar()) {
-      const std::string s = n.Scalar();
+      const std::string& s = n.Scalar();
       if (s.size() > 4 && s.compare(s.size() - 4, 4, ".ptx") == 0) {
         file = s;
       } else {
@@ -546,6 +546,7 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
       order.resize(count);
       std::sort(order.begin(), order.end());
       std::vector<Point> kept;
+      kept.reserve(order.size());
       for (size_t i : order) kept.push_back(all[i]);
       all = std::move(kept);
     }
