@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "cosim/form.h"
+#include "models/rtl_form.h"
 #include "exec/execute.h"
 #include "isa/forms.h"
 

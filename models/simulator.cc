@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "cosim/form.h"
+#include "models/rtl_form.h"
 #include "models/exec_unit.h"
 #include "models/rtl_half_unit.h"
 

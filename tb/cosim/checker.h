@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cosim/form.h"
+#include "models/rtl_form.h"
 #include "cosim/unit.h"
 
 namespace ptxfu::cosim {

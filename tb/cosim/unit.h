@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "cosim/form.h"
+#include "models/rtl_form.h"
 
 namespace ptxfu::cosim {
 

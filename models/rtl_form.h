@@ -1,5 +1,6 @@
-// One instruction form under co-simulation: the decoded PTX instruction, the
-// RTL unit that runs it and the control inputs the unit gets.
+// One instruction form on the reference RTL (rtl_ref/): the decoded PTX
+// instruction, the RTL unit that runs it and the control inputs the unit
+// gets. Used by the in-model RTL unit and by the co-simulation harness.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-#include "cosim/form.h"
+#include "models/rtl_form.h"
 
 #include "isa/decode.h"
 
