@@ -126,7 +126,8 @@ void RtlHalfUnit::clock() {
   for (;;) {
     while (queued_.empty() && in_flight_.empty()) wait(work_);
     // Next drive point: k + 1/4 of the current cycle, or of the next one.
-    const sc_time now = sc_time_stamp();
+    // A copy on purpose: sc_time_stamp() refers to the kernel's clock, which moves at wait().
+    const sc_time now = sc_time_stamp();  // NOLINT(performance-unnecessary-copy-initialization)
     uint64_t k = to_cycles(now);
     if (now > kCycle * static_cast<double>(k) + q) ++k;
     wait(kCycle * static_cast<double>(k) + q - now);

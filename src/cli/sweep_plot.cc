@@ -22,7 +22,7 @@ std::string find_gnuplot() {
     size_t end = p.find(':', start);
     if (end == std::string::npos) end = p.size();
     const std::string dir = end > start ? p.substr(start, end - start) : ".";
-    const std::string exe = dir + "/gnuplot";
+    std::string exe = dir + "/gnuplot";
     if (::access(exe.c_str(), X_OK) == 0) return exe;
     start = end + 1;
   }

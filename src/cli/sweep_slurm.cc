@@ -139,6 +139,7 @@ int merge(const std::vector<std::string>& dirs, const std::string& out_dir, bool
       return v;
     };
     std::vector<std::vector<std::string>> ordered;
+    ordered.reserve(rows.size());
     for (auto& kv : rows) ordered.push_back(kv.second);
     std::stable_sort(ordered.begin(), ordered.end(), [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
     Table merged;
