@@ -7,13 +7,6 @@ namespace ptxfu::models {
 using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
-namespace {
-
-uint64_t to_cycles(const sc_time& t) { return static_cast<uint64_t>(t / kCycle); }
-WarpOp& op_of(tlm::tlm_generic_payload& trans) { return *reinterpret_cast<WarpOp*>(trans.get_data_ptr()); }
-
-}  // namespace
-
 ExecUnit::ExecUnit(sc_core::sc_module_name name, Unit kind, bool trace)
     : sc_module(name), socket("socket"), busy("busy"), in_flight("in_flight"), kind_(kind), trace_(trace),
       responses_("responses") {
@@ -42,14 +35,8 @@ void ExecUnit::compute(WarpOp& op) {
 // (the dispatcher only sends when the unit is free), is busy for its
 // occupancy and delivers the result `latency` cycles after the start.
 void ExecUnit::accept(WarpOp& op, uint64_t arrival_cycle) {
-  const uint64_t start = std::max(arrival_cycle, busy_until_);
-  const unsigned occupancy = op.timing.occupancy();
-  busy_until_ = start + occupancy;
-  op.issue_cycle = start;
-  op.free_cycle = busy_until_;
-  op.done_cycle = start + op.timing.latency;
-  busy_cycles_ += occupancy;
-  ++warp_instructions_;
+  occupancy_.start(op, arrival_cycle);
+  const uint64_t start = op.issue_cycle;
   compute(op);
   if (trace_) {
     const uint64_t now = to_cycles(sc_time_stamp());

@@ -21,8 +21,8 @@ class ExecUnit : public sc_core::sc_module {
   ExecUnit(sc_core::sc_module_name name, Unit kind, bool trace);
 
   Unit unit_kind() const { return kind_; }
-  uint64_t busy_cycles() const { return busy_cycles_; }
-  uint64_t warp_instructions() const { return warp_instructions_; }
+  uint64_t busy_cycles() const { return occupancy_.busy_cycles; }
+  uint64_t warp_instructions() const { return occupancy_.warp_instructions; }
   // Occupancy signals for sc_trace (VCD); driven only when tracing.
   sc_core::sc_signal<bool> busy;
   sc_core::sc_signal<uint32_t> in_flight;
@@ -40,9 +40,7 @@ class ExecUnit : public sc_core::sc_module {
 
   Unit kind_;
   bool trace_;
-  uint64_t busy_until_ = 0;
-  uint64_t busy_cycles_ = 0;
-  uint64_t warp_instructions_ = 0;
+  Occupancy occupancy_;
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> responses_;
   struct Change {
     int busy_delta;

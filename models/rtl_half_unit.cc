@@ -15,8 +15,6 @@ using sc_core::sc_time_stamp;
 
 namespace {
 
-uint64_t to_cycles(const sc_time& t) { return static_cast<uint64_t>(t / kCycle); }
-WarpOp& op_of(tlm::tlm_generic_payload& trans) { return *reinterpret_cast<WarpOp*>(trans.get_data_ptr()); }
 std::string hex(uint64_t v, unsigned bits) { return fmt::format("0x{:0{}x}", v, bits / 4); }
 
 std::string join(const std::vector<unsigned>& v) {
@@ -75,15 +73,8 @@ tlm::tlm_sync_enum RtlHalfUnit::nb_transport_fw(tlm::tlm_generic_payload& trans,
   }
   WarpOp& op = op_of(trans);
   const uint64_t now = to_cycles(sc_time_stamp());
-  // The same occupancy bookkeeping as ExecUnit::accept.
-  const uint64_t start = std::max(now + to_cycles(delay), busy_until_);
-  const unsigned occupancy = op.timing.occupancy();
-  busy_until_ = start + occupancy;
-  op.issue_cycle = start;
-  op.free_cycle = busy_until_;
-  op.done_cycle = start + op.timing.latency;
-  busy_cycles_ += occupancy;
-  ++warp_instructions_;
+  occupancy_.start(op, now + to_cycles(delay));
+  const uint64_t start = op.issue_cycle;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 
   const ProgramInstr& pi = *op.instr;

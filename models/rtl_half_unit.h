@@ -56,8 +56,8 @@ class RtlHalfUnit : public sc_core::sc_module {
   ~RtlHalfUnit() override;
 
   Unit unit_kind() const { return Unit::fma; }
-  uint64_t busy_cycles() const { return busy_cycles_; }
-  uint64_t warp_instructions() const { return warp_instructions_; }
+  uint64_t busy_cycles() const { return occupancy_.busy_cycles; }
+  uint64_t warp_instructions() const { return occupancy_.warp_instructions; }
   const RtlCosimStats& stats() const { return stats_; }
 
  private:
@@ -89,9 +89,7 @@ class RtlHalfUnit : public sc_core::sc_module {
   // acceptance is completed with the core's results and reported.
   static constexpr uint64_t kWatchdogCycles = 64;
   sc_core::sc_event work_;
-  uint64_t busy_until_ = 0;
-  uint64_t busy_cycles_ = 0;
-  uint64_t warp_instructions_ = 0;
+  Occupancy occupancy_;
   RtlCosimStats stats_;
   tlm_utils::peq_with_get<tlm::tlm_generic_payload> responses_;
 };

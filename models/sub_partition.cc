@@ -11,7 +11,7 @@ using sc_core::sc_time_stamp;
 
 namespace {
 
-uint64_t now_cycles() { return static_cast<uint64_t>(sc_time_stamp() / kCycle); }
+uint64_t now_cycles() { return to_cycles(sc_time_stamp()); }
 sc_time cycles(uint64_t n) { return kCycle * static_cast<double>(n); }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include <systemc>
+#include <tlm>
 
 #include "models/config.h"
 #include "models/program.h"
@@ -28,6 +29,31 @@ struct WarpOp {
   uint64_t issue_cycle = 0;
   uint64_t free_cycle = 0;  // the unit accepts its next instruction then
   uint64_t done_cycle = 0;  // the result may be consumed then
+};
+
+inline uint64_t to_cycles(const sc_core::sc_time& t) { return static_cast<uint64_t>(t / kCycle); }
+
+// The warp instruction a generic payload carries.
+inline WarpOp& op_of(tlm::tlm_generic_payload& trans) { return *reinterpret_cast<WarpOp*>(trans.get_data_ptr()); }
+
+// A unit's occupancy: an instruction arriving at `arrival` starts when the
+// unit is free, holds it for its occupancy and delivers after its latency.
+// Every unit implementation (the C++ pipe, the RTL) keeps its books here.
+struct Occupancy {
+  uint64_t busy_until = 0;
+  uint64_t busy_cycles = 0;
+  uint64_t warp_instructions = 0;
+
+  void start(WarpOp& op, uint64_t arrival) {
+    const uint64_t start = arrival > busy_until ? arrival : busy_until;
+    const unsigned occupancy = op.timing.occupancy();
+    busy_until = start + occupancy;
+    op.issue_cycle = start;
+    op.free_cycle = busy_until;
+    op.done_cycle = start + op.timing.latency;
+    busy_cycles += occupancy;
+    ++warp_instructions;
+  }
 };
 
 }  // namespace ptxfu::models

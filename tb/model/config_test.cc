@@ -70,7 +70,10 @@ TEST(Config, FeatureOverridesReachTheTarget) {
 TEST(Config, AbsurdWarpCountsAreRejectedBeforeElaboration) {
   const ArchConfig c = default_config();
   const Program p = load_program(".reg .b32 %r<2>;\nadd.s32 %r1, %r0, 1;\n", "p.ptx", c.caps);
-  SimJob job{&c, &p, 10'000'000};
+  SimJob job;
+  job.config = &c;
+  job.program = &p;
+  job.warps = 10'000'000;
   try {
     validate(job);
     FAIL() << "accepted 10^7 warps";

@@ -45,12 +45,18 @@ class TimingTest : public testing::Test {
     lrr_.scheduler = SchedulerPolicy::lrr;
     chain_ = load_program(kChain, "chain", config_.caps);
     add128_ = load_program(kAdd128, "add128", config_.caps);
-    std::vector<SimJob> jobs(4);
-    jobs[0] = {&config_, &chain_, 1};
-    jobs[1] = {&config_, &add128_, 1};
-    jobs[2] = {&lrr_, &add128_, 16};  // warps interleave instruction by instruction
-    jobs[3] = {&lrr_, &add128_, 16, TimingStyle::approximately_timed};
-    results_ = simulate(jobs);
+    auto job = [](const ArchConfig& c, const Program& p, unsigned warps, TimingStyle style) {
+      SimJob j;
+      j.config = &c;
+      j.program = &p;
+      j.warps = warps;
+      j.style = style;
+      return j;
+    };
+    results_ = simulate({job(config_, chain_, 1, TimingStyle::loosely_timed),
+                         job(config_, add128_, 1, TimingStyle::loosely_timed),
+                         job(lrr_, add128_, 16, TimingStyle::loosely_timed),  // warps interleave
+                         job(lrr_, add128_, 16, TimingStyle::approximately_timed)});
   }
   static ArchConfig config_, lrr_;
   static Program chain_, add128_;
