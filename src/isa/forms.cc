@@ -28,25 +28,33 @@ bool modifiers_legal(const FormRow& row, ModSet mods) {
   return true;
 }
 
+void for_each_op_and_type(const FormRow& row, const std::function<void(const Instr&)>& visit) {
+  for (unsigned o = 0; o < static_cast<unsigned>(Op::kCount); ++o) {
+    if (!(row.ops & op_bit(static_cast<Op>(o)))) continue;
+    for (unsigned t = 0; t < static_cast<unsigned>(Type::kCount); ++t) {
+      if (!(row.types & type_bit(static_cast<Type>(t)))) continue;
+      for (unsigned t2 = 0; t2 < static_cast<unsigned>(Type::kCount); ++t2) {
+        if (row.types2 ? !(row.types2 & type_bit(static_cast<Type>(t2))) : t2 != t) continue;
+        visit(Instr{static_cast<Op>(o), static_cast<Type>(t), static_cast<Type>(t2), 0, row.num_src, &row});
+      }
+    }
+  }
+}
+
 void for_each_legal_form(const std::function<void(const Instr&)>& visit) {
   for (const FormRow* row = rows_begin(); row != rows_end(); ++row) {
     const ModSet allowed = row->allowed();
-    for (unsigned o = 0; o < static_cast<unsigned>(Op::kCount); ++o) {
-      if (!(row->ops & op_bit(static_cast<Op>(o)))) continue;
-      for (unsigned t = 0; t < static_cast<unsigned>(Type::kCount); ++t) {
-        if (!(row->types & type_bit(static_cast<Type>(t)))) continue;
-        for (unsigned t2 = 0; t2 < static_cast<unsigned>(Type::kCount); ++t2) {
-          if (row->types2 ? !(row->types2 & type_bit(static_cast<Type>(t2))) : t2 != t) continue;
-          // Every subset of the allowed modifiers (submask enumeration).
-          for (ModSet m = allowed;; m = (m - 1) & allowed) {
-            if (modifiers_legal(*row, m))
-              visit(Instr{static_cast<Op>(o), static_cast<Type>(t), static_cast<Type>(t2), m,
-                          row->num_src, row});
-            if (m == 0) break;
-          }
+    for_each_op_and_type(*row, [&](const Instr& base) {
+      // Every subset of the allowed modifiers (submask enumeration).
+      for (ModSet m = allowed;; m = (m - 1) & allowed) {
+        if (modifiers_legal(*row, m)) {
+          Instr in = base;
+          in.mods = m;
+          visit(in);
         }
+        if (m == 0) break;
       }
-    }
+    });
   }
 }
 

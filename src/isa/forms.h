@@ -12,6 +12,10 @@ namespace ptxfu::isa {
 std::string spell(Op op, ModSet mods, Type type, Type type2, bool two_types);
 std::string spell(const Instr& in);
 
+// Calls `visit` for every op and type (pair) of one row, with no modifiers
+// (Instr::row set): the one walk over a row's forms.
+void for_each_op_and_type(const FormRow& row, const std::function<void(const Instr&)>& visit);
+
 // Calls `visit` for every legal form of every row: each op, type (pair) and
 // modifier combination the row and the pair rules allow. Instr::row is set.
 void for_each_legal_form(const std::function<void(const Instr&)>& visit);

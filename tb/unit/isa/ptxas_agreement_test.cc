@@ -54,33 +54,27 @@ std::vector<Candidate> make_candidates() {
     ModSet minimal = row->required | (row->selector & (~row->selector + 1));
     for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i)
       if (!(allowed & bit(static_cast<Mod>(i)))) mod_sets.push_back(minimal | bit(static_cast<Mod>(i)));
-    for (unsigned o = 0; o < static_cast<unsigned>(Op::kCount); ++o) {
-      if (!(row->ops & op_bit(static_cast<Op>(o)))) continue;
-      for (unsigned t = 0; t < static_cast<unsigned>(Type::kCount); ++t) {
-        if (!(row->types & type_bit(static_cast<Type>(t)))) continue;
-        for (unsigned t2 = 0; t2 < static_cast<unsigned>(Type::kCount); ++t2) {
-          if (row->types2 ? !(row->types2 & type_bit(static_cast<Type>(t2))) : t2 != t) continue;
-          auto add = [&](const Instr& in, const std::string& mnemonic) {
-            std::string s = mnemonic + " " + reg_for(dest_bits(in)) + "0";
-            for (unsigned k = 0; k < in.num_src; ++k) s += fmt::format(", {}{}", reg_for(src_bits(in, k)), k + 1);
-            if (seen.insert(s).second) out.push_back({s, in});
-          };
-          for (ModSet m : mod_sets) {
-            const Instr in{static_cast<Op>(o), static_cast<Type>(t), static_cast<Type>(t2), m, row->num_src, row};
-            add(in, spell(in));
-          }
-          // Each allowed modifier written twice on a minimal form.
-          const Instr base{static_cast<Op>(o), static_cast<Type>(t), static_cast<Type>(t2), minimal, row->num_src, row};
-          for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i) {
-            const Mod m = static_cast<Mod>(i);
-            if (!(allowed & bit(m))) continue;
-            const Instr in{base.op, base.type, base.type2, minimal | bit(m), row->num_src, row};
-            const std::string once = spell(in);
-            add(in, std::string(name(in.op)) + "." + std::string(name(m)) + once.substr(name(in.op).size()));
-          }
-        }
+    auto add = [&](const Instr& in, const std::string& mnemonic) {
+      std::string s = mnemonic + " " + reg_for(dest_bits(in)) + "0";
+      for (unsigned k = 0; k < in.num_src; ++k) s += fmt::format(", {}{}", reg_for(src_bits(in, k)), k + 1);
+      if (seen.insert(s).second) out.push_back({s, in});
+    };
+    for_each_op_and_type(*row, [&](const Instr& base) {
+      for (ModSet m : mod_sets) {
+        Instr in = base;
+        in.mods = m;
+        add(in, spell(in));
       }
-    }
+      // Each allowed modifier written twice on a minimal form.
+      for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i) {
+        const Mod m = static_cast<Mod>(i);
+        if (!(allowed & bit(m))) continue;
+        Instr in = base;
+        in.mods = minimal | bit(m);
+        const std::string once = spell(in);
+        add(in, std::string(name(in.op)) + "." + std::string(name(m)) + once.substr(name(in.op).size()));
+      }
+    });
   }
   return out;
 }
