@@ -43,6 +43,15 @@ uint64_t mul(isa::Type t, Part p, uint64_t a, uint64_t b);
 // clamps the exact sum hi(a*b) + c to the type's range.
 uint64_t mad(isa::Type t, Part p, uint64_t a, uint64_t b, uint64_t c, bool sat);
 
+// mul24 (.u32/.s32): the 48-bit product of the low 24 bits of a and b
+// (sign-extended from bit 23 for .s32; bits 31..24 ignored); Part::lo keeps
+// bits 31..0, Part::hi bits 47..16. Part::wide is not a mul24 form.
+uint64_t mul24(isa::Type t, Part p, uint64_t a, uint64_t b);
+// mad24: mul24's part plus the 32-bit c, wrapping; `sat` (legal only as
+// .hi.sat.s32) clamps the exact sum part + c, both read at the type's
+// signedness, to the type's range, as mad's `sat` does.
+uint64_t mad24(isa::Type t, Part p, uint64_t a, uint64_t b, uint64_t c, bool sat);
+
 // div/rem truncate toward zero; by zero see above.
 uint64_t div(isa::Type t, uint64_t a, uint64_t b);
 uint64_t rem(isa::Type t, uint64_t a, uint64_t b);
