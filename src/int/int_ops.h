@@ -52,6 +52,10 @@ uint64_t mul24(isa::Type t, Part p, uint64_t a, uint64_t b);
 // signedness, to the type's range, as mad's `sat` does.
 uint64_t mad24(isa::Type t, Part p, uint64_t a, uint64_t b, uint64_t c, bool sat);
 
+// sad: c + |a - b| for u16 ... s64; |a - b| is exact at the type's
+// signedness, the sum wraps modulo 2^n.
+uint64_t sad(isa::Type t, uint64_t a, uint64_t b, uint64_t c);
+
 // div/rem truncate toward zero; by zero see above.
 uint64_t div(isa::Type t, uint64_t a, uint64_t b);
 uint64_t rem(isa::Type t, uint64_t a, uint64_t b);
