@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "isa/opcodes.h"
 #include "isa/registers.h"
 #include "isa/source.h"
 #include "isa/statement.h"
@@ -144,12 +145,15 @@ class Loader {
     pi.text = std::string(text);
     pi.line = line_;
     if (op == "mov") return mov(st, pi);
-    if (isa::is_non_arithmetic_opcode(mnemonic))
+    if (!st.guard.text.empty())
+      fail(st.guard.column, fmt::format("guarded instructions ('@{}{}') are not supported by ptxfu sim yet: it would "
+                                        "run them unguarded", st.guard_negated ? "!" : "", st.guard.text));
+    if (isa::is_other_instruction(op))
       fail(st.mnemonic.column, fmt::format("'{}' is not supported by ptxfu sim: programs are straight-line arithmetic "
                                            "(.reg, mov and the instructions of the arithmetic table)", mnemonic));
     if (st.num_operands == 0) fail(st.mnemonic.column, fmt::format("Arguments mismatch for instruction '{}'", op));
-    if (!isa::decode(mnemonic, st.num_operands - 1, st.mnemonic.column, pi.instr, d) ||
-        !isa::check_target(pi.instr, caps_, st.mnemonic.column, d) || !isa::check_operands(pi.instr, st, &regs_, d))
+    if (!isa::check_form(mnemonic, st.num_operands - 1, caps_, st.mnemonic.column, pi.instr, d) ||
+        !isa::check_operands(pi.instr, st, &regs_, d))
       fail(d.column, d.message);
     const bool floating = isa::info(pi.instr.type).cls == isa::TypeClass::floating;
     pi.dest = reg_index(st.operands[0]);

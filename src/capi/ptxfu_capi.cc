@@ -26,7 +26,8 @@ extern "C" int ptxfu_eval(const char* op, const uint64_t* src, unsigned num_src,
   if (!op || !result || (num_src > 0 && !src) || num_src > 4) return fail(PTXFU_BAD_FORM, "bad arguments");
   isa::Instr instr;
   isa::Diagnostic d;
-  if (!isa::decode(op, num_src, 1, instr, d)) return fail(PTXFU_BAD_FORM, fmt::format("{}: {}", op, d.message));
+  static const isa::Capabilities newest = isa::capabilities_of(isa::newest_target(), isa::kNewestPtx);
+  if (!isa::check_form(op, num_src, newest, 1, instr, d)) return fail(PTXFU_BAD_FORM, fmt::format("{}: {}", op, d.message));
   uint64_t lane[4] = {};
   for (unsigned k = 0; k < num_src; ++k) {
     const unsigned bits = isa::src_bits(instr, k);

@@ -71,7 +71,7 @@ class Evaluator {
       if (!parse_operand(tok[k + 1], isa::src_bits(*instr, k), k, src[k])) return;
 
     const exec::Result r = exec::execute(*instr, src, carry_in.value_or(false));
-    const unsigned digits = isa::dest_bits(*instr) / 4;
+    const unsigned digits = (isa::dest_bits(*instr) + 3) / 4;  // a predicate: one digit
     char buf[40];
     int len = std::snprintf(buf, sizeof buf, "0x%0*llx", static_cast<int>(digits), static_cast<unsigned long long>(r.value));
     if (isa::writes_carry(*instr)) len += std::snprintf(buf + len, sizeof buf - len, " cc=%d", r.carry_out ? 1 : 0);
@@ -94,8 +94,7 @@ class Evaluator {
     if (auto it = cache_.find(key); it != cache_.end()) return &it->second;
     isa::Instr instr;
     isa::Diagnostic d;
-    if (!isa::decode(mnemonic.text, num_src, mnemonic.column, instr, d) ||
-        !isa::check_target(instr, caps_, mnemonic.column, d)) {
+    if (!isa::check_form(mnemonic.text, num_src, caps_, mnemonic.column, instr, d)) {
       error(d.column, d.message);
       return nullptr;
     }

@@ -24,8 +24,8 @@ uint64_t half_lanes(HalfFn fn, Type t, uint64_t a) {
   return lane(a);
 }
 
-bool is_f16(Type t) { return t == Type::f16 || t == Type::f16x2; }
-bool is_bf16(Type t) { return t == Type::bf16 || t == Type::bf16x2; }
+bool is_f16(Type t) { return isa::info(t).format == &fp::kF16; }
+bool is_bf16(Type t) { return isa::info(t).format == &fp::kBF16; }
 
 }  // namespace
 

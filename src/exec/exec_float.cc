@@ -3,6 +3,7 @@
 // the modifiers; the core applies it.
 #include "exec/execute.h"
 #include "fp/ops.h"
+#include "isa/table.h"
 
 namespace ptxfu::exec {
 namespace {
@@ -10,20 +11,6 @@ namespace {
 using isa::Mod;
 using isa::Op;
 using isa::Type;
-
-// The format of one lane of a floating-point type; nullptr for others.
-const fp::Format* lane_format(Type t) {
-  switch (t) {
-    case Type::f16:
-    case Type::f16x2: return &fp::kF16;
-    case Type::bf16:
-    case Type::bf16x2: return &fp::kBF16;
-    case Type::f32:
-    case Type::f32x2: return &fp::kF32;
-    case Type::f64: return &fp::kF64;
-    default: return nullptr;
-  }
-}
 
 fp::Rounding rounding(const isa::Instr& in) {
   if (in.has(Mod::rz)) return fp::Rounding::rz;
@@ -40,6 +27,15 @@ fp::Policy policy(const isa::Instr& in) {
   p.relu = in.has(Mod::relu);
   p.oob = in.has(Mod::oob);
   return p;
+}
+
+fp::TestClass testp_class(const isa::Instr& in) {
+  if (in.has(Mod::finite)) return fp::TestClass::finite;
+  if (in.has(Mod::infinite)) return fp::TestClass::infinite;
+  if (in.has(Mod::number)) return fp::TestClass::number;
+  if (in.has(Mod::notanumber)) return fp::TestClass::notanumber;
+  if (in.has(Mod::normal)) return fp::TestClass::normal;
+  return fp::TestClass::subnormal;
 }
 
 // One lane of the operation on lane operands `s`.
@@ -61,16 +57,9 @@ uint64_t lane(const isa::Instr& in, const fp::Format& f, const fp::Policy& p,
       return in.num_src == 3 ? fp::min3(f, s[0], s[1], s[2], p, mm) : fp::min(f, s[0], s[1], p, mm);
     case Op::max:
       return in.num_src == 3 ? fp::max3(f, s[0], s[1], s[2], p, mm) : fp::max(f, s[0], s[1], p, mm);
+    case Op::copysign: return fp::copysign(f, s[0], s[1]);
+    case Op::testp: return fp::testp(f, testp_class(in), s[0]);
     default: return 0;
-  }
-}
-
-bool is_float_op(Op op) {
-  switch (op) {
-    case Op::add: case Op::sub: case Op::mul: case Op::fma: case Op::mad: case Op::div:
-    case Op::rcp: case Op::sqrt: case Op::abs: case Op::neg: case Op::min: case Op::max:
-      return true;
-    default: return false;
   }
 }
 
@@ -86,11 +75,10 @@ struct FloatPlan {
 };
 
 bool plan_float(const isa::Instr& in, FloatPlan& plan) {
-  plan.f = lane_format(in.type);
-  if (plan.f == nullptr || !is_float_op(in.op)) return false;
-  if (is_approx_form(in)) return false;  // exec_approx.cc
+  plan.f = isa::info(in.type).format;
+  if (plan.f == nullptr || !in.row || in.row->executor != isa::Executor::floating) return false;
   plan.p = policy(in);
-  const fp::Format* src_f = lane_format(in.type2);
+  const fp::Format* src_f = isa::info(in.type2).format;
   plan.src_f = in.type2 != in.type ? src_f : nullptr;
   if (plan.src_f && in.op != Op::add && in.op != Op::sub && in.op != Op::fma) return false;
   plan.lanes = isa::info(in.type).lanes;

@@ -2,6 +2,7 @@
 // modifiers) and hands the operands to the integer unit (src/int).
 #include "exec/execute.h"
 #include "int/int_ops.h"
+#include "isa/table.h"
 
 namespace ptxfu::exec {
 namespace {
@@ -56,6 +57,9 @@ bool dispatch(const isa::Instr& in, const uint64_t* src, bool carry_in, Result& 
     case Op::madc:
       if (sat) return value(integer::mad_carry_sat(t, part_of(in), src[0], src[1], src[2], carry_in));
       return chain(integer::mad_carry(t, part_of(in), src[0], src[1], src[2], carry_in));
+    case Op::mul24: return value(integer::mul24(t, part_of(in), src[0], src[1]));
+    case Op::mad24: return value(integer::mad24(t, part_of(in), src[0], src[1], src[2], sat));
+    case Op::sad: return value(integer::sad(t, src[0], src[1], src[2]));
     case Op::div: return value(integer::div(t, src[0], src[1]));
     case Op::rem: return value(integer::rem(t, src[0], src[1]));
     case Op::abs: return value(integer::abs(t, src[0]));
@@ -83,7 +87,7 @@ bool dispatch(const isa::Instr& in, const uint64_t* src, bool carry_in, Result& 
 }  // namespace
 
 bool execute_int(const isa::Instr& in, const uint64_t* src, bool carry_in, Result& out) {
-  if (isa::info(in.type).cls == isa::TypeClass::floating) return false;
+  if (!in.row || in.row->executor != isa::Executor::integer) return false;
   Result r;
   if (!dispatch(in, src, carry_in, r)) return false;  // `out` untouched when not claimed
   out = r;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "isa/forms.h"
+#include "isa/table.h"
 
 namespace ptxfu::exec {
 namespace {
@@ -14,27 +15,26 @@ bool run_int(const isa::Instr& in, const uint64_t* s, bool c, Result& r) { retur
 bool run_approx(const isa::Instr& in, const uint64_t* s, bool, Result& r) { return execute_approx(in, s, r); }
 bool run_float(const isa::Instr& in, const uint64_t* s, bool, Result& r) { return execute_float(in, s, r); }
 
-Executor executor_for(const isa::Instr& in) {
-  if (isa::info(in.type).cls != isa::TypeClass::floating) return run_int;
-  return is_approx_form(in) ? run_approx : run_float;
-}
-
 [[noreturn]] void no_executor(const isa::Instr& in) {
   // Unreachable for a legal form: the tests run every form of the table.
   throw std::logic_error("no executor for " + isa::spell(in));
 }
 
+// The row names its executor; this maps the names to the functions.
+Executor executor_for(const isa::Instr& in) {
+  if (!in.row) no_executor(in);
+  switch (in.row->executor) {
+    case isa::Executor::integer: return run_int;
+    case isa::Executor::floating: return run_float;
+    case isa::Executor::approx: return run_approx;
+  }
+  return run_int;
+}
+
+
 }  // namespace
 
-bool is_approx_form(const isa::Instr& in) {
-  switch (in.op) {
-    case isa::Op::sin: case isa::Op::cos: case isa::Op::lg2: case isa::Op::ex2: case isa::Op::tanh:
-    case isa::Op::rsqrt:
-      return true;
-    default:
-      return in.has(isa::Mod::approx) || in.has(isa::Mod::full);
-  }
-}
+bool is_approx_form(const isa::Instr& in) { return in.row && in.row->executor == isa::Executor::approx; }
 
 Result execute(const isa::Instr& instr, const uint64_t* src, bool carry_in) {
   Result r;

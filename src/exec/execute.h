@@ -22,9 +22,8 @@ Result execute(const isa::Instr& instr, const uint64_t* src, bool carry_in);
 void execute_lanes(const isa::Instr& instr, const uint64_t (*src)[4], unsigned lanes, uint32_t active,
                    uint32_t carry_in, uint64_t* results, uint32_t& carry_out);
 
-// Whether a floating-point form belongs to the approximation unit: the
-// transcendentals and every .approx / .full form. The one rule that splits
-// floating-point work between execute_approx and execute_float.
+// Whether a form belongs to the approximation unit (its row's executor): the
+// transcendentals and every .approx / .full form.
 bool is_approx_form(const isa::Instr& instr);
 
 // Each returns false when the instruction is not of its area.

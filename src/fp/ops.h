@@ -41,6 +41,13 @@ uint64_t rcp(const Format& f, uint64_t a, const Policy& p = {});
 uint64_t sqrt(const Format& f, uint64_t a, const Policy& p = {});
 uint64_t abs(const Format& f, uint64_t a, const Policy& p = {});
 uint64_t neg(const Format& f, uint64_t a, const Policy& p = {});
+// copysign (PTX 9.7.4.2): b's magnitude with a's sign, a bit operation that
+// keeps a NaN's payload.
+uint64_t copysign(const Format& f, uint64_t a, uint64_t b);
+// testp (PTX 9.7.4.1): 1 when `a` is of the class, else 0. As PTX says, +0 and
+// -0 count as normal.
+enum class TestClass : uint8_t { finite, infinite, number, notanumber, normal, subnormal };
+uint64_t testp(const Format& f, TestClass c, uint64_t a);
 // Format conversion (cvt); exact widening when `to` contains `from`.
 uint64_t convert(const Format& from, const Format& to, uint64_t a, const Policy& p = {});
 

@@ -1,5 +1,7 @@
 #include "isa/decode.h"
 
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "isa/table.h"
@@ -7,20 +9,19 @@
 namespace ptxfu::isa {
 namespace {
 
-template <typename Enum, size_t N>
-bool lookup(const std::string_view (&names)[N], std::string_view word, Enum& out) {
-  for (size_t i = 0; i < N; ++i)
-    if (names[i] == word) {
-      out = static_cast<Enum>(i);
+bool lookup_op(std::string_view word, Op& out) {
+  for (const OpInfo& o : kOps)
+    if (o.name == word) {
+      out = o.op;
       return true;
     }
   return false;
 }
 
-bool lookup_type(std::string_view word, Type& out) {
-  for (size_t i = 0; i < static_cast<size_t>(Type::kCount); ++i)
-    if (kTypeInfo[i].name == word) {
-      out = static_cast<Type>(i);
+bool lookup_mod(std::string_view word, Mod& out) {
+  for (size_t i = 0; i < static_cast<size_t>(Mod::kCount); ++i)
+    if (kModNames[i] == word) {
+      out = static_cast<Mod>(i);
       return true;
     }
   return false;
@@ -63,6 +64,7 @@ struct RepeatRule {
 };
 constexpr RepeatRule kRepeatRules[] = {
     {kRoundingMods, "Multiple rounding modifiers specified"},
+    {kTestpMods, "Multiple testp operation modifiers specified"},
     {bit(Mod::clamp) | bit(Mod::wrap), "Multiple clamp modifiers specified"},
     {bit(Mod::ftz), "Duplicate .ftz modifier"},
     {bit(Mod::oob), "Duplicate .oob modifier"},
@@ -95,15 +97,22 @@ constexpr ForeignModifier kForeignModifiers[] = {
     {bit(Mod::clamp) | bit(Mod::wrap), "Illegal modifier 'Clamp' for instruction '{op}'"},
 };
 
-std::string illegal_modifier_message(Op op, Mod m) {
-  ModSet anywhere = 0;  // every modifier some form of `op` allows
-  for (const FormRow* row = rows_begin(); row != rows_end(); ++row)
-    if (row->ops & op_bit(op)) anywhere |= row->allowed();
+std::string illegal_modifier_message(Op op, Type type, Mod m) {
+  ModSet anywhere = 0;      // every modifier some form of `op` allows
+  ModSet other_types = 0;   // ... some form of `op` for other types allows
+  for (const FormRow* row = rows_begin(); row != rows_end(); ++row) {
+    if (!(row->ops & op_bit(op))) continue;
+    anywhere |= row->allowed();
+    if (!(row->types & type_bit(type))) other_types |= row->allowed();
+  }
   std::string text = "Illegal modifier '.{mod}' for instruction '{op}'";
   if (!(anywhere & bit(m)))
     for (const ForeignModifier& f : kForeignModifiers)
       if (f.mods & bit(m)) text = f.message;
-  for (auto [key, value] : {std::pair<std::string_view, std::string_view>{"{op}", name(op)}, {"{mod}", name(m)}})
+  if (other_types & bit(m) & bit(Mod::sat)) text = "Modifier '.{mod}' does not apply to '.{type}' type";
+  if (other_types & bit(m) & bit(Mod::relu)) text = "Illegal modifier '.{mod}' for instruction '{op}' with type '.{type}'";
+  for (auto [key, value] : {std::pair<std::string_view, std::string_view>{"{op}", name(op)}, {"{mod}", name(m)},
+                            {"{type}", name(type)}})
     if (const auto pos = text.find(key); pos != std::string::npos) text.replace(pos, key.size(), value);
   return text;
 }
@@ -116,6 +125,43 @@ bool matches_types(const FormRow& row, Op op, Type t1, Type t2, unsigned num_typ
 
 }  // namespace
 
+std::optional<std::string> modifier_error(const FormRow& row, Op op, Type type, ModSet mods) {
+  const ModSet allowed = row.allowed();
+  for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i) {
+    const Mod m = static_cast<Mod>(i);
+    if (!(mods & bit(m)) || (allowed & bit(m))) continue;
+    if (bit(m) & kRoundingMods) return fmt::format("Illegal rounding modifier for instruction '{}'", name(op));
+    return illegal_modifier_message(op, type, m);
+  }
+  if (row.selector && !(mods & row.selector)) return missing_selector_message(op, row.selector);
+  for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i) {
+    const Mod m = static_cast<Mod>(i);
+    if ((row.required & bit(m)) && !(mods & bit(m)))
+      return fmt::format("Modifier '.{}' required for instruction '{}'", name(m), name(op));
+  }
+  if (__builtin_popcountll(mods & kRoundingMods) > 1) return std::string("Multiple rounding modifiers specified");
+  if ((row.selector & kModeMods) && __builtin_popcountll(mods & row.selector) > 1)
+    return fmt::format("Unexpected instruction types specified for '{}'", name(op));
+  if ((row.selector & kRoundingMods) == 0 && __builtin_popcountll(mods & row.selector) > 1)
+    return fmt::format("Illegal modifier combination for instruction '{}'", name(op));
+  for (const PairRule& rule : kPairRules) {
+    if (!(allowed & bit(rule.a)) || !(allowed & bit(rule.b)) || !(mods & bit(rule.a))) continue;
+    const bool has_b = (mods & bit(rule.b)) != 0;
+    if (rule.requires_b && !has_b) {
+      if (!rule.message.empty()) return fmt::format(fmt::runtime(rule.message), name(op));
+      return fmt::format("Modifier '.{}' requires modifier '.{}'", name(rule.a), name(rule.b));
+    }
+    if (!rule.requires_b && has_b)
+      return fmt::format("Modifier '.{}' cannot be combined with modifier '.{}'", name(rule.a), name(rule.b));
+  }
+  return std::nullopt;
+}
+
+bool check_form(std::string_view mnemonic, unsigned num_src, const Capabilities& caps, unsigned column,
+                Instr& out, Diagnostic& err) {
+  return decode(mnemonic, num_src, column, out, err) && check_target(out, caps, column, err);
+}
+
 Capabilities capabilities_of(const Target& target, uint16_t ptx) {
   return Capabilities{target.name, target.sm, ptx, target.mask};
 }
@@ -125,7 +171,7 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
   size_t dot = mnemonic.find('.');
   const std::string_view op_word = mnemonic.substr(0, dot);
   Op op;
-  if (!lookup(kOpNames, op_word, op))
+  if (!lookup_op(op_word, op))
     return fail(err, column, fmt::format("Not a name of any known instruction: '{}'", op_word));
 
   ModSet mods = 0;
@@ -139,14 +185,20 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
     const std::string_view word = mnemonic.substr(start, dot == std::string_view::npos ? dot : dot - start);
     const unsigned word_column = column + static_cast<unsigned>(start) - 1;
     Mod m;
-    Type t;
-    if (lookup(kModNames, word, m)) {
+    Type t = Type::kCount;
+    if (lookup_mod(word, m)) {
+      if (m == Mod::wide && (mods & kModeMods))  // ptxas reads "mad.lo" as the name, then .wide
+        return fail(err, word_column, "Unknown modifier '.wide'");
       for (const RepeatRule& rule : kRepeatRules)
         if ((rule.group & bit(m)) && (mods & rule.group))
           return fail(err, word_column, repeat_message(rule, op, mods));
       if (start == op_word.size() + 1) mode_first = (bit(m) & kModeMods) != 0;
+      // ptxas 13.0 accepts the testp classes on every instruction and ignores
+      // them (tb/unit/isa/ptxas_agreement_test.cc): so does ptxfu.
+      if ((bit(m) & kTestpMods) && op != Op::testp) continue;
       mods |= bit(m);  // other repeats are accepted, as ptxas does
-    } else if (lookup_type(word, t)) {
+    } else if (const auto found = find_type(word); found && *found != Type::pred) {
+      t = *found;
       if (num_types == 0) first_type_column = word_column;
       if (num_types == 2)
         return fail(err, word_column,
@@ -181,47 +233,27 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
   if (!chosen) {
     if (selectors == 0 || (selectors & mods))
       return fail(err, column, fmt::format("Arguments mismatch for instruction '{}'", name(op)));
+    if ((selectors & kRoundingMods) && (mods & kRoundingMods))  // fma.rz.f16: a mode no form takes
+      return fail(err, column, fmt::format("Illegal rounding modifier for instruction '{}'", name(op)));
     return fail(err, column, missing_selector_message(op, selectors));
   }
 
   if ((chosen->selector & kModeMods) && !mode_first) return fail(err, column, type_error);
 
-  const ModSet allowed = chosen->allowed();
-  for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i) {
-    const Mod m = static_cast<Mod>(i);
-    if (!(mods & bit(m)) || (allowed & bit(m))) continue;
-    if (bit(m) & kRoundingMods)
-      return fail(err, column, fmt::format("Illegal rounding modifier for instruction '{}'", name(op)));
-    return fail(err, column, illegal_modifier_message(op, m));
-  }
-  for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i) {
-    const Mod m = static_cast<Mod>(i);
-    if ((chosen->required & bit(m)) && !(mods & bit(m)))
-      return fail(err, column, fmt::format("Modifier '.{}' required for instruction '{}'", name(m), name(op)));
-  }
-  if ((chosen->selector & kModeMods) && __builtin_popcount(mods & chosen->selector) > 1)
-    return fail(err, column, fmt::format("Unexpected instruction types specified for '{}'", name(op)));
-  if ((chosen->selector & kRoundingMods) == 0 && __builtin_popcount(mods & chosen->selector) > 1)
-    return fail(err, column, fmt::format("Illegal modifier combination for instruction '{}'", name(op)));
-  for (const PairRule& rule : kPairRules) {
-    if (!(allowed & bit(rule.a)) || !(allowed & bit(rule.b)) || !(mods & bit(rule.a))) continue;
-    const bool has_b = (mods & bit(rule.b)) != 0;
-    if (rule.requires_b && !has_b)
-      return fail(err, column, fmt::format("Modifier '.{}' requires modifier '.{}'", name(rule.a), name(rule.b)));
-    if (!rule.requires_b && has_b)
-      return fail(err, column, fmt::format("Modifier '.{}' cannot be combined with modifier '.{}'", name(rule.a), name(rule.b)));
-  }
+  if (auto message = modifier_error(*chosen, op, t1, mods)) return fail(err, column, std::move(*message));
 
   out = Instr{op, t1, t2, mods, static_cast<uint8_t>(num_src), chosen};
   return true;
 }
 
 bool check_target(const Instr& in, const Capabilities& caps, unsigned column, Diagnostic& err) {
-  auto check_one = [&](FeatureId id) {
+  auto check_one = [&](FeatureId id, Type type) {
     if (id == kNoFeature) return true;
     const Feature& f = kFeatures[id];
     const char* kind = f.kind == FeatureKind::modifier ? "Modifier" : "Feature";
-    const std::string text = feature_text(f, in);
+    Instr named = in;
+    named.type = type;
+    const std::string text = feature_text(f, named);
     if (!caps.mask.test(id)) {
       if (f.min_sm > caps.sm)
         return fail(err, column, fmt::format("{} '{}' requires .target sm_{} or higher", kind, text, f.min_sm));
@@ -233,25 +265,13 @@ bool check_target(const Instr& in, const Capabilities& caps, unsigned column, Di
                                            format_ptx_version(f.min_ptx)));
     return true;
   };
-  if (!check_one(in.row->feature)) return false;
+  // ptxas speaks of a type the target lacks before the form that uses it.
+  for (const Type t : {in.type, in.type2})
+    if (!check_one(info(t).feature, t)) return false;
+  if (!check_one(in.row->feature, in.type)) return false;
   for (const ModFeature& mf : in.row->mod_features)
-    if (mf.feature != kNoFeature && in.has(mf.mod) && !check_one(mf.feature)) return false;
+    if (mf.feature != kNoFeature && in.has(mf.mod) && !check_one(mf.feature, in.type)) return false;
   return true;
-}
-
-bool is_non_arithmetic_opcode(std::string_view word) {
-  static constexpr std::string_view kOthers[] = {
-      "mov", "ld", "st", "cvt", "cvta", "setp", "selp", "set", "slct", "ret", "exit", "bra",
-      "call", "and", "or", "xor", "not", "cnot", "shl", "shr", "shf", "prmt", "lop3", "copysign",
-      "testp", "bar", "barrier", "membar", "fence", "atom", "red", "shfl", "vote", "mma", "wmma",
-      "tex", "ldu", "prefetch", "isspacep", "trap", "brkpt", "nanosleep", "activemask", "redux",
-      "cp", "wgmma", "tcgen05", "elect", "mapa", "getctarank", "pmevent", "dp", "vadd", "vsub",
-      "vmad", "vmin", "vmax", "vabsdiff", "vset", "vshl", "vshr", "sad", "mul24", "mad24", "cvt.pack",
-  };
-  const std::string_view op = word.substr(0, word.find('.'));
-  for (auto o : kOthers)
-    if (o == op) return true;
-  return false;
 }
 
 }  // namespace ptxfu::isa

@@ -1,11 +1,13 @@
 // Turns an instruction mnemonic ("fma.rn.ftz.f16") into a decoded Instr and
 // checks it against a target. Diagnostics use ptxas's wording.
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "isa/features.h"
 #include "isa/instr.h"
+#include "isa/table.h"
 
 namespace ptxfu::isa {
 
@@ -33,8 +35,13 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
 // Checks that `caps` provide every feature the decoded form uses.
 bool check_target(const Instr& in, const Capabilities& caps, unsigned column, Diagnostic& err);
 
-// Whether `word` names a PTX instruction outside the arithmetic chapter (mov,
-// ld, cvt, ...): callers skip or reject those with their own message.
-bool is_non_arithmetic_opcode(std::string_view word);
+// The one legality check of a form: decode, then the target's features.
+// `check`, `eval`, the C API and the models all call it.
+bool check_form(std::string_view mnemonic, unsigned num_src, const Capabilities& caps, unsigned column,
+                Instr& out, Diagnostic& err);
+
+// Why `mods` are not legal on `row` for `op` and `type`, in ptxas's words;
+// nullopt when they are. The types are not checked against the row. decode() and the form enumeration use it.
+std::optional<std::string> modifier_error(const FormRow& row, Op op, Type type, ModSet mods);
 
 }  // namespace ptxfu::isa

@@ -32,6 +32,7 @@ struct Feature {
 // One row per feature. min_sm/min_ptx were checked against NVIDIA's ptxas
 // (tb/unit/isa/ptxas_agreement_test.cc) where ptxas still accepts the target.
 inline constexpr Feature kFeatures[] = {
+    {"bf16_type", ".{type}", FeatureKind::feature, 80, 70},
     {"f16_arith", "{op}.f16", FeatureKind::feature, 53, 42},
     {"f16_neg", "neg.f16", FeatureKind::feature, 53, 60},
     {"f16_abs", "abs.f16", FeatureKind::feature, 53, 65},

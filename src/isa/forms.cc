@@ -1,5 +1,7 @@
 #include "isa/forms.h"
 
+#include "isa/decode.h"
+
 namespace ptxfu::isa {
 
 std::string spell(Op op, ModSet mods, Type type, Type type2, bool two_types) {
@@ -15,17 +17,20 @@ std::string spell(const Instr& in) {
   return spell(in.op, in.mods, in.type, in.type2, in.row && in.row->types2 != 0);
 }
 
+Instr make_form(Op op, Type type, ModSet mods, unsigned num_src, Type type2) {
+  const bool two_types = type2 != Type::kCount;
+  Instr in{op, type, two_types ? type2 : type, mods, static_cast<uint8_t>(num_src), nullptr};
+  Instr decoded;
+  Diagnostic d;
+  if (decode(spell(op, mods, type, in.type2, two_types), num_src, 1, decoded, d)) in.row = decoded.row;
+  return in;
+}
+
 bool modifiers_legal(const FormRow& row, ModSet mods) {
-  if (mods & ~row.allowed()) return false;
-  if (row.selector && !(mods & row.selector)) return false;
-  if ((mods & row.required) != row.required) return false;
-  if (__builtin_popcount(mods & kRoundingMods) > 1) return false;
-  if (__builtin_popcount(mods & row.selector & ~kRoundingMods) > 1) return false;
-  for (const PairRule& r : kPairRules) {
-    if (!(row.allowed() & bit(r.a)) || !(row.allowed() & bit(r.b)) || !(mods & bit(r.a))) continue;
-    if (r.requires_b != ((mods & bit(r.b)) != 0)) return false;
-  }
-  return true;
+  // Messages aside, every op and type of a row agrees.
+  const Op any_op = static_cast<Op>(__builtin_ctzll(row.ops));
+  const Type any_type = static_cast<Type>(__builtin_ctz(row.types));
+  return !modifier_error(row, any_op, any_type, mods);
 }
 
 void for_each_op_and_type(const FormRow& row, const std::function<void(const Instr&)>& visit) {

@@ -12,6 +12,11 @@ namespace ptxfu::isa {
 std::string spell(Op op, ModSet mods, Type type, Type type2, bool two_types);
 std::string spell(const Instr& in);
 
+// The form (op, mods, types) with its row, found the way decode() finds it;
+// `row` stays nullptr when the table has no such form (no executor claims
+// it). For tests and tools that name forms by their parts.
+Instr make_form(Op op, Type type, ModSet mods, unsigned num_src, Type type2 = Type::kCount);
+
 // Calls `visit` for every op and type (pair) of one row, with no modifiers
 // (Instr::row set): the one walk over a row's forms.
 void for_each_op_and_type(const FormRow& row, const std::function<void(const Instr&)>& visit);

@@ -1,9 +1,13 @@
-// The decoded form of one PTX arithmetic instruction: opcode, types and
+// The decoded form of one PTX instruction of the table: opcode, types and
 // modifiers. The parser produces it, the legality checker and the executors
 // read it. It carries no operand values.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string_view>
+
+#include "fp/format.h"
+#include "isa/features.h"
 
 namespace ptxfu::isa {
 
@@ -12,62 +16,126 @@ enum class Op : uint8_t {
   popc, clz, bfind, brev, bfe, bfi, fns, bmsk, szext, dp4a, dp2a,
   addc, subc, madc,
   rcp, sqrt, rsqrt, sin, cos, lg2, ex2, tanh,
+  mul24, mad24, sad, copysign, testp,
   kCount
 };
 
-enum class TypeClass : uint8_t { unsigned_int, signed_int, bits, floating };
+struct OpInfo {
+  Op op;
+  std::string_view name;
+};
+
+// One row per opcode, in enum order (checked below).
+inline constexpr OpInfo kOps[] = {
+    {Op::add, "add"},     {Op::sub, "sub"},     {Op::mul, "mul"},     {Op::mad, "mad"},
+    {Op::fma, "fma"},     {Op::div, "div"},     {Op::rem, "rem"},     {Op::abs, "abs"},
+    {Op::neg, "neg"},     {Op::min, "min"},     {Op::max, "max"},     {Op::popc, "popc"},
+    {Op::clz, "clz"},     {Op::bfind, "bfind"}, {Op::brev, "brev"},   {Op::bfe, "bfe"},
+    {Op::bfi, "bfi"},     {Op::fns, "fns"},     {Op::bmsk, "bmsk"},   {Op::szext, "szext"},
+    {Op::dp4a, "dp4a"},   {Op::dp2a, "dp2a"},   {Op::addc, "addc"},   {Op::subc, "subc"},
+    {Op::madc, "madc"},   {Op::rcp, "rcp"},     {Op::sqrt, "sqrt"},   {Op::rsqrt, "rsqrt"},
+    {Op::sin, "sin"},     {Op::cos, "cos"},     {Op::lg2, "lg2"},     {Op::ex2, "ex2"},
+    {Op::tanh, "tanh"},   {Op::mul24, "mul24"}, {Op::mad24, "mad24"}, {Op::sad, "sad"},
+    {Op::copysign, "copysign"}, {Op::testp, "testp"},
+};
+
+// Whether row i of a table keyed by an enum describes enumerator i.
+template <typename Row, typename Enum, size_t N>
+constexpr bool rows_in_enum_order(const Row (&rows)[N], Enum Row::*key, Enum count) {
+  if (N != static_cast<size_t>(count)) return false;
+  for (size_t i = 0; i < N; ++i)
+    if (static_cast<size_t>(rows[i].*key) != i) return false;
+  return true;
+}
+static_assert(rows_in_enum_order(kOps, &OpInfo::op, Op::kCount));
+
+// What kind of value a type holds. Registers declared with a bit-size type
+// (.b32) fit any operand of their width.
+enum class TypeClass : uint8_t { unsigned_int, signed_int, bits, floating, predicate };
 
 enum class Type : uint8_t {
-  u16, u32, u64, s16, s32, s64, b16, b32, b64,
+  u8, u16, u32, u64, s8, s16, s32, s64, b8, b16, b32, b64, b128,
   u16x2, s16x2,
   f16, f16x2, bf16, bf16x2, f32, f32x2, f64,
+  pred,
   kCount
 };
 
+// Everything ptxfu knows about a type, in one row: instruction suffixes,
+// register declarations and the executors all read it.
 struct TypeInfo {
+  Type type;
   std::string_view name;  // without the dot
   uint8_t bits;           // register width
   uint8_t lanes;          // 2 for the x2 packs, else 1
   TypeClass cls;
+  const fp::Format* format;  // a lane's float format; nullptr for the others
+  FeatureId feature = kNoFeature;  // what the type itself needs from the target
 };
 
-// One row per type; indexed by Type.
 inline constexpr TypeInfo kTypeInfo[] = {
-    {"u16", 16, 1, TypeClass::unsigned_int},  {"u32", 32, 1, TypeClass::unsigned_int},
-    {"u64", 64, 1, TypeClass::unsigned_int},  {"s16", 16, 1, TypeClass::signed_int},
-    {"s32", 32, 1, TypeClass::signed_int},    {"s64", 64, 1, TypeClass::signed_int},
-    {"b16", 16, 1, TypeClass::bits},          {"b32", 32, 1, TypeClass::bits},
-    {"b64", 64, 1, TypeClass::bits},          {"u16x2", 32, 2, TypeClass::unsigned_int},
-    {"s16x2", 32, 2, TypeClass::signed_int},  {"f16", 16, 1, TypeClass::floating},
-    {"f16x2", 32, 2, TypeClass::floating},    {"bf16", 16, 1, TypeClass::floating},
-    {"bf16x2", 32, 2, TypeClass::floating},   {"f32", 32, 1, TypeClass::floating},
-    {"f32x2", 64, 2, TypeClass::floating},    {"f64", 64, 1, TypeClass::floating},
+    {Type::u8, "u8", 8, 1, TypeClass::unsigned_int, nullptr},
+    {Type::u16, "u16", 16, 1, TypeClass::unsigned_int, nullptr},
+    {Type::u32, "u32", 32, 1, TypeClass::unsigned_int, nullptr},
+    {Type::u64, "u64", 64, 1, TypeClass::unsigned_int, nullptr},
+    {Type::s8, "s8", 8, 1, TypeClass::signed_int, nullptr},
+    {Type::s16, "s16", 16, 1, TypeClass::signed_int, nullptr},
+    {Type::s32, "s32", 32, 1, TypeClass::signed_int, nullptr},
+    {Type::s64, "s64", 64, 1, TypeClass::signed_int, nullptr},
+    {Type::b8, "b8", 8, 1, TypeClass::bits, nullptr},
+    {Type::b16, "b16", 16, 1, TypeClass::bits, nullptr},
+    {Type::b32, "b32", 32, 1, TypeClass::bits, nullptr},
+    {Type::b64, "b64", 64, 1, TypeClass::bits, nullptr},
+    {Type::b128, "b128", 128, 1, TypeClass::bits, nullptr},
+    {Type::u16x2, "u16x2", 32, 2, TypeClass::unsigned_int, nullptr},
+    {Type::s16x2, "s16x2", 32, 2, TypeClass::signed_int, nullptr},
+    {Type::f16, "f16", 16, 1, TypeClass::floating, &fp::kF16},
+    {Type::f16x2, "f16x2", 32, 2, TypeClass::floating, &fp::kF16},
+    {Type::bf16, "bf16", 16, 1, TypeClass::floating, &fp::kBF16, feature("bf16_type")},
+    {Type::bf16x2, "bf16x2", 32, 2, TypeClass::floating, &fp::kBF16, feature("bf16_type")},
+    {Type::f32, "f32", 32, 1, TypeClass::floating, &fp::kF32},
+    {Type::f32x2, "f32x2", 64, 2, TypeClass::floating, &fp::kF32},
+    {Type::f64, "f64", 64, 1, TypeClass::floating, &fp::kF64},
+    {Type::pred, "pred", 1, 1, TypeClass::predicate, nullptr},
 };
-static_assert(sizeof(kTypeInfo) / sizeof(kTypeInfo[0]) == static_cast<size_t>(Type::kCount));
+static_assert(rows_in_enum_order(kTypeInfo, &TypeInfo::type, Type::kCount));
 
 constexpr const TypeInfo& info(Type t) { return kTypeInfo[static_cast<size_t>(t)]; }
 constexpr unsigned lane_bits(Type t) { return info(t).bits / info(t).lanes; }
+constexpr bool is_float(Type t) { return info(t).cls == TypeClass::floating; }
+// The type a suffix or declaration names ("f16x2", without the dot).
+constexpr std::optional<Type> find_type(std::string_view name) {
+  for (const TypeInfo& t : kTypeInfo)
+    if (t.name == name) return t.type;
+  return std::nullopt;
+}
 
-// Dotted modifiers. Rounding (rn rz rm rp) and mode (hi lo wide) are groups
-// of which at most one may appear.
+// Dotted modifiers. Rounding (rn rz rm rp), mode (hi lo wide) and the testp
+// classes are groups of which at most one may appear.
 // The enum order is the order ptxfu spells modifiers in (PTX accepts any).
 enum class Mod : uint8_t {
   hi, lo, wide, rn, rz, rm, rp, approx, full,
   ftz, oob, relu, sat, nan, xorsign, abs,
   cc, shiftamt, clamp, wrap,
+  finite, infinite, number, notanumber, normal, subnormal,
   kCount
 };
 
 inline constexpr std::string_view kModNames[] = {
-    "hi", "lo", "wide", "rn", "rz", "rm", "rp", "approx", "full", "ftz", "oob",
-    "relu", "sat", "NaN", "xorsign", "abs", "cc", "shiftamt", "clamp", "wrap",
+    "hi",     "lo",       "wide",   "rn",         "rz",     "rm",        "rp",
+    "approx", "full",     "ftz",    "oob",        "relu",   "sat",       "NaN",
+    "xorsign", "abs",     "cc",     "shiftamt",   "clamp",  "wrap",      "finite",
+    "infinite", "number", "notanumber", "normal", "subnormal",
 };
 static_assert(sizeof(kModNames) / sizeof(kModNames[0]) == static_cast<size_t>(Mod::kCount));
 
-using ModSet = uint32_t;
+using ModSet = uint64_t;
+static_assert(static_cast<size_t>(Mod::kCount) <= 64);
 constexpr ModSet bit(Mod m) { return ModSet{1} << static_cast<unsigned>(m); }
 constexpr ModSet kRoundingMods = bit(Mod::rn) | bit(Mod::rz) | bit(Mod::rm) | bit(Mod::rp);
 constexpr ModSet kModeMods = bit(Mod::hi) | bit(Mod::lo) | bit(Mod::wide);
+constexpr ModSet kTestpMods = bit(Mod::finite) | bit(Mod::infinite) | bit(Mod::number) |
+                              bit(Mod::notanumber) | bit(Mod::normal) | bit(Mod::subnormal);
 
 struct FormRow;  // isa/table.h
 

@@ -10,22 +10,6 @@
 namespace ptxfu::isa {
 namespace {
 
-struct RegTypeRow {
-  std::string_view name;
-  RegType type;
-};
-constexpr RegKind B = RegKind::bits, I = RegKind::integer, F = RegKind::floating;
-constexpr RegTypeRow kRegTypes[] = {
-    {"pred", {1, RegKind::predicate}}, {"b8", {8, B}},     {"u8", {8, I}},       {"s8", {8, I}},
-    {"b16", {16, B}},   {"u16", {16, I}},   {"s16", {16, I}},     {"f16", {16, F}},
-    {"bf16", {16, F}},  {"b32", {32, B}},   {"u32", {32, I}},     {"s32", {32, I}},
-    {"f32", {32, F}},   {"f16x2", {32, F}}, {"bf16x2", {32, F}},  {"b64", {64, B}},
-    {"u64", {64, I}},   {"s64", {64, I}},   {"f64", {64, F}},     {"b128", {128, B}},
-};
-
-// Every operand of a floating-point form (mixed precision included) holds a
-// floating value.
-bool is_float_form(const Instr& in) { return info(in.type).cls == TypeClass::floating; }
 
 bool is_ident_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '%' || c == '$';
@@ -34,9 +18,21 @@ bool is_ident_char(char c) {
 }  // namespace
 
 std::optional<RegType> reg_type(std::string_view type) {
-  for (const auto& t : kRegTypes)
-    if (t.name == type) return t.type;
-  return std::nullopt;
+  const auto t = find_type(type);
+  if (!t || (info(*t).lanes > 1 && !(is_float(*t) && info(*t).bits == 32))) return std::nullopt;  // .f16x2 and .bf16x2 only
+  switch (info(*t).cls) {
+    case TypeClass::bits: return RegType{info(*t).bits, RegKind::bits};
+    case TypeClass::floating: return RegType{info(*t).bits, RegKind::floating};
+    case TypeClass::predicate: return RegType{1, RegKind::predicate};
+    default: return RegType{info(*t).bits, RegKind::integer};
+  }
+}
+
+bool RegisterTable::declare(std::string_view name, unsigned count, RegType type) {
+  Frame& f = frames_.back();
+  const std::string key(name);
+  if (count > 0) return f.ranges.emplace(key, std::make_pair(count, type)).second;
+  return f.names.emplace(key, type).second;
 }
 
 bool RegisterTable::declare(std::string_view text, unsigned column, Diagnostic& err) {
@@ -75,9 +71,9 @@ bool RegisterTable::declare(std::string_view text, unsigned column, Diagnostic& 
         return false;
       }
       ++i;
-      ranges_[name] = {count, *type};
+      declare(name, count, *type);
     } else {
-      names_[name] = *type;
+      declare(name, 0, *type);
     }
     skip();
     if (i == text.size()) return true;
@@ -90,16 +86,21 @@ bool RegisterTable::declare(std::string_view text, unsigned column, Diagnostic& 
 }
 
 std::optional<RegType> RegisterTable::lookup(std::string_view name) const {
-  if (auto it = names_.find(std::string(name)); it != names_.end()) return it->second;
   size_t digits = name.size();
   while (digits > 0 && std::isdigit(static_cast<unsigned char>(name[digits - 1]))) --digits;
-  if (digits == name.size() || digits == 0) return std::nullopt;
-  const auto it = ranges_.find(std::string(name.substr(0, digits)));
-  if (it == ranges_.end()) return std::nullopt;
-  unsigned index = 0;
-  std::from_chars(name.data() + digits, name.data() + name.size(), index);
-  if (index >= it->second.first) return std::nullopt;
-  return it->second.second;
+  const std::string key(name);
+  const std::string prefix(name.substr(0, digits));
+  for (auto f = frames_.rbegin(); f != frames_.rend(); ++f) {
+    if (auto it = f->names.find(key); it != f->names.end()) return it->second;
+    if (digits == name.size() || digits == 0) continue;
+    const auto it = f->ranges.find(prefix);
+    if (it == f->ranges.end()) continue;
+    unsigned index = 0;
+    const auto res = std::from_chars(name.data() + digits, name.data() + name.size(), index);
+    // %r<8> declares %r0..%r7; ptxas reads %r007 as %r7 too.
+    if (res.ec == std::errc() && index < it->second.first) return it->second.second;
+  }
+  return std::nullopt;
 }
 
 bool check_operands(const Instr& in, const Statement& st, const RegisterTable* regs, Diagnostic& err) {
@@ -107,9 +108,20 @@ bool check_operands(const Instr& in, const Statement& st, const RegisterTable* r
   for (unsigned k = 0; k < st.num_operands; ++k) {
     const Token& tok = st.operands[k];
     const bool is_dest = k == 0;
+    const bool is_pred = (is_dest ? in.row->dest : in.row->src[k - 1]) == Operand::pred;
     const unsigned bits = is_dest ? dest_bits(in) : src_bits(in, k - 1);
-    const bool is_float = is_float_form(in);
+    // Every operand of a floating-point form (mixed precision included)
+    // holds a floating value.
+    const bool is_float = isa::is_float(in.type);
+    if (st.forms[k] != OperandForm::plain) {
+      err = {tok.column, mismatch};
+      return false;
+    }
     const LiteralKind lit = classify_literal(tok.text);
+    if (lit != LiteralKind::none && is_pred) {
+      err = {tok.column, mismatch};
+      return false;
+    }
     if (lit != LiteralKind::none) {
       // Immediates: integer literals for integer operands; float literals
       // only for scalar f32/f64 operands. Half and packed types take none.
@@ -133,8 +145,8 @@ bool check_operands(const Instr& in, const Statement& st, const RegisterTable* r
       err = {tok.column, fmt::format("Unknown symbol '{}'", tok.text)};
       return false;
     }
-    const bool kind_ok = reg->kind == RegKind::bits ||
-                         (reg->kind == (is_float ? RegKind::floating : RegKind::integer));
+    const RegKind want = is_pred ? RegKind::predicate : is_float ? RegKind::floating : RegKind::integer;
+    const bool kind_ok = reg->kind == want || (reg->kind == RegKind::bits && !is_pred);
     if (reg->bits != bits || !kind_ok) {
       err = {tok.column, mismatch};
       return false;

@@ -7,11 +7,6 @@
 namespace ptxfu::isa {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-bool is_word_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' || c == '%';
-}
-
 bool all_of(std::string_view s, int (*pred)(int)) {
   if (s.empty()) return false;
   for (char c : s)
@@ -67,58 +62,6 @@ LiteralKind classify_literal(std::string_view s) {
   }
   if (digits && i == s.size() && (dot || exponent)) return LiteralKind::floating;
   return LiteralKind::none;
-}
-
-bool parse_statement(std::string_view text, unsigned column, Statement& out, Diagnostic& err) {
-  out = Statement{};
-  size_t i = 0;
-  auto skip_space = [&] {
-    while (i < text.size() && is_space(text[i])) ++i;
-  };
-  auto col = [&](size_t pos) { return column + static_cast<unsigned>(pos); };
-  skip_space();
-  if (i < text.size() && text[i] == '@') {  // guard predicate: @%p or @!%p
-    ++i;
-    if (i < text.size() && text[i] == '!') ++i;
-    const size_t start = i;
-    while (i < text.size() && is_word_char(text[i])) ++i;
-    if (i == start) {
-      err = {col(i), "expected a predicate register after '@'"};
-      return false;
-    }
-    skip_space();
-  }
-  const size_t m_start = i;
-  while (i < text.size() && is_word_char(text[i])) ++i;
-  if (i == m_start) {
-    err = {col(i), i < text.size() ? fmt::format("unexpected character '{}'", text[i])
-                                   : std::string("expected an instruction")};
-    return false;
-  }
-  out.mnemonic = {text.substr(m_start, i - m_start), col(m_start)};
-  skip_space();
-  if (i == text.size()) return true;
-  while (true) {
-    skip_space();
-    const size_t start = i;
-    while (i < text.size() && text[i] != ',' && !is_space(text[i])) ++i;
-    if (i == start) {
-      err = {col(i), "expected an operand"};
-      return false;
-    }
-    if (out.num_operands == kMaxOperands) {
-      err = {col(start), fmt::format("too many operands (at most {})", kMaxOperands)};
-      return false;
-    }
-    out.operands[out.num_operands++] = {text.substr(start, i - start), col(start)};
-    skip_space();
-    if (i == text.size()) return true;
-    if (text[i] != ',') {
-      err = {col(i), "expected ',' between operands"};
-      return false;
-    }
-    ++i;
-  }
 }
 
 }  // namespace ptxfu::isa

@@ -1,5 +1,6 @@
-// Lexing of one PTX statement ("@%p fma.rn.f32 %f1, %f2, %f3, %f4;") and of
-// operand literals. No allocation: tokens are views into the line.
+// One PTX instruction statement: guard, mnemonic and operands as written
+// ("@!%p1 fma.rn.f32 %f1, %f2, %f3, %f4;"), and PTX immediates. Tokens are
+// views into the source.
 #pragma once
 #include <cstdint>
 #include <string_view>
@@ -11,13 +12,27 @@ namespace ptxfu::isa {
 struct Token {
   std::string_view text;
   unsigned column = 0;  // 1-based
+  unsigned line = 0;    // 1-based; 0 where the caller gave a single line
+};
+
+// How an operand is written.
+enum class OperandForm : uint8_t {
+  plain,     // a register, name or immediate: %r1, foo, -4, 0f3f800000
+  negated,   // !%p1
+  pair,      // %p1|%p2 (setp's two destinations)
+  address,   // [%rd1+16], [name], [name+4]
+  vector,    // {%r1, %r2}
+  group,     // (%r1, %r2): call's argument lists
 };
 
 inline constexpr unsigned kMaxOperands = 8;
 
 struct Statement {
+  Token guard;               // the predicate after '@', empty when unguarded
+  bool guard_negated = false;
   Token mnemonic;
   Token operands[kMaxOperands];
+  OperandForm forms[kMaxOperands] = {};
   unsigned num_operands = 0;
 };
 

@@ -10,9 +10,58 @@ constexpr TypeMask types(T... t) { return (type_bit(t) | ...); }
 template <typename... T>
 constexpr ModSet mods(T... m) { return (ModSet{0} | ... | bit(m)); }
 
-constexpr ModFeature kNone{Mod::kCount, kNoFeature};
-constexpr ModFeature needs(Mod m, const char* f) { return {m, feature(f)}; }
-constexpr FeatureId F(const char* f) { return feature(f); }
+// Builds a row by naming each column; what a family leaves out keeps the
+// FormRow default.
+class Form {
+ public:
+  constexpr Form(OpMask o, TypeMask t, unsigned sources, Pipe p, Executor e) {
+    row_.ops = o;
+    row_.types = t;
+    row_.num_src = static_cast<uint8_t>(sources);
+    for (unsigned i = 0; i < sources; ++i) row_.src[i] = Operand::reg;
+    row_.pipe = p;
+    row_.executor = e;
+  }
+  constexpr Form second_type(TypeMask t) const { return with([t](FormRow& r) { r.types2 = t; }); }
+  // One of `m` must be present, and it picks this row over its neighbours.
+  constexpr Form select(ModSet m) const { return with([m](FormRow& r) { r.selector = m; }); }
+  constexpr Form require(ModSet m) const { return with([m](FormRow& r) { r.required = m; }); }
+  constexpr Form allow(ModSet m) const { return with([m](FormRow& r) { r.optional = m; }); }
+  constexpr Form needs(const char* f) const {
+    return with([id = feature(f)](FormRow& r) { r.feature = id; });
+  }
+  // Modifier `m` needs feature `f` from the target.
+  constexpr Form mod_needs(Mod m, const char* f) const {
+    return with([m, id = feature(f)](FormRow& r) {
+      r.mod_features[r.mod_features[0].feature == kNoFeature ? 0 : 1] = {m, id};
+    });
+  }
+  constexpr Form shape(Shape s) const { return with([s](FormRow& r) { r.shape = s; }); }
+  constexpr Form on(Pipe p) const { return with([p](FormRow& r) { r.pipe = p; }); }
+  constexpr Form dest(Operand d) const { return with([d](FormRow& r) { r.dest = d; }); }
+  constexpr Form reads_carry() const { return with([](FormRow& r) { r.carry_in = true; }); }
+  constexpr operator FormRow() const { return row_; }
+
+ private:
+  template <typename F>
+  constexpr Form with(F f) const {
+    Form copy = *this;
+    f(copy.row_);
+    return copy;
+  }
+  FormRow row_;
+};
+
+// The families: which part of the core computes them, and their usual pipe.
+constexpr Form integer(OpMask o, TypeMask t, unsigned sources) {
+  return Form(o, t, sources, Pipe::alu, Executor::integer);
+}
+constexpr Form floating(OpMask o, TypeMask t, unsigned sources) {
+  return Form(o, t, sources, Pipe::fma, Executor::floating);
+}
+constexpr Form approximate(OpMask o, TypeMask t, unsigned sources) {
+  return Form(o, t, sources, Pipe::mufu, Executor::approx);
+}
 
 using O = Op;
 using T = Type;
@@ -26,86 +75,101 @@ constexpr TypeMask kInt6 = types(T::u16, T::u32, T::u64, T::s16, T::s32, T::s64)
 constexpr TypeMask kF16 = types(T::f16, T::f16x2);
 constexpr TypeMask kBF16 = types(T::bf16, T::bf16x2);
 constexpr TypeMask kWord32 = types(T::u32, T::s32);
+constexpr TypeMask kF32F64 = types(T::f32, T::f64);
 
-// Columns: ops, types, types2, sources, selector, required, optional,
-// feature, modifier features, shape, pipe. More specific rows come first.
+// More specific rows come first.
 constexpr FormRow kRows[] = {
     // ---- integer arithmetic
-    {ops(O::add, O::sub), types(T::u16, T::s16), 0, 2, 0, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::alu},
-    {ops(O::add, O::sub), types(T::u32, T::u64, T::s64), 0, 2, 0, 0, mods(M::cc), kNoFeature, {kNone, kNone}, S::same, P::alu},
-    {ops(O::add, O::sub), types(T::s32), 0, 2, 0, 0, mods(M::sat, M::cc), kNoFeature, {kNone, kNone}, S::same, P::alu},
+    integer(ops(O::add, O::sub), types(T::u16, T::s16), 2),
+    integer(ops(O::add, O::sub), types(T::u32, T::u64, T::s64), 2).allow(mods(M::cc)),
+    integer(ops(O::add, O::sub), types(T::s32), 2).allow(mods(M::sat, M::cc)),
     // ptxas 13.0 accepts add but not sub on the 16x2 packs, whatever the spec's syntax block says.
-    {ops(O::add), types(T::u16x2, T::s16x2), 0, 2, 0, 0, 0, F("int_simd16x2"), {kNone, kNone}, S::same, P::alu},
-    {ops(O::addc, O::subc), types(T::u32, T::u64, T::s64), 0, 2, 0, 0, mods(M::cc), kNoFeature, {kNone, kNone}, S::same, P::alu},
-    {ops(O::addc, O::subc), types(T::s32), 0, 2, 0, 0, mods(M::sat, M::cc), kNoFeature, {kNone, kNone}, S::same, P::alu},
-    {ops(O::mul), kInt6, 0, 2, kHiLo, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::fma},
-    {ops(O::mul), types(T::u16, T::u32, T::s16, T::s32), 0, 2, mods(M::wide), 0, 0, kNoFeature, {kNone, kNone}, S::wide, P::fma},
-    {ops(O::mad), types(T::u16, T::s16), 0, 3, kHiLo, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::fma},
-    {ops(O::mad), types(T::u32, T::u64, T::s64), 0, 3, kHiLo, 0, mods(M::cc), kNoFeature, {kNone, kNone}, S::same, P::fma},
-    {ops(O::mad), types(T::s32), 0, 3, kHiLo, 0, mods(M::sat, M::cc), kNoFeature, {kNone, kNone}, S::same, P::fma},
-    {ops(O::mad), types(T::u16, T::u32, T::s16, T::s32), 0, 3, mods(M::wide), 0, 0, kNoFeature, {kNone, kNone}, S::wide, P::fma},
-    {ops(O::madc), types(T::u32, T::u64, T::s64), 0, 3, kHiLo, 0, mods(M::cc), kNoFeature, {kNone, kNone}, S::same, P::fma},
-    {ops(O::madc), types(T::s32), 0, 3, kHiLo, 0, mods(M::sat, M::cc), kNoFeature, {kNone, kNone}, S::same, P::fma},
-    {ops(O::div, O::rem), kInt6, 0, 2, 0, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::multi},
-    {ops(O::abs, O::neg), types(T::s16, T::s32, T::s64), 0, 1, 0, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::alu},
-    {ops(O::min, O::max), types(T::u16, T::u32, T::u64, T::s16, T::s64), 0, 2, 0, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::alu},
-    {ops(O::min, O::max), types(T::s32), 0, 2, 0, 0, mods(M::relu), kNoFeature, {needs(M::relu, "int_relu"), kNone}, S::same, P::alu},
-    {ops(O::min, O::max), types(T::u16x2), 0, 2, 0, 0, 0, F("int_simd16x2"), {kNone, kNone}, S::same, P::alu},
-    {ops(O::min, O::max), types(T::s16x2), 0, 2, 0, 0, mods(M::relu), F("int_simd16x2"), {kNone, kNone}, S::same, P::alu},
+    integer(ops(O::add), types(T::u16x2, T::s16x2), 2).needs("int_simd16x2"),
+    integer(ops(O::addc, O::subc), types(T::u32, T::u64, T::s64), 2).allow(mods(M::cc)).reads_carry(),
+    integer(ops(O::addc, O::subc), types(T::s32), 2).allow(mods(M::sat, M::cc)).reads_carry(),
+    integer(ops(O::mul), kInt6, 2).select(kHiLo).on(P::fma),
+    integer(ops(O::mul), types(T::u16, T::u32, T::s16, T::s32), 2).select(mods(M::wide)).shape(S::wide).on(P::fma),
+    integer(ops(O::mad), types(T::u16, T::s16), 3).select(kHiLo).on(P::fma),
+    integer(ops(O::mad), types(T::u32, T::u64, T::s64), 3).select(kHiLo).allow(mods(M::cc)).on(P::fma),
+    integer(ops(O::mad), types(T::s32), 3).select(kHiLo).allow(mods(M::sat, M::cc)).on(P::fma),
+    integer(ops(O::mad), types(T::u16, T::u32, T::s16, T::s32), 3).select(mods(M::wide)).shape(S::wide).on(P::fma),
+    integer(ops(O::madc), types(T::u32, T::u64, T::s64), 3).select(kHiLo).allow(mods(M::cc)).reads_carry().on(P::fma),
+    integer(ops(O::madc), types(T::s32), 3).select(kHiLo).allow(mods(M::sat, M::cc)).reads_carry().on(P::fma),
+    integer(ops(O::mul24), kWord32, 2).select(kHiLo).on(P::fma),
+    integer(ops(O::mad24), types(T::u32), 3).select(kHiLo).on(P::fma),
+    integer(ops(O::mad24), types(T::s32), 3).select(kHiLo).allow(mods(M::sat)).on(P::fma),
+    integer(ops(O::sad), kInt6, 3),
+    integer(ops(O::div, O::rem), kInt6, 2).on(P::multi),
+    integer(ops(O::abs, O::neg), types(T::s16, T::s32, T::s64), 1),
+    integer(ops(O::min, O::max), types(T::u16, T::u32, T::u64, T::s16, T::s64), 2),
+    integer(ops(O::min, O::max), types(T::s32), 2).allow(mods(M::relu)).mod_needs(M::relu, "int_relu"),
+    integer(ops(O::min, O::max), types(T::u16x2), 2).needs("int_simd16x2"),
+    integer(ops(O::min, O::max), types(T::s16x2), 2).allow(mods(M::relu)).needs("int_simd16x2"),
     // ---- bit manipulation and dot products
-    {ops(O::popc, O::clz), types(T::b32, T::b64), 0, 1, 0, 0, 0, kNoFeature, {kNone, kNone}, S::count, P::mufu},
-    {ops(O::bfind), types(T::u32, T::u64, T::s32, T::s64), 0, 1, 0, 0, mods(M::shiftamt), kNoFeature, {kNone, kNone}, S::count, P::mufu},
-    {ops(O::brev), types(T::b32, T::b64), 0, 1, 0, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::mufu},
-    {ops(O::bfe), types(T::u32, T::u64, T::s32, T::s64), 0, 3, 0, 0, 0, kNoFeature, {kNone, kNone}, S::bfe, P::alu},
-    {ops(O::bfi), types(T::b32, T::b64), 0, 4, 0, 0, 0, kNoFeature, {kNone, kNone}, S::bfi, P::alu},
-    {ops(O::fns), types(T::b32), 0, 3, 0, 0, 0, F("fns"), {kNone, kNone}, S::word, P::alu},
-    {ops(O::bmsk), types(T::b32), 0, 2, mods(M::clamp, M::wrap), 0, 0, F("bmsk_szext"), {kNone, kNone}, S::word, P::alu},
-    {ops(O::szext), kWord32, 0, 2, mods(M::clamp, M::wrap), 0, 0, F("bmsk_szext"), {kNone, kNone}, S::word, P::alu},
-    {ops(O::dp4a), kWord32, kWord32, 3, 0, 0, 0, F("dp4a"), {kNone, kNone}, S::word, P::fma},
-    {ops(O::dp2a), kWord32, kWord32, 3, kHiLo, 0, 0, F("dp4a"), {kNone, kNone}, S::word, P::fma},
+    integer(ops(O::popc, O::clz), types(T::b32, T::b64), 1).shape(S::count).on(P::mufu),
+    integer(ops(O::bfind), types(T::u32, T::u64, T::s32, T::s64), 1).allow(mods(M::shiftamt)).shape(S::count).on(P::mufu),
+    integer(ops(O::brev), types(T::b32, T::b64), 1).on(P::mufu),
+    integer(ops(O::bfe), types(T::u32, T::u64, T::s32, T::s64), 3).shape(S::bfe),
+    integer(ops(O::bfi), types(T::b32, T::b64), 4).shape(S::bfi),
+    integer(ops(O::fns), types(T::b32), 3).needs("fns").shape(S::word),
+    integer(ops(O::bmsk), types(T::b32), 2).select(mods(M::clamp, M::wrap)).needs("bmsk_szext").shape(S::word),
+    integer(ops(O::szext), kWord32, 2).select(mods(M::clamp, M::wrap)).needs("bmsk_szext").shape(S::word),
+    integer(ops(O::dp4a), kWord32, 3).second_type(kWord32).needs("dp4a").shape(S::word).on(P::fma),
+    integer(ops(O::dp2a), kWord32, 3).second_type(kWord32).select(kHiLo).needs("dp4a").shape(S::word).on(P::fma),
     // ---- f32 and f64
-    {ops(O::add, O::sub, O::mul), types(T::f32), 0, 2, 0, 0, kRnd | mods(M::ftz, M::sat), kNoFeature, {kNone, kNone}, S::same, P::fma},
-    {ops(O::add, O::sub, O::mul), types(T::f32x2), 0, 2, 0, 0, kRnd | mods(M::ftz), F("f32x2"), {kNone, kNone}, S::same, P::fma},
-    {ops(O::add, O::sub, O::mul), types(T::f64), 0, 2, 0, 0, kRnd, kNoFeature, {kNone, kNone}, S::same, P::fp64},
-    {ops(O::fma, O::mad), types(T::f32), 0, 3, kRnd, 0, mods(M::ftz, M::sat), kNoFeature, {kNone, kNone}, S::same, P::fma},
-    {ops(O::fma), types(T::f32x2), 0, 3, kRnd, 0, mods(M::ftz), F("f32x2"), {kNone, kNone}, S::same, P::fma},
-    {ops(O::fma, O::mad), types(T::f64), 0, 3, kRnd, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::fp64},
-    {ops(O::div), types(T::f32), 0, 2, mods(M::approx), 0, mods(M::ftz), kNoFeature, {kNone, kNone}, S::same, P::multi},
-    {ops(O::div), types(T::f32), 0, 2, mods(M::full), 0, mods(M::ftz), kNoFeature, {kNone, kNone}, S::same, P::multi},
-    {ops(O::div), types(T::f32), 0, 2, kRnd, 0, mods(M::ftz), kNoFeature, {kNone, kNone}, S::same, P::multi},
-    {ops(O::div), types(T::f64), 0, 2, kRnd, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::multi},
-    {ops(O::abs, O::neg), types(T::f32), 0, 1, 0, 0, mods(M::ftz), kNoFeature, {kNone, kNone}, S::same, P::fma},
-    {ops(O::abs, O::neg), types(T::f64), 0, 1, 0, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::fp64},
-    {ops(O::min, O::max), types(T::f32), 0, 2, 0, 0, mods(M::ftz, M::nan, M::xorsign, M::abs), kNoFeature, {needs(M::nan, "minmax_nan"), needs(M::xorsign, "xorsign")}, S::same, P::alu},
-    {ops(O::min, O::max), types(T::f32), 0, 3, 0, 0, mods(M::ftz, M::nan, M::abs), F("minmax_3input"), {needs(M::nan, "minmax_nan"), kNone}, S::same, P::alu},
-    {ops(O::min, O::max), types(T::f64), 0, 2, 0, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::fp64},
-    {ops(O::rcp, O::sqrt), types(T::f32), 0, 1, mods(M::approx), 0, mods(M::ftz), kNoFeature, {kNone, kNone}, S::same, P::mufu},
-    {ops(O::rcp, O::sqrt), types(T::f32), 0, 1, kRnd, 0, mods(M::ftz), kNoFeature, {kNone, kNone}, S::same, P::multi},
-    {ops(O::rcp), types(T::f64), 0, 1, mods(M::approx), mods(M::ftz), 0, kNoFeature, {kNone, kNone}, S::same, P::mufu},
-    {ops(O::rcp), types(T::f64), 0, 1, kRnd, 0, mods(M::ftz), kNoFeature, {kNone, kNone}, S::same, P::multi},
-    {ops(O::sqrt), types(T::f64), 0, 1, kRnd, 0, 0, kNoFeature, {kNone, kNone}, S::same, P::multi},
-    {ops(O::rsqrt), types(T::f32), 0, 1, mods(M::approx), 0, mods(M::ftz), kNoFeature, {kNone, kNone}, S::same, P::mufu},
-    {ops(O::rsqrt), types(T::f64), 0, 1, mods(M::approx), mods(M::ftz), 0, kNoFeature, {kNone, kNone}, S::same, P::mufu},
-    {ops(O::rsqrt), types(T::f64), 0, 1, mods(M::approx), 0, 0, kNoFeature, {kNone, kNone}, S::same, P::multi},
-    {ops(O::sin, O::cos, O::lg2, O::ex2), types(T::f32), 0, 1, mods(M::approx), 0, mods(M::ftz), kNoFeature, {kNone, kNone}, S::same, P::mufu},
-    {ops(O::tanh), types(T::f32), 0, 1, mods(M::approx), 0, 0, F("tanh_f32"), {kNone, kNone}, S::same, P::mufu},
+    floating(ops(O::add, O::sub, O::mul), types(T::f32), 2).allow(kRnd | mods(M::ftz, M::sat)),
+    floating(ops(O::add, O::sub, O::mul), types(T::f32x2), 2).allow(kRnd | mods(M::ftz)).needs("f32x2"),
+    floating(ops(O::add, O::sub, O::mul), types(T::f64), 2).allow(kRnd).on(P::fp64),
+    floating(ops(O::fma, O::mad), types(T::f32), 3).select(kRnd).allow(mods(M::ftz, M::sat)),
+    floating(ops(O::fma), types(T::f32x2), 3).select(kRnd).allow(mods(M::ftz)).needs("f32x2"),
+    floating(ops(O::fma, O::mad), types(T::f64), 3).select(kRnd).on(P::fp64),
+    approximate(ops(O::div), types(T::f32), 2).select(mods(M::approx)).allow(mods(M::ftz)).on(P::multi),
+    approximate(ops(O::div), types(T::f32), 2).select(mods(M::full)).allow(mods(M::ftz)).on(P::multi),
+    floating(ops(O::div), types(T::f32), 2).select(kRnd).allow(mods(M::ftz)).on(P::multi),
+    floating(ops(O::div), types(T::f64), 2).select(kRnd).on(P::multi),
+    floating(ops(O::abs, O::neg), types(T::f32), 1).allow(mods(M::ftz)),
+    floating(ops(O::abs, O::neg), types(T::f64), 1).on(P::fp64),
+    floating(ops(O::min, O::max), types(T::f32), 2).allow(mods(M::ftz, M::nan, M::xorsign, M::abs))
+        .mod_needs(M::nan, "minmax_nan").mod_needs(M::xorsign, "xorsign").on(P::alu),
+    floating(ops(O::min, O::max), types(T::f32), 3).allow(mods(M::ftz, M::nan, M::abs)).needs("minmax_3input")
+        .mod_needs(M::nan, "minmax_nan").on(P::alu),
+    floating(ops(O::min, O::max), types(T::f64), 2).on(P::fp64),
+    floating(ops(O::copysign), kF32F64, 2).on(P::alu),
+    floating(ops(O::testp), kF32F64, 1).select(kTestpMods).dest(Operand::pred).on(P::alu),
+    approximate(ops(O::rcp, O::sqrt), types(T::f32), 1).select(mods(M::approx)).allow(mods(M::ftz)),
+    floating(ops(O::rcp, O::sqrt), types(T::f32), 1).select(kRnd).allow(mods(M::ftz)).on(P::multi),
+    approximate(ops(O::rcp), types(T::f64), 1).select(mods(M::approx)).require(mods(M::ftz)),
+    floating(ops(O::rcp), types(T::f64), 1).select(kRnd).allow(mods(M::ftz)).on(P::multi),
+    floating(ops(O::sqrt), types(T::f64), 1).select(kRnd).on(P::multi),
+    approximate(ops(O::rsqrt), types(T::f32), 1).select(mods(M::approx)).allow(mods(M::ftz)),
+    approximate(ops(O::rsqrt), types(T::f64), 1).select(mods(M::approx)).require(mods(M::ftz)),
+    approximate(ops(O::rsqrt), types(T::f64), 1).select(mods(M::approx)).on(P::multi),
+    approximate(ops(O::sin, O::cos, O::lg2, O::ex2), types(T::f32), 1).select(mods(M::approx)).allow(mods(M::ftz)),
+    approximate(ops(O::tanh), types(T::f32), 1).select(mods(M::approx)).needs("tanh_f32"),
     // ---- half precision
-    {ops(O::add, O::sub, O::mul), kF16, 0, 2, 0, 0, mods(M::rn, M::ftz, M::sat), F("f16_arith"), {kNone, kNone}, S::same, P::fma},
-    {ops(O::add, O::sub, O::mul), kBF16, 0, 2, 0, 0, mods(M::rn), F("bf16_arith"), {kNone, kNone}, S::same, P::fma},
-    {ops(O::fma), kF16, 0, 3, mods(M::rn), 0, mods(M::ftz, M::sat, M::relu, M::oob), F("f16_arith"), {needs(M::relu, "half_relu"), needs(M::oob, "oob")}, S::same, P::fma},
-    {ops(O::fma), kBF16, 0, 3, mods(M::rn), 0, mods(M::relu, M::oob), F("bf16_fma"), {needs(M::oob, "oob"), kNone}, S::same, P::fma},
-    {ops(O::neg), kF16, 0, 1, 0, 0, mods(M::ftz), F("f16_neg"), {kNone, kNone}, S::same, P::fma},
-    {ops(O::abs), kF16, 0, 1, 0, 0, mods(M::ftz), F("f16_abs"), {kNone, kNone}, S::same, P::fma},
-    {ops(O::abs, O::neg), kBF16, 0, 1, 0, 0, 0, F("bf16_absneg"), {kNone, kNone}, S::same, P::fma},
-    {ops(O::min, O::max), kF16, 0, 2, 0, 0, mods(M::ftz, M::nan, M::xorsign, M::abs), F("half_minmax"), {needs(M::xorsign, "xorsign"), kNone}, S::same, P::alu},
-    {ops(O::min, O::max), kBF16, 0, 2, 0, 0, mods(M::nan, M::xorsign, M::abs), F("half_minmax"), {needs(M::xorsign, "xorsign"), kNone}, S::same, P::alu},
-    {ops(O::tanh), kF16, 0, 1, mods(M::approx), 0, 0, F("half_tanh"), {kNone, kNone}, S::same, P::mufu},
-    {ops(O::tanh), kBF16, 0, 1, mods(M::approx), 0, 0, F("bf16_tanh"), {kNone, kNone}, S::same, P::mufu},
-    {ops(O::ex2), kF16, 0, 1, mods(M::approx), 0, 0, F("half_ex2"), {kNone, kNone}, S::same, P::mufu},
-    {ops(O::ex2), kBF16, 0, 1, mods(M::approx), mods(M::ftz), 0, F("bf16_ex2"), {kNone, kNone}, S::same, P::mufu},
+    floating(ops(O::add, O::sub, O::mul), kF16, 2).allow(mods(M::rn, M::ftz, M::sat)).needs("f16_arith"),
+    floating(ops(O::add, O::sub, O::mul), kBF16, 2).allow(mods(M::rn)).needs("bf16_arith"),
+    floating(ops(O::fma), kF16, 3).select(mods(M::rn)).allow(mods(M::ftz, M::sat, M::relu, M::oob)).needs("f16_arith")
+        .mod_needs(M::relu, "half_relu").mod_needs(M::oob, "oob"),
+    // ptxas 13.0 takes every rounding mode on bf16 fma (sm_80, PTX 7.0); f16 fma takes .rn only.
+    floating(ops(O::fma), kBF16, 3).select(kRnd).allow(mods(M::relu, M::oob)).needs("bf16_fma")
+        .mod_needs(M::oob, "oob"),
+    floating(ops(O::neg), kF16, 1).allow(mods(M::ftz)).needs("f16_neg"),
+    floating(ops(O::abs), kF16, 1).allow(mods(M::ftz)).needs("f16_abs"),
+    floating(ops(O::abs, O::neg), kBF16, 1).needs("bf16_absneg"),
+    floating(ops(O::min, O::max), kF16, 2).allow(mods(M::ftz, M::nan, M::xorsign, M::abs)).needs("half_minmax")
+        .mod_needs(M::xorsign, "xorsign").on(P::alu),
+    floating(ops(O::min, O::max), kBF16, 2).allow(mods(M::nan, M::xorsign, M::abs)).needs("half_minmax")
+        .mod_needs(M::xorsign, "xorsign").on(P::alu),
+    approximate(ops(O::tanh), kF16, 1).select(mods(M::approx)).needs("half_tanh"),
+    approximate(ops(O::tanh), kBF16, 1).select(mods(M::approx)).needs("bf16_tanh"),
+    approximate(ops(O::ex2), kF16, 1).select(mods(M::approx)).needs("half_ex2"),
+    approximate(ops(O::ex2), kBF16, 1).select(mods(M::approx)).require(mods(M::ftz)).needs("bf16_ex2"),
     // ---- mixed precision: d = cvt(a) op c, d = cvt(a) * cvt(b) + c
-    {ops(O::add, O::sub), types(T::f32), types(T::f16, T::bf16), 2, 0, 0, kRnd | mods(M::sat), F("mixed_precision"), {kNone, kNone}, S::mixed, P::fma},
-    {ops(O::fma), types(T::f32), types(T::f16, T::bf16), 3, kRnd, 0, mods(M::sat), F("mixed_precision"), {kNone, kNone}, S::mixed, P::fma},
+    floating(ops(O::add, O::sub), types(T::f32), 2).second_type(types(T::f16, T::bf16)).allow(kRnd | mods(M::sat))
+        .needs("mixed_precision").shape(S::mixed),
+    floating(ops(O::fma), types(T::f32), 3).second_type(types(T::f16, T::bf16)).select(kRnd).allow(mods(M::sat))
+        .needs("mixed_precision").shape(S::mixed),
 };
 
 }  // namespace
@@ -115,6 +179,7 @@ const FormRow* rows_end() { return kRows + sizeof(kRows) / sizeof(kRows[0]); }
 
 unsigned dest_bits(const Instr& in) {
   const unsigned w = info(in.type).bits;
+  if (in.row->dest == Operand::pred) return 1;
   switch (in.row->shape) {
     case Shape::wide: return 2 * w;
     case Shape::count:
@@ -126,6 +191,7 @@ unsigned dest_bits(const Instr& in) {
 
 unsigned src_bits(const Instr& in, unsigned index) {
   const unsigned w = info(in.type).bits;
+  if (in.row->src[index] == Operand::pred) return 1;
   switch (in.row->shape) {
     case Shape::same:
     case Shape::count: return w;
@@ -139,8 +205,6 @@ unsigned src_bits(const Instr& in, unsigned index) {
 }
 
 bool writes_carry(const Instr& in) { return in.has(Mod::cc); }
-bool reads_carry(const Instr& in) {
-  return in.op == Op::addc || in.op == Op::subc || in.op == Op::madc;
-}
+bool reads_carry(const Instr& in) { return in.row->carry_in; }
 
 }  // namespace ptxfu::isa

@@ -1,5 +1,6 @@
 // The instruction table: one row per form family. The parser, the legality
-// checker, the executors and the models' dispatch all read these rows.
+// checker, the executors and the models' dispatch all read these rows; a new
+// family is a row (built with the helpers in table.cc) plus its executor.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -12,16 +13,11 @@ namespace ptxfu::isa {
 
 using OpMask = uint64_t;
 using TypeMask = uint32_t;
+static_assert(static_cast<size_t>(Op::kCount) <= 64 && static_cast<size_t>(Type::kCount) <= 32);
 constexpr OpMask op_bit(Op o) { return OpMask{1} << static_cast<unsigned>(o); }
 constexpr TypeMask type_bit(Type t) { return TypeMask{1} << static_cast<unsigned>(t); }
 
-inline constexpr std::string_view kOpNames[] = {
-    "add", "sub", "mul", "mad", "fma", "div", "rem", "abs", "neg", "min", "max",
-    "popc", "clz", "bfind", "brev", "bfe", "bfi", "fns", "bmsk", "szext", "dp4a", "dp2a",
-    "addc", "subc", "madc", "rcp", "sqrt", "rsqrt", "sin", "cos", "lg2", "ex2", "tanh",
-};
-static_assert(sizeof(kOpNames) / sizeof(kOpNames[0]) == static_cast<size_t>(Op::kCount));
-constexpr std::string_view name(Op o) { return kOpNames[static_cast<size_t>(o)]; }
+constexpr std::string_view name(Op o) { return kOps[static_cast<size_t>(o)].name; }
 constexpr std::string_view name(Type t) { return info(t).name; }
 constexpr std::string_view name(Mod m) { return kModNames[static_cast<size_t>(m)]; }
 
@@ -30,6 +26,23 @@ constexpr std::string_view name(Mod m) { return kModNames[static_cast<size_t>(m)
 enum class Pipe : uint8_t { fma, alu, fp64, mufu, multi, kCount };
 inline constexpr std::string_view kPipeNames[] = {"fma", "alu", "fp64", "mufu", "multi"};
 constexpr std::string_view name(Pipe p) { return kPipeNames[static_cast<size_t>(p)]; }
+
+// Which part of the core computes a form (src/exec maps each to a function).
+enum class Executor : uint8_t {
+  integer,   // src/int: integer and bit forms, the carry chain
+  floating,  // src/fp: the correctly rounded IEEE forms
+  approx,    // src/approx: MUFU and the .approx/.full forms
+};
+
+// What an operand position holds. Widths of `reg` operands follow from the
+// type(s) and the shape.
+enum class Operand : uint8_t {
+  none,
+  reg,   // a register or an immediate of the operand's width
+  pred,  // a .pred register
+};
+
+inline constexpr unsigned kMaxSources = 4;
 
 // Operand widths follow from the type(s) and the shape.
 enum class Shape : uint8_t {
@@ -43,22 +56,26 @@ enum class Shape : uint8_t {
 };
 
 struct ModFeature {
-  Mod mod;
-  FeatureId feature;
+  Mod mod = Mod::kCount;
+  FeatureId feature = kNoFeature;
 };
 
 struct FormRow {
-  OpMask ops;
-  TypeMask types;
-  TypeMask types2;      // 0: the form has a single type suffix
-  uint8_t num_src;
-  ModSet selector;      // non-empty: one of these must be present, and picks this row
-  ModSet required;      // all of these must be present
-  ModSet optional;      // further modifiers the form allows
-  FeatureId feature;    // what the form itself needs from the target
-  std::array<ModFeature, 2> mod_features;  // what individual modifiers need
-  Shape shape;
-  Pipe pipe;
+  OpMask ops = 0;
+  TypeMask types = 0;
+  TypeMask types2 = 0;   // 0: the form has a single type suffix
+  uint8_t num_src = 0;
+  Operand dest = Operand::reg;
+  std::array<Operand, kMaxSources> src{};
+  ModSet selector = 0;  // non-empty: one of these must be present, and picks this row
+  ModSet required = 0;  // all of these must be present
+  ModSet optional = 0;  // further modifiers the form allows
+  FeatureId feature = kNoFeature;         // what the form itself needs from the target
+  std::array<ModFeature, 2> mod_features{};  // what individual modifiers need
+  Shape shape = Shape::same;
+  Pipe pipe = Pipe::alu;
+  Executor executor = Executor::integer;
+  bool carry_in = false;  // reads the carry flag (addc, subc, madc)
 
   constexpr ModSet allowed() const { return selector | required | optional; }
 };
@@ -67,6 +84,7 @@ struct PairRule {
   Mod a;
   Mod b;
   bool requires_b;  // true: a requires b; false: a excludes b
+  std::string_view message = {};  // ptxas's words where they are not the generic ones; {} is the op
 };
 
 // Rules between modifiers, applied to rows that allow both.
@@ -74,7 +92,7 @@ inline constexpr PairRule kPairRules[] = {
     {Mod::abs, Mod::xorsign, true}, {Mod::xorsign, Mod::abs, true},
     {Mod::ftz, Mod::oob, false},
     {Mod::sat, Mod::relu, false},   {Mod::sat, Mod::cc, false},
-    {Mod::sat, Mod::hi, true},
+    {Mod::sat, Mod::hi, true, "Illegal modifier '.sat' for instruction '{}.lo'"},
 };
 
 const FormRow* rows_begin();

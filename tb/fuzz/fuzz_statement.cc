@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "isa/forms.h"
+#include "isa/opcodes.h"
 #include "isa/registers.h"
 #include "isa/source.h"
 #include "isa/statement.h"
@@ -65,7 +66,7 @@ void statement(std::string_view text, unsigned column, std::string_view line) {
   Statement st;
   Diagnostic d;
   if (!parse_statement(text, column, st, d)) return check_diagnostic(d, line);
-  if (st.num_operands == 0 || is_non_arithmetic_opcode(st.mnemonic.text)) return;
+  if (st.num_operands == 0 || is_other_instruction(st.mnemonic.text.substr(0, st.mnemonic.text.find('.')))) return;
   Instr instr;
   if (!decode(st.mnemonic.text, st.num_operands - 1, st.mnemonic.column, instr, d)) return check_diagnostic(d, line);
 

@@ -41,7 +41,7 @@ TEST(CheckCli, StatementModeOnePerStatement) {
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out,
             "ok\n"
-            "error: 4:1: Illegal modifier '.sat' for instruction 'add'\n"
+            "error: 4:1: Modifier '.sat' does not apply to '.u32' type\n"
             "ok\n"
             "ok\n");
 }

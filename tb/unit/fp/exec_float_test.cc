@@ -4,6 +4,7 @@
 
 #include "exec/execute.h"
 #include "fp_test_util.h"
+#include "isa/forms.h"
 
 namespace ptxfu::fptest {
 namespace {
@@ -14,13 +15,9 @@ using isa::Type;
 
 isa::Instr make_instr(Op op, Type t, std::initializer_list<Mod> mods, int nsrc,
                       Type t2 = Type::kCount) {
-  isa::Instr in;
-  in.op = op;
-  in.type = t;
-  in.type2 = t2 == Type::kCount ? t : t2;
-  for (Mod m : mods) in.mods |= isa::bit(m);
-  in.num_src = static_cast<uint8_t>(nsrc);
-  return in;
+  isa::ModSet m = 0;
+  for (Mod x : mods) m |= isa::bit(x);
+  return isa::make_form(op, t, m, static_cast<unsigned>(nsrc), t2);
 }
 
 uint64_t run(const isa::Instr& in, std::initializer_list<uint64_t> src) {

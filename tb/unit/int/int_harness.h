@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "exec/execute.h"
+#include "isa/forms.h"
 #include "isa/instr.h"
 
 namespace ptxfu::inttest {
@@ -31,13 +32,9 @@ inline bool is_signed(Type t) { return isa::info(t).cls == isa::TypeClass::signe
 
 inline isa::Instr instr(Op op, Type t, std::initializer_list<Mod> mods = {}, int num_src = 2,
                         Type t2 = Type::kCount) {
-  isa::Instr in;
-  in.op = op;
-  in.type = t;
-  in.type2 = t2 == Type::kCount ? t : t2;
-  for (Mod m : mods) in.mods |= isa::bit(m);
-  in.num_src = static_cast<uint8_t>(num_src);
-  return in;
+  isa::ModSet m = 0;
+  for (Mod x : mods) m |= isa::bit(x);
+  return isa::make_form(op, t, m, static_cast<unsigned>(num_src), t2);
 }
 
 // What run() leaves in a Result that execute_int did not write.

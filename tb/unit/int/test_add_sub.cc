@@ -35,6 +35,7 @@ TEST_P(AddSub, SubWraps) {
   const Type t = GetParam();
   const int n = lane_width(t);
   const bool s = is_signed(t);
+  if (!instr(Op::sub, t).row) GTEST_SKIP() << "sub." << isa::info(t).name << " is not a PTX form (ptxas 13.0)";
   check_binary(instr(Op::sub, t), "sub", 2, [&](uint64_t a, uint64_t b) {
     return ref::modn(ref::num(a, n, s) - ref::num(b, n, s), n);
   });
@@ -61,7 +62,7 @@ TEST(AddSubSat, HandWorked) {
   EXPECT_EQ(run(instr(Op::sub, Type::s32, {Mod::sat}), {0x80000000, 1}).value, 0x80000000u);
   // The x2 lanes do not carry into each other: lane 0 is bits 15:0.
   EXPECT_EQ(run(instr(Op::add, Type::u16x2), {0x0001ffff, 0x00010001}).value, 0x00020000u);
-  EXPECT_EQ(run(instr(Op::sub, Type::s16x2), {0x00000000, 0x00010001}).value, 0xffffffffu);
+  EXPECT_EQ(run(instr(Op::add, Type::s16x2), {0x0000ffff, 0x00010001}).value, 0x00010000u);
 }
 
 }  // namespace

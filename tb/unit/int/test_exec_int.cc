@@ -33,19 +33,22 @@ TEST(ExecInt, ClaimsEveryIntegerOp) {
     Op op;
     Type t;
     int nsrc;
+    std::initializer_list<Mod> mods = {};
+    Type t2 = Type::kCount;  // the second type suffix of dp4a/dp2a
   };
   const Row rows[] = {
-      {Op::add, Type::u32, 2},   {Op::sub, Type::s64, 2},  {Op::mul, Type::u16, 2},
-      {Op::mad, Type::s32, 3},   {Op::div, Type::u64, 2},  {Op::rem, Type::s16, 2},
+      {Op::add, Type::u32, 2},   {Op::sub, Type::s64, 2},  {Op::mul, Type::u16, 2, {Mod::lo}},
+      {Op::mad, Type::s32, 3, {Mod::hi}},   {Op::div, Type::u64, 2},  {Op::rem, Type::s16, 2},
       {Op::abs, Type::s32, 1},   {Op::neg, Type::s16, 1},  {Op::min, Type::u16x2, 2},
       {Op::max, Type::s16x2, 2}, {Op::popc, Type::b32, 1}, {Op::clz, Type::b64, 1},
       {Op::bfind, Type::s64, 1}, {Op::brev, Type::b32, 1}, {Op::bfe, Type::u32, 3},
-      {Op::bfi, Type::b64, 4},   {Op::fns, Type::b32, 3},  {Op::bmsk, Type::b32, 2},
-      {Op::szext, Type::s32, 2}, {Op::dp4a, Type::u32, 3}, {Op::dp2a, Type::s32, 3},
-      {Op::addc, Type::u32, 2},  {Op::subc, Type::s32, 2}, {Op::madc, Type::u64, 3},
+      {Op::bfi, Type::b64, 4},   {Op::fns, Type::b32, 3},  {Op::bmsk, Type::b32, 2, {Mod::clamp}},
+      {Op::szext, Type::s32, 2, {Mod::wrap}}, {Op::dp4a, Type::u32, 3, {}, Type::s32}, {Op::dp2a, Type::s32, 3, {Mod::lo}, Type::u32},
+      {Op::addc, Type::u32, 2},  {Op::subc, Type::s32, 2}, {Op::madc, Type::u64, 3, {Mod::lo}},
+      {Op::mul24, Type::u32, 2, {Mod::hi}}, {Op::mad24, Type::s32, 3, {Mod::lo}}, {Op::sad, Type::u64, 3},
   };
   for (const Row& r : rows) {
-    const Out o = run(instr(r.op, r.t, {}, r.nsrc), {1, 2, 3, 4});
+    const Out o = run(instr(r.op, r.t, r.mods, r.nsrc, r.t2), {1, 2, 3, 4});
     EXPECT_TRUE(o.claimed) << static_cast<int>(r.op);
     EXPECT_FALSE(o.carry) << "no .cc, no carry out";
   }

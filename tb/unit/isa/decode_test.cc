@@ -8,6 +8,7 @@
 
 #include "isa/decode.h"
 #include "isa/forms.h"
+#include "isa/opcodes.h"
 #include "isa/statement.h"
 
 namespace ptxfu::isa {
@@ -36,9 +37,30 @@ Outcome check_text(const std::string& text, const std::string& target = "sm_121f
   return {true, "", 0};
 }
 
+// Regressions from the real-PTX issue: ptxas 13.0 takes every rounding mode
+// on bf16 fma (sm_80, PTX 7.0), and names the missing bf16 type first.
+TEST(Decode, Bf16FmaTakesEveryRoundingMode) {
+  for (const char* form : {"fma.rn.bf16", "fma.rz.bf16", "fma.rm.bf16x2", "fma.rp.relu.bf16x2", "fma.rz.oob.bf16"}) {
+    const std::string text = std::string(form) + " r1, r2, r3, r4";
+    EXPECT_TRUE(check_text(text, "sm_90").ok) << form << ": " << check_text(text, "sm_90").message;
+    EXPECT_TRUE(check_text(text, "sm_120").ok) << form;
+  }
+  EXPECT_TRUE(check_text("fma.rm.bf16 r1, r2, r3, r4", "sm_80", 70).ok);
+  EXPECT_EQ(check_text("fma.rm.bf16 r1, r2, r3, r4", "sm_75", 70).message,
+            "Feature '.bf16' requires .target sm_80 or higher");
+  EXPECT_EQ(check_text("add.bf16x2 r1, r2, r3", "sm_75", 80).message,
+            "Feature '.bf16x2' requires .target sm_80 or higher");
+  EXPECT_EQ(check_text("fma.rz.f16 r1, r2, r3, r4").message, "Illegal rounding modifier for instruction 'fma'");
+}
+
 // The rejections the foundation issue names, in ptxas's words.
 TEST(Decode, RejectsWhatPtxasRejects) {
-  EXPECT_EQ(check_text("add.sat.u32 r1, r2, r3").message, "Illegal modifier '.sat' for instruction 'add'");
+  EXPECT_EQ(check_text("add.sat.u32 r1, r2, r3").message, "Modifier '.sat' does not apply to '.u32' type");
+  EXPECT_EQ(check_text("mad.lo.wide.s32 r1, r2, r3, r4").message, "Unknown modifier '.wide'");
+  EXPECT_EQ(check_text("mad24.lo.sat.s32 r1, r2, r3, r4").message, "Illegal modifier '.sat' for instruction 'mad24.lo'");
+  EXPECT_EQ(check_text("mad24.hi.sat.u32 r1, r2, r3, r4").message, "Modifier '.sat' does not apply to '.u32' type");
+  EXPECT_EQ(check_text("min.relu.u32 r1, r2, r3").message, "Illegal modifier '.relu' for instruction 'min' with type '.u32'");
+  EXPECT_EQ(check_text("testp.finite.normal.f32 p, f1").message, "Multiple testp operation modifiers specified");
   EXPECT_EQ(check_text("add.ftz.bf16 h1, h2, h3").message, "Illegal modifier '.ftz' for instruction 'add'");
   EXPECT_EQ(check_text("add.rz.f16 h1, h2, h3").message, "Illegal rounding modifier for instruction 'add'");
   EXPECT_EQ(check_text("tanh.f32 f1, f2").message, ".approx modifier required for instruction 'tanh'");
@@ -142,7 +164,7 @@ TEST(Decode, SpecExamplesAreAccepted) {
       while (!stmt.empty() && (stmt.back() == ' ' || stmt.back() == ';')) stmt.pop_back();
       // Only instruction examples (an opcode followed by operands), not syntax templates.
       if (stmt.find('{') != std::string::npos || stmt.find(',') == std::string::npos ||
-          is_non_arithmetic_opcode(stmt) || stmt.find(" = ") != std::string::npos || stmt[0] == '.')
+          is_other_instruction(stmt.substr(0, stmt.find_first_of(". "))) || stmt.find(" = ") != std::string::npos || stmt[0] == '.')
         continue;
       const auto r = check_text(stmt);
       EXPECT_TRUE(r.ok) << f << ": " << stmt << ": " << r.message;

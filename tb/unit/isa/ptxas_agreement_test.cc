@@ -38,7 +38,7 @@ struct Candidate {
   Instr shape;            // for operand widths only
 };
 
-const char* reg_for(unsigned bits) { return bits == 16 ? "%h" : bits == 32 ? "%r" : "%rd"; }
+const char* reg_for(unsigned bits) { return bits == 1 ? "%p" : bits == 16 ? "%h" : bits == 32 ? "%r" : "%rd"; }
 
 std::vector<Candidate> make_candidates() {
   std::vector<Candidate> out;
@@ -91,7 +91,7 @@ Verdict ptxfu_verdict(const Candidate& c, const Capabilities& caps, const Regist
   Diagnostic d;
   Instr in;
   if (!parse_statement(c.statement, 1, st, d) ||
-      !decode(st.mnemonic.text, st.num_operands - 1, 1, in, d) || !check_target(in, caps, 1, d) ||
+      !check_form(st.mnemonic.text, st.num_operands - 1, caps, 1, in, d) ||
       !check_operands(in, st, &regs, d))
     return {false, d.message};
   return {};
@@ -133,6 +133,13 @@ std::map<size_t, std::string> run_ptxas(const std::string& ptxas, const std::vec
   return errors;
 }
 
+// Where ptxfu departs from ptxas on purpose, with the reason. Each is
+// reported, and counted apart from the agreement.
+const std::map<std::string, std::string> kKnownDeviations = {
+    {"testp.f32 %p0, %r1", "ptxas takes testp without a class; what it computes is undocumented, so ptxfu refuses it"},
+    {"testp.f64 %p0, %rd1", "ptxas takes testp without a class; what it computes is undocumented, so ptxfu refuses it"},
+};
+
 TEST(PtxasAgreement, EveryCandidateFormOnEveryTarget) {
   const std::string ptxas = find_ptxas();
   if (ptxas.empty()) GTEST_SKIP() << "ptxas not found (set PTXFU_PTXAS or install CUDA): agreement not checked";
@@ -140,7 +147,7 @@ TEST(PtxasAgreement, EveryCandidateFormOnEveryTarget) {
   const auto cands = make_candidates();
   RegisterTable regs;
   Diagnostic d;
-  for (const char* decl : {".b16 %h<8>", ".b32 %r<8>", ".b64 %rd<8>"}) ASSERT_TRUE(regs.declare(decl, 1, d));
+  for (const char* decl : {".b16 %h<8>", ".b32 %r<8>", ".b64 %rd<8>", ".pred %p<2>"}) ASSERT_TRUE(regs.declare(decl, 1, d));
 
   const std::vector<std::pair<std::string, std::string>> targets = {
       {"sm_75", "9.0"},  {"sm_80", "9.0"},  {"sm_86", "9.0"},  {"sm_89", "9.0"},  {"sm_90", "9.0"},
@@ -148,7 +155,7 @@ TEST(PtxasAgreement, EveryCandidateFormOnEveryTarget) {
       {"sm_75", "6.3"},  {"sm_75", "7.0"},  {"sm_80", "7.0"},  {"sm_86", "7.1"},  {"sm_90", "7.8"},
       {"sm_90", "8.0"},  {"sm_100", "8.6"}, {"sm_100", "8.7"}, {"sm_120", "8.7"},
   };
-  size_t pairs = 0, agree = 0, accepted = 0, same_message = 0, rejected = 0;
+  size_t pairs = 0, agree = 0, accepted = 0, same_message = 0, rejected = 0, deviations = 0;
   // statement -> the (target version: ptxas says / ptxfu says) where they differ
   std::map<std::string, std::vector<std::string>> disagreements;
   for (const auto& [target, version] : targets) {
@@ -170,6 +177,8 @@ TEST(PtxasAgreement, EveryCandidateFormOnEveryTarget) {
           else if (std::getenv("PTXFU_SHOW_MESSAGES"))
             std::cout << "  message: " << cands[i].statement << " | ptxas: " << it->second << " | ptxfu: " << ours.message << "\n";
         }
+      } else if (kKnownDeviations.count(cands[i].statement)) {
+        ++deviations;
       } else {
         disagreements[cands[i].statement].push_back(fmt::format("{} {}: ptxas {} / ptxfu {}", target, version,
                                                                 ptxas_ok ? "ok" : it->second, ours.ok ? "ok" : ours.message));
@@ -177,11 +186,14 @@ TEST(PtxasAgreement, EveryCandidateFormOnEveryTarget) {
     }
   }
   std::cout << fmt::format("ptxas agreement: {} candidate forms x {} (target, PTX version) pairs = {} verdicts; "
-                           "agree {} ({} accepted, {} rejected; identical message on {} of the rejections)\n",
-                           cands.size(), targets.size(), pairs, agree, accepted, rejected, same_message);
+                           "agree {} ({} accepted, {} rejected; identical message on {} of the rejections, {:.1f}%); "
+                           "{} known deviations\n",
+                           cands.size(), targets.size(), pairs, agree, accepted, rejected, same_message,
+                           100.0 * static_cast<double>(same_message) / static_cast<double>(rejected), deviations);
+  for (const auto& [statement, reason] : kKnownDeviations) std::cout << "  known deviation: " << statement << ": " << reason << "\n";
   for (const auto& [statement, where] : disagreements)
     std::cout << "  disagree on '" << statement << "' at " << where.size() << " pairs, first " << where.front() << "\n";
-  EXPECT_EQ(agree, pairs);
+  EXPECT_EQ(agree + deviations, pairs);
 }
 
 }  // namespace

@@ -1,0 +1,168 @@
+#include "isa/module_check.h"
+
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "isa/opcodes.h"
+#include "isa/table.h"
+
+namespace ptxfu::isa {
+namespace {
+
+std::string_view opcode_of(const Statement& st) {
+  return st.mnemonic.text.substr(0, st.mnemonic.text.find('.'));
+}
+
+bool is_table_opcode(std::string_view word) {
+  for (const OpInfo& o : kOps)
+    if (o.name == word) return true;
+  return false;
+}
+
+// The names visible inside one function: registers and variables in nested
+// scopes, plus the function's labels and the module's symbols.
+class FunctionScope {
+ public:
+  FunctionScope(const Function& f, const std::unordered_set<std::string_view>& module_names,
+                std::vector<ModuleError>& errors)
+      : module_names_(module_names), errors_(errors), variables_(1) {
+    for (const NameRef& l : f.labels)
+      if (!labels_.insert(l.name).second) error(l.loc, fmt::format("Duplicate definition of label '{}'", l.name));
+    for (const auto* list : {&f.returns, &f.params})
+      for (const Declaration& d : *list) declare(d);
+  }
+
+  void open() {
+    regs_.push_scope();
+    variables_.emplace_back();
+  }
+  void close() {
+    regs_.pop_scope();
+    if (variables_.size() > 1) variables_.pop_back();
+  }
+
+  void declare(const Declaration& d) {
+    if (d.space == StateSpace::reg) {
+      const auto type = reg_type(d.type);
+      if (!type) {
+        error(d.type_loc, fmt::format("Unknown register type '.{}'", d.type));
+        return;
+      }
+      if (!regs_.declare(d.name, d.count, *type)) error(d.loc, fmt::format("Duplicate definition of '{}'", d.name));
+      return;
+    }
+    if (!variables_.back().insert(d.name).second) error(d.loc, fmt::format("Duplicate definition of '{}'", d.name));
+  }
+
+  const RegisterTable& registers() const { return regs_; }
+
+  bool known(std::string_view name) const {
+    if (name == "_" || name == "WARP_SZ") return true;
+    if (regs_.lookup(name) || (name[0] == '%' && is_special_register(name))) return true;
+    if (labels_.count(name) || module_names_.count(name)) return true;
+    for (const auto& frame : variables_)
+      if (frame.count(name)) return true;
+    return false;
+  }
+
+  void error(SourceLoc loc, std::string message) { errors_.push_back({loc, std::move(message)}); }
+
+ private:
+  const std::unordered_set<std::string_view>& module_names_;
+  std::vector<ModuleError>& errors_;
+  RegisterTable regs_;
+  std::vector<std::unordered_set<std::string_view>> variables_;
+  std::unordered_set<std::string_view> labels_;
+};
+
+void check_instruction(const Instruction& in, const std::vector<NameRef>& names, FunctionScope& scope,
+                       const Capabilities& caps) {
+  const Statement& st = in.st;
+  for (uint32_t k = 0; k < in.num_names; ++k) {
+    const NameRef& n = names[in.first_name + k];
+    if (!scope.known(n.name)) {
+      scope.error(n.loc, fmt::format("Unknown symbol '{}'", n.name));
+      return;
+    }
+  }
+  if (!st.guard.text.empty()) {
+    const auto reg = scope.registers().lookup(st.guard.text);
+    if (!reg || reg->kind != RegKind::predicate) {
+      scope.error({st.guard.line, st.guard.column},
+                  fmt::format("Guard predicate '{}' is not a .pred register", st.guard.text));
+      return;
+    }
+  }
+  Diagnostic d;
+  bool other = false;
+  if (!check_statement(st, caps, &scope.registers(), d, other) && !other)
+    scope.error({st.mnemonic.line, d.column}, d.message);
+}
+
+}  // namespace
+
+bool check_statement(const Statement& st, const Capabilities& caps, const RegisterTable* regs, Diagnostic& err,
+                     bool& other_instruction) {
+  const std::string_view opcode = opcode_of(st);
+  other_instruction = !is_table_opcode(opcode) && is_other_instruction(opcode);
+  if (other_instruction) {
+    err = {st.mnemonic.column,
+           fmt::format("'{}' is not an arithmetic instruction; ptxfu checks the arithmetic chapter only", opcode)};
+    return false;
+  }
+  if (st.num_operands == 0) {
+    if (!is_table_opcode(opcode)) {
+      err = {st.mnemonic.column, fmt::format("Not a name of any known instruction: '{}'", opcode)};
+    } else {
+      err = {st.mnemonic.column, fmt::format("Arguments mismatch for instruction '{}'", opcode)};
+    }
+    return false;
+  }
+  Instr instr;
+  return check_form(st.mnemonic.text, st.num_operands - 1, caps, st.mnemonic.column, instr, err) &&
+         check_operands(instr, st, regs, err);
+}
+
+void check_module(const Module& m, const Capabilities& caps, std::vector<ModuleError>& errors) {
+  if (!m.version) errors.push_back({{1, 1}, "Missing .version directive at the start of the file"});
+  if (!m.target) errors.push_back({{1, 1}, "Missing .target directive"});
+  for (const Instruction& in : m.loose_instructions)
+    errors.push_back({{in.st.mnemonic.line, in.st.mnemonic.column}, "instruction outside a function body"});
+
+  std::unordered_set<std::string_view> module_names;
+  for (const Declaration& d : m.globals)
+    if (!module_names.insert(d.name).second) errors.push_back({d.loc, fmt::format("Duplicate definition of '{}'", d.name)});
+  std::unordered_set<std::string_view> defined;  // functions with a body
+  for (const Function& f : m.functions) {
+    module_names.insert(f.name);
+    if (f.has_body && !defined.insert(f.name).second)
+      errors.push_back({f.loc, fmt::format("Duplicate definition of function '{}'", f.name)});
+  }
+
+  for (const Function& f : m.functions) {
+    if (!f.has_body) continue;
+    FunctionScope scope(f, module_names, errors);
+    for (const BodyItem& item : f.body) {
+      switch (item.kind) {
+        case BodyItem::Kind::scope_open: scope.open(); break;
+        case BodyItem::Kind::scope_close: scope.close(); break;
+        case BodyItem::Kind::declaration: scope.declare(f.declarations[item.index]); break;
+        case BodyItem::Kind::label: break;
+        case BodyItem::Kind::instruction: {
+          const Instruction& in = f.instructions[item.index];
+          const std::string_view opcode = opcode_of(in.st);
+          if (!is_table_opcode(opcode) && !is_other_instruction(opcode)) {
+            scope.error({in.st.mnemonic.line, in.st.mnemonic.column},
+                        fmt::format("Not a name of any known instruction: '{}'", opcode));
+            break;
+          }
+          check_instruction(in, f.names, scope, caps);
+          break;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace ptxfu::isa

@@ -1,0 +1,17 @@
+// The PTX instructions outside the instruction table (data movement, control
+// flow, synchronisation, tensor core, video, ...). `check` reads their
+// syntax and resolves their operands; it does not decide their legality.
+#pragma once
+#include <string_view>
+
+namespace ptxfu::isa {
+
+// Whether `opcode` (the word before the first dot: "ld", "bra") names one of
+// them.
+bool is_other_instruction(std::string_view opcode);
+
+// Whether `name` is a PTX special register (%tid, %laneid, %clock64, ...),
+// with or without a component (%tid.x).
+bool is_special_register(std::string_view name);
+
+}  // namespace ptxfu::isa
