@@ -502,11 +502,16 @@ class Parser {
     return true;
   }
 
+  void overflow(const Lexeme& number) {
+    if (literal_overflows(number.text)) error(number.loc, "Constant overflow");
+  }
+
   bool operand(Statement& st, std::vector<NameRef>& names) {
     const Lexeme& first = peek();
     OperandForm form = OperandForm::plain;
     auto name = [&](const Lexeme& l) {
       if (l.kind == TokKind::word) names.push_back({l.text, l.loc});
+      if (l.kind == TokKind::number) overflow(l);
     };
     auto bracketed = [&](char close, bool commas) {
       next();
@@ -548,9 +553,9 @@ class Parser {
         error(first.loc, "expected a number after the sign");
         return false;
       }
-      next();
+      overflow(next());
     } else if (first.kind == TokKind::number) {
-      next();
+      overflow(next());
     } else if (first.kind == TokKind::word && !first.is_directive()) {
       name(first);
       next();

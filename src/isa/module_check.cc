@@ -1,5 +1,6 @@
 #include "isa/module_check.h"
 
+#include <unordered_map>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -9,6 +10,8 @@
 
 namespace ptxfu::isa {
 namespace {
+
+bool before(SourceLoc a, SourceLoc b) { return a.line != b.line ? a.line < b.line : a.column < b.column; }
 
 std::string_view opcode_of(const Statement& st) {
   return st.mnemonic.text.substr(0, st.mnemonic.text.find('.'));
@@ -24,7 +27,7 @@ bool is_table_opcode(std::string_view word) {
 // scopes, plus the function's labels and the module's symbols.
 class FunctionScope {
  public:
-  FunctionScope(const Function& f, const std::unordered_set<std::string_view>& module_names,
+  FunctionScope(const Function& f, const std::unordered_map<std::string_view, SourceLoc>& module_names,
                 std::vector<ModuleError>& errors)
       : module_names_(module_names), errors_(errors), variables_(1) {
     for (const NameRef& l : f.labels)
@@ -49,18 +52,21 @@ class FunctionScope {
         error(d.type_loc, fmt::format("Unknown register type '.{}'", d.type));
         return;
       }
-      if (!regs_.declare(d.name, d.count, *type)) error(d.loc, fmt::format("Duplicate definition of '{}'", d.name));
+      if (!regs_.declare(d.name, d.count, *type)) error(d.loc, fmt::format("Duplicate definition of variable '{}'", d.name));
       return;
     }
-    if (!variables_.back().insert(d.name).second) error(d.loc, fmt::format("Duplicate definition of '{}'", d.name));
+    if (!variables_.back().insert(d.name).second) error(d.loc, fmt::format("Duplicate definition of variable '{}'", d.name));
   }
 
   const RegisterTable& registers() const { return regs_; }
 
-  bool known(std::string_view name) const {
+  // Module symbols (functions, globals) must be declared before their use,
+  // as ptxas requires; labels may be used before they stand.
+  bool known(std::string_view name, SourceLoc use) const {
     if (name == "_" || name == "WARP_SZ") return true;
     if (regs_.lookup(name) || (name[0] == '%' && is_special_register(name))) return true;
-    if (labels_.count(name) || module_names_.count(name)) return true;
+    if (labels_.count(name)) return true;
+    if (const auto it = module_names_.find(name); it != module_names_.end() && before(it->second, use)) return true;
     for (const auto& frame : variables_)
       if (frame.count(name)) return true;
     return false;
@@ -69,7 +75,7 @@ class FunctionScope {
   void error(SourceLoc loc, std::string message) { errors_.push_back({loc, std::move(message)}); }
 
  private:
-  const std::unordered_set<std::string_view>& module_names_;
+  const std::unordered_map<std::string_view, SourceLoc>& module_names_;  // name -> where first declared
   std::vector<ModuleError>& errors_;
   RegisterTable regs_;
   std::vector<std::unordered_set<std::string_view>> variables_;
@@ -81,7 +87,7 @@ void check_instruction(const Instruction& in, const std::vector<NameRef>& names,
   const Statement& st = in.st;
   for (uint32_t k = 0; k < in.num_names; ++k) {
     const NameRef& n = names[in.first_name + k];
-    if (!scope.known(n.name)) {
+    if (!scope.known(n.name, n.loc)) {
       scope.error(n.loc, fmt::format("Unknown symbol '{}'", n.name));
       return;
     }
@@ -97,7 +103,7 @@ void check_instruction(const Instruction& in, const std::vector<NameRef>& names,
   Diagnostic d;
   bool other = false;
   if (!check_statement(st, caps, &scope.registers(), d, other) && !other)
-    scope.error({st.mnemonic.line, d.column}, d.message);
+    scope.error({d.line ? d.line : st.mnemonic.line, d.column}, d.message);
 }
 
 }  // namespace
@@ -125,17 +131,19 @@ bool check_statement(const Statement& st, const Capabilities& caps, const Regist
 }
 
 void check_module(const Module& m, const Capabilities& caps, std::vector<ModuleError>& errors) {
-  if (!m.version) errors.push_back({{1, 1}, "Missing .version directive at the start of the file"});
-  if (!m.target) errors.push_back({{1, 1}, "Missing .target directive"});
+  if (!m.version) errors.push_back({{1, 1}, "Missing .version directive at start of file"});
+  if (!m.target) errors.push_back({{1, 1}, "Missing .target directive at start of file"});
   for (const Instruction& in : m.loose_instructions)
     errors.push_back({{in.st.mnemonic.line, in.st.mnemonic.column}, "instruction outside a function body"});
 
-  std::unordered_set<std::string_view> module_names;
+  std::unordered_map<std::string_view, SourceLoc> module_names;
   for (const Declaration& d : m.globals)
-    if (!module_names.insert(d.name).second) errors.push_back({d.loc, fmt::format("Duplicate definition of '{}'", d.name)});
+    if (!module_names.emplace(d.name, d.loc).second)
+      errors.push_back({d.loc, fmt::format("Duplicate definition of variable '{}'", d.name)});
   std::unordered_set<std::string_view> defined;  // functions with a body
   for (const Function& f : m.functions) {
-    module_names.insert(f.name);
+    if (const auto it = module_names.find(f.name); it == module_names.end() || before(f.loc, it->second))
+      module_names[f.name] = f.loc;
     if (f.has_body && !defined.insert(f.name).second)
       errors.push_back({f.loc, fmt::format("Duplicate definition of function '{}'", f.name)});
   }

@@ -114,12 +114,12 @@ bool check_operands(const Instr& in, const Statement& st, const RegisterTable* r
     // holds a floating value.
     const bool is_float = isa::is_float(in.type);
     if (st.forms[k] != OperandForm::plain) {
-      err = {tok.column, mismatch};
+      err = {tok.column, mismatch, tok.line};
       return false;
     }
     const LiteralKind lit = classify_literal(tok.text);
     if (lit != LiteralKind::none && is_pred) {
-      err = {tok.column, mismatch};
+      err = {tok.column, mismatch, tok.line};
       return false;
     }
     if (lit != LiteralKind::none) {
@@ -129,26 +129,26 @@ bool check_operands(const Instr& in, const Statement& st, const RegisterTable* r
       const bool ok = !is_dest && (is_float ? scalar_wide_float && lit == LiteralKind::floating
                                             : lit == LiteralKind::integer);
       if (!ok) {
-        err = {tok.column, mismatch};
+        err = {tok.column, mismatch, tok.line};
         return false;
       }
       continue;
     }
     const char c0 = tok.text[0];
     if (!(c0 == '%' || c0 == '_' || c0 == '$' || std::isalpha(static_cast<unsigned char>(c0)))) {
-      err = {tok.column, mismatch};
+      err = {tok.column, mismatch, tok.line};
       return false;
     }
     if (!regs) continue;
     const auto reg = regs->lookup(tok.text);
     if (!reg) {
-      err = {tok.column, fmt::format("Unknown symbol '{}'", tok.text)};
+      err = {tok.column, fmt::format("Unknown symbol '{}'", tok.text), tok.line};
       return false;
     }
     const RegKind want = is_pred ? RegKind::predicate : is_float ? RegKind::floating : RegKind::integer;
     const bool kind_ok = reg->kind == want || (reg->kind == RegKind::bits && !is_pred);
     if (reg->bits != bits || !kind_ok) {
-      err = {tok.column, mismatch};
+      err = {tok.column, mismatch, tok.line};
       return false;
     }
   }

@@ -1,6 +1,10 @@
 #include "isa/statement.h"
 
 #include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -62,6 +66,32 @@ LiteralKind classify_literal(std::string_view s) {
   }
   if (digits && i == s.size() && (dot || exponent)) return LiteralKind::floating;
   return LiteralKind::none;
+}
+
+bool literal_overflows(std::string_view s) {
+  const LiteralKind kind = classify_literal(s);
+  if (kind == LiteralKind::none) return false;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+  if (kind == LiteralKind::floating) {
+    if (s.size() > 1 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F' || s[1] == 'd' || s[1] == 'D')) return false;
+    const std::string text(s);
+    errno = 0;
+    const double v = std::strtod(text.c_str(), nullptr);
+    return errno == ERANGE || (v != 0 && std::fpclassify(v) == FP_SUBNORMAL);
+  }
+  if (s.size() > 1 && s.back() == 'U') s.remove_suffix(1);
+  unsigned base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) base = 16, s.remove_prefix(2);
+  else if (s.size() > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) base = 2, s.remove_prefix(2);
+  else if (s.size() > 1 && s[0] == '0') base = 8, s.remove_prefix(1);
+  uint64_t v = 0;
+  for (char c : s) {
+    if (v >> 63) return true;
+    const unsigned digit = std::isdigit(static_cast<unsigned char>(c)) ? static_cast<unsigned>(c - '0')
+                                                                       : static_cast<unsigned>(std::tolower(c) - 'a' + 10);
+    v = v * base + digit;
+  }
+  return false;
 }
 
 }  // namespace ptxfu::isa

@@ -45,6 +45,12 @@ enum class LiteralKind : uint8_t { none, integer, floating };
 // 0d3ff0000000000000, 1.5, 1e-3.
 LiteralKind classify_literal(std::string_view text);
 
+// Whether ptxas rejects the literal as "Constant overflow": an integer whose
+// running value (modulo 2^64) has its top bit set before another digit is
+// read, or a decimal float that is out of the double range (as strtod says).
+// Measured on ptxas 13.0; integers wider than their operand are accepted.
+bool literal_overflows(std::string_view text);
+
 // Finds the first byte a PTX source may not contain (control characters
 // other than tab, bytes >= 0x80). Returns npos when the line is clean.
 size_t find_invalid_byte(std::string_view line);
