@@ -51,6 +51,7 @@ int run_check(std::FILE* in, std::ostream& out, std::ostream& err, const CheckOp
   std::vector<Report> reports;
   std::vector<isa::LexError> lex_errors;
   const std::vector<isa::Lexeme> lexemes = isa::lex(text, options.max_line, lex_errors);
+  reports.reserve(lex_errors.size());
   for (auto& e : lex_errors) reports.push_back({e.loc, true, std::move(e.message)});
   std::vector<isa::ModuleError> errors;
   const isa::Module module = isa::parse_module(lexemes, errors);

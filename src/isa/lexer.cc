@@ -12,9 +12,23 @@ bool digit(char c) { return c >= '0' && c <= '9'; }
 bool word_char(char c) { return word_start(c) || digit(c); }
 bool punct(char c) {
   switch (c) {
-    case '{': case '}': case '(': case ')': case '[': case ']': case ',': case ';': case ':':
-    case '@': case '!': case '+': case '-': case '<': case '>': case '=': case '|':
-      return true;
+    case '{':
+    case '}':
+    case '(':
+    case ')':
+    case '[':
+    case ']':
+    case ',':
+    case ';':
+    case ':':
+    case '@':
+    case '!':
+    case '+':
+    case '-':
+    case '<':
+    case '>':
+    case '=':
+    case '|': return true;
     default: return false;
   }
 }
@@ -89,7 +103,8 @@ std::vector<Lexeme> lex(std::string_view s, size_t max_line, std::vector<LexErro
       while (i < s.size() && word_char(s[i]) && !(c == '.' && s[i] == '.')) ++i;
     } else if (digit(c)) {
       kind = TokKind::number;
-      const bool prefixed = c == '0' && i + 1 < s.size() && std::string_view("xXfFdDbB").find(s[i + 1]) != std::string_view::npos;
+      const bool prefixed =
+          c == '0' && i + 1 < s.size() && std::string_view("xXfFdDbB").find(s[i + 1]) != std::string_view::npos;
       while (i < s.size()) {
         const char d = s[i];
         if (word_char(d) && d != '%' && d != '$') {

@@ -2,16 +2,15 @@
 
 #include <fmt/format.h>
 
-
 namespace ptxfu::isa {
 namespace {
 
 // Directives a function header may carry before its body (performance
 // tuning and attributes); each takes numbers separated by commas.
 constexpr std::string_view kFunctionAttributes[] = {
-    ".maxntid", ".reqntid", ".minnctapersm", ".maxnctapersm", ".maxnreg", ".noreturn",
-    ".explicitcluster", ".reqnctapercluster", ".maxclusterrank", ".blocksareclusters",
-    ".abi_preserve", ".abi_preserve_control",
+    ".maxntid",        ".reqntid",           ".minnctapersm",    ".maxnctapersm",
+    ".maxnreg",        ".noreturn",          ".explicitcluster", ".reqnctapercluster",
+    ".maxclusterrank", ".blocksareclusters", ".abi_preserve",    ".abi_preserve_control",
 };
 constexpr std::string_view kLinking[] = {".visible", ".extern", ".weak", ".common"};
 
@@ -20,7 +19,7 @@ struct SpaceName {
   StateSpace space;
 };
 constexpr SpaceName kSpaces[] = {
-    {".reg", StateSpace::reg},       {".local", StateSpace::local}, {".shared", StateSpace::shared},
+    {".reg", StateSpace::reg},       {".local", StateSpace::local},  {".shared", StateSpace::shared},
     {".global", StateSpace::global}, {".const", StateSpace::const_}, {".param", StateSpace::param},
 };
 
@@ -155,8 +154,10 @@ class Parser {
     if (d.text == ".version") {
       next();
       m.version_loc = peek().loc;
-      if (peek().kind == TokKind::number) m.version = next().text;
-      else error(peek().loc, fmt::format("expected a version number after .version, found {}", describe(peek())));
+      if (peek().kind == TokKind::number)
+        m.version = next().text;
+      else
+        error(peek().loc, fmt::format("expected a version number after .version, found {}", describe(peek())));
     } else if (d.text == ".target") {
       next();
       m.target_loc = peek().loc;
@@ -176,15 +177,18 @@ class Parser {
       next();
       if (number("an address size (32 or 64)")) {
         const std::string_view size = t_[p_ - 1].text;
-        if (size != "32" && size != "64") error(t_[p_ - 1].loc, fmt::format("address size must be 32 or 64, not {}", size));
+        if (size != "32" && size != "64")
+          error(t_[p_ - 1].loc, fmt::format("address size must be 32 or 64, not {}", size));
       }
     } else if (d.text == ".file" || d.text == ".loc") {
       skip_line(d.loc.line);
     } else if (d.text == ".section") {
       next();
       if (peek().kind == TokKind::word) next();
-      if (peek().is('{')) skip_braces();
-      else error(peek().loc, fmt::format("expected '{{' after .section, found {}", describe(peek())));
+      if (peek().is('{'))
+        skip_braces();
+      else
+        error(peek().loc, fmt::format("expected '{{' after .section, found {}", describe(peek())));
     } else if (d.text == ".pragma") {
       pragma();
     } else if (d.text == ".alias") {
@@ -205,9 +209,11 @@ class Parser {
         next();
         variables(*space, is_extern, m.globals);
       } else {
-        error(what.loc, linked ? fmt::format("expected .entry, .func or a variable after the linking directive, found {}", describe(what))
-                               : what.is_directive() ? fmt::format("Unknown directive '{}'", what.text)
-                                                     : fmt::format("unexpected {}", describe(what)));
+        error(what.loc, linked
+                            ? fmt::format("expected .entry, .func or a variable after the linking directive, found {}",
+                                          describe(what))
+                        : what.is_directive() ? fmt::format("Unknown directive '{}'", what.text)
+                                              : fmt::format("unexpected {}", describe(what)));
         next();
         recover();
       }
@@ -216,8 +222,10 @@ class Parser {
 
   void pragma() {
     next();
-    if (peek().kind == TokKind::string) next();
-    else error(peek().loc, fmt::format("expected a string after .pragma, found {}", describe(peek())));
+    if (peek().kind == TokKind::string)
+      next();
+    else
+      error(peek().loc, fmt::format("expected a string after .pragma, found {}", describe(peek())));
     while (accept(',')) {
       if (peek().kind == TokKind::string) next();
     }
@@ -346,8 +354,10 @@ class Parser {
     auto give_up = [&] {
       // Skip the rest of the header and the body, if any.
       while (!at_end() && !peek().is('{') && !peek().is(';')) next();
-      if (peek().is('{')) skip_braces();
-      else accept(';');
+      if (peek().is('{'))
+        skip_braces();
+      else
+        accept(';');
     };
     if (!f.is_entry && peek().is('(') && !params(f.returns)) return give_up();
     if (peek().kind != TokKind::word || peek().is_directive()) {
@@ -379,7 +389,8 @@ class Parser {
       return;
     }
     if (!peek().is('{')) {
-      error(peek().loc, fmt::format("expected '{{' or ';' after the header of '{}', found {}", f.name, describe(peek())));
+      error(peek().loc,
+            fmt::format("expected '{{' or ';' after the header of '{}', found {}", f.name, describe(peek())));
       return give_up();
     }
     next();
@@ -517,8 +528,8 @@ class Parser {
       next();
       while (!peek().is(close)) {
         const Lexeme& l = peek();
-        const bool ok = l.kind == TokKind::word || l.kind == TokKind::number || l.is('+') || l.is('-') ||
-                        (commas && l.is(','));
+        const bool ok =
+            l.kind == TokKind::word || l.kind == TokKind::number || l.is('+') || l.is('-') || (commas && l.is(','));
         if (!ok || l.is_directive()) {
           error(l.loc, fmt::format("expected '{}' to close the operand, found {}", close, describe(l)));
           return false;

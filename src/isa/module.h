@@ -20,13 +20,13 @@ enum class StateSpace : uint8_t { reg, local, shared, global, const_, param, sre
 // One declared name: `.reg .b32 %r<8>` is one declaration with count 8.
 struct Declaration {
   StateSpace space = StateSpace::reg;
-  std::string_view type;   // without the dot ("b32", "pred")
+  std::string_view type;  // without the dot ("b32", "pred")
   SourceLoc type_loc;
   std::string_view name;
   SourceLoc loc;
-  unsigned count = 0;      // %r<8>: 8 parameterised names %r0..%r7; 0: a single name
-  unsigned vector = 1;     // .v2 / .v4
-  bool is_array = false;   // name[N] (or name[] for .extern)
+  unsigned count = 0;     // %r<8>: 8 parameterised names %r0..%r7; 0: a single name
+  unsigned vector = 1;    // .v2 / .v4
+  bool is_array = false;  // name[N] (or name[] for .extern)
   bool is_extern = false;
 };
 
@@ -38,8 +38,8 @@ struct NameRef {
 };
 
 struct Instruction {
-  Statement st;                // guard, mnemonic and operands, with lines and columns
-  uint32_t first_name = 0;     // the names the operands mention: Function::names
+  Statement st;             // guard, mnemonic and operands, with lines and columns
+  uint32_t first_name = 0;  // the names the operands mention: Function::names
   uint32_t num_names = 0;
 };
 
@@ -71,7 +71,7 @@ struct ModuleError {
 struct Module {
   std::optional<std::string_view> version;  // "9.0"
   SourceLoc version_loc;
-  std::optional<std::string_view> target;   // the first .target word ("sm_90")
+  std::optional<std::string_view> target;  // the first .target word ("sm_90")
   SourceLoc target_loc;
   std::vector<Declaration> globals;
   std::vector<Function> functions;

@@ -13,9 +13,7 @@ namespace {
 
 bool before(SourceLoc a, SourceLoc b) { return a.line != b.line ? a.line < b.line : a.column < b.column; }
 
-std::string_view opcode_of(const Statement& st) {
-  return st.mnemonic.text.substr(0, st.mnemonic.text.find('.'));
-}
+std::string_view opcode_of(const Statement& st) { return st.mnemonic.text.substr(0, st.mnemonic.text.find('.')); }
 
 bool is_table_opcode(std::string_view word) {
   for (const OpInfo& o : kOps)
@@ -52,10 +50,12 @@ class FunctionScope {
         error(d.type_loc, fmt::format("Unknown register type '.{}'", d.type));
         return;
       }
-      if (!regs_.declare(d.name, d.count, *type)) error(d.loc, fmt::format("Duplicate definition of variable '{}'", d.name));
+      if (!regs_.declare(d.name, d.count, *type))
+        error(d.loc, fmt::format("Duplicate definition of variable '{}'", d.name));
       return;
     }
-    if (!variables_.back().insert(d.name).second) error(d.loc, fmt::format("Duplicate definition of variable '{}'", d.name));
+    if (!variables_.back().insert(d.name).second)
+      error(d.loc, fmt::format("Duplicate definition of variable '{}'", d.name));
   }
 
   const RegisterTable& registers() const { return regs_; }

@@ -4,11 +4,17 @@ namespace ptxfu::isa {
 namespace {
 
 template <typename... T>
-constexpr OpMask ops(T... o) { return (op_bit(o) | ...); }
+constexpr OpMask ops(T... o) {
+  return (op_bit(o) | ...);
+}
 template <typename... T>
-constexpr TypeMask types(T... t) { return (type_bit(t) | ...); }
+constexpr TypeMask types(T... t) {
+  return (type_bit(t) | ...);
+}
 template <typename... T>
-constexpr ModSet mods(T... m) { return (ModSet{0} | ... | bit(m)); }
+constexpr ModSet mods(T... m) {
+  return (ModSet{0} | ... | bit(m));
+}
 
 // Builds a row by naming each column; what a family leaves out keeps the
 // FormRow default.
@@ -22,33 +28,61 @@ class Form {
     row_.pipe = p;
     row_.executor = e;
   }
-  constexpr Form second_type(TypeMask t) const { return with([t](FormRow& r) { r.types2 = t; }); }
+  constexpr Form second_type(TypeMask t) const {
+    Form c = *this;
+    c.row_.types2 = t;
+    return c;
+  }
   // One of `m` must be present, and it picks this row over its neighbours.
-  constexpr Form select(ModSet m) const { return with([m](FormRow& r) { r.selector = m; }); }
-  constexpr Form require(ModSet m) const { return with([m](FormRow& r) { r.required = m; }); }
-  constexpr Form allow(ModSet m) const { return with([m](FormRow& r) { r.optional = m; }); }
+  constexpr Form select(ModSet m) const {
+    Form c = *this;
+    c.row_.selector = m;
+    return c;
+  }
+  constexpr Form require(ModSet m) const {
+    Form c = *this;
+    c.row_.required = m;
+    return c;
+  }
+  constexpr Form allow(ModSet m) const {
+    Form c = *this;
+    c.row_.optional = m;
+    return c;
+  }
   constexpr Form needs(const char* f) const {
-    return with([id = feature(f)](FormRow& r) { r.feature = id; });
+    Form c = *this;
+    c.row_.feature = feature(f);
+    return c;
   }
   // Modifier `m` needs feature `f` from the target.
   constexpr Form mod_needs(Mod m, const char* f) const {
-    return with([m, id = feature(f)](FormRow& r) {
-      r.mod_features[r.mod_features[0].feature == kNoFeature ? 0 : 1] = {m, id};
-    });
+    Form c = *this;
+    c.row_.mod_features[c.row_.mod_features[0].feature == kNoFeature ? 0 : 1] = {m, feature(f)};
+    return c;
   }
-  constexpr Form shape(Shape s) const { return with([s](FormRow& r) { r.shape = s; }); }
-  constexpr Form on(Pipe p) const { return with([p](FormRow& r) { r.pipe = p; }); }
-  constexpr Form dest(Operand d) const { return with([d](FormRow& r) { r.dest = d; }); }
-  constexpr Form reads_carry() const { return with([](FormRow& r) { r.carry_in = true; }); }
+  constexpr Form shape(Shape s) const {
+    Form c = *this;
+    c.row_.shape = s;
+    return c;
+  }
+  constexpr Form on(Pipe p) const {
+    Form c = *this;
+    c.row_.pipe = p;
+    return c;
+  }
+  constexpr Form dest(Operand d) const {
+    Form c = *this;
+    c.row_.dest = d;
+    return c;
+  }
+  constexpr Form reads_carry() const {
+    Form c = *this;
+    c.row_.carry_in = true;
+    return c;
+  }
   constexpr operator FormRow() const { return row_; }
 
  private:
-  template <typename F>
-  constexpr Form with(F f) const {
-    Form copy = *this;
-    f(copy.row_);
-    return copy;
-  }
   FormRow row_;
 };
 
@@ -107,7 +141,10 @@ constexpr FormRow kRows[] = {
     integer(ops(O::min, O::max), types(T::s16x2), 2).allow(mods(M::relu)).needs("int_simd16x2"),
     // ---- bit manipulation and dot products
     integer(ops(O::popc, O::clz), types(T::b32, T::b64), 1).shape(S::count).on(P::mufu),
-    integer(ops(O::bfind), types(T::u32, T::u64, T::s32, T::s64), 1).allow(mods(M::shiftamt)).shape(S::count).on(P::mufu),
+    integer(ops(O::bfind), types(T::u32, T::u64, T::s32, T::s64), 1)
+        .allow(mods(M::shiftamt))
+        .shape(S::count)
+        .on(P::mufu),
     integer(ops(O::brev), types(T::b32, T::b64), 1).on(P::mufu),
     integer(ops(O::bfe), types(T::u32, T::u64, T::s32, T::s64), 3).shape(S::bfe),
     integer(ops(O::bfi), types(T::b32, T::b64), 4).shape(S::bfi),
@@ -129,10 +166,16 @@ constexpr FormRow kRows[] = {
     floating(ops(O::div), types(T::f64), 2).select(kRnd).on(P::multi),
     floating(ops(O::abs, O::neg), types(T::f32), 1).allow(mods(M::ftz)),
     floating(ops(O::abs, O::neg), types(T::f64), 1).on(P::fp64),
-    floating(ops(O::min, O::max), types(T::f32), 2).allow(mods(M::ftz, M::nan, M::xorsign, M::abs))
-        .mod_needs(M::nan, "minmax_nan").mod_needs(M::xorsign, "xorsign").on(P::alu),
-    floating(ops(O::min, O::max), types(T::f32), 3).allow(mods(M::ftz, M::nan, M::abs)).needs("minmax_3input")
-        .mod_needs(M::nan, "minmax_nan").on(P::alu),
+    floating(ops(O::min, O::max), types(T::f32), 2)
+        .allow(mods(M::ftz, M::nan, M::xorsign, M::abs))
+        .mod_needs(M::nan, "minmax_nan")
+        .mod_needs(M::xorsign, "xorsign")
+        .on(P::alu),
+    floating(ops(O::min, O::max), types(T::f32), 3)
+        .allow(mods(M::ftz, M::nan, M::abs))
+        .needs("minmax_3input")
+        .mod_needs(M::nan, "minmax_nan")
+        .on(P::alu),
     floating(ops(O::min, O::max), types(T::f64), 2).on(P::fp64),
     floating(ops(O::copysign), kF32F64, 2).on(P::alu),
     floating(ops(O::testp), kF32F64, 1).select(kTestpMods).dest(Operand::pred).on(P::alu),
@@ -149,27 +192,47 @@ constexpr FormRow kRows[] = {
     // ---- half precision
     floating(ops(O::add, O::sub, O::mul), kF16, 2).allow(mods(M::rn, M::ftz, M::sat)).needs("f16_arith"),
     floating(ops(O::add, O::sub, O::mul), kBF16, 2).allow(mods(M::rn)).needs("bf16_arith"),
-    floating(ops(O::fma), kF16, 3).select(mods(M::rn)).allow(mods(M::ftz, M::sat, M::relu, M::oob)).needs("f16_arith")
-        .mod_needs(M::relu, "half_relu").mod_needs(M::oob, "oob"),
+    floating(ops(O::fma), kF16, 3)
+        .select(mods(M::rn))
+        .allow(mods(M::ftz, M::sat, M::relu, M::oob))
+        .needs("f16_arith")
+        .mod_needs(M::relu, "half_relu")
+        .mod_needs(M::oob, "oob"),
     // ptxas 13.0 takes every rounding mode on bf16 fma (sm_80, PTX 7.0); f16 fma takes .rn only.
-    floating(ops(O::fma), kBF16, 3).select(kRnd).allow(mods(M::relu, M::oob)).needs("bf16_fma")
+    floating(ops(O::fma), kBF16, 3)
+        .select(kRnd)
+        .allow(mods(M::relu, M::oob))
+        .needs("bf16_fma")
         .mod_needs(M::oob, "oob"),
     floating(ops(O::neg), kF16, 1).allow(mods(M::ftz)).needs("f16_neg"),
     floating(ops(O::abs), kF16, 1).allow(mods(M::ftz)).needs("f16_abs"),
     floating(ops(O::abs, O::neg), kBF16, 1).needs("bf16_absneg"),
-    floating(ops(O::min, O::max), kF16, 2).allow(mods(M::ftz, M::nan, M::xorsign, M::abs)).needs("half_minmax")
-        .mod_needs(M::xorsign, "xorsign").on(P::alu),
-    floating(ops(O::min, O::max), kBF16, 2).allow(mods(M::nan, M::xorsign, M::abs)).needs("half_minmax")
-        .mod_needs(M::xorsign, "xorsign").on(P::alu),
+    floating(ops(O::min, O::max), kF16, 2)
+        .allow(mods(M::ftz, M::nan, M::xorsign, M::abs))
+        .needs("half_minmax")
+        .mod_needs(M::xorsign, "xorsign")
+        .on(P::alu),
+    floating(ops(O::min, O::max), kBF16, 2)
+        .allow(mods(M::nan, M::xorsign, M::abs))
+        .needs("half_minmax")
+        .mod_needs(M::xorsign, "xorsign")
+        .on(P::alu),
     approximate(ops(O::tanh), kF16, 1).select(mods(M::approx)).needs("half_tanh"),
     approximate(ops(O::tanh), kBF16, 1).select(mods(M::approx)).needs("bf16_tanh"),
     approximate(ops(O::ex2), kF16, 1).select(mods(M::approx)).needs("half_ex2"),
     approximate(ops(O::ex2), kBF16, 1).select(mods(M::approx)).require(mods(M::ftz)).needs("bf16_ex2"),
     // ---- mixed precision: d = cvt(a) op c, d = cvt(a) * cvt(b) + c
-    floating(ops(O::add, O::sub), types(T::f32), 2).second_type(types(T::f16, T::bf16)).allow(kRnd | mods(M::sat))
-        .needs("mixed_precision").shape(S::mixed),
-    floating(ops(O::fma), types(T::f32), 3).second_type(types(T::f16, T::bf16)).select(kRnd).allow(mods(M::sat))
-        .needs("mixed_precision").shape(S::mixed),
+    floating(ops(O::add, O::sub), types(T::f32), 2)
+        .second_type(types(T::f16, T::bf16))
+        .allow(kRnd | mods(M::sat))
+        .needs("mixed_precision")
+        .shape(S::mixed),
+    floating(ops(O::fma), types(T::f32), 3)
+        .second_type(types(T::f16, T::bf16))
+        .select(kRnd)
+        .allow(mods(M::sat))
+        .needs("mixed_precision")
+        .shape(S::mixed),
 };
 
 }  // namespace

@@ -60,7 +60,8 @@ constexpr Mod kClasses[] = {Mod::finite, Mod::infinite, Mod::number, Mod::notanu
 
 std::vector<uint32_t> f32_patterns() {
   std::vector<uint32_t> v;
-  for (uint32_t hi = 0; hi < (1u << 16); ++hi) v.push_back(hi << 16 | (hi & 1 ? 0x1u : 0u));  // every sign/exponent/top-fraction
+  for (uint32_t hi = 0; hi < (1u << 16); ++hi)
+    v.push_back(hi << 16 | (hi & 1 ? 0x1u : 0u));  // every sign/exponent/top-fraction
   std::mt19937 rng(11);
   for (int i = 0; i < 1000000; ++i) v.push_back(rng());
   return v;
