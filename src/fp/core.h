@@ -10,8 +10,7 @@ namespace ptxfu::fp::detail {
 //   (-1)^s1 * m1 * 2^e1 + (-1)^s2 * m2 * 2^e2,   m1, m2 < 2^120,
 // rounded once to `f` (via round_pack). An exact zero sum is +0, or -0
 // under rm (IEEE 754 section 6.3).
-uint64_t add_terms(const Format& f, bool s1, int e1, u128 m1, bool s2, int e2, u128 m2,
-                   Rounding rnd);
+uint64_t add_terms(const Format& f, bool s1, int e1, u128 m1, bool s2, int e2, u128 m2, Rounding rnd);
 
 inline int msb(u128 v) {
   const auto hi = static_cast<uint64_t>(v >> 64);
@@ -24,6 +23,6 @@ inline uint64_t exact_zero_sum(const Format& f, bool sa, bool sb, Rounding rnd) 
   return f.zero(rnd == Rounding::rm);
 }
 
-inline uint64_t default_nan(const Format& f) { return f.bits_mask() >> 1; }
+inline uint64_t default_nan(const Format& f) { return f.nan(); }
 
 }  // namespace ptxfu::fp::detail

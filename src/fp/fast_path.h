@@ -9,17 +9,22 @@
 //
 // 1. Exact double pairs. For a format with p = frac_bits + 1 <= 26 whose
 //    exponent range keeps products inside the normal binary64 range
-//    (`pair_exact`: f16, bf16, tf32, f32, fp8 rows), every operand converts
+//    (`pair_exact`: f16, bf16, tf32, f32, e5m2 rows), every operand converts
 //    to double exactly and the product of two operands (2p <= 52 bits) is
 //    exact in double. The sum x + y of two such doubles is represented
 //    exactly by TwoSum (Knuth): s = RN(x + y), t = (x + y) - s,
 //    |t| <= ulp(s)/2, valid in round-to-nearest without overflow
 //    (|x + y| < 2^300 here). Hence add, mul and fma have the exact result
-//    s + t, which `round_sum` rounds once (proof at round_sum).
+//    s + t, which `round_sum` rounds once (proof at round_sum) through
+//    fp::round_pack, the one rounding step.
 // 2. Host fma/add/mul in round-to-nearest for the formats the host has
 //    (binary32, binary64): IEEE 754 requires the correctly rounded result,
 //    with subnormals; only the NaN bits differ, and apply_policy replaces
 //    every NaN result.
+// A row opts in with its `host_fast_path` column (format.h); the dispatchers
+// below read that column and the row's widths, never a list of formats.
+// Only `ieee` rows may opt in: the special-value tests here (`any_special`)
+// and the exactness arguments assume IEEE encodings.
 #pragma once
 #include <cassert>
 #include <cfenv>
@@ -52,13 +57,9 @@ namespace ptxfu::fp::fast {
   return d;
 }
 
-constexpr bool pair_exact(const Format& f) {
-  return f.frac_bits + 1 <= 26 && 2 * (f.emin() - f.frac_bits) >= -1022 &&
-         2 * (f.emax() + 1) + 2 <= 1023;
+[[gnu::always_inline]] constexpr bool pair_exact(const Format& f) {
+  return f.frac_bits + 1 <= 26 && 2 * (f.emin() - f.frac_bits) >= -1022 && 2 * (f.emax() + 1) + 2 <= 1023;
 }
-
-// Not NaN or infinity.
-[[gnu::always_inline]] inline bool finite(const Format& f, uint64_t x) { return (x & f.exp_mask()) != f.exp_mask(); }
 
 // Exact conversion of a finite value of a `pair_exact` format to double,
 // branch-free: the magnitude bits shifted into binary64's layout form the
@@ -68,62 +69,11 @@ constexpr bool pair_exact(const Format& f) {
   if (f.exp_bits == 8 && f.width() <= 32) {
     // Rows with binary32's exponent (bf16, tf32 in their own width): the
     // bits shifted to the top of a binary32 are that binary32 value.
-    return static_cast<double>(
-        float_of(static_cast<uint32_t>(x << (32 - f.width()))));
+    return static_cast<double>(float_of(static_cast<uint32_t>(x << (32 - f.width()))));
   }
   const double scaled = double_of((x & ~f.sign_mask()) << (52 - f.frac_bits));
   const double v = scaled * double_of(static_cast<uint64_t>(2 * 1023 - f.bias()) << 52);
   return double_of(bits_of(v) | ((x & f.sign_mask()) << (63 - (f.width() - 1))));
-}
-
-// round_pack for significands below 2^64: the same algorithm as
-// fp::round_pack (round_pack.cc) on 64-bit integers, inline so that it
-// specialises on a constant format. Tested bit for bit against round_pack
-// (fast_path_test.cc).
-[[gnu::always_inline]] inline uint64_t round_pack64(const Format& f, bool sign, int exp, uint64_t sig, bool sticky,
-                             Rounding rnd) {
-  if (sig == 0) return f.zero(sign);
-  const int top = exp + 63 - __builtin_clzll(sig);
-  const int lsb = (top >= f.emin() ? top : f.emin()) - f.frac_bits;
-  const int shift = lsb - exp;
-  // Bitwise (not short-circuit) logic: the rounding bits are data-dependent
-  // and branches on them mispredict.
-  uint64_t mant, guard, rest = sticky;
-  if (shift <= 0) {
-    mant = sig << -shift;
-    guard = 0;
-  } else if (shift >= 64) {
-    mant = 0;
-    guard = shift == 64 ? sig >> 63 : 0;
-    rest |= shift == 64 ? (sig << 1) != 0 : 1;
-  } else {
-    mant = sig >> shift;
-    guard = (sig >> (shift - 1)) & 1;
-    rest |= (sig & ((uint64_t{1} << (shift - 1)) - 1)) != 0;
-  }
-  const uint64_t s = sign;
-  uint64_t increment = 0;
-  switch (rnd) {
-    case Rounding::rn: increment = guard & (rest | mant); break;
-    case Rounding::rz: break;
-    case Rounding::rm: increment = s & (guard | rest); break;
-    case Rounding::rp: increment = (s ^ 1) & (guard | rest); break;
-  }
-  mant += increment & 1;
-  int res_lsb = lsb;
-  if (mant >> (f.frac_bits + 1)) {  // carried into a new leading bit
-    mant >>= 1;
-    ++res_lsb;
-  }
-  if ((mant >> f.frac_bits) == 0) return f.zero(sign) | mant;  // subnormal or zero
-  const int res_exp = res_lsb + f.frac_bits;
-  if (res_exp > f.emax()) {
-    const bool to_inf = rnd == Rounding::rn || (rnd == Rounding::rm && sign) ||
-                        (rnd == Rounding::rp && !sign);
-    return to_inf ? f.inf(sign) : f.max_finite(sign);
-  }
-  return f.zero(sign) | (static_cast<uint64_t>(res_exp + f.bias()) << f.frac_bits) |
-         (mant & f.frac_mask());
 }
 
 // Rounds the exact value x + y = s + t (TwoSum pair: s = RN(x + y),
@@ -137,42 +87,28 @@ constexpr bool pair_exact(const Format& f) {
 //     required). For any target precision p <= 51 and any rounding
 //     direction, rounding that odd-rounded value gives the same result as
 //     rounding x + y (the round-to-odd property, Boldo & Melquiond 2008).
-//  2. Normal results: round the binary64 significand at the target's last
-//     fraction bit by adding the mode's increment to the magnitude bits
-//     (carries run into the exponent field), then re-bias the exponent. A
-//     carry past the largest finite value yields the infinity encoding,
-//     which is the IEEE result in every mode that rounds away there.
-//     Subnormal and overflowing exponents go to round_pack64.
-[[gnu::always_inline]] inline uint64_t round_sum(const Format& f, double x, double y, double s,
-                                                 double t, Rounding rnd) {
+//  2. Hand the odd-rounded double's 53-bit significand and exponent to
+//     fp::round_pack. It is a normal double: every nonzero sum of products
+//     of `pair_exact` values is a multiple of 2^(2 (emin - frac_bits)) >=
+//     2^-1022 (the neighbour taken in step 1 stays above 2^-1022 because
+//     x + y, a multiple of that quantum, does).
+[[gnu::always_inline]] inline uint64_t round_sum(const Format& f, double x, double y, double s, double t,
+                                                 Rounding rnd) {
   uint64_t b = bits_of(s);
   const uint64_t tb = bits_of(t);
   const uint64_t inexact = (tb << 1) != 0;
   const uint64_t toward = ((tb ^ b) >> 63) == 0 ? 1 : ~uint64_t{0};  // +1 or -1
   b += toward & (0 - (inexact & ~b & 1));
-  const uint64_t sign = b >> 63;
+  const bool sign = (b >> 63) != 0;
   const uint64_t mag = b & ~(uint64_t{1} << 63);
-  const int e = static_cast<int>(mag >> 52) - 1023;
-  if (__builtin_expect(e < f.emin() || e > f.emax(), 0)) {
-    if (mag == 0) {
-      if (rnd == Rounding::rm) return f.zero((bits_of(x) | bits_of(y)) != 0);
-      return f.zero(sign != 0);
-    }
-    return round_pack64(f, sign != 0, static_cast<int>(mag >> 52) - 1075,
-                        (mag & ((uint64_t{1} << 52) - 1)) | (uint64_t{1} << 52), false, rnd);
+  if (__builtin_expect(mag == 0, 0)) {
+    if (rnd == Rounding::rm) return f.zero((bits_of(x) | bits_of(y)) != 0);
+    return f.zero(sign);
   }
-  const int shift = 52 - f.frac_bits;
-  const uint64_t ones = (uint64_t{1} << shift) - 1;
-  uint64_t inc = 0;
-  switch (rnd) {
-    case Rounding::rn: inc = (ones >> 1) + ((mag >> shift) & 1); break;
-    case Rounding::rz: break;
-    case Rounding::rm: inc = ones & (0 - sign); break;
-    case Rounding::rp: inc = ones & (sign - 1); break;
-  }
-  const uint64_t r =
-      ((mag + inc) >> shift) - (static_cast<uint64_t>(1023 - f.bias()) << f.frac_bits);
-  return (sign << (f.width() - 1)) | r;
+  assert((mag >> 52) != 0);  // normal (step 2)
+  const uint64_t sig = (mag & ((uint64_t{1} << 52) - 1)) | (uint64_t{1} << 52);
+  if ((sig >> 52) != 1) __builtin_unreachable();  // lets round_pack fold its shifts
+  return round_pack(f, sign, static_cast<int>(mag >> 52) - 1075, sig, false, rnd);
 }
 
 [[gnu::always_inline]] inline void two_sum(double x, double y, double& s, double& t) {
@@ -181,16 +117,14 @@ constexpr bool pair_exact(const Format& f) {
   t = (x - (s - yy)) + (y - yy);
 }
 
-[[gnu::always_inline]] inline bool any_special(const Format& f, uint64_t a, uint64_t b,
-                                               uint64_t c = 0) {
+[[gnu::always_inline]] inline bool any_special(const Format& f, uint64_t a, uint64_t b, uint64_t c = 0) {
   const uint64_t m = f.exp_mask();
   return ((a & m) == m) | ((b & m) == m) | ((c & m) == m);
 }
 
 // Each returns true and sets `out` when it could decide the result (all
 // operands finite).
-[[gnu::always_inline]] inline bool pair_add(const Format& f, uint64_t a, uint64_t b,
-                                            Rounding rnd, uint64_t& out) {
+[[gnu::always_inline]] inline bool pair_add(const Format& f, uint64_t a, uint64_t b, Rounding rnd, uint64_t& out) {
   if (any_special(f, a, b)) return false;
   const double x = to_double(f, a), y = to_double(f, b);
   double s, t;
@@ -199,16 +133,15 @@ constexpr bool pair_exact(const Format& f) {
   return true;
 }
 
-[[gnu::always_inline]] inline bool pair_mul(const Format& f, uint64_t a, uint64_t b,
-                                            Rounding rnd, uint64_t& out) {
+[[gnu::always_inline]] inline bool pair_mul(const Format& f, uint64_t a, uint64_t b, Rounding rnd, uint64_t& out) {
   if (any_special(f, a, b)) return false;
   const double p = to_double(f, a) * to_double(f, b);  // exact
   out = round_sum(f, p, 0.0, p, 0.0, rnd);
   return true;
 }
 
-[[gnu::always_inline]] inline bool pair_fma(const Format& f, uint64_t a, uint64_t b, uint64_t c,
-                                            Rounding rnd, uint64_t& out) {
+[[gnu::always_inline]] inline bool pair_fma(const Format& f, uint64_t a, uint64_t b, uint64_t c, Rounding rnd,
+                                            uint64_t& out) {
   if (any_special(f, a, b, c)) return false;
   const double p = to_double(f, a) * to_double(f, b);  // exact
   const double z = to_double(f, c);
@@ -234,22 +167,29 @@ constexpr bool pair_exact(const Format& f) {
 #endif
 }
 
-constexpr bool same(const Format& f, const Format& g) {
-  return f.exp_bits == g.exp_bits && f.frac_bits == g.frac_bits;
+[[gnu::always_inline]] constexpr bool same(const Format& f, const Format& g) {
+  return f.exp_bits == g.exp_bits && f.frac_bits == g.frac_bits && f.specials == g.specials &&
+         f.host_fast_path == g.host_fast_path;
 }
 
-// Dispatchers: true when a fast path decided `out`. Calls with the constant
-// rows (kF16, ...) let the compiler specialise the inline code per format.
+// The row may use a fast path at all (its column, on an IEEE row).
+[[gnu::always_inline]] constexpr bool opted_in(const Format& f) {
+  return f.host_fast_path && f.specials == Specials::ieee;
+}
+// The row is the host's binary32 / binary64 (native add, mul, fma in rn).
+[[gnu::always_inline]] constexpr bool host_binary32(const Format& f) { return f.exp_bits == 8 && f.frac_bits == 23; }
+[[gnu::always_inline]] constexpr bool host_binary64(const Format& f) { return f.exp_bits == 11 && f.frac_bits == 52; }
+
+// Dispatchers: true when a fast path decided `out`. They read the row's
+// columns only; calls with a constant row (by_format below) fold them.
 [[gnu::always_inline]] inline bool try_add(const Format& f, uint64_t a, uint64_t b, Rounding rnd, uint64_t& out) {
   assert(host_env_default());
-  if (same(f, kF16)) return pair_add(kF16, a, b, rnd, out);
-  if (same(f, kBF16)) return pair_add(kBF16, a, b, rnd, out);
-  if (same(f, kF32)) {
-    if (rnd != Rounding::rn) return pair_add(kF32, a, b, rnd, out);
+  if (!opted_in(f)) return false;
+  if (host_binary32(f) && rnd == Rounding::rn) {
     out = bits_of(float_of(static_cast<uint32_t>(a)) + float_of(static_cast<uint32_t>(b)));
     return true;
   }
-  if (same(f, kF64)) {
+  if (host_binary64(f)) {
     if (rnd != Rounding::rn) return false;
     out = bits_of(double_of(a) + double_of(b));
     return true;
@@ -259,14 +199,12 @@ constexpr bool same(const Format& f, const Format& g) {
 
 [[gnu::always_inline]] inline bool try_mul(const Format& f, uint64_t a, uint64_t b, Rounding rnd, uint64_t& out) {
   assert(host_env_default());
-  if (same(f, kF16)) return pair_mul(kF16, a, b, rnd, out);
-  if (same(f, kBF16)) return pair_mul(kBF16, a, b, rnd, out);
-  if (same(f, kF32)) {
-    if (rnd != Rounding::rn) return pair_mul(kF32, a, b, rnd, out);
+  if (!opted_in(f)) return false;
+  if (host_binary32(f) && rnd == Rounding::rn) {
     out = bits_of(float_of(static_cast<uint32_t>(a)) * float_of(static_cast<uint32_t>(b)));
     return true;
   }
-  if (same(f, kF64)) {
+  if (host_binary64(f)) {
     if (rnd != Rounding::rn) return false;
     out = bits_of(double_of(a) * double_of(b));
     return true;
@@ -275,17 +213,15 @@ constexpr bool same(const Format& f, const Format& g) {
 }
 
 [[gnu::always_inline]] inline bool try_fma(const Format& f, uint64_t a, uint64_t b, uint64_t c, Rounding rnd,
-                    uint64_t& out) {
+                                           uint64_t& out) {
   assert(host_env_default());
-  if (same(f, kF16)) return pair_fma(kF16, a, b, c, rnd, out);
-  if (same(f, kBF16)) return pair_fma(kBF16, a, b, c, rnd, out);
-  if (same(f, kF32)) {
-    if (rnd != Rounding::rn) return pair_fma(kF32, a, b, c, rnd, out);
+  if (!opted_in(f)) return false;
+  if (host_binary32(f) && rnd == Rounding::rn) {
     out = bits_of(std::fma(float_of(static_cast<uint32_t>(a)), float_of(static_cast<uint32_t>(b)),
                            float_of(static_cast<uint32_t>(c))));
     return true;
   }
-  if (same(f, kF64)) {
+  if (host_binary64(f)) {
     if (rnd != Rounding::rn) return false;
     out = bits_of(std::fma(double_of(a), double_of(b), double_of(c)));
     return true;
@@ -308,7 +244,9 @@ template <class Body>
 
 // Calls body(row) with the constant row equal to `f` (kF16, kBF16, kF32,
 // kF64), or with `f` itself for other rows, so that inlined code folds every
-// format constant (masks, shifts, bias).
+// format constant (masks, shifts, bias). A performance list only (the
+// hottest rows, each one more compare for the rows after it): what a row
+// computes and which fast path it takes come from its columns alone.
 template <class Body>
 [[gnu::always_inline]] inline uint64_t by_format(const Format& f, Body&& body) {
   if (same(f, kF16)) return body(kF16);

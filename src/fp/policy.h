@@ -37,8 +37,7 @@ struct Policy {
   // word, plus the NaN byte.
   bool plain() const {
     uint32_t flags;
-    std::memcpy(&flags, reinterpret_cast<const unsigned char*>(this) + offsetof(Policy, ftz),
-                sizeof flags);
+    std::memcpy(&flags, reinterpret_cast<const unsigned char*>(this) + offsetof(Policy, ftz), sizeof flags);
     return flags == 0 && nan == NanMode::canonical;
   }
 };
@@ -47,7 +46,7 @@ static_assert(offsetof(Policy, sat) == offsetof(Policy, ftz) + 1 &&
                   offsetof(Policy, oob) == offsetof(Policy, ftz) + 3,
               "Policy::plain() reads the four flags as one word");
 
-constexpr uint64_t canonical_nan(const Format& f) { return f.bits_mask() >> 1; }
+[[gnu::always_inline]] constexpr uint64_t canonical_nan(const Format& f) { return f.nan(); }
 
 // The OOB-NaN ("a special NaN called OOB-NaN", PTX ISA 9.1 section 5.5.3.3,
 // "Out of Boundary Access", tensor tiled mode) is written by TMA loads in
@@ -58,13 +57,13 @@ constexpr uint64_t canonical_nan(const Format& f) { return f.bits_mask() >> 1; }
 // that reports it as measured on hardware. We adopt it for f16 and bf16 and
 // keep it here as the one place to change; formats without an OOB-NaN
 // return 0 (no operand matches).
-constexpr uint64_t oob_nan(const Format& f) { return f.width() == 16 ? 0x7ff7 : 0; }
-constexpr bool is_oob_nan(const Format& f, uint64_t bits) {
+[[gnu::always_inline]] constexpr uint64_t oob_nan(const Format& f) { return f.width() == 16 ? 0x7ff7 : 0; }
+[[gnu::always_inline]] constexpr bool is_oob_nan(const Format& f, uint64_t bits) {
   return oob_nan(f) != 0 && (bits & ~f.sign_mask()) == oob_nan(f);
 }
 
 // .ftz on one operand.
-constexpr uint64_t flush_operand(const Format& f, const Policy& p, uint64_t x) {
+[[gnu::always_inline]] constexpr uint64_t flush_operand(const Format& f, const Policy& p, uint64_t x) {
   return p.ftz && is_subnormal(f, x) ? (x & f.sign_mask()) : x;
 }
 
@@ -90,8 +89,8 @@ inline uint64_t finish(const Format& f, const Policy& p, uint64_t r, uint64_t na
 // 754 operation (rounding p.rnd, gradual underflow) from operands in format
 // `in_f` to a result in format `out_f`.
 template <class Op, class... U>
-[[gnu::always_inline]] inline uint64_t apply_policy(const Format& in_f, const Format& out_f,
-                                                    const Policy& p, Op&& op, U... in) {
+[[gnu::always_inline]] inline uint64_t apply_policy(const Format& in_f, const Format& out_f, const Policy& p, Op&& op,
+                                                    U... in) {
   // No modifier and the canonical NaN: the common case, the same rules.
   if (p.plain()) {
     const uint64_t r = op(in...);
@@ -101,8 +100,7 @@ template <class Op, class... U>
   const uint64_t r = op(flush_operand(in_f, p, in)...);
   uint64_t nan = canonical_nan(out_f);
   // .relu turns every NaN into the canonical NaN (PTX ISA 9.7.4.4).
-  if (p.nan == NanMode::propagate && !p.relu && in_f.width() == out_f.width() &&
-      is_nan(out_f, r)) {
+  if (p.nan == NanMode::propagate && !p.relu && in_f.width() == out_f.width() && is_nan(out_f, r)) {
     const uint64_t operands[] = {in...};
     nan = propagated_nan(in_f, operands, sizeof...(in));
   }
@@ -110,8 +108,7 @@ template <class Op, class... U>
 }
 
 template <class Op, class... U>
-[[gnu::always_inline]] inline uint64_t apply_policy(const Format& f, const Policy& p, Op&& op,
-                                                    U... in) {
+[[gnu::always_inline]] inline uint64_t apply_policy(const Format& f, const Policy& p, Op&& op, U... in) {
   return apply_policy(f, f, p, static_cast<Op&&>(op), in...);
 }
 

@@ -24,8 +24,10 @@ inline const Fmt kFormats[] = {
     {&fp::kF32, oracle::kF32},
     {&fp::kF64, oracle::kF64},
 };
-inline const fp::Rounding kModes[] = {fp::Rounding::rn, fp::Rounding::rz, fp::Rounding::rm,
-                                      fp::Rounding::rp};
+// Every row of format.h.
+inline const fp::Format* const kAllRows[] = {&fp::kF16,  &fp::kBF16, &fp::kF32,  &fp::kF64,  &fp::kTF32, &fp::kE4M3,
+                                             &fp::kE5M2, &fp::kE2M3, &fp::kE3M2, &fp::kE2M1, &fp::kUE8M0};
+inline const fp::Rounding kModes[] = {fp::Rounding::rn, fp::Rounding::rz, fp::Rounding::rm, fp::Rounding::rp};
 inline oracle::Rnd to_oracle(fp::Rounding r) { return static_cast<oracle::Rnd>(static_cast<int>(r)); }
 inline const char* mode_name(fp::Rounding r) {
   static const char* n[] = {"rn", "rz", "rm", "rp"};
@@ -54,7 +56,12 @@ inline std::vector<uint64_t> edge_values(const fp::Format& f, bool walking = tru
   const uint64_t emax_biased = (uint64_t{1} << f.exp_bits) - 2;
   const uint64_t b = f.bias();
   std::vector<uint64_t> exps = {0, 1, 2, b - 1, b, b + 1, emax_biased - 1, emax_biased};
-  std::vector<uint64_t> fracs = {0, 1, 2, 3, f.frac_mask(), f.frac_mask() - 1,
+  std::vector<uint64_t> fracs = {0,
+                                 1,
+                                 2,
+                                 3,
+                                 f.frac_mask(),
+                                 f.frac_mask() - 1,
                                  uint64_t{1} << (f.frac_bits - 1),
                                  (uint64_t{1} << (f.frac_bits - 1)) | 1,
                                  (uint64_t{1} << (f.frac_bits - 1)) - 1};
@@ -124,7 +131,7 @@ class Gen {
     int64_t target;  // biased exponent of the result
     switch (rng_() % 4) {
       case 0: target = static_cast<int64_t>(rng_() % 4) - f_.frac_bits; break;  // subnormal
-      case 1: target = max_biased() - static_cast<int64_t>(rng_() % 3); break;   // overflow
+      case 1: target = max_biased() - static_cast<int64_t>(rng_() % 3); break;  // overflow
       default: b = any_exp(); return;
     }
     const int64_t eb = divide ? ea - target + bias : target - ea + bias;
