@@ -18,6 +18,23 @@ bool lookup_op(std::string_view word, Op& out) {
   return false;
 }
 
+bool lookup_cmp(std::string_view word, Cmp& out) {
+  for (size_t i = 1; i < static_cast<size_t>(Cmp::kCount); ++i)
+    if (kCmpNames[i] == word) {
+      out = static_cast<Cmp>(i);
+      return true;
+    }
+  return false;
+}
+
+// Whether some row of `op` takes a comparison (setp, set): then its words
+// .lo/.hi/... are comparisons, not modes.
+bool takes_comparison(Op op) {
+  for (const FormRow* row = rows_begin(); row != rows_end(); ++row)
+    if ((row->ops & op_bit(op)) && row->cmps) return true;
+  return false;
+}
+
 bool lookup_mod(std::string_view word, Mod& out) {
   for (size_t i = 0; i < static_cast<size_t>(Mod::kCount); ++i)
     if (kModNames[i] == word) {
@@ -175,6 +192,7 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
     return fail(err, column, fmt::format("Not a name of any known instruction: '{}'", op_word));
 
   ModSet mods = 0;
+  Cmp cmp = Cmp::none;
   Type type_list[2] = {Type::kCount, Type::kCount};
   unsigned num_types = 0;
   unsigned first_type_column = column;
@@ -186,7 +204,12 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
     const unsigned word_column = column + static_cast<unsigned>(start) - 1;
     Mod m;
     Type t = Type::kCount;
-    if (lookup_mod(word, m)) {
+    Cmp c = Cmp::none;
+    if (takes_comparison(op) && lookup_cmp(word, c)) {  // before the modifiers: .lo/.hi are both
+      if (cmp != Cmp::none)
+        return fail(err, word_column, fmt::format("Multiple comparison operators specified for '{}'", name(op)));
+      cmp = c;
+    } else if (lookup_mod(word, m)) {
       if (m == Mod::wide && (mods & kModeMods))  // ptxas reads "mad.lo" as the name, then .wide
         return fail(err, word_column, "Unknown modifier '.wide'");
       for (const RepeatRule& rule : kRepeatRules)
@@ -215,11 +238,14 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
   if (num_types == 0) return fail(err, column, type_error);
 
   bool any_type_match = false;
+  CmpSet cmps = 0;  // the comparisons the type's rows take
   ModSet selectors = 0;
   const FormRow* chosen = nullptr;
   for (const FormRow* row = rows_begin(); row != rows_end(); ++row) {
     if (!matches_types(*row, op, t1, t2, num_types)) continue;
     any_type_match = true;
+    cmps |= row->cmps;
+    if (row->cmps && !(row->cmps & cmp_bit(cmp))) continue;
     if (row->num_src != num_src) continue;
     selectors |= row->selector;
     if (row->selector != 0 && !(row->selector & mods)) continue;
@@ -230,6 +256,10 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
     }
   }
   if (!any_type_match) return fail(err, first_type_column, type_error);
+  if (cmps && cmp == Cmp::none)
+    return fail(err, column, fmt::format("Comparison operator required for instruction '{}'", name(op)));
+  if (cmps && !(cmps & cmp_bit(cmp)))
+    return fail(err, column, fmt::format("Comparison operator '.{}' is not allowed for type '.{}'", name(cmp), name(t1)));
   if (!chosen) {
     if (selectors == 0 || (selectors & mods))
       return fail(err, column, fmt::format("Arguments mismatch for instruction '{}'", name(op)));
@@ -242,7 +272,7 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
 
   if (auto message = modifier_error(*chosen, op, t1, mods)) return fail(err, column, std::move(*message));
 
-  out = Instr{op, t1, t2, mods, static_cast<uint8_t>(num_src), chosen};
+  out = Instr{op, t1, t2, mods, cmp, static_cast<uint8_t>(num_src), chosen};
   return true;
 }
 

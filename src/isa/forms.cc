@@ -4,8 +4,9 @@
 
 namespace ptxfu::isa {
 
-std::string spell(Op op, ModSet mods, Type type, Type type2, bool two_types) {
+std::string spell(Op op, ModSet mods, Type type, Type type2, bool two_types, Cmp cmp) {
   std::string s(name(op));
+  if (cmp != Cmp::none) (s += '.') += name(cmp);
   for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i)
     if (mods & bit(static_cast<Mod>(i))) (s += '.') += name(static_cast<Mod>(i));
   (s += '.') += name(type);
@@ -14,22 +15,22 @@ std::string spell(Op op, ModSet mods, Type type, Type type2, bool two_types) {
 }
 
 std::string spell(const Instr& in) {
-  return spell(in.op, in.mods, in.type, in.type2, in.row && in.row->types2 != 0);
+  return spell(in.op, in.mods, in.type, in.type2, in.row && in.row->types2 != 0, in.cmp);
 }
 
-Instr make_form(Op op, Type type, ModSet mods, unsigned num_src, Type type2) {
+Instr make_form(Op op, Type type, ModSet mods, unsigned num_src, Type type2, Cmp cmp) {
   const bool two_types = type2 != Type::kCount;
-  Instr in{op, type, two_types ? type2 : type, mods, static_cast<uint8_t>(num_src), nullptr};
+  Instr in{op, type, two_types ? type2 : type, mods, cmp, static_cast<uint8_t>(num_src), nullptr};
   Instr decoded;
   Diagnostic d;
-  if (decode(spell(op, mods, type, in.type2, two_types), num_src, 1, decoded, d)) in.row = decoded.row;
+  if (decode(spell(op, mods, type, in.type2, two_types, cmp), num_src, 1, decoded, d)) in.row = decoded.row;
   return in;
 }
 
 bool modifiers_legal(const FormRow& row, ModSet mods) {
   // Messages aside, every op and type of a row agrees.
   const Op any_op = static_cast<Op>(__builtin_ctzll(row.ops));
-  const Type any_type = static_cast<Type>(__builtin_ctz(row.types));
+  const Type any_type = static_cast<Type>(__builtin_ctzll(row.types));
   return !modifier_error(row, any_op, any_type, mods);
 }
 
@@ -40,7 +41,12 @@ void for_each_op_and_type(const FormRow& row, const std::function<void(const Ins
       if (!(row.types & type_bit(static_cast<Type>(t)))) continue;
       for (unsigned t2 = 0; t2 < static_cast<unsigned>(Type::kCount); ++t2) {
         if (row.types2 ? !(row.types2 & type_bit(static_cast<Type>(t2))) : t2 != t) continue;
-        visit(Instr{static_cast<Op>(o), static_cast<Type>(t), static_cast<Type>(t2), 0, row.num_src, &row});
+        for (unsigned c = 0; c < static_cast<unsigned>(Cmp::kCount); ++c) {
+          const bool wanted = row.cmps ? (row.cmps & cmp_bit(static_cast<Cmp>(c))) != 0 : c == 0;
+          if (wanted)
+            visit(Instr{static_cast<Op>(o), static_cast<Type>(t), static_cast<Type>(t2), 0, static_cast<Cmp>(c),
+                        row.num_src, &row});
+        }
       }
     }
   }

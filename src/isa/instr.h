@@ -58,6 +58,9 @@ enum class Type : uint8_t {
   u16x2, s16x2,
   f16, f16x2, bf16, bf16x2, f32, f32x2, f64,
   pred,
+  // conversion-only formats (cvt): tf32 in a 32-bit container, and the
+  // packed FP8/FP6/FP4/UE8M0 pairs and quads, one byte a value (FP4: a nibble)
+  tf32, e4m3x2, e5m2x2, e2m3x2, e3m2x2, e2m1x2, ue8m0x2, e4m3x4, e5m2x4, e2m3x4, e3m2x4, e2m1x4,
   kCount
 };
 
@@ -97,6 +100,18 @@ inline constexpr TypeInfo kTypeInfo[] = {
     {Type::f32x2, "f32x2", 64, 2, TypeClass::floating, &fp::kF32},
     {Type::f64, "f64", 64, 1, TypeClass::floating, &fp::kF64},
     {Type::pred, "pred", 1, 1, TypeClass::predicate, nullptr},
+    {Type::tf32, "tf32", 32, 1, TypeClass::floating, &fp::kTF32},
+    {Type::e4m3x2, "e4m3x2", 16, 2, TypeClass::floating, &fp::kE4M3},
+    {Type::e5m2x2, "e5m2x2", 16, 2, TypeClass::floating, &fp::kE5M2},
+    {Type::e2m3x2, "e2m3x2", 16, 2, TypeClass::floating, &fp::kE2M3},
+    {Type::e3m2x2, "e3m2x2", 16, 2, TypeClass::floating, &fp::kE3M2},
+    {Type::e2m1x2, "e2m1x2", 8, 2, TypeClass::floating, &fp::kE2M1},
+    {Type::ue8m0x2, "ue8m0x2", 16, 2, TypeClass::floating, &fp::kUE8M0},
+    {Type::e4m3x4, "e4m3x4", 32, 4, TypeClass::floating, &fp::kE4M3},
+    {Type::e5m2x4, "e5m2x4", 32, 4, TypeClass::floating, &fp::kE5M2},
+    {Type::e2m3x4, "e2m3x4", 32, 4, TypeClass::floating, &fp::kE2M3},
+    {Type::e3m2x4, "e3m2x4", 32, 4, TypeClass::floating, &fp::kE3M2},
+    {Type::e2m1x4, "e2m1x4", 16, 4, TypeClass::floating, &fp::kE2M1},
 };
 static_assert(rows_in_enum_order(kTypeInfo, &TypeInfo::type, Type::kCount));
 
@@ -110,22 +125,46 @@ constexpr std::optional<Type> find_type(std::string_view name) {
   return std::nullopt;
 }
 
-// Dotted modifiers. Rounding (rn rz rm rp), mode (hi lo wide) and the testp
-// classes are groups of which at most one may appear.
+// Comparisons (setp, set): a field of their own, because .lo and .hi are
+// also mul's modes. Unsigned-only: lo ls hi hs; float-only: the unordered
+// forms, num and nan.
+enum class Cmp : uint8_t {
+  none, eq, ne, lt, le, gt, ge, lo, ls, hi, hs, equ, neu, ltu, leu, gtu, geu, num, nan,
+  kCount
+};
+inline constexpr std::string_view kCmpNames[] = {
+    "", "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
+    "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan",
+};
+static_assert(sizeof(kCmpNames) / sizeof(kCmpNames[0]) == static_cast<size_t>(Cmp::kCount));
+using CmpSet = uint32_t;
+constexpr CmpSet cmp_bit(Cmp c) { return CmpSet{1} << static_cast<unsigned>(c); }
+
+// Dotted modifiers. Rounding (rn rz rm rp, and cvt's rni rzi rmi rpi rna
+// rs), mode (hi lo wide), the testp classes and prmt's modes are groups of
+// which at most one may appear.
 // The enum order is the order ptxfu spells modifiers in (PTX accepts any).
 enum class Mod : uint8_t {
-  hi, lo, wide, rn, rz, rm, rp, approx, full,
-  ftz, oob, relu, sat, nan, xorsign, abs,
+  hi, lo, wide,
+  rn, rz, rm, rp, rni, rzi, rmi, rpi, rna, rs,  // rounding; cvt's integer, ties-away and stochastic
+  approx, full,
+  and_, or_, xor_,                              // setp/set/lop3 boolean operation
+  ftz, oob, relu, sat, satfinite, nan, xorsign, abs,
   cc, shiftamt, clamp, wrap,
   finite, infinite, number, notanumber, normal, subnormal,
+  pack,                                         // cvt.pack
+  l, r,                                         // shf direction
+  f4e, b4e, rc8, ecl, ecr, rc16,                // prmt modes
   kCount
 };
 
 inline constexpr std::string_view kModNames[] = {
-    "hi",     "lo",       "wide",   "rn",         "rz",     "rm",        "rp",
-    "approx", "full",     "ftz",    "oob",        "relu",   "sat",       "NaN",
-    "xorsign", "abs",     "cc",     "shiftamt",   "clamp",  "wrap",      "finite",
-    "infinite", "number", "notanumber", "normal", "subnormal",
+    "hi",       "lo",       "wide",   "rn",         "rz",     "rm",        "rp",      "rni",
+    "rzi",      "rmi",      "rpi",    "rna",        "rs",     "approx",    "full",    "and",
+    "or",       "xor",      "ftz",    "oob",        "relu",   "sat",       "satfinite", "NaN",
+    "xorsign",  "abs",      "cc",     "shiftamt",   "clamp",  "wrap",      "finite",  "infinite",
+    "number",   "notanumber", "normal", "subnormal", "pack",  "l",         "r",       "f4e",
+    "b4e",      "rc8",      "ecl",    "ecr",        "rc16",
 };
 static_assert(sizeof(kModNames) / sizeof(kModNames[0]) == static_cast<size_t>(Mod::kCount));
 
@@ -134,6 +173,10 @@ static_assert(static_cast<size_t>(Mod::kCount) <= 64);
 constexpr ModSet bit(Mod m) { return ModSet{1} << static_cast<unsigned>(m); }
 constexpr ModSet kRoundingMods = bit(Mod::rn) | bit(Mod::rz) | bit(Mod::rm) | bit(Mod::rp);
 constexpr ModSet kModeMods = bit(Mod::hi) | bit(Mod::lo) | bit(Mod::wide);
+constexpr ModSet kIntRoundingMods = bit(Mod::rni) | bit(Mod::rzi) | bit(Mod::rmi) | bit(Mod::rpi);
+constexpr ModSet kBoolMods = bit(Mod::and_) | bit(Mod::or_) | bit(Mod::xor_);
+constexpr ModSet kPrmtMods = bit(Mod::f4e) | bit(Mod::b4e) | bit(Mod::rc8) | bit(Mod::ecl) | bit(Mod::ecr) |
+                             bit(Mod::rc16);
 constexpr ModSet kTestpMods = bit(Mod::finite) | bit(Mod::infinite) | bit(Mod::number) |
                               bit(Mod::notanumber) | bit(Mod::normal) | bit(Mod::subnormal);
 
@@ -148,6 +191,7 @@ struct Instr {
   Type type = Type::u32;
   Type type2 = Type::u32;
   ModSet mods = 0;
+  Cmp cmp = Cmp::none;  // setp/set: the comparison
   uint8_t num_src = 0;  // source operands (cc= not counted)
   const FormRow* row = nullptr;
 

@@ -12,14 +12,15 @@
 namespace ptxfu::isa {
 
 using OpMask = uint64_t;
-using TypeMask = uint32_t;
-static_assert(static_cast<size_t>(Op::kCount) <= 64 && static_cast<size_t>(Type::kCount) <= 32);
+using TypeMask = uint64_t;
+static_assert(static_cast<size_t>(Op::kCount) <= 64 && static_cast<size_t>(Type::kCount) <= 64);
 constexpr OpMask op_bit(Op o) { return OpMask{1} << static_cast<unsigned>(o); }
 constexpr TypeMask type_bit(Type t) { return TypeMask{1} << static_cast<unsigned>(t); }
 
 constexpr std::string_view name(Op o) { return kOps[static_cast<size_t>(o)].name; }
 constexpr std::string_view name(Type t) { return info(t).name; }
 constexpr std::string_view name(Mod m) { return kModNames[static_cast<size_t>(m)]; }
+constexpr std::string_view name(Cmp c) { return kCmpNames[static_cast<size_t>(c)]; }
 
 // The functional unit class that executes a form; the models map each class
 // to a configured pipe. `multi` forms are instruction sequences on hardware.
@@ -38,8 +39,11 @@ enum class Executor : uint8_t {
 // type(s) and the shape.
 enum class Operand : uint8_t {
   none,
-  reg,   // a register or an immediate of the operand's width
-  pred,  // a .pred register
+  reg,        // a register or an immediate of the operand's width
+  pred,       // a .pred register (a source may be negated: !%p)
+  pred_pair,  // a destination: p, or p|q (setp)
+  imm,        // an immediate only (lop3's LUT)
+  vector4,    // four registers {a, b, e, f} (the x4 conversions)
 };
 
 inline constexpr unsigned kMaxSources = 4;
@@ -67,6 +71,7 @@ struct FormRow {
   uint8_t num_src = 0;
   Operand dest = Operand::reg;
   std::array<Operand, kMaxSources> src{};
+  CmpSet cmps = 0;      // non-empty: the form takes one of these comparisons
   ModSet selector = 0;  // non-empty: one of these must be present, and picks this row
   ModSet required = 0;  // all of these must be present
   ModSet optional = 0;  // further modifiers the form allows

@@ -61,22 +61,23 @@ bool cannot_matter(const isa::Instr& in, isa::Mod m) {
 
 TEST(ModifierEffect, EveryAllowedModifierChangesSomeResult) {
   // All legal forms, by (row, op, types) then modifier set.
-  std::map<std::tuple<const isa::FormRow*, isa::Op, isa::Type, isa::Type>, std::set<isa::ModSet>> legal;
-  isa::for_each_legal_form([&](const isa::Instr& in) { legal[{in.row, in.op, in.type, in.type2}].insert(in.mods); });
+  std::map<std::tuple<const isa::FormRow*, isa::Op, isa::Type, isa::Type, isa::Cmp>, std::set<isa::ModSet>> legal;
+  isa::for_each_legal_form(
+      [&](const isa::Instr& in) { legal[{in.row, in.op, in.type, in.type2, in.cmp}].insert(in.mods); });
 
   std::mt19937_64 rng(5);
   size_t pairs = 0;
   std::vector<std::string> ignored;
   for (const auto& [key, sets] : legal) {
-    const auto& [row, op, type, type2] = key;
+    const auto& [row, op, type, type2, cmp] = key;
     for (isa::ModSet with : sets) {
       for (unsigned i = 0; i < static_cast<unsigned>(isa::Mod::kCount); ++i) {
         const isa::Mod m = static_cast<isa::Mod>(i);
         if (!(with & isa::bit(m)) || !sets.count(with & ~isa::bit(m))) continue;
         if (m == isa::Mod::rn) continue;  // the default rounding: no change by definition
-        const isa::Instr a{op, type, type2, with, row->num_src, row};
+        const isa::Instr a{op, type, type2, with, cmp, row->num_src, row};
         if (cannot_matter(a, m)) continue;
-        const isa::Instr b{op, type, type2, with & ~isa::bit(m), row->num_src, row};
+        const isa::Instr b{op, type, type2, with & ~isa::bit(m), cmp, row->num_src, row};
         const bool floating = isa::info(type).cls == isa::TypeClass::floating;
         std::vector<std::vector<uint64_t>> values;
         for (unsigned k = 0; k < a.num_src; ++k) {
