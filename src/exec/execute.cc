@@ -14,6 +14,8 @@ using Executor = bool (*)(const isa::Instr&, const uint64_t*, bool, Result&);
 bool run_int(const isa::Instr& in, const uint64_t* s, bool c, Result& r) { return execute_int(in, s, c, r); }
 bool run_approx(const isa::Instr& in, const uint64_t* s, bool, Result& r) { return execute_approx(in, s, r); }
 bool run_float(const isa::Instr& in, const uint64_t* s, bool, Result& r) { return execute_float(in, s, r); }
+bool run_compare(const isa::Instr& in, const uint64_t* s, bool, Result& r) { return execute_compare(in, s, r); }
+bool run_convert(const isa::Instr& in, const uint64_t* s, bool, Result& r) { return execute_convert(in, s, r); }
 
 [[noreturn]] void no_executor(const isa::Instr& in) {
   // Unreachable for a legal form: the tests run every form of the table.
@@ -27,6 +29,8 @@ Executor executor_for(const isa::Instr& in) {
     case isa::Executor::integer: return run_int;
     case isa::Executor::floating: return run_float;
     case isa::Executor::approx: return run_approx;
+    case isa::Executor::compare: return run_compare;
+    case isa::Executor::convert: return run_convert;
   }
   return run_int;
 }

@@ -10,6 +10,7 @@ namespace ptxfu::exec {
 struct Result {
   uint64_t value = 0;      // destination bits, zero-extended to 64
   bool carry_out = false;  // meaningful for forms that write CC (.cc)
+  uint64_t second = 0;     // a second destination: q of setp's p|q
 };
 
 // src holds instr.num_src operands, each zero-extended to 64 bits; carry_in is
@@ -34,5 +35,7 @@ bool execute_float_lanes(const isa::Instr& instr, const uint64_t (*src)[4], unsi
 bool execute_int(const isa::Instr& instr, const uint64_t* src, bool carry_in,
                  Result& out);                                                  // exec_int.cc
 bool execute_approx(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_approx.cc
+bool execute_compare(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_compare.cc
+bool execute_convert(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_convert.cc
 
 }  // namespace ptxfu::exec

@@ -1,5 +1,7 @@
 #include "isa/table.h"
 
+#include <initializer_list>
+
 namespace ptxfu::isa {
 namespace {
 
@@ -73,6 +75,21 @@ class Form {
   constexpr Form dest(Operand d) const {
     Form c = *this;
     c.row_.dest = d;
+    return c;
+  }
+  // The form takes one of these comparisons (setp, set).
+  constexpr Form compare(CmpSet c) const {
+    Form copy = *this;
+    copy.row_.cmps = c;
+    return copy;
+  }
+  // Source operand kinds, where they are not all registers of the shape's width.
+  constexpr Form sources(std::initializer_list<Operand> kinds) const {
+    Form c = *this;
+    unsigned i = 0;
+    for (Operand k : kinds) c.row_.src[i++] = k;
+    c.row_.num_src = static_cast<uint8_t>(i);
+    for (; i < kMaxSources; ++i) c.row_.src[i] = Operand::none;
     return c;
   }
   constexpr Form reads_carry() const {
@@ -263,6 +280,8 @@ unsigned src_bits(const Instr& in, unsigned index) {
     case Shape::bfi: return index <= 1 ? w : 32;
     case Shape::mixed: return index + 1 == in.num_src ? 32 : info(in.type2).bits;
     case Shape::word: return 32;
+    case Shape::shift: return index == 1 ? 32 : w;
+    case Shape::convert: return info(in.type2).bits;
   }
   return w;
 }

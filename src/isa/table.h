@@ -33,6 +33,8 @@ enum class Executor : uint8_t {
   integer,   // src/int: integer and bit forms, the carry chain
   floating,  // src/fp: the correctly rounded IEEE forms
   approx,    // src/approx: MUFU and the .approx/.full forms
+  compare,   // setp, set, selp, slct: comparisons and selection (exec_compare.cc)
+  convert,   // cvt and its packing forms (exec_convert.cc)
 };
 
 // What an operand position holds. Widths of `reg` operands follow from the
@@ -46,7 +48,7 @@ enum class Operand : uint8_t {
   vector4,    // four registers {a, b, e, f} (the x4 conversions)
 };
 
-inline constexpr unsigned kMaxSources = 4;
+inline constexpr unsigned kMaxSources = 5;  // lop3.and: a, b, c, the LUT and q
 
 // Operand widths follow from the type(s) and the shape.
 enum class Shape : uint8_t {
@@ -57,6 +59,8 @@ enum class Shape : uint8_t {
   bfi,    // f, a, b of the type; c, d are .u32
   mixed,  // d and the last source .f32; the others of type2 (.f16/.bf16)
   word,   // every operand 32 bits (dp4a, dp2a, fns, bmsk, szext)
+  shift,  // d and a of the type, the shift amount .u32 (shl, shr)
+  convert,  // d of the first type, the sources of the second (cvt, set)
 };
 
 struct ModFeature {

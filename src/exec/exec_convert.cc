@@ -1,0 +1,9 @@
+// cvt: conversions between integer and float formats. No row names this
+// executor yet; the families arrive with their rows.
+#include "exec/execute.h"
+
+namespace ptxfu::exec {
+
+bool execute_convert(const isa::Instr&, const uint64_t*, Result&) { return false; }
+
+}  // namespace ptxfu::exec
