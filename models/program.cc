@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <unordered_map>
 
@@ -155,6 +156,9 @@ class Loader {
     if (!isa::check_form(mnemonic, st.num_operands - 1, caps_, st.mnemonic.column, pi.instr, d) ||
         !isa::check_operands(pi.instr, st, &regs_, d))
       fail(d.column, d.message);
+    if (st.num_operands - 1 > std::size(pi.src))
+      fail(st.mnemonic.column, fmt::format("'{}' has {} sources; ptxfu sim takes at most {}", mnemonic,
+                                           st.num_operands - 1, std::size(pi.src)));
     const bool floating = isa::info(pi.instr.type).cls == isa::TypeClass::floating;
     pi.dest = reg_index(st.operands[0]);
     pi.num_src = st.num_operands - 1;
