@@ -62,7 +62,28 @@ std::string feature_text(const Feature& f, const Instr& in) {
   return text;
 }
 
+// Where ptxas words an instruction's errors its own way (measured, ptxas 13.0).
+struct OpWording {
+  Op op;
+  std::string_view no_mode;         // the mode (.hi/.lo/.wide) is missing or not first
+  std::string_view illegal_rounding;
+};
+constexpr OpWording kOpWordings[] = {
+    {Op::madc, "Not a name of any known instruction: '{}'", {}},
+    {Op::mul24, "Not a name of any known instruction: '{}'", {}},
+    {Op::mad24, "Not a name of any known instruction: '{}'", {}},
+    {Op::dp2a, "'.hi/.lo' modifier required for instruction '{}'", {}},
+};
+
+std::string op_wording(Op op, std::string_view OpWording::*which, std::string_view fallback) {
+  for (const OpWording& w : kOpWordings)
+    if (w.op == op && !(w.*which).empty()) return fmt::format(fmt::runtime(w.*which), name(op));
+  return fmt::format(fmt::runtime(fallback), name(op));
+}
+
 std::string missing_selector_message(Op op, ModSet selectors) {
+  if ((selectors & ~kModeMods) == 0)  // mul.u32: ptxas knows mul.lo, mul.hi, ...
+    return op_wording(op, &OpWording::no_mode, "Unexpected instruction types specified for '{}'");
   const bool rounding = (selectors & kRoundingMods) != 0;
   const bool approx = (selectors & bit(Mod::approx)) != 0;
   if (rounding && approx)
@@ -80,7 +101,8 @@ struct RepeatRule {
   std::string_view message;  // {op} and {mode} substituted
 };
 constexpr RepeatRule kRepeatRules[] = {
-    {kRoundingMods, "Multiple rounding modifiers specified"},
+    {kRoundingMods | kIntRoundingMods | bit(Mod::rna) | bit(Mod::rs), "Multiple rounding modifiers specified"},
+    {bit(Mod::xorsign), "Multiple .xorsign modifiers specified"},
     {kTestpMods, "Multiple testp operation modifiers specified"},
     {bit(Mod::clamp) | bit(Mod::wrap), "Multiple clamp modifiers specified"},
     {bit(Mod::ftz), "Duplicate .ftz modifier"},
@@ -109,12 +131,23 @@ struct ForeignModifier {
   std::string_view message;  // {op} and {mod} substituted
 };
 constexpr ForeignModifier kForeignModifiers[] = {
-    {bit(Mod::wide) | bit(Mod::full), "Unknown modifier '.{mod}'"},
+    {bit(Mod::wide) | bit(Mod::full) | bit(Mod::pack) | bit(Mod::l), "Unknown modifier '.{mod}'"},
+    {kIntRoundingMods | bit(Mod::rna) | bit(Mod::rs), "Illegal rounding modifier for instruction '{op}'"},
+    {kPrmtMods, "Illegal modifier 'Permute' for instruction '{op}'"},
+    {bit(Mod::r), "Illegal modifier 'Component' for instruction '{op}'"},
     {bit(Mod::hi) | bit(Mod::lo), "Comparison qualifier is not allowed for instruction '{op}'"},
     {bit(Mod::clamp) | bit(Mod::wrap), "Illegal modifier 'Clamp' for instruction '{op}'"},
 };
 
-std::string illegal_modifier_message(Op op, Type type, Mod m) {
+// ptxas names an instruction with its mode: 'mul.hi', 'mad24.lo'.
+std::string op_name(Op op, ModSet mods) {
+  std::string text(name(op));
+  for (Mod m : {Mod::hi, Mod::lo, Mod::wide})
+    if (mods & bit(m)) return (text += '.') += name(m);
+  return text;
+}
+
+std::string illegal_modifier_message(Op op, ModSet mods, Type type, Mod m) {
   ModSet anywhere = 0;      // every modifier some form of `op` allows
   ModSet other_types = 0;   // ... some form of `op` for other types allows
   for (const FormRow* row = rows_begin(); row != rows_end(); ++row) {
@@ -128,7 +161,8 @@ std::string illegal_modifier_message(Op op, Type type, Mod m) {
       if (f.mods & bit(m)) text = f.message;
   if (other_types & bit(m) & bit(Mod::sat)) text = "Modifier '.{mod}' does not apply to '.{type}' type";
   if (other_types & bit(m) & bit(Mod::relu)) text = "Illegal modifier '.{mod}' for instruction '{op}' with type '.{type}'";
-  for (auto [key, value] : {std::pair<std::string_view, std::string_view>{"{op}", name(op)}, {"{mod}", name(m)},
+  const std::string full_name = op_name(op, mods);
+  for (auto [key, value] : {std::pair<std::string_view, std::string_view>{"{op}", full_name}, {"{mod}", name(m)},
                             {"{type}", name(type)}})
     if (const auto pos = text.find(key); pos != std::string::npos) text.replace(pos, key.size(), value);
   return text;
@@ -147,8 +181,10 @@ std::optional<std::string> modifier_error(const FormRow& row, Op op, Type type, 
   for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i) {
     const Mod m = static_cast<Mod>(i);
     if (!(mods & bit(m)) || (allowed & bit(m))) continue;
-    if (bit(m) & kRoundingMods) return fmt::format("Illegal rounding modifier for instruction '{}'", name(op));
-    return illegal_modifier_message(op, type, m);
+    if (bit(m) & kRoundingMods)
+      return op_wording(op, &OpWording::illegal_rounding,
+                        fmt::format("Illegal rounding modifier for instruction '{}'", op_name(op, mods & allowed)));
+    return illegal_modifier_message(op, mods & allowed, type, m);
   }
   if (row.selector && !(mods & row.selector)) return missing_selector_message(op, row.selector);
   for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i) {
@@ -165,7 +201,7 @@ std::optional<std::string> modifier_error(const FormRow& row, Op op, Type type, 
     if (!(allowed & bit(rule.a)) || !(allowed & bit(rule.b)) || !(mods & bit(rule.a))) continue;
     const bool has_b = (mods & bit(rule.b)) != 0;
     if (rule.requires_b && !has_b) {
-      if (!rule.message.empty()) return fmt::format(fmt::runtime(rule.message), name(op));
+      if (!rule.message.empty()) return fmt::format(fmt::runtime(rule.message), op_name(op, mods));
       return fmt::format("Modifier '.{}' requires modifier '.{}'", name(rule.a), name(rule.b));
     }
     if (!rule.requires_b && has_b)
@@ -268,7 +304,8 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
     return fail(err, column, missing_selector_message(op, selectors));
   }
 
-  if ((chosen->selector & kModeMods) && !mode_first) return fail(err, column, type_error);
+  if ((chosen->selector & kModeMods) && !mode_first)
+    return fail(err, column, op_wording(op, &OpWording::no_mode, type_error));
 
   if (auto message = modifier_error(*chosen, op, t1, mods)) return fail(err, column, std::move(*message));
 

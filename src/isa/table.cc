@@ -30,73 +30,38 @@ class Form {
     row_.pipe = p;
     row_.executor = e;
   }
-  constexpr Form second_type(TypeMask t) const {
+  // One column, set: every builder below is one of these.
+  template <typename T>
+  constexpr Form with(T FormRow::*column, T value) const {
     Form c = *this;
-    c.row_.types2 = t;
+    c.row_.*column = value;
     return c;
   }
+  constexpr Form second_type(TypeMask t) const { return with(&FormRow::types2, t); }
   // One of `m` must be present, and it picks this row over its neighbours.
-  constexpr Form select(ModSet m) const {
-    Form c = *this;
-    c.row_.selector = m;
-    return c;
-  }
-  constexpr Form require(ModSet m) const {
-    Form c = *this;
-    c.row_.required = m;
-    return c;
-  }
-  constexpr Form allow(ModSet m) const {
-    Form c = *this;
-    c.row_.optional = m;
-    return c;
-  }
-  constexpr Form needs(const char* f) const {
-    Form c = *this;
-    c.row_.feature = feature(f);
-    return c;
-  }
+  constexpr Form select(ModSet m) const { return with(&FormRow::selector, m); }
+  constexpr Form require(ModSet m) const { return with(&FormRow::required, m); }
+  constexpr Form allow(ModSet m) const { return with(&FormRow::optional, m); }
+  constexpr Form needs(const char* f) const { return with(&FormRow::feature, feature(f)); }
   // Modifier `m` needs feature `f` from the target.
   constexpr Form mod_needs(Mod m, const char* f) const {
-    Form c = *this;
-    c.row_.mod_features[c.row_.mod_features[0].feature == kNoFeature ? 0 : 1] = {m, feature(f)};
-    return c;
+    auto features = row_.mod_features;
+    features[features[0].feature == kNoFeature ? 0 : 1] = {m, feature(f)};
+    return with(&FormRow::mod_features, features);
   }
-  constexpr Form shape(Shape s) const {
-    Form c = *this;
-    c.row_.shape = s;
-    return c;
-  }
-  constexpr Form on(Pipe p) const {
-    Form c = *this;
-    c.row_.pipe = p;
-    return c;
-  }
-  constexpr Form dest(Operand d) const {
-    Form c = *this;
-    c.row_.dest = d;
-    return c;
-  }
+  constexpr Form shape(Shape s) const { return with(&FormRow::shape, s); }
+  constexpr Form on(Pipe p) const { return with(&FormRow::pipe, p); }
+  constexpr Form dest(Operand d) const { return with(&FormRow::dest, d); }
   // The form takes one of these comparisons (setp, set).
-  constexpr Form compare(CmpSet c) const {
-    Form copy = *this;
-    copy.row_.cmps = c;
-    return copy;
-  }
+  constexpr Form compare(CmpSet c) const { return with(&FormRow::cmps, c); }
   // Source operand kinds, where they are not all registers of the shape's width.
   constexpr Form sources(std::initializer_list<Operand> kinds) const {
-    Form c = *this;
-    unsigned i = 0;
-    for (Operand k : kinds) c.row_.src[i++] = k;
-    c.row_.num_src = static_cast<uint8_t>(i);
-    for (; i < kMaxSources; ++i) c.row_.src[i] = Operand::none;
-    return c;
+    std::array<Operand, kMaxSources> src{};
+    unsigned n = 0;
+    for (Operand k : kinds) src[n++] = k;
+    return with(&FormRow::src, src).with(&FormRow::num_src, static_cast<uint8_t>(n));
   }
-  constexpr Form reads_carry() const {
-    Form c = *this;
-    c.row_.carry_in = true;
-    return c;
-  }
+  constexpr Form reads_carry() const { return with(&FormRow::carry_in, true); }
   constexpr operator FormRow() const { return row_; }
 
  private:

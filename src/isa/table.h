@@ -93,7 +93,7 @@ struct PairRule {
   Mod a;
   Mod b;
   bool requires_b;  // true: a requires b; false: a excludes b
-  std::string_view message = {};  // ptxas's words where they are not the generic ones; {} is the op
+  std::string_view message = {};  // ptxas's words where they are not the generic ones; {} is 'op.mode'
 };
 
 // Rules between modifiers, applied to rows that allow both.
@@ -101,7 +101,7 @@ inline constexpr PairRule kPairRules[] = {
     {Mod::abs, Mod::xorsign, true}, {Mod::xorsign, Mod::abs, true},
     {Mod::ftz, Mod::oob, false},
     {Mod::sat, Mod::relu, false},   {Mod::sat, Mod::cc, false},
-    {Mod::sat, Mod::hi, true, "Illegal modifier '.sat' for instruction '{}.lo'"},
+    {Mod::sat, Mod::hi, true, "Illegal modifier '.sat' for instruction '{}'"},
 };
 
 const FormRow* rows_begin();
