@@ -65,25 +65,24 @@ std::string feature_text(const Feature& f, const Instr& in) {
 // Where ptxas words an instruction's errors its own way (measured, ptxas 13.0).
 struct OpWording {
   Op op;
-  std::string_view no_mode;         // the mode (.hi/.lo/.wide) is missing or not first
-  std::string_view illegal_rounding;
+  std::string_view no_mode;  // the mode (.hi/.lo/.wide) is missing or not first
 };
 constexpr OpWording kOpWordings[] = {
-    {Op::madc, "Not a name of any known instruction: '{}'", {}},
-    {Op::mul24, "Not a name of any known instruction: '{}'", {}},
-    {Op::mad24, "Not a name of any known instruction: '{}'", {}},
-    {Op::dp2a, "'.hi/.lo' modifier required for instruction '{}'", {}},
+    {Op::madc, "Not a name of any known instruction: '{}'"},
+    {Op::mul24, "Not a name of any known instruction: '{}'"},
+    {Op::mad24, "Not a name of any known instruction: '{}'"},
+    {Op::dp2a, "'.hi/.lo' modifier required for instruction '{}'"},
 };
 
-std::string op_wording(Op op, std::string_view OpWording::*which, std::string_view fallback) {
+std::string no_mode_message(Op op) {
   for (const OpWording& w : kOpWordings)
-    if (w.op == op && !(w.*which).empty()) return fmt::format(fmt::runtime(w.*which), name(op));
-  return fmt::format(fmt::runtime(fallback), name(op));
+    if (w.op == op) return fmt::format(fmt::runtime(w.no_mode), name(op));
+  return fmt::format("Unexpected instruction types specified for '{}'", name(op));
 }
 
 std::string missing_selector_message(Op op, ModSet selectors) {
   if ((selectors & ~kModeMods) == 0)  // mul.u32: ptxas knows mul.lo, mul.hi, ...
-    return op_wording(op, &OpWording::no_mode, "Unexpected instruction types specified for '{}'");
+    return no_mode_message(op);
   const bool rounding = (selectors & kRoundingMods) != 0;
   const bool approx = (selectors & bit(Mod::approx)) != 0;
   if (rounding && approx)
@@ -182,8 +181,7 @@ std::optional<std::string> modifier_error(const FormRow& row, Op op, Type type, 
     const Mod m = static_cast<Mod>(i);
     if (!(mods & bit(m)) || (allowed & bit(m))) continue;
     if (bit(m) & kRoundingMods)
-      return op_wording(op, &OpWording::illegal_rounding,
-                        fmt::format("Illegal rounding modifier for instruction '{}'", op_name(op, mods & allowed)));
+      return fmt::format("Illegal rounding modifier for instruction '{}'", op_name(op, mods & allowed));
     return illegal_modifier_message(op, mods & allowed, type, m);
   }
   if (row.selector && !(mods & row.selector)) return missing_selector_message(op, row.selector);
@@ -305,7 +303,7 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
   }
 
   if ((chosen->selector & kModeMods) && !mode_first)
-    return fail(err, column, op_wording(op, &OpWording::no_mode, type_error));
+    return fail(err, column, no_mode_message(op));
 
   if (auto message = modifier_error(*chosen, op, t1, mods)) return fail(err, column, std::move(*message));
 
