@@ -138,14 +138,6 @@ constexpr ForeignModifier kForeignModifiers[] = {
     {bit(Mod::clamp) | bit(Mod::wrap), "Illegal modifier 'Clamp' for instruction '{op}'"},
 };
 
-// ptxas names an instruction with its mode: 'mul.hi', 'mad24.lo'.
-std::string op_name(Op op, ModSet mods) {
-  std::string text(name(op));
-  for (Mod m : {Mod::hi, Mod::lo, Mod::wide})
-    if (mods & bit(m)) return (text += '.') += name(m);
-  return text;
-}
-
 std::string illegal_modifier_message(Op op, ModSet mods, Type type, Mod m) {
   ModSet anywhere = 0;      // every modifier some form of `op` allows
   ModSet other_types = 0;   // ... some form of `op` for other types allows
@@ -160,7 +152,7 @@ std::string illegal_modifier_message(Op op, ModSet mods, Type type, Mod m) {
       if (f.mods & bit(m)) text = f.message;
   if (other_types & bit(m) & bit(Mod::sat)) text = "Modifier '.{mod}' does not apply to '.{type}' type";
   if (other_types & bit(m) & bit(Mod::relu)) text = "Illegal modifier '.{mod}' for instruction '{op}' with type '.{type}'";
-  const std::string full_name = op_name(op, mods);
+  const std::string full_name = instruction_name(op, mods);
   for (auto [key, value] : {std::pair<std::string_view, std::string_view>{"{op}", full_name}, {"{mod}", name(m)},
                             {"{type}", name(type)}})
     if (const auto pos = text.find(key); pos != std::string::npos) text.replace(pos, key.size(), value);
@@ -175,13 +167,20 @@ bool matches_types(const FormRow& row, Op op, Type t1, Type t2, unsigned num_typ
 
 }  // namespace
 
+std::string instruction_name(Op op, ModSet mods) {
+  std::string text(name(op));
+  for (Mod m : {Mod::hi, Mod::lo, Mod::wide})
+    if (mods & bit(m)) return (text += '.') += name(m);
+  return text;
+}
+
 std::optional<std::string> modifier_error(const FormRow& row, Op op, Type type, ModSet mods) {
   const ModSet allowed = row.allowed();
   for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i) {
     const Mod m = static_cast<Mod>(i);
     if (!(mods & bit(m)) || (allowed & bit(m))) continue;
     if (bit(m) & kRoundingMods)
-      return fmt::format("Illegal rounding modifier for instruction '{}'", op_name(op, mods & allowed));
+      return fmt::format("Illegal rounding modifier for instruction '{}'", instruction_name(op, mods & allowed));
     return illegal_modifier_message(op, mods & allowed, type, m);
   }
   if (row.selector && !(mods & row.selector)) return missing_selector_message(op, row.selector);
@@ -199,7 +198,7 @@ std::optional<std::string> modifier_error(const FormRow& row, Op op, Type type, 
     if (!(allowed & bit(rule.a)) || !(allowed & bit(rule.b)) || !(mods & bit(rule.a))) continue;
     const bool has_b = (mods & bit(rule.b)) != 0;
     if (rule.requires_b && !has_b) {
-      if (!rule.message.empty()) return fmt::format(fmt::runtime(rule.message), op_name(op, mods));
+      if (!rule.message.empty()) return fmt::format(fmt::runtime(rule.message), instruction_name(op, mods));
       return fmt::format("Modifier '.{}' requires modifier '.{}'", name(rule.a), name(rule.b));
     }
     if (!rule.requires_b && has_b)

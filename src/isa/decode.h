@@ -41,6 +41,10 @@ bool check_target(const Instr& in, const Capabilities& caps, unsigned column, Di
 bool check_form(std::string_view mnemonic, unsigned num_src, const Capabilities& caps, unsigned column,
                 Instr& out, Diagnostic& err);
 
+// The instruction's name as ptxas writes it in messages: the opcode, with
+// its mode where it has one ('mul.hi', 'mad24.lo').
+std::string instruction_name(Op op, ModSet mods);
+
 // Why `mods` are not legal on `row` for `op` and `type`, in ptxas's words;
 // nullopt when they are. The types are not checked against the row. decode() and the form enumeration use it.
 std::optional<std::string> modifier_error(const FormRow& row, Op op, Type type, ModSet mods);

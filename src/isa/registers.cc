@@ -104,7 +104,8 @@ std::optional<RegType> RegisterTable::lookup(std::string_view name) const {
 }
 
 bool check_operands(const Instr& in, const Statement& st, const RegisterTable* regs, Diagnostic& err) {
-  const std::string mismatch = fmt::format("Arguments mismatch for instruction '{}'", name(in.op));
+  const std::string mismatch = fmt::format("Arguments mismatch for instruction '{}'",
+                                           instruction_name(in.op, in.mods & in.row->allowed()));
   for (unsigned k = 0; k < st.num_operands; ++k) {
     const Token& tok = st.operands[k];
     const bool is_dest = k == 0;
