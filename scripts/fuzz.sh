@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh TARGET SECONDS [LIBFUZZER_ARGS...]
 #   scripts/fuzz.sh all SECONDS        # every target in turn (the CI smoke run)
 #
-# TARGET is fuzz_statement, fuzz_check, fuzz_eval, fuzz_eval_diff, fuzz_config or fuzz_sweep_spec.
+# TARGET is fuzz_statement, fuzz_check, fuzz_module, fuzz_eval, fuzz_eval_diff, fuzz_config or fuzz_sweep_spec.
 # Builds the target with the "fuzz" preset (clang, ASan + UBSan + libFuzzer)
 # in build-fuzz/ (PTXFU_FUZZ_BUILD=build-asan uses the asan preset's build,
 # which has the fuzz targets too), starts from the committed seeds in tb/fuzz/corpus/TARGET/
@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(fuzz_statement fuzz_check fuzz_eval fuzz_eval_diff fuzz_config fuzz_sweep_spec)
+targets=(fuzz_statement fuzz_check fuzz_module fuzz_eval fuzz_eval_diff fuzz_config fuzz_sweep_spec)
 if [ $# -lt 2 ]; then
   echo "usage: $0 TARGET|all SECONDS [LIBFUZZER_ARGS...]  (targets: ${targets[*]})" >&2
   exit 2
@@ -35,14 +35,17 @@ build=${PTXFU_FUZZ_BUILD:-build-fuzz}
 cmake --build "$build" -j"$jobs" --target "$target" >/dev/null
 
 dict=()
-case $target in fuzz_statement|fuzz_check|fuzz_eval) dict=(-dict=tb/fuzz/ptx.dict) ;; esac
+case $target in fuzz_statement|fuzz_check|fuzz_module|fuzz_eval) dict=(-dict=tb/fuzz/ptx.dict) ;; esac
+# Whole modules (fuzz_module, seeded with nvcc files of up to 36 KB) get room up to its 64 KiB cap.
+max_len=4096
+[ "$target" = fuzz_module ] && max_len=65536
 mkdir -p "$build/corpus/$target" "$build/artifacts/$target"
 echo "fuzz: $target for ${seconds}s" >&2
 # Leaks are checked (detect_leaks); a single input may take at most 10 s and 2 GiB.
 log="$build/fuzz-$target.log"
 status=0
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
-  "$build/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+  "$build/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
   -print_final_stats=1 -artifact_prefix="$build/artifacts/$target/" "${dict[@]}" "$@" \
   "$build/corpus/$target" "tb/fuzz/corpus/$target" >"$log" 2>&1 || status=$?
 if [ "$status" -ne 0 ]; then
