@@ -51,6 +51,11 @@ class Loader {
   }
 
   void directive(std::string_view text, unsigned column) {
+    for (std::string_view kernel : {".entry", ".func", ".visible", ".extern", ".weak"})
+      if (text.rfind(kernel, 0) == 0)
+        fail(column, fmt::format("'{}': ptxfu sim runs straight-line programs (.reg, mov and the instructions of the "
+                                 "arithmetic table), not kernels yet; `ptxfu check` reads whole modules",
+                                 text.substr(0, text.find_first_of(" \t("))));
     if (text.rfind(".reg", 0) != 0 || (text.size() > 4 && text[4] != ' ' && text[4] != '\t')) return;
     isa::Diagnostic d;
     const std::string_view rest = text.substr(4);
