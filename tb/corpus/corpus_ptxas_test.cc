@@ -30,6 +30,8 @@
 
 #include <fmt/format.h>
 
+#include "ptxas.h"
+
 #include "corpus/corpus_files.h"
 #include "isa/features.h"
 #include "isa/registers.h"
@@ -38,15 +40,7 @@
 namespace ptxfu::corpus {
 namespace {
 
-std::string find_ptxas() {
-  if (const char* env = std::getenv("PTXFU_PTXAS")) return env;
-  for (const char* p : {"/usr/local/cuda/bin/ptxas", "/usr/bin/ptxas"})
-    if (std::FILE* f = std::fopen(p, "rb")) {
-      std::fclose(f);
-      return p;
-    }
-  return "";
-}
+using testing_support::find_ptxas;
 
 constexpr size_t kSample = 12;            // statements per file
 constexpr unsigned kMessageExamples = 3;  // per kind, where both reject in other words

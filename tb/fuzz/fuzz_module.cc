@@ -26,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz_support.h"
 #include "isa/lexer.h"
 #include "isa/module.h"
 #include "isa/module_check.h"
@@ -40,22 +41,11 @@ constexpr size_t kMaxInput = 64 * 1024;
 constexpr size_t kShortLine = 80;  // short enough that seeds hit the lexer's too-long-line path
 constexpr size_t kShortLineInputs = 4096;
 
-[[noreturn]] void fail(const char* what, std::string_view detail) {
-  std::fprintf(stderr, "fuzz_module: %s: '%.*s'\n", what, static_cast<int>(detail.size()), detail.data());
-  std::abort();
-}
+[[noreturn]] void fail(const char* what, std::string_view detail) { ptxfu::fuzz::fail("fuzz_module", what, detail); }
 
 const Capabilities& caps(bool newest) {
-  static const auto make = [](const char* name) {
-    TargetOptions o;
-    o.target = name;
-    std::string error;
-    const auto c = resolve_capabilities(o, std::nullopt, std::nullopt, false, error);
-    if (!c) fail("no capabilities", error);
-    return *c;
-  };
-  static const Capabilities oldest = make("sm_75");
-  static const Capabilities latest = make("sm_100a");
+  static const Capabilities oldest = ptxfu::fuzz::capabilities_named("fuzz_module", "sm_75");
+  static const Capabilities latest = ptxfu::fuzz::capabilities_named("fuzz_module", "sm_100a");
   return newest ? latest : oldest;
 }
 

@@ -21,27 +21,17 @@
 #include "isa/source.h"
 #include "isa/statement.h"
 #include "isa/target_options.h"
+#include "fuzz_support.h"
 
 namespace {
 
 using namespace ptxfu::isa;
 
-[[noreturn]] void fail(const char* what, std::string_view detail) {
-  std::fprintf(stderr, "fuzz_statement: %s: '%.*s'\n", what, static_cast<int>(detail.size()), detail.data());
-  std::abort();
-}
+[[noreturn]] void fail(const char* what, std::string_view detail) { ptxfu::fuzz::fail("fuzz_statement", what, detail); }
 
 const Capabilities& caps(bool newest) {
-  static const auto make = [](const char* name) {
-    TargetOptions o;
-    o.target = name;
-    std::string error;
-    const auto c = resolve_capabilities(o, std::nullopt, std::nullopt, false, error);
-    if (!c) fail("no capabilities", error);
-    return *c;
-  };
-  static const Capabilities oldest = make("sm_70");
-  static const Capabilities latest = make("sm_100a");
+  static const Capabilities oldest = ptxfu::fuzz::capabilities_named("fuzz_statement", "sm_70");
+  static const Capabilities latest = ptxfu::fuzz::capabilities_named("fuzz_statement", "sm_100a");
   return newest ? latest : oldest;
 }
 

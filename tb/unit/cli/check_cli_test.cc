@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli/check_cmd.h"
+#include "ptxas.h"
 
 namespace ptxfu::cli {
 namespace {
@@ -163,8 +164,8 @@ TEST(CheckCli, ReadsWhatNvccEmits) {
 }
 
 TEST(CheckCli, PtxasAcceptsTheNvccLikeModule) {
-  std::string ptxas = std::getenv("PTXFU_PTXAS") ? std::getenv("PTXFU_PTXAS") : "/usr/local/cuda/bin/ptxas";
-  if (std::system((ptxas + " --version > /dev/null 2>&1").c_str()) != 0)
+  const std::string ptxas = testing_support::find_ptxas();
+  if (ptxas.empty() || std::system((ptxas + " --version > /dev/null 2>&1").c_str()) != 0)
     GTEST_SKIP() << "ptxas not found (set PTXFU_PTXAS): the test module is not checked against it";
   const std::string path = testing::TempDir() + "/nvcc_like.ptx";
   std::ofstream(path) << kNvccLike;

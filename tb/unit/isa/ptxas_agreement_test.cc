@@ -15,6 +15,8 @@
 
 #include <fmt/format.h>
 
+#include "ptxas.h"
+
 #include "isa/decode.h"
 #include "isa/forms.h"
 #include "isa/registers.h"
@@ -23,15 +25,7 @@
 namespace ptxfu::isa {
 namespace {
 
-std::string find_ptxas() {
-  if (const char* env = std::getenv("PTXFU_PTXAS")) return env;
-  for (const char* p : {"/usr/local/cuda/bin/ptxas", "/usr/bin/ptxas"})
-    if (std::FILE* f = std::fopen(p, "rb")) {
-      std::fclose(f);
-      return p;
-    }
-  return "";
-}
+using testing_support::find_ptxas;
 
 struct Candidate {
   std::string statement;  // "fma.rn.f32 %r0, %r1, %r2, %r3"
