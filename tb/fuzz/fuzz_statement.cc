@@ -15,13 +15,13 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_support.h"
 #include "isa/forms.h"
 #include "isa/opcodes.h"
 #include "isa/registers.h"
 #include "isa/source.h"
 #include "isa/statement.h"
 #include "isa/target_options.h"
-#include "fuzz_support.h"
 
 namespace {
 
