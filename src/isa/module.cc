@@ -513,8 +513,12 @@ class Parser {
     return true;
   }
 
+  // A number in an operand: well formed, and within ptxas's constant range.
   void overflow(const Lexeme& number) {
-    if (literal_overflows(number.text)) error(number.loc, "Constant overflow");
+    if (classify_literal(number.text) == LiteralKind::none)
+      error(number.loc, fmt::format("malformed number '{}'", number.text));
+    else if (literal_overflows(number.text))
+      error(number.loc, "Constant overflow");
   }
 
   bool operand(Statement& st, std::vector<NameRef>& names) {

@@ -200,6 +200,7 @@ TEST(CheckCli, ModuleErrorsNameTheLineAndColumn) {
       {module("{\n.reg .b32 %inner;\n}\nmov.b32 %r1, %inner;\n"), "t.ptx:12:14: error: Unknown symbol '%inner'"},
       {module("@%r1 add.s32 %r1, %r2, %r3;\n"), "t.ptx:9:2: error: Guard predicate '%r1' is not a .pred register"},
       {module("add.u64 %rd1, %rd1, 0xFFFFFFFFFFFFFFFFF;\n"), "t.ptx:9:21: error: Constant overflow"},
+      {module("mov.b32 %r1, 0f3F80;\n"), "t.ptx:9:14: error: malformed number '0f3F80'"},
       {module("add.s32 %r1, %r2, %r3\nadd.s32 %r1, %r2, %r3;\n"), "t.ptx:9:22: error: expected ';' at the end of the statement"},
       {module("add.s32 %r1,\n  %r2,\n  %rd1;\n"), "t.ptx:11:3: error: Arguments mismatch for instruction 'add'"},
       {module("frob.s32 %r1, %r2;\n"), "t.ptx:9:1: error: Not a name of any known instruction: 'frob'"},
