@@ -78,7 +78,6 @@ struct Verdict {
   std::string message;
 };
 
-constexpr const char* kRegDecls = ".reg .b16 %h<8>, .reg .b32 %r<8>, .reg .b64 %rd<8>";
 
 Verdict ptxfu_verdict(const Candidate& c, const Capabilities& caps, const RegisterTable& regs) {
   Statement st;
