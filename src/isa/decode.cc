@@ -70,6 +70,7 @@ std::string missing_selector_message(Op op, ModSet selectors) {
                        name(op));
   if (rounding) return fmt::format("Rounding modifier required for instruction '{}'", name(op));
   if (approx) return fmt::format(".approx modifier required for instruction '{}'", name(op));
+  if (selectors & kBoolMods) return fmt::format("Boolean operation is required for instruction '{}'", name(op));
   return fmt::format("Unexpected instruction types specified for '{}'", name(op));
 }
 
@@ -83,6 +84,8 @@ constexpr RepeatRule kRepeatRules[] = {
     {kRoundingMods, "Multiple rounding modifiers specified"},
     {kTestpMods, "Multiple testp operation modifiers specified"},
     {bit(Mod::clamp) | bit(Mod::wrap), "Multiple clamp modifiers specified"},
+    {kBoolMods, "Multiple instruction post-operation flags set"},
+    {kPrmtMods, "Multiple permute modifiers specified"},
     {bit(Mod::ftz), "Duplicate .ftz modifier"},
     {bit(Mod::oob), "Duplicate .oob modifier"},
     {bit(Mod::abs), "Multiple .abs modifiers specified"},
@@ -207,7 +210,7 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
     Cmp c = Cmp::none;
     if (takes_comparison(op) && lookup_cmp(word, c)) {  // before the modifiers: .lo/.hi are both
       if (cmp != Cmp::none)
-        return fail(err, word_column, fmt::format("Multiple comparison operators specified for '{}'", name(op)));
+        return fail(err, word_column, "Multiple comparisons set");
       cmp = c;
     } else if (lookup_mod(word, m)) {
       if (m == Mod::wide && (mods & kModeMods))  // ptxas reads "mad.lo" as the name, then .wide
@@ -216,11 +219,14 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
         if ((rule.group & bit(m)) && (mods & rule.group))
           return fail(err, word_column, repeat_message(rule, op, mods));
       if (start == op_word.size() + 1) mode_first = (bit(m) & kModeMods) != 0;
+      // ptxas reads "shf.l" as the name: a direction anywhere else is unknown.
+      if ((bit(m) & kNameMods) && start != op_word.size() + 1)
+        return fail(err, word_column, fmt::format("Unknown modifier '.{}'", word));
       // ptxas 13.0 accepts the testp classes on every instruction and ignores
       // them (tb/unit/isa/ptxas_agreement_test.cc): so does ptxfu.
       if ((bit(m) & kTestpMods) && op != Op::testp) continue;
       mods |= bit(m);  // other repeats are accepted, as ptxas does
-    } else if (const auto found = find_type(word); found && *found != Type::pred) {
+    } else if (const auto found = find_type(word)) {
       t = *found;
       if (num_types == 0) first_type_column = word_column;
       if (num_types == 2)
@@ -257,9 +263,8 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
   }
   if (!any_type_match) return fail(err, first_type_column, type_error);
   if (cmps && cmp == Cmp::none)
-    return fail(err, column, fmt::format("Comparison operator required for instruction '{}'", name(op)));
-  if (cmps && !(cmps & cmp_bit(cmp)))
-    return fail(err, column, fmt::format("Comparison operator '.{}' is not allowed for type '.{}'", name(cmp), name(t1)));
+    return fail(err, column, fmt::format("Comparison modifier required for instruction '{}'", name(op)));
+  if (cmps && !(cmps & cmp_bit(cmp))) return fail(err, column, "Mismatch between instruction type and comparison qualifier");
   if (!chosen) {
     if (selectors == 0 || (selectors & mods))
       return fail(err, column, fmt::format("Arguments mismatch for instruction '{}'", name(op)));
