@@ -35,6 +35,26 @@ bool takes_comparison(Op op) {
   return false;
 }
 
+// Every rounding word, cvt's included: ptxas words them alike where illegal.
+constexpr ModSet kAnyRounding = kRoundingMods | kIntRoundingMods | bit(Mod::rna) | bit(Mod::rs);
+
+// Whether the rows of `op` ask for a direction (shf.l/shf.r): then ptxas
+// reads it as part of the name.
+bool named_with_direction(Op op) {
+  for (const FormRow* row = rows_begin(); row != rows_end(); ++row)
+    if ((row->ops & op_bit(op)) && (row->required & kNameMods)) return true;
+  return false;
+}
+
+// Whether some row of `op` for these types takes a boolean operation (.and
+// .or .xor with a predicate source): a BoolOp with the wrong operand count
+// is then an argument mismatch.
+bool takes_boolop(Op op, Type t1) {
+  for (const FormRow* row = rows_begin(); row != rows_end(); ++row)
+    if ((row->ops & op_bit(op)) && (row->types & type_bit(t1)) && (row->selector & kBoolMods)) return true;
+  return false;
+}
+
 bool lookup_mod(std::string_view word, Mod& out) {
   for (size_t i = 0; i < static_cast<size_t>(Mod::kCount); ++i)
     if (kModNames[i] == word) {
@@ -112,9 +132,11 @@ struct ForeignModifier {
   std::string_view message;  // {op} and {mod} substituted
 };
 constexpr ForeignModifier kForeignModifiers[] = {
-    {bit(Mod::wide) | bit(Mod::full), "Unknown modifier '.{mod}'"},
+    {bit(Mod::wide) | bit(Mod::full) | bit(Mod::pack), "Unknown modifier '.{mod}'"},
     {bit(Mod::hi) | bit(Mod::lo), "Comparison qualifier is not allowed for instruction '{op}'"},
     {bit(Mod::clamp) | bit(Mod::wrap), "Illegal modifier 'Clamp' for instruction '{op}'"},
+    {kPrmtMods, "Illegal modifier 'Permute' for instruction '{op}'"},
+    {kNameMods, "Illegal modifier 'Component' for instruction '{op}'"},
 };
 
 std::string illegal_modifier_message(Op op, Type type, Mod m) {
@@ -150,7 +172,7 @@ std::optional<std::string> modifier_error(const FormRow& row, Op op, Type type, 
   for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i) {
     const Mod m = static_cast<Mod>(i);
     if (!(mods & bit(m)) || (allowed & bit(m))) continue;
-    if (bit(m) & kRoundingMods) return fmt::format("Illegal rounding modifier for instruction '{}'", name(op));
+    if (bit(m) & kAnyRounding) return fmt::format("Illegal rounding modifier for instruction '{}'", name(op));
     return illegal_modifier_message(op, type, m);
   }
   if (row.selector && !(mods & row.selector)) return missing_selector_message(op, row.selector);
@@ -220,7 +242,7 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
           return fail(err, word_column, repeat_message(rule, op, mods));
       if (start == op_word.size() + 1) mode_first = (bit(m) & kModeMods) != 0;
       // ptxas reads "shf.l" as the name: a direction anywhere else is unknown.
-      if ((bit(m) & kNameMods) && start != op_word.size() + 1)
+      if ((bit(m) & kNameMods) && start != op_word.size() + 1 && named_with_direction(op))
         return fail(err, word_column, fmt::format("Unknown modifier '.{}'", word));
       // ptxas 13.0 accepts the testp classes on every instruction and ignores
       // them (tb/unit/isa/ptxas_agreement_test.cc): so does ptxfu.
@@ -274,6 +296,8 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
   }
 
   if ((chosen->selector & kModeMods) && !mode_first) return fail(err, column, type_error);
+  if ((mods & kBoolMods) && !(chosen->allowed() & kBoolMods) && takes_boolop(op, t1))
+    return fail(err, column, fmt::format("Arguments mismatch for instruction '{}'", name(op)));
 
   if (auto message = modifier_error(*chosen, op, t1, mods)) return fail(err, column, std::move(*message));
 
