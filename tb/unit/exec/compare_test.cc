@@ -10,26 +10,18 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "exec/execute.h"
-#include "isa/decode.h"
 #include "isa/table.h"
+#include "unit/run_by_name.h"
 
 namespace ptxfu {
 namespace {
 
-isa::Instr form(const std::string& mnemonic, unsigned num_src) {
-  isa::Instr in;
-  isa::Diagnostic d;
-  EXPECT_TRUE(isa::decode(mnemonic, num_src, 1, in, d)) << mnemonic << ": " << d.message;
-  return in;
-}
-
-exec::Result run(const isa::Instr& in, std::vector<uint64_t> src) {
-  src.resize(5);
-  return exec::execute(in, src.data(), false);
-}
+using unittest::form;
+using unittest::run;
 
 // ---- the reference
 struct Fmt {

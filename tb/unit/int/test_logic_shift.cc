@@ -10,24 +10,14 @@
 
 #include "exec/execute.h"
 #include "int_harness.h"
-#include "isa/decode.h"
 #include "isa/table.h"
+#include "unit/run_by_name.h"
 
 namespace ptxfu::inttest {
 namespace {
 
-// The decoded form of `mnemonic` with `num_src` sources (newest target).
-isa::Instr form(const std::string& mnemonic, unsigned num_src) {
-  isa::Instr in;
-  isa::Diagnostic d;
-  EXPECT_TRUE(isa::decode(mnemonic, num_src, 1, in, d)) << mnemonic << ": " << d.message;
-  return in;
-}
-
-exec::Result exec(const isa::Instr& in, std::vector<uint64_t> src) {
-  src.resize(5);
-  return exec::execute(in, src.data(), false);
-}
+using unittest::form;
+using unittest::run;
 
 uint64_t bit(uint64_t v, unsigned i) { return (v >> i) & 1; }
 
@@ -54,11 +44,11 @@ TEST(LogicShift, BitwiseOnEveryWidthAndPred) {
           want_xor |= (bit(a, i) != bit(b, i) ? uint64_t{1} : 0) << i;
           want_not |= (bit(a, i) ? 0 : uint64_t{1}) << i;
         }
-        t.expect(exec(form(std::string("and.") + type, 2), {a, b}).value, want_and, {a, b});
-        t.expect(exec(form(std::string("or.") + type, 2), {a, b}).value, want_or, {a, b});
-        t.expect(exec(form(std::string("xor.") + type, 2), {a, b}).value, want_xor, {a, b});
-        t.expect(exec(form(std::string("not.") + type, 1), {a}).value, want_not, {a});
-        if (bits > 1) t.expect(exec(form(std::string("cnot.") + type, 1), {a}).value, a == 0 ? 1 : 0, {a});
+        t.expect(run(form(std::string("and.") + type, 2), {a, b}).value, want_and, {a, b});
+        t.expect(run(form(std::string("or.") + type, 2), {a, b}).value, want_or, {a, b});
+        t.expect(run(form(std::string("xor.") + type, 2), {a, b}).value, want_xor, {a, b});
+        t.expect(run(form(std::string("not.") + type, 1), {a}).value, want_not, {a});
+        if (bits > 1) t.expect(run(form(std::string("cnot.") + type, 1), {a}).value, a == 0 ? 1 : 0, {a});
       }
     EXPECT_TRUE(t.ok());
   }
@@ -81,10 +71,10 @@ TEST(LogicShift, Lop3EveryLut) {
       }
       // The same function written with ta/tb/tc: F(ta, tb, tc) == lut in the
       // low byte; bits 31:8 (a = b = c = 0 there) all read LUT bit 0.
-      t.expect(exec(plain, {0xf0, 0xcc, 0xaa, lut}).value, lut | ((lut & 1) ? 0xffffff00u : 0u), {lut});
-      t.expect(exec(plain, {a, b, c, lut}).value, want, {a, b, c, lut});
+      t.expect(run(plain, {0xf0, 0xcc, 0xaa, lut}).value, lut | ((lut & 1) ? 0xffffff00u : 0u), {lut});
+      t.expect(run(plain, {a, b, c, lut}).value, want, {a, b, c, lut});
       for (uint64_t q : {0, 1}) {
-        const exec::Result ra = exec(with_and, {a, b, c, lut, q}), ro = exec(with_or, {a, b, c, lut, q});
+        const exec::Result ra = run(with_and, {a, b, c, lut, q}), ro = run(with_or, {a, b, c, lut, q});
         t.expect(ra.value, want, {a, b, c, lut, q});
         t.expect(ra.second, (want != 0) && q, {a, b, c, lut, q});
         t.expect(ro.second, (want != 0) || q, {a, b, c, lut, q});
@@ -116,8 +106,8 @@ TEST(LogicShift, ShlShrEveryAmount) {
           left = (left << 1) & mask(static_cast<int>(bits));
           right = (right >> 1) | (sgn ? bit(right, bits - 1) << (bits - 1) : 0);
         }
-        if (has_shl) t.expect(exec(shl, {a, n}).value, left, {a, n});
-        t.expect(exec(shr, {a, n}).value, right, {a, n});
+        if (has_shl) t.expect(run(shl, {a, n}).value, left, {a, n});
+        t.expect(run(shr, {a, n}).value, right, {a, n});
       }
     }
     EXPECT_TRUE(t.ok());
@@ -146,7 +136,7 @@ TEST(LogicShift, ShfEveryAmount) {
                                                  : bit(b, static_cast<unsigned>(j - 32));
               want |= static_cast<uint32_t>(v) << i;
             }
-            t.expect(exec(in, {a, b, amount}).value, want, {a, b, amount});
+            t.expect(run(in, {a, b, amount}).value, want, {a, b, amount});
           }
         }
       }
@@ -175,7 +165,7 @@ TEST(LogicShift, PrmtEverySelector) {
         if (s & 8) v = (v >> 7) ? 0xff : 0x00;
         want |= v << (8 * i);
       }
-      t.expect(exec(in, {a, b, c}).value, want, {a, b, c});
+      t.expect(run(in, {a, b, c}).value, want, {a, b, c});
     }
     EXPECT_TRUE(t.ok());
   }
@@ -200,7 +190,7 @@ TEST(LogicShift, PrmtEverySelector) {
                      c = static_cast<uint32_t>(rng());
       uint32_t want = 0;
       for (unsigned i = 0; i < 4; ++i) want |= byte_of(a, b, m.bytes[c & 3][3 - i]) << (8 * i);
-      t.expect(exec(in, {a, b, c}).value, want, {a, b, c});
+      t.expect(run(in, {a, b, c}).value, want, {a, b, c});
     }
     EXPECT_TRUE(t.ok());
   }
