@@ -284,6 +284,8 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
     }
   }
   if (!any_type_match) return fail(err, first_type_column, type_error);
+  if (named_with_direction(op) && !(mods & kNameMods))  // "shf" alone names nothing
+    return fail(err, column, fmt::format("Not a name of any known instruction: '{}'", name(op)));
   if (cmps && cmp == Cmp::none)
     return fail(err, column, fmt::format("Comparison modifier required for instruction '{}'", name(op)));
   if (cmps && !(cmps & cmp_bit(cmp))) return fail(err, column, "Mismatch between instruction type and comparison qualifier");
@@ -292,6 +294,9 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
       return fail(err, column, fmt::format("Arguments mismatch for instruction '{}'", name(op)));
     if ((selectors & kRoundingMods) && (mods & kRoundingMods))  // fma.rz.f16: a mode no form takes
       return fail(err, column, fmt::format("Illegal rounding modifier for instruction '{}'", name(op)));
+    if ((selectors & (bit(Mod::clamp) | bit(Mod::wrap))) && (mods & kNameMods))  // shf.l without .clamp/.wrap
+      return fail(err, column, fmt::format("Clamp modifier required for instruction '{}.{}'", name(op),
+                                           name(mods & bit(Mod::l) ? Mod::l : Mod::r)));
     return fail(err, column, missing_selector_message(op, selectors));
   }
 

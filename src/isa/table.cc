@@ -122,9 +122,7 @@ constexpr Form set(TypeMask d, TypeMask s, CmpSet c) {
   return Form(op_bit(Op::set), d, 2, Pipe::alu, Executor::compare).second_type(s).compare(c).shape(Shape::convert);
 }
 // The same form combined with a predicate c by .and/.or/.xor (setp, set).
-constexpr Form boolean(Form f) {
-  return f.select(kBoolMods).sources({Operand::reg, Operand::reg, Operand::pred});
-}
+constexpr Form boolean(Form f) { return f.select(kBoolMods).sources({Operand::reg, Operand::reg, Operand::pred}); }
 constexpr Form selecting(OpMask o, TypeMask t, unsigned sources) {
   return Form(o, t, sources, Pipe::alu, Executor::compare);
 }
@@ -234,7 +232,9 @@ constexpr FormRow kRows[] = {
     selecting(ops(O::slct), kScalar11, 3).second_type(types(T::f32)).allow(kFtz).shape(S::select),
     // ---- logic and shift (src/int/logic.cc, shift.cc)
     integer(ops(O::and_, O::or_, O::xor_), kBits3, 2),
-    integer(ops(O::and_, O::or_, O::xor_), types(T::pred), 2).dest(Operand::pred).sources({Operand::pred, Operand::pred}),
+    integer(ops(O::and_, O::or_, O::xor_), types(T::pred), 2)
+        .dest(Operand::pred)
+        .sources({Operand::pred, Operand::pred}),
     integer(ops(O::not_, O::cnot), kBits3, 1),
     integer(ops(O::not_), types(T::pred), 1).dest(Operand::pred).sources({Operand::pred}),
     integer(ops(O::lop3), types(T::b32), 4).sources({Operand::reg, Operand::reg, Operand::reg, Operand::imm}),

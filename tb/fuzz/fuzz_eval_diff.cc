@@ -352,7 +352,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string line = spell(in);
   for (unsigned k = 0; k < in.num_src; ++k) {
     const unsigned bits = src_bits(in, k);
-    src[k] = take(p, end, (bits + 7) / 8) & (bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);  // a predicate: 1 bit
+    src[k] =
+        take(p, end, (bits + 7) / 8) & (bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);  // a predicate: 1 bit
     line += ' ';
     line += hex(src[k], bits);
   }
