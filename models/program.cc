@@ -1,5 +1,6 @@
 #include "models/program.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -161,6 +162,12 @@ class Loader {
     if (!isa::check_form(mnemonic, st.num_operands - 1, caps_, st.mnemonic.column, pi.instr, d) ||
         !isa::check_operands(pi.instr, st, &regs_, d))
       fail(d.column, d.message);
+    const isa::FormRow& row = *pi.instr.row;
+    const bool predicates = row.dest != isa::Operand::reg ||
+                            std::any_of(row.src.begin(), row.src.end(), [](isa::Operand o) { return o == isa::Operand::pred; });
+    if (predicates)
+      fail(st.mnemonic.column, fmt::format("'{}' reads or writes predicates; ptxfu sim does not model predicate "
+                                           "registers yet", mnemonic));
     if (st.num_operands - 1 > std::size(pi.src))
       fail(st.mnemonic.column, fmt::format("'{}' has {} sources; ptxfu sim takes at most {}", mnemonic,
                                            st.num_operands - 1, std::size(pi.src)));

@@ -74,6 +74,8 @@ class Evaluator {
     const unsigned digits = (isa::dest_bits(*instr) + 3) / 4;  // a predicate: one digit
     char buf[40];
     int len = std::snprintf(buf, sizeof buf, "0x%0*llx", static_cast<int>(digits), static_cast<unsigned long long>(r.value));
+    if (isa::num_dests(*instr) == 2)  // p|q, or lop3's d|p: the second is a predicate
+      len += std::snprintf(buf + len, sizeof buf - len, " 0x%d", static_cast<int>(r.second & 1));
     if (isa::writes_carry(*instr)) len += std::snprintf(buf + len, sizeof buf - len, " cc=%d", r.carry_out ? 1 : 0);
     buf[len++] = '\n';
     write(std::string_view(buf, static_cast<size_t>(len)));

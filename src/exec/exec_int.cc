@@ -1,5 +1,7 @@
 // Claims the integer instructions: reads the decoded form (op, types,
 // modifiers) and hands the operands to the integer unit (src/int).
+#include <utility>
+
 #include "exec/execute.h"
 #include "int/int_ops.h"
 #include "isa/table.h"
@@ -21,6 +23,21 @@ integer::Bound bound_of(const isa::Instr& in) {
 }
 
 uint32_t u32(uint64_t v) { return static_cast<uint32_t>(v); }
+
+integer::Permute permute_of(const isa::Instr& in) {
+  constexpr std::pair<Mod, integer::Permute> kModes[] = {
+      {Mod::f4e, integer::Permute::f4e}, {Mod::b4e, integer::Permute::b4e}, {Mod::rc8, integer::Permute::rc8},
+      {Mod::ecl, integer::Permute::ecl}, {Mod::ecr, integer::Permute::ecr}, {Mod::rc16, integer::Permute::rc16},
+  };
+  for (const auto& [m, p] : kModes)
+    if (in.has(m)) return p;
+  return integer::Permute::generic;
+}
+
+// lop3.and / lop3.or: p = (d != 0) BoolOp q.
+bool lop3_predicate(const isa::Instr& in, uint32_t d, bool q) {
+  return in.has(Mod::and_) ? (d != 0 && q) : (d != 0 || q);
+}
 
 bool dispatch(const isa::Instr& in, const uint64_t* src, bool carry_in, Result& out) {
   const isa::Type t = in.type;
@@ -80,6 +97,22 @@ bool dispatch(const isa::Instr& in, const uint64_t* src, bool carry_in, Result& 
     case Op::dp2a:
       return value(
           integer::dp2a(t, in.type2, in.has(Mod::hi), u32(src[0]), u32(src[1]), u32(src[2])));
+    case Op::and_: return value(integer::logic(t, integer::Logic::and_, src[0], src[1]));
+    case Op::or_: return value(integer::logic(t, integer::Logic::or_, src[0], src[1]));
+    case Op::xor_: return value(integer::logic(t, integer::Logic::xor_, src[0], src[1]));
+    case Op::not_: return value(integer::not_(t, src[0]));
+    case Op::cnot: return value(integer::cnot(t, src[0]));
+    case Op::lop3: {
+      const uint32_t d = integer::lop3(u32(src[0]), u32(src[1]), u32(src[2]), u32(src[3]));
+      if (in.num_src == 5) out.second = lop3_predicate(in, d, src[4] & 1);
+      return value(d);
+    }
+    case Op::shl: return value(integer::shl(t, src[0], u32(src[1])));
+    case Op::shr: return value(integer::shr(t, src[0], u32(src[1])));
+    case Op::shf:
+      return value(integer::shf(in.has(Mod::l) ? integer::Direction::left : integer::Direction::right, bound_of(in),
+                                u32(src[0]), u32(src[1]), u32(src[2])));
+    case Op::prmt: return value(integer::prmt(permute_of(in), u32(src[0]), u32(src[1]), u32(src[2])));
     default: return false;
   }
 }

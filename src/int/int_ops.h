@@ -87,6 +87,32 @@ uint32_t szext(isa::Type t, uint32_t a, uint32_t n, Bound mode);
 uint32_t dp4a(isa::Type ta, isa::Type tb, uint32_t a, uint32_t b, uint32_t c);
 uint32_t dp2a(isa::Type ta, isa::Type tb, bool hi, uint32_t a, uint32_t b, uint32_t c);
 
+// Logic (PTX ISA 9.7.8 "Logic and Shift Instructions"), on the type's
+// width; the .pred forms are 1-bit. cnot: 1 if a is 0, else 0.
+enum class Logic : uint8_t { and_, or_, xor_ };
+uint64_t logic(isa::Type t, Logic op, uint64_t a, uint64_t b);
+uint64_t not_(isa::Type t, uint64_t a);
+uint64_t cnot(isa::Type t, uint64_t a);
+// lop3.b32: bit i of d is bit (a_i*4 + b_i*2 + c_i) of the LUT. Only the
+// LUT's low 8 bits count (ptxas takes any integer literal).
+uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, uint32_t lut);
+
+// shl/shr: the amount is an unsigned .u32; amounts above the width clamp to
+// the width (shl, shr.b/.u: 0; shr.s: every bit a copy of the sign).
+uint64_t shl(isa::Type t, uint64_t a, uint32_t n);
+uint64_t shr(isa::Type t, uint64_t a, uint32_t n);
+// shf.l / shf.r on the 64-bit {b, a}: .l keeps the high word of
+// ({b,a} << n), .r the low word of ({b,a} >> n). .wrap reads n modulo 32,
+// .clamp limits it to 32.
+enum class Direction : uint8_t { left, right };
+uint32_t shf(Direction dir, Bound mode, uint32_t a, uint32_t b, uint32_t n);
+
+// prmt.b32: picks four bytes of {b, a} (bytes 0..3 from a, 4..7 from b).
+// The default mode reads one 4-bit selector per byte from c[15:0] (bit 3:
+// replicate the picked byte's sign); the modes read c[1:0] only.
+enum class Permute : uint8_t { generic, f4e, b4e, rc8, ecl, ecr, rc16 };
+uint32_t prmt(Permute mode, uint32_t a, uint32_t b, uint32_t c);
+
 // The carry chain: d and the carry-out of the n-bit addition.
 struct CarryOut {
   uint64_t value;

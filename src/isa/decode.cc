@@ -35,6 +35,26 @@ bool takes_comparison(Op op) {
   return false;
 }
 
+// Every rounding word, cvt's included: ptxas words them alike where illegal.
+constexpr ModSet kAnyRounding = kRoundingMods | kIntRoundingMods | bit(Mod::rna) | bit(Mod::rs);
+
+// Whether the rows of `op` ask for a direction (shf.l/shf.r): then ptxas
+// reads it as part of the name.
+bool named_with_direction(Op op) {
+  for (const FormRow* row = rows_begin(); row != rows_end(); ++row)
+    if ((row->ops & op_bit(op)) && (row->required & kNameMods)) return true;
+  return false;
+}
+
+// Whether some row of `op` for these types takes a boolean operation (.and
+// .or .xor with a predicate source): a BoolOp with the wrong operand count
+// is then an argument mismatch.
+bool takes_boolop(Op op, Type t1) {
+  for (const FormRow* row = rows_begin(); row != rows_end(); ++row)
+    if ((row->ops & op_bit(op)) && (row->types & type_bit(t1)) && (row->selector & kBoolMods)) return true;
+  return false;
+}
+
 bool lookup_mod(std::string_view word, Mod& out) {
   for (size_t i = 0; i < static_cast<size_t>(Mod::kCount); ++i)
     if (kModNames[i] == word) {
@@ -90,6 +110,7 @@ std::string missing_selector_message(Op op, ModSet selectors) {
                        name(op));
   if (rounding) return fmt::format("Rounding modifier required for instruction '{}'", name(op));
   if (approx) return fmt::format(".approx modifier required for instruction '{}'", name(op));
+  if (selectors & kBoolMods) return fmt::format("Boolean operation is required for instruction '{}'", name(op));
   return fmt::format("Unexpected instruction types specified for '{}'", name(op));
 }
 
@@ -104,6 +125,8 @@ constexpr RepeatRule kRepeatRules[] = {
     {bit(Mod::xorsign), "Multiple .xorsign modifiers specified"},
     {kTestpMods, "Multiple testp operation modifiers specified"},
     {bit(Mod::clamp) | bit(Mod::wrap), "Multiple clamp modifiers specified"},
+    {kBoolMods, "Multiple instruction post-operation flags set"},
+    {kPrmtMods, "Multiple permute modifiers specified"},
     {bit(Mod::ftz), "Duplicate .ftz modifier"},
     {bit(Mod::oob), "Duplicate .oob modifier"},
     {bit(Mod::abs), "Multiple .abs modifiers specified"},
@@ -130,12 +153,11 @@ struct ForeignModifier {
   std::string_view message;  // {op} and {mod} substituted
 };
 constexpr ForeignModifier kForeignModifiers[] = {
-    {bit(Mod::wide) | bit(Mod::full) | bit(Mod::pack) | bit(Mod::l), "Unknown modifier '.{mod}'"},
-    {kIntRoundingMods | bit(Mod::rna) | bit(Mod::rs), "Illegal rounding modifier for instruction '{op}'"},
-    {kPrmtMods, "Illegal modifier 'Permute' for instruction '{op}'"},
-    {bit(Mod::r), "Illegal modifier 'Component' for instruction '{op}'"},
+    {bit(Mod::wide) | bit(Mod::full) | bit(Mod::pack), "Unknown modifier '.{mod}'"},
     {bit(Mod::hi) | bit(Mod::lo), "Comparison qualifier is not allowed for instruction '{op}'"},
     {bit(Mod::clamp) | bit(Mod::wrap), "Illegal modifier 'Clamp' for instruction '{op}'"},
+    {kPrmtMods, "Illegal modifier 'Permute' for instruction '{op}'"},
+    {kNameMods, "Illegal modifier 'Component' for instruction '{op}'"},
 };
 
 std::string illegal_modifier_message(Op op, ModSet mods, Type type, Mod m) {
@@ -179,7 +201,7 @@ std::optional<std::string> modifier_error(const FormRow& row, Op op, Type type, 
   for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i) {
     const Mod m = static_cast<Mod>(i);
     if (!(mods & bit(m)) || (allowed & bit(m))) continue;
-    if (bit(m) & kRoundingMods)
+    if (bit(m) & kAnyRounding)
       return fmt::format("Illegal rounding modifier for instruction '{}'", instruction_name(op, mods & allowed));
     return illegal_modifier_message(op, mods & allowed, type, m);
   }
@@ -240,7 +262,7 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
     Cmp c = Cmp::none;
     if (takes_comparison(op) && lookup_cmp(word, c)) {  // before the modifiers: .lo/.hi are both
       if (cmp != Cmp::none)
-        return fail(err, word_column, fmt::format("Multiple comparison operators specified for '{}'", name(op)));
+        return fail(err, word_column, "Multiple comparisons set");
       cmp = c;
     } else if (lookup_mod(word, m)) {
       if (m == Mod::wide && (mods & kModeMods))  // ptxas reads "mad.lo" as the name, then .wide
@@ -249,11 +271,14 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
         if ((rule.group & bit(m)) && (mods & rule.group))
           return fail(err, word_column, repeat_message(rule, op, mods));
       if (start == op_word.size() + 1) mode_first = (bit(m) & kModeMods) != 0;
+      // ptxas reads "shf.l" as the name: a direction anywhere else is unknown.
+      if ((bit(m) & kNameMods) && start != op_word.size() + 1 && named_with_direction(op))
+        return fail(err, word_column, fmt::format("Unknown modifier '.{}'", word));
       // ptxas 13.0 accepts the testp classes on every instruction and ignores
       // them (tb/unit/isa/ptxas_agreement_test.cc): so does ptxfu.
       if ((bit(m) & kTestpMods) && op != Op::testp) continue;
       mods |= bit(m);  // other repeats are accepted, as ptxas does
-    } else if (const auto found = find_type(word); found && *found != Type::pred) {
+    } else if (const auto found = find_type(word)) {
       t = *found;
       if (num_types == 0) first_type_column = word_column;
       if (num_types == 2)
@@ -289,20 +314,26 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
     }
   }
   if (!any_type_match) return fail(err, first_type_column, type_error);
+  if (named_with_direction(op) && !(mods & kNameMods))  // "shf" alone names nothing
+    return fail(err, column, fmt::format("Not a name of any known instruction: '{}'", name(op)));
   if (cmps && cmp == Cmp::none)
-    return fail(err, column, fmt::format("Comparison operator required for instruction '{}'", name(op)));
-  if (cmps && !(cmps & cmp_bit(cmp)))
-    return fail(err, column, fmt::format("Comparison operator '.{}' is not allowed for type '.{}'", name(cmp), name(t1)));
+    return fail(err, column, fmt::format("Comparison modifier required for instruction '{}'", name(op)));
+  if (cmps && !(cmps & cmp_bit(cmp))) return fail(err, column, "Mismatch between instruction type and comparison qualifier");
   if (!chosen) {
     if (selectors == 0 || (selectors & mods))
       return fail(err, column, fmt::format("Arguments mismatch for instruction '{}'", name(op)));
     if ((selectors & kRoundingMods) && (mods & kRoundingMods))  // fma.rz.f16: a mode no form takes
       return fail(err, column, fmt::format("Illegal rounding modifier for instruction '{}'", name(op)));
+    if ((selectors & (bit(Mod::clamp) | bit(Mod::wrap))) && (mods & kNameMods))  // shf.l without .clamp/.wrap
+      return fail(err, column, fmt::format("Clamp modifier required for instruction '{}.{}'", name(op),
+                                           name(mods & bit(Mod::l) ? Mod::l : Mod::r)));
     return fail(err, column, missing_selector_message(op, selectors));
   }
 
   if ((chosen->selector & kModeMods) && !mode_first)
     return fail(err, column, no_mode_message(op));
+  if ((mods & kBoolMods) && !(chosen->allowed() & kBoolMods) && takes_boolop(op, t1))
+    return fail(err, column, fmt::format("Arguments mismatch for instruction '{}'", name(op)));
 
   if (auto message = modifier_error(*chosen, op, t1, mods)) return fail(err, column, std::move(*message));
 

@@ -57,6 +57,11 @@ inline constexpr Feature kFeatures[] = {
     {"dp4a", "{op}", FeatureKind::feature, 61, 50},
     {"bmsk_szext", "{op}", FeatureKind::feature, 70, 76},
     {"fns", "fns", FeatureKind::feature, 30, 60},
+    {"half_compare", "{op}.{type}", FeatureKind::feature, 53, 42},
+    {"half_set_int", "half precision floating point set instruction with integer result", FeatureKind::feature, 53, 65},
+    {"bf16_compare", "{op}.{type}", FeatureKind::feature, 90, 78},
+    {"bf16_compare_src", "{op}.{type2}", FeatureKind::feature, 90, 78},
+    {"lop3_boolop", "lop3.<BoolOp>", FeatureKind::feature, 70, 82},
 };
 inline constexpr size_t kNumFeatures = sizeof(kFeatures) / sizeof(kFeatures[0]);
 static_assert(kNumFeatures <= kMaxFeatures);

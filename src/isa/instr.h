@@ -17,6 +17,8 @@ enum class Op : uint8_t {
   addc, subc, madc,
   rcp, sqrt, rsqrt, sin, cos, lg2, ex2, tanh,
   mul24, mad24, sad, copysign, testp,
+  setp, set, selp, slct,
+  and_, or_, xor_, not_, cnot, lop3, shl, shr, shf, prmt,  // C++ reserves and/or/xor/not
   kCount
 };
 
@@ -37,6 +39,10 @@ inline constexpr OpInfo kOps[] = {
     {Op::sin, "sin"},     {Op::cos, "cos"},     {Op::lg2, "lg2"},     {Op::ex2, "ex2"},
     {Op::tanh, "tanh"},   {Op::mul24, "mul24"}, {Op::mad24, "mad24"}, {Op::sad, "sad"},
     {Op::copysign, "copysign"}, {Op::testp, "testp"},
+    {Op::setp, "setp"},   {Op::set, "set"},     {Op::selp, "selp"},   {Op::slct, "slct"},
+    {Op::and_, "and"},    {Op::or_, "or"},      {Op::xor_, "xor"},    {Op::not_, "not"},
+    {Op::cnot, "cnot"},   {Op::lop3, "lop3"},   {Op::shl, "shl"},     {Op::shr, "shr"},
+    {Op::shf, "shf"},     {Op::prmt, "prmt"},
 };
 
 // Whether row i of a table keyed by an enum describes enumerator i.
@@ -145,6 +151,7 @@ constexpr CmpSet cmp_bit(Cmp c) { return CmpSet{1} << static_cast<unsigned>(c); 
 // which at most one may appear.
 // The enum order is the order ptxfu spells modifiers in (PTX accepts any).
 enum class Mod : uint8_t {
+  l, r,                                         // shf direction: ptxas reads shf.l/shf.r as the name
   hi, lo, wide,
   rn, rz, rm, rp, rni, rzi, rmi, rpi, rna, rs,  // rounding; cvt's integer, ties-away and stochastic
   approx, full,
@@ -153,17 +160,17 @@ enum class Mod : uint8_t {
   cc, shiftamt, clamp, wrap,
   finite, infinite, number, notanumber, normal, subnormal,
   pack,                                         // cvt.pack
-  l, r,                                         // shf direction
   f4e, b4e, rc8, ecl, ecr, rc16,                // prmt modes
   kCount
 };
 
 inline constexpr std::string_view kModNames[] = {
+    "l",        "r",
     "hi",       "lo",       "wide",   "rn",         "rz",     "rm",        "rp",      "rni",
     "rzi",      "rmi",      "rpi",    "rna",        "rs",     "approx",    "full",    "and",
     "or",       "xor",      "ftz",    "oob",        "relu",   "sat",       "satfinite", "NaN",
     "xorsign",  "abs",      "cc",     "shiftamt",   "clamp",  "wrap",      "finite",  "infinite",
-    "number",   "notanumber", "normal", "subnormal", "pack",  "l",         "r",       "f4e",
+    "number",   "notanumber", "normal", "subnormal", "pack",  "f4e",
     "b4e",      "rc8",      "ecl",    "ecr",        "rc16",
 };
 static_assert(sizeof(kModNames) / sizeof(kModNames[0]) == static_cast<size_t>(Mod::kCount));
@@ -174,6 +181,7 @@ constexpr ModSet bit(Mod m) { return ModSet{1} << static_cast<unsigned>(m); }
 constexpr ModSet kRoundingMods = bit(Mod::rn) | bit(Mod::rz) | bit(Mod::rm) | bit(Mod::rp);
 constexpr ModSet kModeMods = bit(Mod::hi) | bit(Mod::lo) | bit(Mod::wide);
 constexpr ModSet kIntRoundingMods = bit(Mod::rni) | bit(Mod::rzi) | bit(Mod::rmi) | bit(Mod::rpi);
+constexpr ModSet kNameMods = bit(Mod::l) | bit(Mod::r);  // part of the name (shf.l): they lead
 constexpr ModSet kBoolMods = bit(Mod::and_) | bit(Mod::or_) | bit(Mod::xor_);
 constexpr ModSet kPrmtMods = bit(Mod::f4e) | bit(Mod::b4e) | bit(Mod::rc8) | bit(Mod::ecl) | bit(Mod::ecr) |
                              bit(Mod::rc16);

@@ -5,24 +5,11 @@ namespace {
 
 // From the PTX ISA's instruction chapters (9.7.3 onwards), by chapter.
 constexpr std::string_view kOtherInstructions[] = {
-    // comparison and selection, logic and shift
-    "set",
-    "setp",
-    "selp",
-    "slct",
-    "and",
-    "or",
-    "xor",
-    "not",
-    "cnot",
-    "lop3",
-    "shf",
-    "shl",
-    "shr",
+    // (comparison and selection, logic and shift, and prmt are rows of the
+    // instruction table: isa/table.cc)
     // data movement and conversion
     "mov",
     "shfl",
-    "prmt",
     "ld",
     "ldu",
     "st",

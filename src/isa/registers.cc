@@ -103,55 +103,91 @@ std::optional<RegType> RegisterTable::lookup(std::string_view name) const {
   return std::nullopt;
 }
 
+namespace {
+
+// The type an operand's value has: set's and cvt's sources are of the
+// second type, and so is slct's c.
+Type operand_type(const Instr& in, unsigned k) {
+  if (k == 0) return in.type;
+  if (in.row->shape == Shape::convert || (in.row->shape == Shape::select && k == 3)) return in.type2;
+  return in.type;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
 bool check_operands(const Instr& in, const Statement& st, const RegisterTable* regs, Diagnostic& err) {
   const std::string mismatch = fmt::format("Arguments mismatch for instruction '{}'",
                                            instruction_name(in.op, in.mods & in.row->allowed()));
+  auto fail = [&](const Token& tok, std::string message) {
+    err = {tok.column, std::move(message), tok.line};
+    return false;
+  };
+  // A register name (or symbol) that must hold `bits` bits of kind `want`.
+  auto check_name = [&](const Token& tok, std::string_view text, unsigned bits, RegKind want) {
+    const char c0 = text.empty() ? '\0' : text[0];
+    if (!(c0 == '%' || c0 == '_' || c0 == '$' || std::isalpha(static_cast<unsigned char>(c0)))) return fail(tok, mismatch);
+    if (!regs) return true;
+    const auto reg = regs->lookup(text);
+    if (!reg) return fail(tok, fmt::format("Unknown symbol '{}'", text));
+    const bool pred = want == RegKind::predicate;
+    const bool kind_ok = reg->kind == want || (reg->kind == RegKind::bits && !pred);
+    if ((pred ? reg->kind != RegKind::predicate : reg->bits != bits) || !kind_ok) return fail(tok, mismatch);
+    return true;
+  };
   for (unsigned k = 0; k < st.num_operands; ++k) {
     const Token& tok = st.operands[k];
     const bool is_dest = k == 0;
-    const bool is_pred = (is_dest ? in.row->dest : in.row->src[k - 1]) == Operand::pred;
+    const Operand kind = is_dest ? in.row->dest : in.row->src[k - 1];
+    const bool is_pred = kind == Operand::pred || kind == Operand::pred_pair;
     const unsigned bits = is_dest ? dest_bits(in) : src_bits(in, k - 1);
     // Every operand of a floating-point form (mixed precision included)
     // holds a floating value.
-    const bool is_float = isa::is_float(in.type);
-    if (st.forms[k] != OperandForm::plain) {
-      err = {tok.column, mismatch, tok.line};
-      return false;
-    }
-    const LiteralKind lit = classify_literal(tok.text);
-    if (lit != LiteralKind::none && is_pred) {
-      err = {tok.column, mismatch, tok.line};
-      return false;
-    }
-    if (lit != LiteralKind::none) {
-      // Immediates: integer literals for integer operands; float literals
-      // only for scalar f32/f64 operands. Half and packed types take none.
-      const bool scalar_wide_float = is_float && info(in.type).lanes == 1 && bits >= 32;
-      const bool ok = !is_dest && (is_float ? scalar_wide_float && lit == LiteralKind::floating
-                                            : lit == LiteralKind::integer);
-      if (!ok) {
-        err = {tok.column, mismatch, tok.line};
-        return false;
+    const Type type = operand_type(in, k);
+    const bool is_float = isa::is_float(type);
+    const RegKind want = is_pred ? RegKind::predicate : is_float ? RegKind::floating : RegKind::integer;
+    switch (st.forms[k]) {
+      case OperandForm::pair: {  // p|q, or lop3's d|p
+        if (!is_dest || (kind != Operand::pred_pair && kind != Operand::reg_pred))
+          return fail(tok, (kind == Operand::reg || kind == Operand::pred) && is_dest
+                               ? fmt::format("Predicate output not allowed for instruction '{}'", name(in.op))
+                               : mismatch);
+        const size_t bar = tok.text.find('|');
+        const std::string_view first = trim(tok.text.substr(0, bar)), second = trim(tok.text.substr(bar + 1));
+        if (!check_name(tok, first, bits, kind == Operand::reg_pred ? want : RegKind::predicate) ||
+            !check_name(tok, second, 1, RegKind::predicate))
+          return false;
+        continue;
       }
+      case OperandForm::negated:  // !%p: predicate sources only
+        if (is_dest || kind != Operand::pred) return fail(tok, mismatch);
+        if (!check_name(tok, trim(tok.text.substr(1)), 1, RegKind::predicate)) return false;
+        continue;
+      case OperandForm::plain: break;
+      default: return fail(tok, mismatch);
+    }
+    if (kind == Operand::reg_pred)
+      return fail(tok, fmt::format("Predicate output expected for instruction '{}'", name(in.op)));
+    const LiteralKind lit = classify_literal(tok.text);
+    if (lit != LiteralKind::none) {
+      // Immediates: integer literals for integer operands, predicate
+      // sources (ptxas takes `1`) and lop3's LUT; float literals only for
+      // scalar f32/f64 operands. Half and packed types take none.
+      const bool scalar_wide_float = is_float && info(type).lanes == 1 && bits >= 32;
+      const bool integer_ok = kind == Operand::imm || kind == Operand::pred || !is_float;
+      const bool ok = !is_dest && (kind == Operand::imm || kind == Operand::pred || !is_float
+                                       ? integer_ok && lit == LiteralKind::integer
+                                       : scalar_wide_float && lit == LiteralKind::floating);
+      if (!ok) return fail(tok, mismatch);
       continue;
     }
-    const char c0 = tok.text[0];
-    if (!(c0 == '%' || c0 == '_' || c0 == '$' || std::isalpha(static_cast<unsigned char>(c0)))) {
-      err = {tok.column, mismatch, tok.line};
-      return false;
-    }
-    if (!regs) continue;
-    const auto reg = regs->lookup(tok.text);
-    if (!reg) {
-      err = {tok.column, fmt::format("Unknown symbol '{}'", tok.text), tok.line};
-      return false;
-    }
-    const RegKind want = is_pred ? RegKind::predicate : is_float ? RegKind::floating : RegKind::integer;
-    const bool kind_ok = reg->kind == want || (reg->kind == RegKind::bits && !is_pred);
-    if (reg->bits != bits || !kind_ok) {
-      err = {tok.column, mismatch, tok.line};
-      return false;
-    }
+    if (kind == Operand::imm) return fail(tok, mismatch);
+    if (!check_name(tok, tok.text, bits, want)) return false;
   }
   return true;
 }

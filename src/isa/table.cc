@@ -78,6 +78,25 @@ constexpr Form floating(OpMask o, TypeMask t, unsigned sources) {
 constexpr Form approximate(OpMask o, TypeMask t, unsigned sources) {
   return Form(o, t, sources, Pipe::mufu, Executor::approx);
 }
+// setp: p[|q] = a CmpOp b, one of the comparisons `c`.
+constexpr Form setp(TypeMask t, CmpSet c) {
+  return Form(op_bit(Op::setp), t, 2, Pipe::alu, Executor::compare).compare(c).dest(Operand::pred_pair);
+}
+// set: d of a type in `d`, a and b of a type in `s`.
+constexpr Form set(TypeMask d, TypeMask s, CmpSet c) {
+  return Form(op_bit(Op::set), d, 2, Pipe::alu, Executor::compare).second_type(s).compare(c).shape(Shape::convert);
+}
+// The same form combined with a predicate c by .and/.or/.xor (setp, set).
+constexpr Form boolean(Form f) { return f.select(kBoolMods).sources({Operand::reg, Operand::reg, Operand::pred}); }
+constexpr Form selecting(OpMask o, TypeMask t, unsigned sources) {
+  return Form(o, t, sources, Pipe::alu, Executor::compare);
+}
+
+constexpr CmpSet cmps() { return 0; }
+template <typename... C>
+constexpr CmpSet cmps(Cmp first, C... rest) {
+  return cmp_bit(first) | cmps(rest...);
+}
 
 using O = Op;
 using T = Type;
@@ -92,9 +111,110 @@ constexpr TypeMask kF16 = types(T::f16, T::f16x2);
 constexpr TypeMask kBF16 = types(T::bf16, T::bf16x2);
 constexpr TypeMask kWord32 = types(T::u32, T::s32);
 constexpr TypeMask kF32F64 = types(T::f32, T::f64);
+constexpr TypeMask kBits3 = types(T::b16, T::b32, T::b64);
+constexpr TypeMask kUnsigned3 = types(T::u16, T::u32, T::u64);
+constexpr TypeMask kSigned3 = types(T::s16, T::s32, T::s64);
+constexpr TypeMask kScalar11 = kBits3 | kUnsigned3 | kSigned3 | kF32F64;  // selp, slct, set's sources
+constexpr TypeMask kSetDest = types(T::u32, T::s32, T::f32);
+constexpr TypeMask kSetHalfDest = types(T::u16, T::s16, T::u32, T::s32);
+constexpr TypeMask kWordDest = types(T::u32, T::s32);
+using C = Cmp;
+// .b types compare for equality; .u types add the unsigned orderings; the
+// float types add the unordered forms, .num and .nan.
+constexpr CmpSet kCmpBits = cmps(C::eq, C::ne);
+constexpr CmpSet kCmpSigned = kCmpBits | cmps(C::lt, C::le, C::gt, C::ge);
+constexpr CmpSet kCmpUnsigned = kCmpSigned | cmps(C::lo, C::ls, C::hi, C::hs);
+constexpr CmpSet kCmpFloat = kCmpSigned | cmps(C::equ, C::neu, C::ltu, C::leu, C::gtu, C::geu, C::num, C::nan);
+constexpr ModSet kFtz = mods(M::ftz);
 
 // More specific rows come first.
 constexpr FormRow kRows[] = {
+    // ---- comparison and selection (exec_compare.cc); each comparing form
+    // also exists with a boolean operation and a predicate source c
+    setp(kBits3, kCmpBits),
+    boolean(setp(kBits3, kCmpBits)),
+    setp(kUnsigned3, kCmpUnsigned),
+    boolean(setp(kUnsigned3, kCmpUnsigned)),
+    setp(kSigned3, kCmpSigned),
+    boolean(setp(kSigned3, kCmpSigned)),
+    setp(types(T::f32), kCmpFloat).allow(kFtz),
+    boolean(setp(types(T::f32), kCmpFloat)).allow(kFtz),
+    setp(types(T::f64), kCmpFloat).on(P::fp64),
+    boolean(setp(types(T::f64), kCmpFloat)).on(P::fp64),
+    // the scalar halves write p alone; the x2 packs p (lane 0) and q (lane 1)
+    setp(types(T::f16), kCmpFloat).allow(kFtz).needs("half_compare").dest(Operand::pred),
+    boolean(setp(types(T::f16), kCmpFloat)).allow(kFtz).needs("half_compare").dest(Operand::pred),
+    setp(types(T::f16x2), kCmpFloat).allow(kFtz).needs("half_compare"),
+    boolean(setp(types(T::f16x2), kCmpFloat)).allow(kFtz).needs("half_compare"),
+    setp(types(T::bf16), kCmpFloat).needs("bf16_compare").dest(Operand::pred),
+    boolean(setp(types(T::bf16), kCmpFloat)).needs("bf16_compare").dest(Operand::pred),
+    setp(types(T::bf16x2), kCmpFloat).needs("bf16_compare"),
+    boolean(setp(types(T::bf16x2), kCmpFloat)).needs("bf16_compare"),
+    // set: 1.0 in the float destinations, all ones in the integer ones
+    set(kSetDest, kBits3, kCmpBits),
+    boolean(set(kSetDest, kBits3, kCmpBits)),
+    set(kSetDest, kUnsigned3, kCmpUnsigned),
+    boolean(set(kSetDest, kUnsigned3, kCmpUnsigned)),
+    set(kSetDest, kSigned3, kCmpSigned),
+    boolean(set(kSetDest, kSigned3, kCmpSigned)),
+    set(kSetDest, types(T::f32), kCmpFloat).allow(kFtz),
+    boolean(set(kSetDest, types(T::f32), kCmpFloat)).allow(kFtz),
+    set(kSetDest, types(T::f64), kCmpFloat),
+    boolean(set(kSetDest, types(T::f64), kCmpFloat)),
+    set(kSetHalfDest, types(T::f16), kCmpFloat).allow(kFtz).needs("half_set_int"),
+    boolean(set(kSetHalfDest, types(T::f16), kCmpFloat)).allow(kFtz).needs("half_set_int"),
+    set(kWordDest, types(T::f16x2), kCmpFloat).allow(kFtz).needs("half_set_int"),
+    boolean(set(kWordDest, types(T::f16x2), kCmpFloat)).allow(kFtz).needs("half_set_int"),
+    set(kSetHalfDest, types(T::bf16), kCmpFloat).needs("bf16_compare_src"),
+    boolean(set(kSetHalfDest, types(T::bf16), kCmpFloat)).needs("bf16_compare_src"),
+    set(kWordDest, types(T::bf16x2), kCmpFloat).needs("bf16_compare_src"),
+    boolean(set(kWordDest, types(T::bf16x2), kCmpFloat)).needs("bf16_compare_src"),
+    set(types(T::f16), kBits3, kCmpBits).needs("half_compare"),
+    boolean(set(types(T::f16), kBits3, kCmpBits)).needs("half_compare"),
+    set(types(T::f16), kUnsigned3, kCmpUnsigned).needs("half_compare"),
+    boolean(set(types(T::f16), kUnsigned3, kCmpUnsigned)).needs("half_compare"),
+    set(types(T::f16), kSigned3, kCmpSigned).needs("half_compare"),
+    boolean(set(types(T::f16), kSigned3, kCmpSigned)).needs("half_compare"),
+    set(types(T::f16), types(T::f16, T::f32), kCmpFloat).allow(kFtz).needs("half_compare"),
+    boolean(set(types(T::f16), types(T::f16, T::f32), kCmpFloat)).allow(kFtz).needs("half_compare"),
+    set(types(T::f16), types(T::f64), kCmpFloat).needs("half_compare"),
+    boolean(set(types(T::f16), types(T::f64), kCmpFloat)).needs("half_compare"),
+    set(types(T::f16x2), types(T::f16x2), kCmpFloat).allow(kFtz).needs("half_compare"),
+    boolean(set(types(T::f16x2), types(T::f16x2), kCmpFloat)).allow(kFtz).needs("half_compare"),
+    set(types(T::bf16), kBits3, kCmpBits).needs("bf16_compare"),
+    boolean(set(types(T::bf16), kBits3, kCmpBits)).needs("bf16_compare"),
+    set(types(T::bf16), kUnsigned3, kCmpUnsigned).needs("bf16_compare"),
+    boolean(set(types(T::bf16), kUnsigned3, kCmpUnsigned)).needs("bf16_compare"),
+    set(types(T::bf16), kSigned3, kCmpSigned).needs("bf16_compare"),
+    boolean(set(types(T::bf16), kSigned3, kCmpSigned)).needs("bf16_compare"),
+    set(types(T::bf16), types(T::bf16, T::f32, T::f64), kCmpFloat).needs("bf16_compare"),
+    boolean(set(types(T::bf16), types(T::bf16, T::f32, T::f64), kCmpFloat)).needs("bf16_compare"),
+    set(types(T::bf16x2), types(T::bf16x2), kCmpFloat).needs("bf16_compare"),
+    boolean(set(types(T::bf16x2), types(T::bf16x2), kCmpFloat)).needs("bf16_compare"),
+    // selp: d = c ? a : b; slct: d = c >= 0 ? a : b, c of the second type
+    selecting(ops(O::selp), kScalar11, 3).sources({Operand::reg, Operand::reg, Operand::pred}),
+    selecting(ops(O::slct), kScalar11, 3).second_type(types(T::s32)).shape(S::select),
+    selecting(ops(O::slct), kScalar11, 3).second_type(types(T::f32)).allow(kFtz).shape(S::select),
+    // ---- logic and shift (src/int/logic.cc, shift.cc)
+    integer(ops(O::and_, O::or_, O::xor_), kBits3, 2),
+    integer(ops(O::and_, O::or_, O::xor_), types(T::pred), 2)
+        .dest(Operand::pred)
+        .sources({Operand::pred, Operand::pred}),
+    integer(ops(O::not_, O::cnot), kBits3, 1),
+    integer(ops(O::not_), types(T::pred), 1).dest(Operand::pred).sources({Operand::pred}),
+    integer(ops(O::lop3), types(T::b32), 4).sources({Operand::reg, Operand::reg, Operand::reg, Operand::imm}),
+    integer(ops(O::lop3), types(T::b32), 5)
+        .select(mods(M::and_, M::or_))
+        .dest(Operand::reg_pred)
+        .sources({Operand::reg, Operand::reg, Operand::reg, Operand::imm, Operand::pred})
+        .needs("lop3_boolop"),
+    integer(ops(O::shl), kBits3, 2).shape(S::shift),
+    integer(ops(O::shr), kBits3 | kUnsigned3 | kSigned3, 2).shape(S::shift),
+    // shf.l / shf.r: the direction is required, and one of .wrap/.clamp
+    integer(ops(O::shf), types(T::b32), 3).select(mods(M::clamp, M::wrap)).require(mods(M::l)),
+    integer(ops(O::shf), types(T::b32), 3).select(mods(M::clamp, M::wrap)).require(mods(M::r)),
+    integer(ops(O::prmt), types(T::b32), 3).select(kPrmtMods),  // one mode, or the generic form below
+    integer(ops(O::prmt), types(T::b32), 3),
     // ---- integer arithmetic
     integer(ops(O::add, O::sub), types(T::u16, T::s16), 2),
     integer(ops(O::add, O::sub), types(T::u32, T::u64, T::s64), 2).allow(mods(M::cc)),
@@ -224,7 +344,7 @@ const FormRow* rows_end() { return kRows + sizeof(kRows) / sizeof(kRows[0]); }
 
 unsigned dest_bits(const Instr& in) {
   const unsigned w = info(in.type).bits;
-  if (in.row->dest == Operand::pred) return 1;
+  if (in.row->dest == Operand::pred || in.row->dest == Operand::pred_pair) return 1;
   switch (in.row->shape) {
     case Shape::wide: return 2 * w;
     case Shape::count:
@@ -247,8 +367,15 @@ unsigned src_bits(const Instr& in, unsigned index) {
     case Shape::word: return 32;
     case Shape::shift: return index == 1 ? 32 : w;
     case Shape::convert: return info(in.type2).bits;
+    case Shape::select: return index == 2 ? info(in.type2).bits : w;
   }
   return w;
+}
+
+unsigned num_dests(const Instr& in) {
+  if (in.row->dest == Operand::reg_pred) return 2;
+  if (in.row->dest != Operand::pred_pair) return 1;
+  return (in.mods & kBoolMods) || info(in.type).lanes == 2 ? 2 : 1;
 }
 
 bool writes_carry(const Instr& in) { return in.has(Mod::cc); }

@@ -44,6 +44,7 @@ enum class Operand : uint8_t {
   reg,        // a register or an immediate of the operand's width
   pred,       // a .pred register (a source may be negated: !%p)
   pred_pair,  // a destination: p, or p|q (setp)
+  reg_pred,   // a destination d|p: a register of the type and a predicate (lop3.and/.or)
   imm,        // an immediate only (lop3's LUT)
   vector4,    // four registers {a, b, e, f} (the x4 conversions)
 };
@@ -61,6 +62,7 @@ enum class Shape : uint8_t {
   word,   // every operand 32 bits (dp4a, dp2a, fns, bmsk, szext)
   shift,  // d and a of the type, the shift amount .u32 (shl, shr)
   convert,  // d of the first type, the sources of the second (cvt, set)
+  select,   // d, a, b of the first type, c of the second (slct)
 };
 
 struct ModFeature {
@@ -110,6 +112,10 @@ const FormRow* rows_end();
 // Operand widths in bits of a decoded instruction.
 unsigned dest_bits(const Instr& in);
 unsigned src_bits(const Instr& in, unsigned index);
+// How many destinations eval prints: 2 where a form writes p and q that
+// carry separate information (a boolean operation, setp on an x2 pack,
+// lop3's d|p), else 1. Result::second holds the second.
+unsigned num_dests(const Instr& in);
 // Whether a form writes or reads the carry flag.
 bool writes_carry(const Instr& in);
 bool reads_carry(const Instr& in);

@@ -14,7 +14,8 @@
 //           NaN results are the canonical NaN.
 //   integer add sub (.sat .cc) addc subc (.sat .cc) mul mad madc (.lo .hi
 //           .wide .sat .cc) div rem abs neg min max (.relu) on every integer
-//           type and pack of the table; popc clz brev.
+//           type and pack of the table; popc clz brev; and or xor not cnot
+//           (.pred included) shl shr selp.
 // Other forms (approximations, bit fields, dot products, min/max on floats,
 // .ftz/.sat/.relu on floats) are still run, and their output must be one
 // well-formed value of the destination's width.
@@ -172,7 +173,15 @@ bool int_covered(const Instr& in) {
     case Op::max:
     case Op::popc:
     case Op::clz:
-    case Op::brev: return true;
+    case Op::brev:
+    case Op::and_:
+    case Op::or_:
+    case Op::xor_:
+    case Op::not_:
+    case Op::cnot:
+    case Op::shl:
+    case Op::shr:
+    case Op::selp: return true;
     default: return false;
   }
 }
@@ -260,6 +269,16 @@ IntResult int_lane(const Instr& in, const IntType& it, const uint64_t* s, bool c
       for (unsigned i = 0; i < n; ++i) r |= ((ua >> i) & 1) << (n - 1 - i);
       return {static_cast<uint64_t>(r), false};
     }
+    case Op::and_: return {static_cast<uint64_t>(ua & ub), false};
+    case Op::or_: return {static_cast<uint64_t>(ua | ub), false};
+    case Op::xor_: return {static_cast<uint64_t>(ua ^ ub), false};
+    case Op::not_: return {static_cast<uint64_t>(~ua & mask_of(n)), false};
+    case Op::cnot: return {ua == 0 ? 1u : 0u, false};
+    case Op::shl:  // amounts of the width or more leave nothing
+      return {s[1] >= n ? 0 : pattern(static_cast<s128>(ua << s[1]), n), false};
+    case Op::shr:  // ... or, for .s, the sign in every bit
+      return {pattern(s[1] >= n ? (a < 0 ? -1 : 0) : a >> s[1], n), false};
+    case Op::selp: return {(s[2] & 1) ? s[0] : s[1], false};
     default: std::abort();
   }
 }
@@ -303,7 +322,7 @@ uint64_t take(const uint8_t*& p, const uint8_t* end, unsigned bytes) {
 
 std::string hex(uint64_t v, unsigned bits) {
   char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%0*llx", static_cast<int>(bits / 4), static_cast<unsigned long long>(v));
+  std::snprintf(buf, sizeof buf, "0x%0*llx", static_cast<int>((bits + 3) / 4), static_cast<unsigned long long>(v));
   return buf;
 }
 
@@ -329,11 +348,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Instr in = pool[(pick >> 3) % pool.size()];
   const bool cf = take(p, end, 1) & 1;
 
-  uint64_t src[4] = {};
+  uint64_t src[ptxfu::isa::kMaxSources] = {};
   std::string line = spell(in);
   for (unsigned k = 0; k < in.num_src; ++k) {
     const unsigned bits = src_bits(in, k);
-    src[k] = take(p, end, bits / 8);
+    src[k] =
+        take(p, end, (bits + 7) / 8) & (bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);  // a predicate: 1 bit
     line += ' ';
     line += hex(src[k], bits);
   }
@@ -353,12 +373,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } else {
     // Not covered by the reference: one well-formed value of the right width.
     want = got;
-    const size_t digits = dest_bits(in) / 4;
+    const size_t digits = (dest_bits(in) + 3) / 4;  // a predicate: one digit
     const size_t sp = got.find(' ');
     const std::string value = got.substr(0, sp);
+    // after the value: " 0x0"/" 0x1" for a second destination (p|q, d|p), " cc=N" for the carry
+    const std::string rest = sp == std::string::npos ? "" : got.substr(sp);
+    const size_t rest_size = (num_dests(in) == 2 ? 4 : 0) + (writes_carry(in) ? 5 : 0);
     if (r.status != 0 || value.size() != 2 + digits || value.compare(0, 2, "0x") != 0 ||
-        value.find_first_not_of("0123456789abcdef", 2) != std::string::npos ||
-        (writes_carry(in) != (sp != std::string::npos)))
+        value.find_first_not_of("0123456789abcdef", 2) != std::string::npos || rest.size() != rest_size)
       fail(line, got, "one value of " + std::to_string(dest_bits(in)) + " bits");
     return 0;
   }

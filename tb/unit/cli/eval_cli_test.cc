@@ -106,6 +106,7 @@ TEST(EvalCli, EveryFormOfTheTableExecutes) {
   std::string input;
   std::vector<unsigned> widths;
   std::vector<bool> carries;
+  std::vector<unsigned> dests;
   isa::for_each_legal_form([&](const isa::Instr& in) {
     input += isa::spell(in);
     for (unsigned k = 0; k < in.num_src; ++k) {
@@ -119,6 +120,7 @@ TEST(EvalCli, EveryFormOfTheTableExecutes) {
     input += "\n";
     widths.push_back(isa::dest_bits(in));
     carries.push_back(isa::writes_carry(in));
+    dests.push_back(isa::num_dests(in));
   });
   const auto r = eval(input);
   EXPECT_EQ(r.status, 0) << r.out.substr(0, 2000);
@@ -126,11 +128,53 @@ TEST(EvalCli, EveryFormOfTheTableExecutes) {
   std::string line;
   size_t i = 0;
   for (; std::getline(lines, line) && i < widths.size(); ++i) {
-    const size_t expected = 2 + (widths[i] + 3) / 4 + (carries[i] ? 5 : 0);  // a predicate: one digit
+    // a predicate: one digit; a second destination (q, or lop3's p): " 0x0"
+    const size_t expected = 2 + (widths[i] + 3) / 4 + (carries[i] ? 5 : 0) + (dests[i] == 2 ? 4 : 0);
     EXPECT_EQ(line.size(), expected) << line;
   }
   EXPECT_EQ(i, widths.size());
   std::cout << "forms evaluated: " << widths.size() << "\n";
+}
+
+// The comparison, selection, logic and shift forms: predicates are 0x0/0x1,
+// a boolean operation or an x2 setp prints p then q, immediates (lop3's
+// LUT, prmt's selector) are operands in their position.
+TEST(EvalCli, ComparisonLogicAndShiftForms) {
+  const auto r = eval(
+      "setp.lt.f32 0x3f800000 0x40000000\n"
+      "setp.lt.and.f32 0x3f800000 0x40000000 0x1\n"
+      "setp.lt.and.f32 0x3f800000 0x40000000 0x0\n"
+      "setp.ne.f32 0x7fc00000 0x7fc00000\n"
+      "setp.neu.f32 0x7fc00000 0x7fc00000\n"
+      "setp.eq.f32 0x80000000 0x00000000\n"
+      "setp.eq.ftz.f32 0x00000001 0x00000000\n"
+      "setp.lo.u32 0x00000001 0xffffffff\n"
+      "setp.lt.s32 0x00000001 0xffffffff\n"
+      "setp.gt.f16x2 0x3c00c000 0x00000000\n"
+      "setp.eq.xor.f16 0x3c00 0x3c00 0x1\n"
+      "set.gt.u32.s16 0x0001 0xffff\n"
+      "set.gt.f32.f64 0x4000000000000000 0x3ff0000000000000\n"
+      "set.lt.f16x2.f16x2 0x3c00bc00 0x00000000\n"
+      "selp.b32 0x00000001 0x00000002 0x0\n"
+      "slct.f32.f32 0x00000001 0x00000002 0x80000000\n"
+      "and.pred 0x1 0x0\n"
+      "not.b16 0x00ff\n"
+      "cnot.b32 0x00000000\n"
+      "lop3.b32 0xf0f0f0f0 0xcccccccc 0xaaaaaaaa 0x00000096\n"
+      "lop3.or.b32 0x00000000 0x00000000 0x00000000 0x00000080 0x0\n"
+      "shl.b32 0x00000001 0x00000021\n"
+      "shr.s16 0x8000 0x00000010\n"
+      "shf.l.wrap.b32 0x80000000 0x00000001 0x00000021\n"
+      "shf.r.clamp.b32 0x80000000 0x00000001 0x00000021\n"
+      "prmt.b32 0x33221100 0x77665544 0x00003210\n"
+      "prmt.b32 0x33221180 0x77665544 0x00008888\n"
+      "prmt.rc8.b32 0x33221100 0x77665544 0x00000002\n");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out,
+            "0x1\n0x1 0x0\n0x0 0x0\n0x0\n0x1\n0x1\n0x1\n0x1\n0x0\n0x0 0x1\n0x0\n"
+            "0xffffffff\n0x3f800000\n0x00003c00\n0x00000002\n0x00000001\n0x0\n0xff00\n0x00000001\n"
+            "0x96969696\n0x00000000 0x0\n0x00000000\n0xffff\n0x00000003\n0x00000001\n0x33221100\n0xffffffff\n"
+            "0x22222222\n");
 }
 
 long peak_rss_kib() {

@@ -56,6 +56,8 @@ bool cannot_matter(const isa::Instr& in, isa::Mod m) {
   if (in.op == isa::Op::cos && m == isa::Mod::ftz) return true;
   // .sat already turns the NaN an OOB-NaN operand produces into +0.
   if (m == isa::Mod::oob && in.has(isa::Mod::sat)) return true;
+  // .num and .nan ask only whether an operand is NaN; flushing cannot change that.
+  if (m == isa::Mod::ftz && (in.cmp == isa::Cmp::num || in.cmp == isa::Cmp::nan)) return true;
   return false;
 }
 
@@ -78,19 +80,22 @@ TEST(ModifierEffect, EveryAllowedModifierChangesSomeResult) {
         const isa::Instr a{op, type, type2, with, cmp, row->num_src, row};
         if (cannot_matter(a, m)) continue;
         const isa::Instr b{op, type, type2, with & ~isa::bit(m), cmp, row->num_src, row};
-        const bool floating = isa::info(type).cls == isa::TypeClass::floating;
         std::vector<std::vector<uint64_t>> values;
         for (unsigned k = 0; k < a.num_src; ++k) {
-          values.push_back(operand_values(isa::src_bits(a, k), row->shape == isa::Shape::mixed ? 1 : isa::info(type).lanes,
+          // set's sources and slct's c are of the second type
+          const bool second = row->shape == isa::Shape::convert || (row->shape == isa::Shape::select && k == 2);
+          const isa::Type t = second ? type2 : type;
+          const bool floating = isa::info(t).cls == isa::TypeClass::floating && row->src[k] == isa::Operand::reg;
+          values.push_back(operand_values(isa::src_bits(a, k), row->shape == isa::Shape::mixed ? 1 : isa::info(t).lanes,
                                           floating, rng));
         }
         bool differs = false;
         for (int trial = 0; trial < 4000 && !differs; ++trial) {
-          uint64_t src[4] = {};
+          uint64_t src[isa::kMaxSources] = {};
           for (unsigned k = 0; k < a.num_src; ++k) src[k] = values[k][rng() % values[k].size()];
           for (bool cin : {false, true}) {
             const exec::Result ra = exec::execute(a, src, cin), rb = exec::execute(b, src, cin);
-            differs |= ra.value != rb.value || (isa::writes_carry(a) && ra.carry_out != rb.carry_out) ||
+            differs |= ra.value != rb.value || ra.second != rb.second || (isa::writes_carry(a) && ra.carry_out != rb.carry_out) ||
                        isa::writes_carry(a) != isa::writes_carry(b);
           }
         }

@@ -34,6 +34,16 @@ struct Candidate {
 
 const char* reg_for(unsigned bits) { return bits == 1 ? "%p" : bits == 16 ? "%h" : bits == 32 ? "%r" : "%rd"; }
 
+// Operand k (0: the destination) as a candidate writes it.
+std::string operand_text(Operand kind, unsigned bits, unsigned k) {
+  switch (kind) {
+    case Operand::pred_pair: return "%p0|%p1";
+    case Operand::reg_pred: return fmt::format("{}0|%p0", reg_for(bits));
+    case Operand::imm: return "0x96";  // lop3's LUT
+    default: return fmt::format("{}{}", reg_for(bits), k);
+  }
+}
+
 std::vector<Candidate> make_candidates() {
   std::vector<Candidate> out;
   std::set<std::string> seen;
@@ -49,8 +59,8 @@ std::vector<Candidate> make_candidates() {
     for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i)
       if (!(allowed & bit(static_cast<Mod>(i)))) mod_sets.push_back(minimal | bit(static_cast<Mod>(i)));
     auto add = [&](const Instr& in, const std::string& mnemonic) {
-      std::string s = mnemonic + " " + reg_for(dest_bits(in)) + "0";
-      for (unsigned k = 0; k < in.num_src; ++k) s += fmt::format(", {}{}", reg_for(src_bits(in, k)), k + 1);
+      std::string s = mnemonic + " " + operand_text(in.row->dest, dest_bits(in), 0);
+      for (unsigned k = 0; k < in.num_src; ++k) s += ", " + operand_text(in.row->src[k], src_bits(in, k), k + 1);
       if (seen.insert(s).second) out.push_back({s, in});
     };
     for_each_op_and_type(*row, [&](const Instr& base) {
@@ -100,7 +110,7 @@ std::map<size_t, std::string> run_ptxas(const std::string& ptxas, const std::vec
   {
     std::ofstream f(path);
     f << ".version " << version << "\n.target " << target << "\n.address_size 64\n"
-      << ".visible .entry k() {\n.reg .b16 %h<8>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n.reg .pred %p<2>;\n";
+      << ".visible .entry k() {\n.reg .b16 %h<8>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n.reg .pred %p<8>;\n";
     for (const auto& c : cands) f << c.statement << ";\n";
     f << "ret;\n}\n";
   }
@@ -140,7 +150,7 @@ TEST(PtxasAgreement, EveryCandidateFormOnEveryTarget) {
   const auto cands = make_candidates();
   RegisterTable regs;
   Diagnostic d;
-  for (const char* decl : {".b16 %h<8>", ".b32 %r<8>", ".b64 %rd<8>", ".pred %p<2>"}) ASSERT_TRUE(regs.declare(decl, 1, d));
+  for (const char* decl : {".b16 %h<8>", ".b32 %r<8>", ".b64 %rd<8>", ".pred %p<8>"}) ASSERT_TRUE(regs.declare(decl, 1, d));
 
   const std::vector<std::pair<std::string, std::string>> targets = {
       {"sm_75", "9.0"},  {"sm_80", "9.0"},  {"sm_86", "9.0"},  {"sm_89", "9.0"},  {"sm_90", "9.0"},
