@@ -80,7 +80,7 @@ struct RepeatRule {
   std::string_view message;  // {op} and {mode} substituted
 };
 constexpr RepeatRule kRepeatRules[] = {
-    {kRoundingMods, "Multiple rounding modifiers specified"},
+    {kRoundingMods | kIntRoundingMods | bit(Mod::rna) | bit(Mod::rs), "Multiple rounding modifiers specified"},
     {kTestpMods, "Multiple testp operation modifiers specified"},
     {bit(Mod::clamp) | bit(Mod::wrap), "Multiple clamp modifiers specified"},
     {bit(Mod::ftz), "Duplicate .ftz modifier"},

@@ -57,6 +57,13 @@ inline constexpr Feature kFeatures[] = {
     {"dp4a", "{op}", FeatureKind::feature, 61, 50},
     {"bmsk_szext", "{op}", FeatureKind::feature, 70, 76},
     {"fns", "fns", FeatureKind::feature, 30, 60},
+    // cvt (conversions)
+    {"cvt_bf16", "cvt with .{type}.{type2}", FeatureKind::feature, 90, 78},
+    {"cvt_f32_bf16", "cvt with .{type}.{type2}", FeatureKind::feature, 80, 71},
+    {"cvt_bf16_ftz", "cvt with .{type}.{type2}.ftz", FeatureKind::feature, 90, 78},
+    {"cvt_satfinite", ".satfinite", FeatureKind::modifier, 75, 81},
+    {"cvt_pack_half", "cvt.{type}.{type2}", FeatureKind::feature, 80, 70},
+    {"cvt_fp8", "cvt with .e4m3x2/.e5m2x2", FeatureKind::feature, 89, 78},
 };
 inline constexpr size_t kNumFeatures = sizeof(kFeatures) / sizeof(kFeatures[0]);
 static_assert(kNumFeatures <= kMaxFeatures);

@@ -17,6 +17,7 @@ enum class Op : uint8_t {
   addc, subc, madc,
   rcp, sqrt, rsqrt, sin, cos, lg2, ex2, tanh,
   mul24, mad24, sad, copysign, testp,
+  cvt,
   kCount
 };
 
@@ -37,6 +38,7 @@ inline constexpr OpInfo kOps[] = {
     {Op::sin, "sin"},     {Op::cos, "cos"},     {Op::lg2, "lg2"},     {Op::ex2, "ex2"},
     {Op::tanh, "tanh"},   {Op::mul24, "mul24"}, {Op::mad24, "mad24"}, {Op::sad, "sad"},
     {Op::copysign, "copysign"}, {Op::testp, "testp"},
+    {Op::cvt, "cvt"},
 };
 
 // Whether row i of a table keyed by an enum describes enumerator i.
