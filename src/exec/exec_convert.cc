@@ -57,6 +57,7 @@ uint64_t scalar(const isa::Instr& in, uint64_t a) {
     return widen_int(in.type,
                      fp::cvt_float_to_int(*from.format, a, int_rounding(in), p.ftz_in, to.bits, is_signed(in.type)));
   if (!from.format) return fp::cvt_int_to_float(*to.format, a, from.bits, is_signed(in.type2), p);
+  if (in.type == Type::tf32) return fp::cvt_tf32(a, in.has(Mod::rna), p);
   if (has_int_rounding(in)) return fp::cvt_integral(*to.format, a, int_rounding(in), p);
   return fp::cvt_float(*from.format, *to.format, a, p);
 }

@@ -114,4 +114,21 @@ uint64_t cvt_int_to_float(const Format& to, uint64_t a, unsigned bits, bool is_s
   return finish_cvt(to, p, false, r);
 }
 
+uint64_t cvt_tf32(uint64_t a, bool rna, const CvtPolicy& p) {
+  constexpr int kDropped = 23 - 10;  // f32 fraction bits tf32 drops, normal and subnormal alike
+  const uint64_t in = flush_in(kF32, p, a);
+  const Unpacked x = unpack(kF32, in);
+  uint64_t r;
+  if (!rna || x.cls == Class::nan || x.cls == Class::inf || x.cls == Class::zero) {
+    r = ieee::convert(kF32, kTF32, in, p.rnd);
+  } else {
+    // Ties away: add half a tf32 ulp to the exact value, then truncate.
+    // Rounding up past the largest finite value gives infinity, as for rn.
+    const uint64_t sig = x.sig + (uint64_t{1} << (kDropped - 1));
+    const bool over = x.exp + 63 - __builtin_clzll(sig) > kTF32.emax();
+    r = over ? kTF32.inf(x.sign) : round_pack(kTF32, x.sign, x.exp, sig, false, Rounding::rz);
+  }
+  return finish_cvt(kTF32, p, x.cls == Class::nan, r) << kDropped;
+}
+
 }  // namespace ptxfu::fp

@@ -33,4 +33,9 @@ uint64_t cvt_float_to_int(const Format& from, uint64_t a, IntRounding r, bool ft
 // A `bits`-wide integer (low bits of `a`) to a float, rounded once.
 uint64_t cvt_int_to_float(const Format& to, uint64_t a, unsigned bits, bool is_signed, const CvtPolicy& p);
 
+// f32 to tf32, returned in its 32-bit container (the f32 layout, the low 13
+// bits zero): rounded by p.rnd, or to nearest with ties away from zero
+// (.rna) when `rna`.
+uint64_t cvt_tf32(uint64_t a, bool rna, const CvtPolicy& p);
+
 }  // namespace ptxfu::fp

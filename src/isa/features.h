@@ -64,6 +64,10 @@ inline constexpr Feature kFeatures[] = {
     {"cvt_satfinite", ".satfinite", FeatureKind::modifier, 75, 81},
     {"cvt_pack_half", "cvt.{type}.{type2}", FeatureKind::feature, 80, 70},
     {"cvt_fp8", "cvt with .e4m3x2/.e5m2x2", FeatureKind::feature, 89, 78},
+    {"tf32_type", ".tf32", FeatureKind::feature, 80, 70},
+    {"cvt_tf32_rn", "cvt with .{type}.{type2}.rn", FeatureKind::feature, 90, 78},
+    {"cvt_tf32_rna_satfinite", "'.satfinite' on 'cvt.{type}.{type2}.rna'", FeatureKind::modifier, 80, 81},
+    {"cvt_tf32_rn_satfinite", "'.satfinite' on 'cvt.{type}.{type2}.rn'", FeatureKind::modifier, 100, 86},
 };
 inline constexpr size_t kNumFeatures = sizeof(kFeatures) / sizeof(kFeatures[0]);
 static_assert(kNumFeatures <= kMaxFeatures);

@@ -102,7 +102,7 @@ inline constexpr TypeInfo kTypeInfo[] = {
     {Type::f32x2, "f32x2", 64, 2, TypeClass::floating, &fp::kF32},
     {Type::f64, "f64", 64, 1, TypeClass::floating, &fp::kF64},
     {Type::pred, "pred", 1, 1, TypeClass::predicate, nullptr},
-    {Type::tf32, "tf32", 32, 1, TypeClass::floating, &fp::kTF32},
+    {Type::tf32, "tf32", 32, 1, TypeClass::floating, &fp::kTF32, feature("tf32_type")},
     {Type::e4m3x2, "e4m3x2", 16, 2, TypeClass::floating, &fp::kE4M3},
     {Type::e5m2x2, "e5m2x2", 16, 2, TypeClass::floating, &fp::kE5M2},
     {Type::e2m3x2, "e2m3x2", 16, 2, TypeClass::floating, &fp::kE2M3},

@@ -329,6 +329,16 @@ constexpr FormRow kRows[] = {
         .allow(mods(M::relu, M::satfinite))
         .needs("cvt_pack_half")
         .mod_needs(M::satfinite, "cvt_satfinite"),
+    // tf32 in its 32-bit container: .rna (sm_80), .rn/.rz (sm_90)
+    convert(types(T::tf32), types(T::f32))
+        .select(mods(M::rna))
+        .allow(mods(M::satfinite))
+        .mod_needs(M::satfinite, "cvt_tf32_rna_satfinite"),
+    convert(types(T::tf32), types(T::f32))
+        .select(mods(M::rn, M::rz))
+        .allow(mods(M::relu, M::satfinite))
+        .needs("cvt_tf32_rn")
+        .mod_needs(M::satfinite, "cvt_tf32_rn_satfinite"),
     // FP8 pairs (sm_89)
     convert(types(T::e4m3x2, T::e5m2x2), types(T::f32), 2)
         .select(mods(M::rn))

@@ -12,6 +12,7 @@
 //    e4m3, e5m2 (rn; .satfinite for FP8).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -145,6 +146,34 @@ TEST(Cvt, RandomF32AndF64) {
       ASSERT_EQ(fp::cvt_float(fp::kF64, fp::kF16, a, mode(kModes[m])), ref_ieee(oracle::kF16, kRnd[m], v)) << a;
       ASSERT_EQ(fp::cvt_float(fp::kF64, fp::kBF16, a, mode(kModes[m])), ref_ieee(oracle::kBF16, kRnd[m], v)) << a;
     }
+  }
+}
+
+// tf32 (8 exponent, 10 fraction bits) in the f32 container, low 13 bits zero.
+constexpr oracle::Spec kTF32Spec{8, 10};
+uint64_t ref_tf32(double v, int mode /* 0..3: rn rz rm rp, 4: rna */) {
+  if (std::isnan(v)) return oracle::encode(kTF32Spec, NAN) << 13;
+  if (mode < 4) return oracle::mul(kTF32Spec, kRnd[mode], v, 1.0) << 13;
+  // Ties away: |v| / quantum + 1/2, truncated, is exact in double.
+  const double a = std::fabs(v);
+  if (a == 0 || std::isinf(a)) return oracle::encode(kTF32Spec, v) << 13;
+  const int e = std::max(std::ilogb(a), -126);
+  const double q = std::ldexp(1.0, e - 10);
+  double r = std::floor(a / q + 0.5) * q;
+  if (r >= 0x1p128) r = INFINITY;
+  return oracle::encode(kTF32Spec, std::signbit(v) ? -r : r) << 13;
+}
+
+TEST(Cvt, RandomF32ToTf32) {
+  std::mt19937_64 rng(90);
+  for (int i = 0; i < 1000000; ++i) {
+    auto a = static_cast<uint32_t>(rng());
+    if (i % 4 == 0) a = (a & 0xffffe000) | 0x1000;  // exact ties
+    if (i % 4 == 1) a |= 0x7f7fe000;                // near overflow
+    const double v = f32_value(a);
+    for (int m = 0; m < 4; ++m)
+      ASSERT_EQ(fp::cvt_tf32(a, false, mode(kModes[m])), ref_tf32(v, m)) << std::hex << a << " mode " << m;
+    ASSERT_EQ(fp::cvt_tf32(a, true, {}), ref_tf32(v, 4)) << std::hex << a << " rna";
   }
 }
 
