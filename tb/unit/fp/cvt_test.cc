@@ -16,11 +16,14 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <random>
 #include <string>
 
+#include "exec/execute.h"
 #include "fp/cvt.h"
 #include "int/convert.h"
+#include "isa/decode.h"
 #include "oracle/mpfr_oracle.h"
 
 namespace ptxfu::fptest {
@@ -317,6 +320,38 @@ TEST(Cvt, ModifiersOnTheResult) {
   EXPECT_EQ(fp::cvt_float(fp::kF32, fp::kF16, 0x00000001, p), 0x0000u);  // flushed before rounding up
   p.ftz_in = false;
   EXPECT_EQ(fp::cvt_float(fp::kF32, fp::kF16, 0x00000001, p), 0x0001u);
+}
+
+// Through the decoder and executor: packing order, widths, register extension.
+uint64_t run(const char* mnemonic, std::initializer_list<uint64_t> sources) {
+  isa::Instr in;
+  isa::Diagnostic d;
+  EXPECT_TRUE(isa::decode(mnemonic, static_cast<unsigned>(sources.size()), 1, in, d)) << mnemonic << ": " << d.message;
+  uint64_t src[5] = {};
+  size_t k = 0;
+  for (uint64_t s : sources) src[k++] = s;
+  return exec::execute(in, src, false).value;
+}
+
+TEST(Cvt, ExecutorForms) {
+  EXPECT_EQ(run("cvt.rn.f16x2.f32", {0x3f800000, 0x40000000}), 0x3c004000u);  // first source high
+  EXPECT_EQ(run("cvt.rz.bf16x2.f32", {0x3f800000, 0xc0000000}), 0x3f80c000u);
+  EXPECT_EQ(run("cvt.rn.satfinite.e4m3x2.f32", {0x44000000, 0x7fc00000}), 0x7e7fu);  // 512 -> 448, NaN
+  EXPECT_EQ(run("cvt.rn.satfinite.e5m2x2.f16x2", {0x7c00fc00}), 0x7bfbu);            // +-inf -> +-max
+  EXPECT_EQ(run("cvt.rn.f16x2.e4m3x2", {0x3878}), 0x3c005c00u);                      // 1, 256
+  EXPECT_EQ(run("cvt.rn.relu.f16x2.e5m2x2", {0xbc3c}), 0x00003c00u);                 // -1 -> 0, 1
+  EXPECT_EQ(run("cvt.rni.s32.f32", {0xc0200000}), 0xfffffffeu);                      // -2.5 -> -2
+  EXPECT_EQ(run("cvt.rzi.s32.f64", {0x7ff8000000000000}), 0u);                       // NaN -> 0
+  EXPECT_EQ(run("cvt.rzi.u8.f32", {0x44000000}), 0x00ffu);                           // saturates
+  EXPECT_EQ(run("cvt.rzi.s8.f32", {0xc4000000}), 0xff80u);                           // -128, sign-extended
+  EXPECT_EQ(run("cvt.sat.s8.s32", {0xffffff00}), 0xff80u);
+  EXPECT_EQ(run("cvt.u32.s8", {0x00ff}), 0xffffffffu);  // sign-extends the source
+  EXPECT_EQ(run("cvt.rn.f32.u64", {0xffffffffffffffff}), 0x5f800000u);
+  EXPECT_EQ(run("cvt.rmi.f32.f32", {0xbf000000}), 0xbf800000u);
+  EXPECT_EQ(run("cvt.ftz.f32.f32", {0x00000001}), 0u);
+  EXPECT_EQ(run("cvt.ftz.f64.f32", {0x80000001}), 0x8000000000000000u);
+  EXPECT_EQ(run("cvt.rna.tf32.f32", {0x3f801000}), 0x3f802000u);
+  EXPECT_EQ(run("cvt.rn.tf32.f32", {0x3f801000}), 0x3f800000u);
 }
 
 // Every f32 to f16, bf16, e4m3, e5m2 (rn, .satfinite for FP8). Long:
