@@ -21,12 +21,18 @@ using FeatureMask = std::bitset<kMaxFeatures>;
 // "Modifier 'x' requires ...".
 enum class FeatureKind : uint8_t { feature, modifier };
 
+// Which targets of an sm number have a feature: all of them, or only the
+// architecture- and family-specific ones (sm_100a, sm_100f, ...), for which
+// ptxas says "Instruction '...' not supported on .target 'sm_100'".
+enum class FeatureScope : uint8_t { every_target, specific_targets };
+
 struct Feature {
   std::string_view id;    // stable name used by configs
   std::string_view text;  // ptxas wording; {op}, {type}, {type2} are substituted
   FeatureKind kind;
   uint16_t min_sm;        // e.g. 90
   uint16_t min_ptx;       // PTX ISA version times ten, e.g. 81 for 8.1
+  FeatureScope scope = FeatureScope::every_target;
 };
 
 // One row per feature. min_sm/min_ptx were checked against NVIDIA's ptxas
@@ -68,6 +74,9 @@ inline constexpr Feature kFeatures[] = {
     {"cvt_tf32_rn", "cvt with .{type}.{type2}.rn", FeatureKind::feature, 90, 78},
     {"cvt_tf32_rna_satfinite", "'.satfinite' on 'cvt.{type}.{type2}.rna'", FeatureKind::modifier, 80, 81},
     {"cvt_tf32_rn_satfinite", "'.satfinite' on 'cvt.{type}.{type2}.rn'", FeatureKind::modifier, 100, 86},
+    {"cvt_fp6", "cvt with .e2m3x2/.e3m2x2", FeatureKind::feature, 100, 86, FeatureScope::specific_targets},
+    {"cvt_fp4", "cvt with .e2m1x2", FeatureKind::feature, 100, 86, FeatureScope::specific_targets},
+    {"cvt_ue8m0", "cvt with .ue8m0x2", FeatureKind::feature, 100, 86, FeatureScope::specific_targets},
 };
 inline constexpr size_t kNumFeatures = sizeof(kFeatures) / sizeof(kFeatures[0]);
 static_assert(kNumFeatures <= kMaxFeatures);

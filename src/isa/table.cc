@@ -347,6 +347,22 @@ constexpr FormRow kRows[] = {
         .needs("cvt_fp8"),
     convert(types(T::e4m3x2, T::e5m2x2), types(T::f16x2)).select(mods(M::rn)).require(mods(M::satfinite)).allow(mods(M::relu)).needs("cvt_fp8"),
     convert(types(T::f16x2), types(T::e4m3x2, T::e5m2x2)).select(mods(M::rn)).allow(mods(M::relu)).needs("cvt_fp8"),
+    // FP6, FP4 and UE8M0 pairs: architecture- and family-specific targets (sm_100a, sm_120f, ...)
+    convert(types(T::e2m3x2, T::e3m2x2), types(T::f32), 2)
+        .select(mods(M::rn))
+        .require(mods(M::satfinite))
+        .allow(mods(M::relu))
+        .needs("cvt_fp6"),
+    convert(types(T::f16x2), types(T::e2m3x2, T::e3m2x2)).select(mods(M::rn)).allow(mods(M::relu)).needs("cvt_fp6"),
+    convert(types(T::e2m1x2), types(T::f32), 2)
+        .select(mods(M::rn))
+        .require(mods(M::satfinite))
+        .allow(mods(M::relu))
+        .needs("cvt_fp4"),
+    convert(types(T::f16x2), types(T::e2m1x2)).select(mods(M::rn)).allow(mods(M::relu)).needs("cvt_fp4"),
+    convert(types(T::ue8m0x2), types(T::f32), 2).select(mods(M::rz, M::rp)).allow(mods(M::satfinite)).needs("cvt_ue8m0"),
+    convert(types(T::ue8m0x2), types(T::bf16x2)).select(mods(M::rz, M::rp)).allow(mods(M::satfinite)).needs("cvt_ue8m0"),
+    convert(types(T::bf16x2), types(T::ue8m0x2)).select(mods(M::rn)).needs("cvt_ue8m0"),
 };
 
 }  // namespace

@@ -322,6 +322,68 @@ TEST(Cvt, ModifiersOnTheResult) {
   EXPECT_EQ(fp::cvt_float(fp::kF32, fp::kF16, 0x00000001, p), 0x0001u);
 }
 
+// The OCP MX rows without NaN or infinity (e2m3, e3m2: FP6; e2m1: FP4), by
+// their definition: bias 2^(E-1) - 1, subnormals at E = 0, every other
+// encoding a number.
+struct MiniFloat {
+  int e, m;
+  double value(unsigned code) const {
+    const int bias = (1 << (e - 1)) - 1;
+    const unsigned be = (code >> m) & ((1u << e) - 1), f = code & ((1u << m) - 1);
+    const double mag =
+        be == 0 ? std::ldexp(f, 1 - bias - m) : std::ldexp((1u << m) + f, static_cast<int>(be) - bias - m);
+    return (code >> (e + m)) & 1 ? -mag : mag;
+  }
+  // .rn.satfinite: nearest, ties to the even code, beyond the largest clamps;
+  // NaN gives +max (the rows have no NaN; see fp/cvt.cc).
+  uint64_t round(double v) const {
+    const unsigned top = (1u << (e + m)) - 1;  // the largest magnitude code
+    if (std::isnan(v)) return top;
+    const unsigned sign = std::signbit(v) ? 1u << (e + m) : 0;
+    const double a = std::fabs(v);
+    if (a >= value(top)) return sign | top;
+    unsigned c = 0;
+    while (value(c + 1) <= a) ++c;
+    if (value(c) == a) return sign | c;
+    const double mid = (value(c) + value(c + 1)) / 2;
+    return sign | (a < mid ? c : a > mid ? c + 1 : ((c & 1) ? c + 1 : c));
+  }
+};
+
+TEST(Cvt, Fp6Fp4AndUe8m0) {
+  const std::pair<const fp::Format*, MiniFloat> rows[] = {
+      {&fp::kE2M3, {2, 3}}, {&fp::kE3M2, {3, 2}}, {&fp::kE2M1, {2, 1}}};
+  std::mt19937_64 rng(21);
+  for (const auto& [core, ref] : rows) {
+    for (unsigned c = 0; c < (2u << (ref.e + ref.m)); ++c)  // every value to f16, exactly
+      ASSERT_EQ(fp::cvt_float(*core, fp::kF16, c, mode(Rounding::rn)), ref_ieee(oracle::kF16, Rnd::rn, ref.value(c)))
+          << core->name << " " << c;
+    for (int i = 0; i < 200000; ++i) {
+      auto a = static_cast<uint32_t>(rng());
+      if (i & 1) a = (a & 0x80ffffff) | ((116 + static_cast<uint32_t>(rng() % 16)) << 23);  // 2^-11 .. 2^4
+      ASSERT_EQ(fp::cvt_float(fp::kF32, *core, a, satfinite()), ref.round(f32_value(a)))
+          << core->name << std::hex << " " << a;
+    }
+  }
+  // ue8m0 (2^(E-127), 0xff NaN) to bf16: exact, 2^-127 as a bf16 subnormal.
+  for (unsigned c = 0; c < 0x100; ++c) {
+    const double v = c == 0xff ? NAN : std::ldexp(1.0, static_cast<int>(c) - 127);
+    ASSERT_EQ(fp::cvt_float(fp::kUE8M0, fp::kBF16, c, mode(Rounding::rn)), ref_ieee(oracle::kBF16, Rnd::rn, v)) << c;
+  }
+  // f32 to ue8m0: the power of two below (.rz) or above (.rp) a positive value.
+  for (int i = 0; i < 200000; ++i) {
+    const auto a = static_cast<uint32_t>(rng()) & 0x7f7fffff;  // positive finite
+    const double v = f32_value(a);
+    if (v < 0x1p-127) continue;
+    const int e = std::ilogb(v);
+    const bool exact = v == std::ldexp(1.0, e);
+    ASSERT_EQ(fp::cvt_float(fp::kF32, fp::kUE8M0, a, mode(Rounding::rz)), static_cast<uint64_t>(e + 127))
+        << std::hex << a;
+    const uint64_t up = static_cast<uint64_t>(e + 127 + (exact ? 0 : 1));
+    ASSERT_EQ(fp::cvt_float(fp::kF32, fp::kUE8M0, a, mode(Rounding::rp)), up) << std::hex << a;  // 2^128: 0xff (NaN)
+  }
+}
+
 // Through the decoder and executor: packing order, widths, register extension.
 uint64_t run(const char* mnemonic, std::initializer_list<uint64_t> sources) {
   isa::Instr in;
@@ -352,6 +414,10 @@ TEST(Cvt, ExecutorForms) {
   EXPECT_EQ(run("cvt.ftz.f64.f32", {0x80000001}), 0x8000000000000000u);
   EXPECT_EQ(run("cvt.rna.tf32.f32", {0x3f801000}), 0x3f802000u);
   EXPECT_EQ(run("cvt.rn.tf32.f32", {0x3f801000}), 0x3f800000u);
+  EXPECT_EQ(run("cvt.rn.satfinite.e2m1x2.f32", {0x40c00000, 0xc1000000}), 0x7fu);  // 6, -8 -> -6
+  EXPECT_EQ(run("cvt.rn.f16x2.e2m1x2", {0x24}), 0x3c004000u);                      // 1, 2
+  EXPECT_EQ(run("cvt.rp.ue8m0x2.f32", {0x3f800001, 0x3f800000}), 0x807fu);         // 2, 1
+  EXPECT_EQ(run("cvt.rn.bf16x2.ue8m0x2", {0x7f80}), 0x3f804000u);
 }
 
 // Every f32 to f16, bf16, e4m3, e5m2 (rn, .satfinite for FP8). Long:
