@@ -303,14 +303,20 @@ constexpr FormRow kRows[] = {
         .allow(mods(M::satfinite))
         .mod_needs(M::relu, "half_relu")
         .mod_needs(M::satfinite, "cvt_satfinite"),
-    convert(types(T::f16), types(T::f32)).select(mods(M::rn, M::rz)).require(mods(M::satfinite)).mod_needs(M::satfinite, "cvt_satfinite"),
+    convert(types(T::f16), types(T::f32))
+        .select(mods(M::rn, M::rz))
+        .require(mods(M::satfinite))
+        .mod_needs(M::satfinite, "cvt_satfinite"),
     convert(types(T::f16), types(T::f32)).select(kRnd).allow(mods(M::ftz, M::sat)),
     convert(types(T::bf16), types(T::f32))
         .select(mods(M::rn, M::rz))
         .require(mods(M::relu))
         .allow(mods(M::satfinite))
         .mod_needs(M::satfinite, "cvt_satfinite"),
-    convert(types(T::bf16), types(T::f32)).select(mods(M::rn, M::rz)).require(mods(M::satfinite)).mod_needs(M::satfinite, "cvt_satfinite"),
+    convert(types(T::bf16), types(T::f32))
+        .select(mods(M::rn, M::rz))
+        .require(mods(M::satfinite))
+        .mod_needs(M::satfinite, "cvt_satfinite"),
     convert(types(T::bf16), types(T::f32)).select(kRnd).allow(mods(M::ftz)),
     convert(types(T::f16), types(T::f64)).select(kRnd).allow(mods(M::sat)).on(P::fp64),
     convert(types(T::f32), types(T::f64)).select(kRnd).allow(mods(M::ftz, M::sat)).on(P::fp64),
@@ -318,7 +324,10 @@ constexpr FormRow kRows[] = {
     // between f16 and bf16, and widening from bf16: rounding optional
     convert(types(T::bf16), types(T::f16)).allow(kRnd).needs("cvt_bf16"),
     convert(types(T::f16, T::f64), types(T::bf16)).allow(kRnd).needs("cvt_bf16"),
-    convert(types(T::f32), types(T::bf16)).allow(kRnd | mods(M::ftz)).needs("cvt_f32_bf16").mod_needs(M::ftz, "cvt_bf16_ftz"),
+    convert(types(T::f32), types(T::bf16))
+        .allow(kRnd | mods(M::ftz))
+        .needs("cvt_f32_bf16")
+        .mod_needs(M::ftz, "cvt_bf16_ftz"),
     // widening: exact, no rounding modifier
     convert(types(T::f32), types(T::f16)).allow(mods(M::ftz, M::sat)),
     convert(types(T::f64), types(T::f16)).allow(mods(M::sat)).on(P::fp64),
@@ -345,7 +354,11 @@ constexpr FormRow kRows[] = {
         .require(mods(M::satfinite))
         .allow(mods(M::relu))
         .needs("cvt_fp8"),
-    convert(types(T::e4m3x2, T::e5m2x2), types(T::f16x2)).select(mods(M::rn)).require(mods(M::satfinite)).allow(mods(M::relu)).needs("cvt_fp8"),
+    convert(types(T::e4m3x2, T::e5m2x2), types(T::f16x2))
+        .select(mods(M::rn))
+        .require(mods(M::satfinite))
+        .allow(mods(M::relu))
+        .needs("cvt_fp8"),
     convert(types(T::f16x2), types(T::e4m3x2, T::e5m2x2)).select(mods(M::rn)).allow(mods(M::relu)).needs("cvt_fp8"),
     // FP6, FP4 and UE8M0 pairs: architecture- and family-specific targets (sm_100a, sm_120f, ...)
     convert(types(T::e2m3x2, T::e3m2x2), types(T::f32), 2)
@@ -360,8 +373,14 @@ constexpr FormRow kRows[] = {
         .allow(mods(M::relu))
         .needs("cvt_fp4"),
     convert(types(T::f16x2), types(T::e2m1x2)).select(mods(M::rn)).allow(mods(M::relu)).needs("cvt_fp4"),
-    convert(types(T::ue8m0x2), types(T::f32), 2).select(mods(M::rz, M::rp)).allow(mods(M::satfinite)).needs("cvt_ue8m0"),
-    convert(types(T::ue8m0x2), types(T::bf16x2)).select(mods(M::rz, M::rp)).allow(mods(M::satfinite)).needs("cvt_ue8m0"),
+    convert(types(T::ue8m0x2), types(T::f32), 2)
+        .select(mods(M::rz, M::rp))
+        .allow(mods(M::satfinite))
+        .needs("cvt_ue8m0"),
+    convert(types(T::ue8m0x2), types(T::bf16x2))
+        .select(mods(M::rz, M::rp))
+        .allow(mods(M::satfinite))
+        .needs("cvt_ue8m0"),
     convert(types(T::bf16x2), types(T::ue8m0x2)).select(mods(M::rn)).needs("cvt_ue8m0"),
 };
 
