@@ -350,6 +350,8 @@ bool check_target(const Instr& in, const Capabilities& caps, unsigned column, Di
     named.type = type;
     const std::string text = feature_text(f, named);
     if (!caps.mask.test(id)) {
+      if (f.scope == FeatureScope::specific_targets)
+        return fail(err, column, fmt::format("Instruction '{}' not supported on .target '{}'", text, caps.target_name));
       if (f.min_sm > caps.sm)
         return fail(err, column, fmt::format("{} '{}' requires .target sm_{} or higher", kind, text, f.min_sm));
       return fail(err, column, fmt::format("{} '{}' is not supported on .target {} (feature '{}' removed by configuration)",

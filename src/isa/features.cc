@@ -15,20 +15,20 @@ struct TargetRow {
 // Every target name PTX ISA 9.1 defines from sm_53 on, with the PTX version
 // that introduced it.
 constexpr TargetRow kTargets[] = {
-    {"sm_53", 53, 42},   {"sm_60", 60, 50},   {"sm_61", 61, 50},   {"sm_62", 62, 50},
-    {"sm_70", 70, 60},   {"sm_72", 72, 61},   {"sm_75", 75, 63},   {"sm_80", 80, 70},
-    {"sm_86", 86, 71},   {"sm_87", 87, 74},   {"sm_88", 88, 90},   {"sm_89", 89, 78},
-    {"sm_90", 90, 78},   {"sm_90a", 90, 80},  {"sm_100", 100, 86}, {"sm_100a", 100, 86},
-    {"sm_100f", 100, 88}, {"sm_101", 101, 86}, {"sm_101a", 101, 86}, {"sm_103", 103, 88},
-    {"sm_103a", 103, 88}, {"sm_103f", 103, 88}, {"sm_110", 110, 90}, {"sm_110a", 110, 90},
-    {"sm_110f", 110, 90}, {"sm_120", 120, 87}, {"sm_120a", 120, 87}, {"sm_120f", 120, 88},
-    {"sm_121", 121, 88}, {"sm_121a", 121, 88}, {"sm_121f", 121, 88},
+    {"sm_53", 53, 42},    {"sm_60", 60, 50},    {"sm_61", 61, 50},    {"sm_62", 62, 50},    {"sm_70", 70, 60},
+    {"sm_72", 72, 61},    {"sm_75", 75, 63},    {"sm_80", 80, 70},    {"sm_86", 86, 71},    {"sm_87", 87, 74},
+    {"sm_88", 88, 90},    {"sm_89", 89, 78},    {"sm_90", 90, 78},    {"sm_90a", 90, 80},   {"sm_100", 100, 86},
+    {"sm_100a", 100, 86}, {"sm_100f", 100, 88}, {"sm_101", 101, 86},  {"sm_101a", 101, 86}, {"sm_103", 103, 88},
+    {"sm_103a", 103, 88}, {"sm_103f", 103, 88}, {"sm_110", 110, 90},  {"sm_110a", 110, 90}, {"sm_110f", 110, 90},
+    {"sm_120", 120, 87},  {"sm_120a", 120, 87}, {"sm_120f", 120, 88}, {"sm_121", 121, 88},  {"sm_121a", 121, 88},
+    {"sm_121f", 121, 88},
 };
 
-FeatureMask mask_for_sm(uint16_t sm) {
+// `specific`: an architecture- or family-specific target (sm_100a, sm_100f).
+FeatureMask mask_for_sm(uint16_t sm, bool specific) {
   FeatureMask mask;
   for (size_t i = 0; i < kNumFeatures; ++i)
-    if (kFeatures[i].min_sm <= sm) mask.set(i);
+    if (kFeatures[i].min_sm <= sm && (specific || kFeatures[i].scope == FeatureScope::every_target)) mask.set(i);
   return mask;
 }
 
@@ -53,7 +53,10 @@ const std::vector<uint16_t>& known_sm_numbers() {
 
 std::optional<Target> find_target(std::string_view name) {
   for (const auto& t : kTargets)
-    if (t.name == name) return Target{std::string(t.name), t.sm, t.min_ptx, mask_for_sm(t.sm)};
+    if (t.name == name) {
+      const char last = t.name.back();
+      return Target{std::string(t.name), t.sm, t.min_ptx, mask_for_sm(t.sm, last == 'a' || last == 'f')};
+    }
   return std::nullopt;
 }
 
@@ -69,8 +72,7 @@ bool apply_feature_overrides(FeatureMask& mask, const std::vector<std::string>& 
       const auto f = find_feature(id);
       if (!f) {
         error = "unknown feature '" + id + "' (known: ";
-        for (size_t i = 0; i < kNumFeatures; ++i)
-          error += std::string(i ? ", " : "") + std::string(kFeatures[i].id);
+        for (size_t i = 0; i < kNumFeatures; ++i) error += std::string(i ? ", " : "") + std::string(kFeatures[i].id);
         error += ")";
         return false;
       }
@@ -92,8 +94,6 @@ std::optional<uint16_t> parse_ptx_version(std::string_view text) {
   return static_cast<uint16_t>(major * 10 + (minor - '0'));
 }
 
-std::string format_ptx_version(uint16_t v) {
-  return std::to_string(v / 10) + "." + std::to_string(v % 10);
-}
+std::string format_ptx_version(uint16_t v) { return std::to_string(v / 10) + "." + std::to_string(v % 10); }
 
 }  // namespace ptxfu::isa

@@ -21,12 +21,18 @@ using FeatureMask = std::bitset<kMaxFeatures>;
 // "Modifier 'x' requires ...".
 enum class FeatureKind : uint8_t { feature, modifier };
 
+// Which targets of an sm number have a feature: all of them, or only the
+// architecture- and family-specific ones (sm_100a, sm_100f, ...), for which
+// ptxas says "Instruction '...' not supported on .target 'sm_100'".
+enum class FeatureScope : uint8_t { every_target, specific_targets };
+
 struct Feature {
   std::string_view id;    // stable name used by configs
   std::string_view text;  // ptxas wording; {op}, {type}, {type2} are substituted
   FeatureKind kind;
   uint16_t min_sm;        // e.g. 90
   uint16_t min_ptx;       // PTX ISA version times ten, e.g. 81 for 8.1
+  FeatureScope scope = FeatureScope::every_target;
 };
 
 // One row per feature. min_sm/min_ptx were checked against NVIDIA's ptxas
@@ -62,6 +68,20 @@ inline constexpr Feature kFeatures[] = {
     {"bf16_compare", "{op}.{type}", FeatureKind::feature, 90, 78},
     {"bf16_compare_src", "{op}.{type2}", FeatureKind::feature, 90, 78},
     {"lop3_boolop", "lop3.<BoolOp>", FeatureKind::feature, 70, 82},
+    // cvt (conversions)
+    {"cvt_bf16", "cvt with .{type}.{type2}", FeatureKind::feature, 90, 78},
+    {"cvt_f32_bf16", "cvt with .{type}.{type2}", FeatureKind::feature, 80, 71},
+    {"cvt_bf16_ftz", "cvt with .{type}.{type2}.ftz", FeatureKind::feature, 90, 78},
+    {"cvt_satfinite", ".satfinite", FeatureKind::modifier, 75, 81},
+    {"cvt_pack_half", "cvt.{type}.{type2}", FeatureKind::feature, 80, 70},
+    {"cvt_fp8", "cvt with .e4m3x2/.e5m2x2", FeatureKind::feature, 89, 78},
+    {"tf32_type", ".tf32", FeatureKind::feature, 80, 70},
+    {"cvt_tf32_rn", "cvt with .{type}.{type2}.rn", FeatureKind::feature, 90, 78},
+    {"cvt_tf32_rna_satfinite", "'.satfinite' on 'cvt.{type}.{type2}.rna'", FeatureKind::modifier, 80, 81},
+    {"cvt_tf32_rn_satfinite", "'.satfinite' on 'cvt.{type}.{type2}.rn'", FeatureKind::modifier, 100, 86},
+    {"cvt_fp6", "cvt with .e2m3x2/.e3m2x2", FeatureKind::feature, 100, 86, FeatureScope::specific_targets},
+    {"cvt_fp4", "cvt with .e2m1x2", FeatureKind::feature, 100, 86, FeatureScope::specific_targets},
+    {"cvt_ue8m0", "cvt with .ue8m0x2", FeatureKind::feature, 100, 86, FeatureScope::specific_targets},
 };
 inline constexpr size_t kNumFeatures = sizeof(kFeatures) / sizeof(kFeatures[0]);
 static_assert(kNumFeatures <= kMaxFeatures);

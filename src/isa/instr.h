@@ -19,6 +19,7 @@ enum class Op : uint8_t {
   mul24, mad24, sad, copysign, testp,
   setp, set, selp, slct,
   and_, or_, xor_, not_, cnot, lop3, shl, shr, shf, prmt,  // C++ reserves and/or/xor/not
+  cvt,
   kCount
 };
 
@@ -43,6 +44,7 @@ inline constexpr OpInfo kOps[] = {
     {Op::and_, "and"},    {Op::or_, "or"},      {Op::xor_, "xor"},    {Op::not_, "not"},
     {Op::cnot, "cnot"},   {Op::lop3, "lop3"},   {Op::shl, "shl"},     {Op::shr, "shr"},
     {Op::shf, "shf"},     {Op::prmt, "prmt"},
+    {Op::cvt, "cvt"},
 };
 
 // Whether row i of a table keyed by an enum describes enumerator i.
@@ -106,7 +108,7 @@ inline constexpr TypeInfo kTypeInfo[] = {
     {Type::f32x2, "f32x2", 64, 2, TypeClass::floating, &fp::kF32},
     {Type::f64, "f64", 64, 1, TypeClass::floating, &fp::kF64},
     {Type::pred, "pred", 1, 1, TypeClass::predicate, nullptr},
-    {Type::tf32, "tf32", 32, 1, TypeClass::floating, &fp::kTF32},
+    {Type::tf32, "tf32", 32, 1, TypeClass::floating, &fp::kTF32, feature("tf32_type")},
     {Type::e4m3x2, "e4m3x2", 16, 2, TypeClass::floating, &fp::kE4M3},
     {Type::e5m2x2, "e5m2x2", 16, 2, TypeClass::floating, &fp::kE5M2},
     {Type::e2m3x2, "e2m3x2", 16, 2, TypeClass::floating, &fp::kE2M3},

@@ -1,5 +1,6 @@
 #include "isa/table.h"
 
+#include <algorithm>
 #include <initializer_list>
 
 namespace ptxfu::isa {
@@ -75,6 +76,10 @@ constexpr Form integer(OpMask o, TypeMask t, unsigned sources) {
 constexpr Form floating(OpMask o, TypeMask t, unsigned sources) {
   return Form(o, t, sources, Pipe::fma, Executor::floating);
 }
+// cvt: d of the first type, `sources` operands of the second.
+constexpr Form convert(TypeMask to, TypeMask from, unsigned sources = 1) {
+  return Form(op_bit(Op::cvt), to, sources, Pipe::alu, Executor::convert).second_type(from).shape(Shape::convert);
+}
 constexpr Form approximate(OpMask o, TypeMask t, unsigned sources) {
   return Form(o, t, sources, Pipe::mufu, Executor::approx);
 }
@@ -126,6 +131,10 @@ constexpr CmpSet kCmpSigned = kCmpBits | cmps(C::lt, C::le, C::gt, C::ge);
 constexpr CmpSet kCmpUnsigned = kCmpSigned | cmps(C::lo, C::ls, C::hi, C::hs);
 constexpr CmpSet kCmpFloat = kCmpSigned | cmps(C::equ, C::neu, C::ltu, C::leu, C::gtu, C::geu, C::num, C::nan);
 constexpr ModSet kFtz = mods(M::ftz);
+constexpr TypeMask kCvtSigned = types(T::s8, T::s16, T::s32, T::s64);
+constexpr TypeMask kCvtUnsigned = types(T::u8, T::u16, T::u32, T::u64);
+constexpr TypeMask kCvtInt = kCvtSigned | kCvtUnsigned;
+constexpr TypeMask kCvtInt16Up = types(T::s16, T::s32, T::s64, T::u16, T::u32, T::u64);
 
 // More specific rows come first.
 constexpr FormRow kRows[] = {
@@ -335,6 +344,129 @@ constexpr FormRow kRows[] = {
         .allow(mods(M::sat))
         .needs("mixed_precision")
         .shape(S::mixed),
+    // ---- conversion (cvt)
+    // Every row is d of the first type, sources of the second (S::convert).
+    // Verdicts probed with ptxas 13.0 on sm_75..sm_121 (PTX 6.3..9.0).
+    // int <- int: .sat where the source range does not fit the destination.
+    convert(types(T::s64), kCvtSigned | types(T::u8, T::u16, T::u32)),
+    convert(types(T::s32), types(T::s8, T::s16, T::s32, T::u8, T::u16)),
+    convert(types(T::s16), types(T::s8, T::s16, T::u8)),
+    convert(types(T::s8), types(T::s8)),
+    convert(types(T::u64), kCvtUnsigned),
+    convert(types(T::u32), types(T::u8, T::u16, T::u32)),
+    convert(types(T::u16), types(T::u8, T::u16)),
+    convert(types(T::u8), types(T::u8)),
+    convert(types(T::s64), types(T::u64)).allow(mods(M::sat)),
+    convert(types(T::s32), types(T::s64, T::u32, T::u64)).allow(mods(M::sat)),
+    convert(types(T::s16), types(T::s32, T::s64, T::u16, T::u32, T::u64)).allow(mods(M::sat)),
+    convert(types(T::s8), kCvtInt & ~types(T::s8)).allow(mods(M::sat)),
+    convert(types(T::u64), kCvtSigned).allow(mods(M::sat)),
+    convert(types(T::u32), kCvtSigned | types(T::u64)).allow(mods(M::sat)),
+    convert(types(T::u16), kCvtSigned | types(T::u32, T::u64)).allow(mods(M::sat)),
+    convert(types(T::u8), kCvtInt & ~types(T::u8)).allow(mods(M::sat)),
+    // int <- float: an integer rounding is required; out-of-range saturates.
+    convert(kCvtInt, types(T::f32)).select(kIntRoundingMods).allow(mods(M::ftz, M::sat)).on(P::fma),
+    convert(kCvtInt, types(T::f16, T::f64)).select(kIntRoundingMods).allow(mods(M::sat)).on(P::fma),
+    convert(kCvtInt16Up, types(T::bf16)).select(kIntRoundingMods).needs("cvt_bf16").on(P::fma),
+    // float <- int
+    convert(types(T::f32), kCvtInt).select(kRnd).allow(mods(M::ftz, M::sat)).on(P::fma),
+    convert(types(T::f16, T::f64), kCvtInt).select(kRnd).allow(mods(M::sat)).on(P::fma),
+    convert(types(T::bf16), kCvtInt16Up).select(kRnd).needs("cvt_bf16").on(P::fma),
+    // float <- float, integral rounding within a format, then plain moves
+    convert(types(T::f32), types(T::f32)).select(kIntRoundingMods).allow(mods(M::ftz, M::sat)).on(P::fma),
+    convert(types(T::f16), types(T::f16)).select(kIntRoundingMods).allow(mods(M::sat)).on(P::fma),
+    convert(types(T::f64), types(T::f64)).select(kIntRoundingMods).allow(mods(M::sat)).on(P::fp64),
+    convert(types(T::bf16), types(T::bf16)).select(kIntRoundingMods).needs("cvt_bf16").on(P::fma),
+    convert(types(T::f32), types(T::f32)).allow(mods(M::ftz, M::sat)).on(P::fma),
+    convert(types(T::f16), types(T::f16)).allow(mods(M::sat)).on(P::fma),
+    convert(types(T::f64), types(T::f64)).allow(mods(M::sat)).on(P::fma),
+    convert(types(T::bf16), types(T::bf16)).needs("cvt_bf16").on(P::fma),
+    // narrowing to f16/bf16 from f32: .relu and .satfinite with .rn/.rz only
+    convert(types(T::f16), types(T::f32))
+        .select(mods(M::rn, M::rz))
+        .require(mods(M::relu))
+        .allow(mods(M::satfinite))
+        .mod_needs(M::relu, "half_relu")
+        .mod_needs(M::satfinite, "cvt_satfinite"),
+    convert(types(T::f16), types(T::f32))
+        .select(mods(M::rn, M::rz))
+        .require(mods(M::satfinite))
+        .mod_needs(M::satfinite, "cvt_satfinite"),
+    convert(types(T::f16), types(T::f32)).select(kRnd).allow(mods(M::ftz, M::sat)),
+    convert(types(T::bf16), types(T::f32))
+        .select(mods(M::rn, M::rz))
+        .require(mods(M::relu))
+        .allow(mods(M::satfinite))
+        .mod_needs(M::satfinite, "cvt_satfinite"),
+    convert(types(T::bf16), types(T::f32))
+        .select(mods(M::rn, M::rz))
+        .require(mods(M::satfinite))
+        .mod_needs(M::satfinite, "cvt_satfinite"),
+    convert(types(T::bf16), types(T::f32)).select(kRnd).allow(mods(M::ftz)),
+    convert(types(T::f16), types(T::f64)).select(kRnd).allow(mods(M::sat)).on(P::fp64),
+    convert(types(T::f32), types(T::f64)).select(kRnd).allow(mods(M::ftz, M::sat)).on(P::fp64),
+    convert(types(T::bf16), types(T::f64)).select(kRnd).needs("cvt_bf16").on(P::fp64),
+    // between f16 and bf16, and widening from bf16: rounding optional
+    convert(types(T::bf16), types(T::f16)).allow(kRnd).needs("cvt_bf16"),
+    convert(types(T::f16, T::f64), types(T::bf16)).allow(kRnd).needs("cvt_bf16"),
+    convert(types(T::f32), types(T::bf16))
+        .allow(kRnd | mods(M::ftz))
+        .needs("cvt_f32_bf16")
+        .mod_needs(M::ftz, "cvt_bf16_ftz"),
+    // widening: exact, no rounding modifier
+    convert(types(T::f32), types(T::f16)).allow(mods(M::ftz, M::sat)),
+    convert(types(T::f64), types(T::f16)).allow(mods(M::sat)).on(P::fp64),
+    convert(types(T::f64), types(T::f32)).allow(mods(M::ftz, M::sat)).on(P::fp64),
+    // packing two f32 into f16x2/bf16x2: the first source to the upper half
+    convert(types(T::f16x2, T::bf16x2), types(T::f32), 2)
+        .select(mods(M::rn, M::rz))
+        .allow(mods(M::relu, M::satfinite))
+        .needs("cvt_pack_half")
+        .mod_needs(M::satfinite, "cvt_satfinite"),
+    // tf32 in its 32-bit container: .rna (sm_80), .rn/.rz (sm_90)
+    convert(types(T::tf32), types(T::f32))
+        .select(mods(M::rna))
+        .allow(mods(M::satfinite))
+        .mod_needs(M::satfinite, "cvt_tf32_rna_satfinite"),
+    convert(types(T::tf32), types(T::f32))
+        .select(mods(M::rn, M::rz))
+        .allow(mods(M::relu, M::satfinite))
+        .needs("cvt_tf32_rn")
+        .mod_needs(M::satfinite, "cvt_tf32_rn_satfinite"),
+    // FP8 pairs (sm_89)
+    convert(types(T::e4m3x2, T::e5m2x2), types(T::f32), 2)
+        .select(mods(M::rn))
+        .require(mods(M::satfinite))
+        .allow(mods(M::relu))
+        .needs("cvt_fp8"),
+    convert(types(T::e4m3x2, T::e5m2x2), types(T::f16x2))
+        .select(mods(M::rn))
+        .require(mods(M::satfinite))
+        .allow(mods(M::relu))
+        .needs("cvt_fp8"),
+    convert(types(T::f16x2), types(T::e4m3x2, T::e5m2x2)).select(mods(M::rn)).allow(mods(M::relu)).needs("cvt_fp8"),
+    // FP6, FP4 and UE8M0 pairs: architecture- and family-specific targets (sm_100a, sm_120f, ...)
+    convert(types(T::e2m3x2, T::e3m2x2), types(T::f32), 2)
+        .select(mods(M::rn))
+        .require(mods(M::satfinite))
+        .allow(mods(M::relu))
+        .needs("cvt_fp6"),
+    convert(types(T::f16x2), types(T::e2m3x2, T::e3m2x2)).select(mods(M::rn)).allow(mods(M::relu)).needs("cvt_fp6"),
+    convert(types(T::e2m1x2), types(T::f32), 2)
+        .select(mods(M::rn))
+        .require(mods(M::satfinite))
+        .allow(mods(M::relu))
+        .needs("cvt_fp4"),
+    convert(types(T::f16x2), types(T::e2m1x2)).select(mods(M::rn)).allow(mods(M::relu)).needs("cvt_fp4"),
+    convert(types(T::ue8m0x2), types(T::f32), 2)
+        .select(mods(M::rz, M::rp))
+        .allow(mods(M::satfinite))
+        .needs("cvt_ue8m0"),
+    convert(types(T::ue8m0x2), types(T::bf16x2))
+        .select(mods(M::rz, M::rp))
+        .allow(mods(M::satfinite))
+        .needs("cvt_ue8m0"),
+    convert(types(T::bf16x2), types(T::ue8m0x2)).select(mods(M::rn)).needs("cvt_ue8m0"),
 };
 
 }  // namespace
@@ -342,8 +474,14 @@ constexpr FormRow kRows[] = {
 const FormRow* rows_begin() { return kRows; }
 const FormRow* rows_end() { return kRows + sizeof(kRows) / sizeof(kRows[0]); }
 
+namespace {
+// cvt's .u8/.s8 operands live in 16-bit registers (ptxas accepts .b16 there).
+unsigned register_bits(Type t) { return std::max(16u, static_cast<unsigned>(info(t).bits)); }
+}  // namespace
+
 unsigned dest_bits(const Instr& in) {
   const unsigned w = info(in.type).bits;
+  if (in.row->shape == Shape::convert && !is_float(in.type)) return register_bits(in.type);
   if (in.row->dest == Operand::pred || in.row->dest == Operand::pred_pair) return 1;
   switch (in.row->shape) {
     case Shape::wide: return 2 * w;
@@ -366,7 +504,7 @@ unsigned src_bits(const Instr& in, unsigned index) {
     case Shape::mixed: return index + 1 == in.num_src ? 32 : info(in.type2).bits;
     case Shape::word: return 32;
     case Shape::shift: return index == 1 ? 32 : w;
-    case Shape::convert: return info(in.type2).bits;
+    case Shape::convert: return is_float(in.type2) ? info(in.type2).bits : register_bits(in.type2);
     case Shape::select: return index == 2 ? info(in.type2).bits : w;
   }
   return w;

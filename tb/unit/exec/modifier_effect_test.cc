@@ -33,7 +33,8 @@ std::vector<uint64_t> lane_specials(unsigned bits, bool floating) {
                      0xc3020000 /* -130: 2^x subnormal */};
     default: return {0, 0x8000000000000000, 0x3ff0000000000000, 0xbff0000000000000, 1, 0x8000000000000001,
                      0x000fffffffffffff, 0x7ff0000000000000, 0xfff0000000000000, 0x7ff8000000000000,
-                     0x3fe0000000000000, 0xc000000000000000};
+                     0x3fe0000000000000, 0xc000000000000000,
+                     0x3800000000000000, 0xb800000000000000 /* +-2^-127: f32 subnormals */};
   }
 }
 
@@ -58,6 +59,25 @@ bool cannot_matter(const isa::Instr& in, isa::Mod m) {
   if (m == isa::Mod::oob && in.has(isa::Mod::sat)) return true;
   // .num and .nan ask only whether an operand is NaN; flushing cannot change that.
   if (m == isa::Mod::ftz && (in.cmp == isa::Cmp::num || in.cmp == isa::Cmp::nan)) return true;
+  if (in.op == isa::Op::cvt) {
+    // A rounding mode on a conversion that is exact (bf16 to f32 or f64).
+    if ((isa::bit(m) & isa::kRoundingMods) && in.type2 == isa::Type::bf16 &&
+        (in.type == isa::Type::f32 || in.type == isa::Type::f64))
+      return true;
+    const bool from_float = isa::is_float(in.type2), to_float = isa::is_float(in.type);
+    // float -> int saturates with or without .sat (PTX ISA, cvt).
+    if (m == isa::Mod::sat && from_float && !to_float) return true;
+    if (m == isa::Mod::ftz) {
+      // .ftz flushes .f32 operands and results only: an integer or f16 source gives no f32 subnormal.
+      if (in.type2 != isa::Type::f32 && in.type2 != isa::Type::bf16 && in.type2 != isa::Type::f64) return true;
+      // An f32 subnormal rounds to zero under .rni/.rzi, and to an f16 zero under .rn/.rz.
+      if (in.has(isa::Mod::rni) || in.has(isa::Mod::rzi)) return true;
+      if (in.type == isa::Type::f16 && (in.has(isa::Mod::rn) || in.has(isa::Mod::rz))) return true;
+      // Rounding down only moves negative subnormals, which .sat or an unsigned destination sends to 0.
+      const bool negatives_to_zero = in.has(isa::Mod::sat) || isa::info(in.type).cls == isa::TypeClass::unsigned_int;
+      if ((in.has(isa::Mod::rmi) || (in.has(isa::Mod::rm) && in.type == isa::Type::f16)) && negatives_to_zero) return true;
+    }
+  }
   return false;
 }
 

@@ -32,7 +32,9 @@ struct Candidate {
   Instr shape;            // for operand widths only
 };
 
-const char* reg_for(unsigned bits) { return bits == 1 ? "%p" : bits == 16 ? "%h" : bits == 32 ? "%r" : "%rd"; }
+const char* reg_for(unsigned bits) {
+  return bits == 1 ? "%p" : bits == 8 ? "%rb" : bits == 16 ? "%h" : bits == 32 ? "%r" : "%rd";
+}
 
 // Operand k (0: the destination) as a candidate writes it.
 std::string operand_text(Operand kind, unsigned bits, unsigned k) {
@@ -106,11 +108,11 @@ std::map<size_t, std::string> run_ptxas(const std::string& ptxas, const std::vec
                                         const std::string& target, const std::string& version) {
   const std::string dir = testing::TempDir();
   const std::string path = fmt::format("{}/ptxfu_agree_{}_{}.ptx", dir, target, version);
-  constexpr unsigned kHeaderLines = 8;
+  constexpr unsigned kHeaderLines = 9;
   {
     std::ofstream f(path);
     f << ".version " << version << "\n.target " << target << "\n.address_size 64\n"
-      << ".visible .entry k() {\n.reg .b16 %h<8>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n.reg .pred %p<8>;\n";
+      << ".visible .entry k() {\n.reg .b8 %rb<8>;\n.reg .b16 %h<8>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n.reg .pred %p<8>;\n";
     for (const auto& c : cands) f << c.statement << ";\n";
     f << "ret;\n}\n";
   }
@@ -150,11 +152,11 @@ TEST(PtxasAgreement, EveryCandidateFormOnEveryTarget) {
   const auto cands = make_candidates();
   RegisterTable regs;
   Diagnostic d;
-  for (const char* decl : {".b16 %h<8>", ".b32 %r<8>", ".b64 %rd<8>", ".pred %p<8>"}) ASSERT_TRUE(regs.declare(decl, 1, d));
+  for (const char* decl : {".b8 %rb<8>", ".b16 %h<8>", ".b32 %r<8>", ".b64 %rd<8>", ".pred %p<8>"}) ASSERT_TRUE(regs.declare(decl, 1, d));
 
   const std::vector<std::pair<std::string, std::string>> targets = {
       {"sm_75", "9.0"},  {"sm_80", "9.0"},  {"sm_86", "9.0"},  {"sm_89", "9.0"},  {"sm_90", "9.0"},
-      {"sm_90a", "9.0"}, {"sm_100", "9.0"}, {"sm_103", "9.0"}, {"sm_120", "9.0"}, {"sm_121", "9.0"},
+      {"sm_90a", "9.0"}, {"sm_100", "9.0"}, {"sm_100a", "9.0"}, {"sm_100f", "9.0"}, {"sm_120a", "9.0"}, {"sm_103", "9.0"}, {"sm_120", "9.0"}, {"sm_121", "9.0"},
       {"sm_75", "6.3"},  {"sm_75", "7.0"},  {"sm_80", "7.0"},  {"sm_86", "7.1"},  {"sm_90", "7.8"},
       {"sm_90", "8.0"},  {"sm_100", "8.6"}, {"sm_100", "8.7"}, {"sm_120", "8.7"},
   };

@@ -1,0 +1,26 @@
+#include "int/convert.h"
+
+namespace ptxfu::integer {
+namespace {
+
+constexpr uint64_t mask_of(unsigned bits) { return bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+
+}  // namespace
+
+uint64_t cvt_int(uint64_t a, unsigned from_bits, bool from_signed, unsigned to_bits, bool to_signed, bool sat) {
+  a &= mask_of(from_bits);
+  const bool neg = from_signed && ((a >> (from_bits - 1)) & 1);
+  const uint64_t ext = neg ? a | ~mask_of(from_bits) : a;  // the value, two's complement in 64 bits
+  const uint64_t out_mask = mask_of(to_bits);
+  if (!sat) return ext & out_mask;
+  // .sat: clamp to the destination range.
+  if (neg) {
+    if (!to_signed) return 0;
+    const int64_t min = -static_cast<int64_t>(out_mask >> 1) - 1;
+    return static_cast<int64_t>(ext) < min ? static_cast<uint64_t>(min) & out_mask : ext & out_mask;
+  }
+  const uint64_t max = to_signed ? out_mask >> 1 : out_mask;
+  return ext > max ? max : ext;
+}
+
+}  // namespace ptxfu::integer
