@@ -137,7 +137,13 @@ bool check_operands(const Instr& in, const Statement& st, const RegisterTable* r
     if (!reg) return fail(tok, fmt::format("Unknown symbol '{}'", text));
     const bool pred = want == RegKind::predicate;
     const bool kind_ok = reg->kind == want || (reg->kind == RegKind::bits && !pred);
-    if ((pred ? reg->kind != RegKind::predicate : reg->bits != bits) || !kind_ok) return fail(tok, mismatch);
+    // PTX lets cvt (like ld and st) take registers wider than its types
+    // ("Operand Size Exceeding Instruction-Type Size"); ptxas agrees.
+    // The packing, tf32, .satfinite and FP8/FP6/FP4 forms take exact widths (measured).
+    const bool wider_ok = in.row->executor == Executor::convert && in.num_src == 1 && info(in.type).lanes == 1 &&
+                          info(in.type2).lanes == 1 && in.type != Type::tf32 && !in.has(Mod::satfinite);
+    const bool width_ok = wider_ok ? reg->bits >= bits : reg->bits == bits;
+    if ((pred ? reg->kind != RegKind::predicate : !width_ok) || !kind_ok) return fail(tok, mismatch);
     return true;
   };
   for (unsigned k = 0; k < st.num_operands; ++k) {
