@@ -11,13 +11,6 @@ namespace {
 using isa::Mod;
 using isa::Type;
 
-fp::Rounding rounding(const isa::Instr& in) {
-  if (in.has(Mod::rz)) return fp::Rounding::rz;
-  if (in.has(Mod::rm)) return fp::Rounding::rm;
-  if (in.has(Mod::rp)) return fp::Rounding::rp;
-  return fp::Rounding::rn;  // .rn, or no mode where the conversion is exact or defaults to it
-}
-
 fp::IntRounding int_rounding(const isa::Instr& in) {
   if (in.has(Mod::rzi)) return fp::IntRounding::rzi;
   if (in.has(Mod::rmi)) return fp::IntRounding::rmi;
@@ -30,7 +23,7 @@ bool has_int_rounding(const isa::Instr& in) { return (in.mods & isa::kIntRoundin
 // .ftz applies to .f32 inputs and results only (PTX ISA, cvt).
 fp::CvtPolicy policy(const isa::Instr& in) {
   fp::CvtPolicy p;
-  p.rnd = rounding(in);
+  p.rnd = rounding_of(in);
   p.ftz_in = in.has(Mod::ftz) && in.type2 == Type::f32;
   p.ftz_out = in.has(Mod::ftz) && in.type == Type::f32;
   p.sat = in.has(Mod::sat);

@@ -12,16 +12,9 @@ using isa::Mod;
 using isa::Op;
 using isa::Type;
 
-fp::Rounding rounding(const isa::Instr& in) {
-  if (in.has(Mod::rz)) return fp::Rounding::rz;
-  if (in.has(Mod::rm)) return fp::Rounding::rm;
-  if (in.has(Mod::rp)) return fp::Rounding::rp;
-  return fp::Rounding::rn;  // .rn or no rounding modifier
-}
-
 fp::Policy policy(const isa::Instr& in) {
   fp::Policy p;
-  p.rnd = rounding(in);
+  p.rnd = rounding_of(in);
   p.ftz = in.has(Mod::ftz);
   p.sat = in.has(Mod::sat);
   p.relu = in.has(Mod::relu);

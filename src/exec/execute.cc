@@ -38,6 +38,13 @@ Executor executor_for(const isa::Instr& in) {
 
 }  // namespace
 
+fp::Rounding rounding_of(const isa::Instr& in) {
+  if (in.has(isa::Mod::rz)) return fp::Rounding::rz;
+  if (in.has(isa::Mod::rm)) return fp::Rounding::rm;
+  if (in.has(isa::Mod::rp)) return fp::Rounding::rp;
+  return fp::Rounding::rn;
+}
+
 bool is_approx_form(const isa::Instr& in) { return in.row && in.row->executor == isa::Executor::approx; }
 
 Result execute(const isa::Instr& instr, const uint64_t* src, bool carry_in) {

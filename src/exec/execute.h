@@ -23,6 +23,9 @@ Result execute(const isa::Instr& instr, const uint64_t* src, bool carry_in);
 void execute_lanes(const isa::Instr& instr, const uint64_t (*src)[4], unsigned lanes, uint32_t active,
                    uint32_t carry_in, uint64_t* results, uint32_t& carry_out);
 
+// The rounding mode a form names (.rn .rz .rm .rp); .rn where it names none.
+fp::Rounding rounding_of(const isa::Instr& instr);
+
 // Whether a form belongs to the approximation unit (its row's executor): the
 // transcendentals and every .approx / .full form.
 bool is_approx_form(const isa::Instr& instr);
