@@ -3,7 +3,9 @@
 #pragma once
 #include <cstdio>
 #include <cstdlib>
+#include <regex>
 #include <string>
+#include <vector>
 
 namespace ptxfu::testing_support {
 
@@ -15,6 +17,31 @@ inline std::string find_ptxas() {
       return p;
     }
   return "";
+}
+
+// One diagnostic of ptxas ("ptxas F.ptx, line 12; error   : MESSAGE").
+struct PtxasDiagnostic {
+  unsigned line = 0;
+  bool fatal = false;
+  std::string message;
+};
+
+// Reads a ptxas run's output (a popen'ed pipe, 2>&1) to its end and returns
+// the diagnostics; every other line goes to `other`. The caller closes `p`.
+inline std::vector<PtxasDiagnostic> read_ptxas(std::FILE* p, std::vector<std::string>& other) {
+  std::vector<PtxasDiagnostic> out;
+  static const std::regex line_re(R"(line (\d+); (error|fatal)\s*: (.*))");
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, p)) {
+    std::string line(buf);
+    if (!line.empty() && line.back() == '\n') line.pop_back();
+    std::smatch m;
+    if (std::regex_search(line, m, line_re))
+      out.push_back({static_cast<unsigned>(std::stoul(m[1])), m[2] == "fatal", m[3]});
+    else
+      other.push_back(line);
+  }
+  return out;
 }
 
 }  // namespace ptxfu::testing_support

@@ -148,27 +148,19 @@ PtxasResult finish_ptxas(std::FILE* p) {
     r.unexpected = "popen failed";
     return r;
   }
-  static const std::regex line_re(R"(line (\d+); (error|fatal)\s*: (.*))");
-  char buf[4096];
-  while (std::fgets(buf, sizeof buf, p)) {
-    std::string line(buf);
-    if (!line.empty() && line.back() == '\n') line.pop_back();
-    std::smatch m;
-    if (!std::regex_search(line, m, line_re)) {
-      if (line.find("Ptx assembly aborted due to errors") == std::string::npos &&
-          line.find("warning") == std::string::npos)
-        r.unexpected += line + "\n";
-      continue;
-    }
-    const auto n = static_cast<unsigned>(std::stoul(m[1]));
-    if (m[2] == "fatal") {
-      r.fatal_line = n;
-      r.fatal_message = m[3];
+  std::vector<std::string> other;
+  for (const auto& d : testing_support::read_ptxas(p, other)) {
+    if (d.fatal) {
+      r.fatal_line = d.line;
+      r.fatal_message = d.message;
     } else {
-      r.errors.emplace(n, m[3]);
-      r.all[n].push_back(m[3]);
+      r.errors.emplace(d.line, d.message);
+      r.all[d.line].push_back(d.message);
     }
   }
+  for (const std::string& line : other)
+    if (line.find("Ptx assembly aborted due to errors") == std::string::npos && line.find("warning") == std::string::npos)
+      r.unexpected += line + "\n";
   pclose(p);
   return r;
 }

@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -120,19 +119,13 @@ std::map<size_t, std::string> run_ptxas(const std::string& ptxas, const std::vec
   std::map<size_t, std::string> errors;
   std::FILE* p = popen(cmd.c_str(), "r");
   if (!p) return errors;
-  static const std::regex line_re(R"(line (\d+); (error|fatal)\s*: (.*))");
-  char buf[4096];
-  while (std::fgets(buf, sizeof buf, p)) {
-    std::string line(buf);
-    if (!line.empty() && line.back() == '\n') line.pop_back();
-    std::smatch m;
-    if (!std::regex_search(line, m, line_re)) continue;
-    const long n = std::stol(m[1]);
-    if (n <= static_cast<long>(kHeaderLines)) {
-      ADD_FAILURE() << "ptxas rejected the file header for " << target << " " << version << ": " << line;
+  std::vector<std::string> other;
+  for (const auto& d : testing_support::read_ptxas(p, other)) {
+    if (d.line <= kHeaderLines) {
+      ADD_FAILURE() << "ptxas rejected the file header for " << target << " " << version << ": " << d.message;
       continue;
     }
-    errors.emplace(static_cast<size_t>(n - kHeaderLines - 1), m[3]);
+    errors.emplace(d.line - kHeaderLines - 1, d.message);
   }
   pclose(p);
   return errors;
