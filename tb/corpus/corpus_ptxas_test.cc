@@ -159,7 +159,8 @@ PtxasResult finish_ptxas(std::FILE* p) {
     }
   }
   for (const std::string& line : other)
-    if (line.find("Ptx assembly aborted due to errors") == std::string::npos && line.find("warning") == std::string::npos)
+    if (line.find("Ptx assembly aborted due to errors") == std::string::npos &&
+        line.find("warning") == std::string::npos)
       r.unexpected += line + "\n";
   pclose(p);
   return r;
