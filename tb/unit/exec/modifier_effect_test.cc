@@ -106,8 +106,9 @@ TEST(ModifierEffect, EveryAllowedModifierChangesSomeResult) {
           const bool second = row->shape == isa::Shape::convert || (row->shape == isa::Shape::select && k == 2);
           const isa::Type t = second ? type2 : type;
           const bool floating = isa::info(t).cls == isa::TypeClass::floating && row->src[k] == isa::Operand::reg;
-          values.push_back(operand_values(isa::src_bits(a, k), row->shape == isa::Shape::mixed ? 1 : isa::info(t).lanes,
-                                          floating, rng));
+          // A predicate or mixed-precision source is one lane whatever the type.
+          const bool one_lane = row->shape == isa::Shape::mixed || row->src[k] != isa::Operand::reg;
+          values.push_back(operand_values(isa::src_bits(a, k), one_lane ? 1 : isa::info(t).lanes, floating, rng));
         }
         bool differs = false;
         for (int trial = 0; trial < 4000 && !differs; ++trial) {
