@@ -18,21 +18,30 @@ bool lookup_op(std::string_view word, Op& out) {
   return false;
 }
 
-bool lookup_cmp(std::string_view word, Cmp& out) {
-  for (size_t i = 1; i < static_cast<size_t>(Cmp::kCount); ++i)
-    if (kCmpNames[i] == word) {
-      out = static_cast<Cmp>(i);
+// The enumerator whose name is `word` in a table of names kept in enum
+// order; entries before `first` are not names (Cmp::none).
+template <typename Enum, size_t N>
+bool lookup_name(const std::string_view (&names)[N], std::string_view word, Enum& out, size_t first = 0) {
+  for (size_t i = first; i < N; ++i)
+    if (names[i] == word) {
+      out = static_cast<Enum>(i);
       return true;
     }
+  return false;
+}
+
+// Whether some row of `op` satisfies `pred`.
+template <typename Pred>
+bool any_row_of(Op op, Pred pred) {
+  for (const FormRow* row = rows_begin(); row != rows_end(); ++row)
+    if ((row->ops & op_bit(op)) && pred(*row)) return true;
   return false;
 }
 
 // Whether some row of `op` takes a comparison (setp, set): then its words
 // .lo/.hi/... are comparisons, not modes.
 bool takes_comparison(Op op) {
-  for (const FormRow* row = rows_begin(); row != rows_end(); ++row)
-    if ((row->ops & op_bit(op)) && row->cmps) return true;
-  return false;
+  return any_row_of(op, [](const FormRow& r) { return r.cmps != 0; });
 }
 
 // Every rounding word, cvt's included: ptxas words them alike where illegal.
@@ -41,27 +50,14 @@ constexpr ModSet kAnyRounding = kRoundingMods | kIntRoundingMods | bit(Mod::rna)
 // Whether the rows of `op` ask for a direction (shf.l/shf.r): then ptxas
 // reads it as part of the name.
 bool named_with_direction(Op op) {
-  for (const FormRow* row = rows_begin(); row != rows_end(); ++row)
-    if ((row->ops & op_bit(op)) && (row->required & kNameMods)) return true;
-  return false;
+  return any_row_of(op, [](const FormRow& r) { return (r.required & kNameMods) != 0; });
 }
 
 // Whether some row of `op` for these types takes a boolean operation (.and
 // .or .xor with a predicate source): a BoolOp with the wrong operand count
 // is then an argument mismatch.
 bool takes_boolop(Op op, Type t1) {
-  for (const FormRow* row = rows_begin(); row != rows_end(); ++row)
-    if ((row->ops & op_bit(op)) && (row->types & type_bit(t1)) && (row->selector & kBoolMods)) return true;
-  return false;
-}
-
-bool lookup_mod(std::string_view word, Mod& out) {
-  for (size_t i = 0; i < static_cast<size_t>(Mod::kCount); ++i)
-    if (kModNames[i] == word) {
-      out = static_cast<Mod>(i);
-      return true;
-    }
-  return false;
+  return any_row_of(op, [t1](const FormRow& r) { return (r.types & type_bit(t1)) && (r.selector & kBoolMods); });
 }
 
 bool fail(Diagnostic& err, unsigned column, std::string message) {
@@ -106,8 +102,7 @@ std::string missing_selector_message(Op op, ModSet selectors) {
   const bool rounding = (selectors & kRoundingMods) != 0;
   const bool approx = (selectors & bit(Mod::approx)) != 0;
   if (rounding && approx)
-    return fmt::format("Rounding modifier or '.approx' modifier required for instruction '{}'",
-                       name(op));
+    return fmt::format("Rounding modifier or '.approx' modifier required for instruction '{}'", name(op));
   if (rounding) return fmt::format("Rounding modifier required for instruction '{}'", name(op));
   if (approx) return fmt::format(".approx modifier required for instruction '{}'", name(op));
   if (selectors & kBoolMods) return fmt::format("Boolean operation is required for instruction '{}'", name(op));
@@ -161,8 +156,8 @@ constexpr ForeignModifier kForeignModifiers[] = {
 };
 
 std::string illegal_modifier_message(Op op, ModSet mods, Type type, Mod m) {
-  ModSet anywhere = 0;      // every modifier some form of `op` allows
-  ModSet other_types = 0;   // ... some form of `op` for other types allows
+  ModSet anywhere = 0;     // every modifier some form of `op` allows
+  ModSet other_types = 0;  // ... some form of `op` for other types allows
   for (const FormRow* row = rows_begin(); row != rows_end(); ++row) {
     if (!(row->ops & op_bit(op))) continue;
     anywhere |= row->allowed();
@@ -173,10 +168,11 @@ std::string illegal_modifier_message(Op op, ModSet mods, Type type, Mod m) {
     for (const ForeignModifier& f : kForeignModifiers)
       if (f.mods & bit(m)) text = f.message;
   if (other_types & bit(m) & bit(Mod::sat)) text = "Modifier '.{mod}' does not apply to '.{type}' type";
-  if (other_types & bit(m) & bit(Mod::relu)) text = "Illegal modifier '.{mod}' for instruction '{op}' with type '.{type}'";
+  if (other_types & bit(m) & bit(Mod::relu))
+    text = "Illegal modifier '.{mod}' for instruction '{op}' with type '.{type}'";
   const std::string full_name = instruction_name(op, mods);
-  for (auto [key, value] : {std::pair<std::string_view, std::string_view>{"{op}", full_name}, {"{mod}", name(m)},
-                            {"{type}", name(type)}})
+  for (auto [key, value] :
+       {std::pair<std::string_view, std::string_view>{"{op}", full_name}, {"{mod}", name(m)}, {"{type}", name(type)}})
     if (const auto pos = text.find(key); pos != std::string::npos) text.replace(pos, key.size(), value);
   return text;
 }
@@ -229,8 +225,8 @@ std::optional<std::string> modifier_error(const FormRow& row, Op op, Type type, 
   return std::nullopt;
 }
 
-bool check_form(std::string_view mnemonic, unsigned num_src, const Capabilities& caps, unsigned column,
-                Instr& out, Diagnostic& err) {
+bool check_form(std::string_view mnemonic, unsigned num_src, const Capabilities& caps, unsigned column, Instr& out,
+                Diagnostic& err) {
   return decode(mnemonic, num_src, column, out, err) && check_target(out, caps, column, err);
 }
 
@@ -238,8 +234,7 @@ Capabilities capabilities_of(const Target& target, uint16_t ptx) {
   return Capabilities{target.name, target.sm, ptx, target.mask};
 }
 
-bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr& out,
-            Diagnostic& err) {
+bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr& out, Diagnostic& err) {
   size_t dot = mnemonic.find('.');
   const std::string_view op_word = mnemonic.substr(0, dot);
   Op op;
@@ -251,7 +246,8 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
   Type type_list[2] = {Type::kCount, Type::kCount};
   unsigned num_types = 0;
   unsigned first_type_column = column;
-  bool mode_first = false;  // ptxas reads "mad.hi" as the name: the mode must lead
+  bool mode_first = false;                     // ptxas reads "mad.hi" as the name: the mode must lead
+  const bool compares = takes_comparison(op);  // once: the row scan is not per word
   while (dot != std::string_view::npos) {
     const size_t start = dot + 1;
     dot = mnemonic.find('.', start);
@@ -260,16 +256,14 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
     Mod m;
     Type t = Type::kCount;
     Cmp c = Cmp::none;
-    if (takes_comparison(op) && lookup_cmp(word, c)) {  // before the modifiers: .lo/.hi are both
-      if (cmp != Cmp::none)
-        return fail(err, word_column, "Multiple comparisons set");
+    if (compares && lookup_name(kCmpNames, word, c, 1)) {  // before the modifiers: .lo/.hi are both
+      if (cmp != Cmp::none) return fail(err, word_column, "Multiple comparisons set");
       cmp = c;
-    } else if (lookup_mod(word, m)) {
+    } else if (lookup_name(kModNames, word, m)) {
       if (m == Mod::wide && (mods & kModeMods))  // ptxas reads "mad.lo" as the name, then .wide
         return fail(err, word_column, "Unknown modifier '.wide'");
       for (const RepeatRule& rule : kRepeatRules)
-        if ((rule.group & bit(m)) && (mods & rule.group))
-          return fail(err, word_column, repeat_message(rule, op, mods));
+        if ((rule.group & bit(m)) && (mods & rule.group)) return fail(err, word_column, repeat_message(rule, op, mods));
       if (start == op_word.size() + 1) mode_first = (bit(m) & kModeMods) != 0;
       // ptxas reads "shf.l" as the name: a direction anywhere else is unknown.
       if ((bit(m) & kNameMods) && start != op_word.size() + 1 && named_with_direction(op))
@@ -282,8 +276,7 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
       t = *found;
       if (num_types == 0) first_type_column = word_column;
       if (num_types == 2)
-        return fail(err, word_column,
-                    fmt::format("Unexpected instruction types specified for '{}'", name(op)));
+        return fail(err, word_column, fmt::format("Unexpected instruction types specified for '{}'", name(op)));
       type_list[num_types++] = t;
     } else {
       return fail(err, word_column, fmt::format("Unknown modifier '.{}'", word));
@@ -291,8 +284,7 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
   }
   const Type t1 = type_list[0];
   const Type t2 = num_types == 2 ? type_list[1] : t1;
-  const std::string type_error =
-      fmt::format("Unexpected instruction types specified for '{}'", name(op));
+  const std::string type_error = fmt::format("Unexpected instruction types specified for '{}'", name(op));
   if (num_types == 0) return fail(err, column, type_error);
 
   bool any_type_match = false;
@@ -318,20 +310,21 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
     return fail(err, column, fmt::format("Not a name of any known instruction: '{}'", name(op)));
   if (cmps && cmp == Cmp::none)
     return fail(err, column, fmt::format("Comparison modifier required for instruction '{}'", name(op)));
-  if (cmps && !(cmps & cmp_bit(cmp))) return fail(err, column, "Mismatch between instruction type and comparison qualifier");
+  if (cmps && !(cmps & cmp_bit(cmp)))
+    return fail(err, column, "Mismatch between instruction type and comparison qualifier");
   if (!chosen) {
     if (selectors == 0 || (selectors & mods))
       return fail(err, column, fmt::format("Arguments mismatch for instruction '{}'", name(op)));
     if ((selectors & kRoundingMods) && (mods & kRoundingMods))  // fma.rz.f16: a mode no form takes
       return fail(err, column, fmt::format("Illegal rounding modifier for instruction '{}'", name(op)));
     if ((selectors & (bit(Mod::clamp) | bit(Mod::wrap))) && (mods & kNameMods))  // shf.l without .clamp/.wrap
-      return fail(err, column, fmt::format("Clamp modifier required for instruction '{}.{}'", name(op),
-                                           name(mods & bit(Mod::l) ? Mod::l : Mod::r)));
+      return fail(err, column,
+                  fmt::format("Clamp modifier required for instruction '{}.{}'", name(op),
+                              name(mods & bit(Mod::l) ? Mod::l : Mod::r)));
     return fail(err, column, missing_selector_message(op, selectors));
   }
 
-  if ((chosen->selector & kModeMods) && !mode_first)
-    return fail(err, column, no_mode_message(op));
+  if ((chosen->selector & kModeMods) && !mode_first) return fail(err, column, no_mode_message(op));
   if ((mods & kBoolMods) && !(chosen->allowed() & kBoolMods) && takes_boolop(op, t1))
     return fail(err, column, fmt::format("Arguments mismatch for instruction '{}'", name(op)));
 
@@ -354,12 +347,14 @@ bool check_target(const Instr& in, const Capabilities& caps, unsigned column, Di
         return fail(err, column, fmt::format("Instruction '{}' not supported on .target '{}'", text, caps.target_name));
       if (f.min_sm > caps.sm)
         return fail(err, column, fmt::format("{} '{}' requires .target sm_{} or higher", kind, text, f.min_sm));
-      return fail(err, column, fmt::format("{} '{}' is not supported on .target {} (feature '{}' removed by configuration)",
-                                           kind, text, caps.target_name, f.id));
+      return fail(err, column,
+                  fmt::format("{} '{}' is not supported on .target {} (feature '{}' removed by configuration)", kind,
+                              text, caps.target_name, f.id));
     }
     if (caps.ptx < f.min_ptx)
-      return fail(err, column, fmt::format("{} '{}' requires PTX ISA .version {} or later", kind, text,
-                                           format_ptx_version(f.min_ptx)));
+      return fail(
+          err, column,
+          fmt::format("{} '{}' requires PTX ISA .version {} or later", kind, text, format_ptx_version(f.min_ptx)));
     return true;
   };
   // ptxas speaks of a type the target lacks before the form that uses it.
