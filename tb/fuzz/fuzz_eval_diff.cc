@@ -16,6 +16,11 @@
 //           .wide .sat .cc) div rem abs neg min max (.relu) on every integer
 //           type and pack of the table; popc clz brev; and or xor not cnot
 //           (.pred included) shl shr selp.
+//   alu     setp set slct (no .ftz), lop3 (and its BoolOp forms), shf, prmt
+//           (eval_diff_alu.cc).
+//   cvt     integer, float-to-integer, integer-to-float, float-to-float and
+//           integral rounding on the IEEE formats, the .rn f16x2/bf16x2
+//           packs of two f32 (eval_diff_cvt.cc).
 // Other forms (approximations, bit fields, dot products, min/max on floats,
 // .ftz/.sat/.relu on floats) are still run, and their output must be one
 // well-formed value of the destination's width.
@@ -26,6 +31,7 @@
 #include <string_view>
 #include <vector>
 
+#include "eval_diff_ref.h"
 #include "eval_harness.h"
 #include "isa/forms.h"
 #include "isa/table.h"
@@ -35,8 +41,7 @@ namespace {
 
 using namespace ptxfu::isa;
 namespace orc = ptxfu::oracle;
-using u128 = unsigned __int128;
-using s128 = __int128;
+using namespace ptxfu::fuzz;
 
 [[noreturn]] void fail(const std::string& line, const std::string& got, const std::string& want) {
   std::fprintf(stderr, "fuzz_eval_diff: '%s' printed '%s', the reference says '%s'\n", line.c_str(), got.c_str(),
@@ -136,17 +141,6 @@ bool int_type(Type t, IntType& it) {
   return true;
 }
 
-u128 mask_of(unsigned n) { return (u128{1} << n) - 1; }
-s128 value_of(uint64_t bits, unsigned n, bool sgn) {  // the number an n-bit pattern means
-  const s128 v = static_cast<s128>(u128{bits} & mask_of(n));
-  return sgn && (v >> (n - 1)) ? v - (s128{1} << n) : v;
-}
-uint64_t pattern(s128 v, unsigned n) { return static_cast<uint64_t>(static_cast<u128>(v) & mask_of(n)); }
-uint64_t clamp(s128 v, unsigned n, bool sgn) {
-  const s128 lo = sgn ? -(s128{1} << (n - 1)) : 0;
-  const s128 hi = sgn ? (s128{1} << (n - 1)) - 1 : (s128{1} << n) - 1;
-  return pattern(v < lo ? lo : v > hi ? hi : v, n);
-}
 // The high n bits of the exact 2n-bit product (arithmetic shift for signed).
 s128 high_half(s128 p, unsigned n) {
   s128 q = p / (s128{1} << n);
@@ -307,7 +301,7 @@ const Forms& forms() {
     Forms f;
     for_each_legal_form([&f](const Instr& in) {
       f.all.push_back(in);
-      if (float_covered(in) || int_covered(in)) f.covered.push_back(in);
+      if (float_covered(in) || int_covered(in) || alu_covered(in) || cvt_covered(in)) f.covered.push_back(in);
     });
     return f;
   }();
@@ -320,20 +314,20 @@ uint64_t take(const uint8_t*& p, const uint8_t* end, unsigned bytes) {
   return v;
 }
 
-std::string hex(uint64_t v, unsigned bits) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%0*llx", static_cast<int>((bits + 3) / 4), static_cast<unsigned long long>(v));
-  return buf;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   const Forms& f = forms();
-  size_t floats = 0;
-  for (const Instr& in : f.covered) floats += float_covered(in) ? 1 : 0;
-  std::fprintf(stderr, "fuzz_eval_diff: the reference covers %zu of the %zu legal forms (%zu float, %zu integer)\n",
-               f.covered.size(), f.all.size(), floats, f.covered.size() - floats);
+  size_t floats = 0, ints = 0, alu = 0;
+  for (const Instr& in : f.covered) {
+    floats += float_covered(in) ? 1 : 0;
+    ints += int_covered(in) ? 1 : 0;
+    alu += alu_covered(in) ? 1 : 0;
+  }
+  std::fprintf(stderr,
+               "fuzz_eval_diff: the reference covers %zu of the %zu legal forms (%zu float, %zu integer, %zu "
+               "comparison/logic/permute, %zu cvt)\n",
+               f.covered.size(), f.all.size(), floats, ints, alu, f.covered.size() - floats - ints - alu);
   return 0;
 }
 
@@ -370,6 +364,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const IntResult ref = int_reference(in, src, cf);
     want = hex(ref.value, dest_bits(in));
     if (writes_carry(in)) want += ref.carry ? " cc=1" : " cc=0";
+  } else if (alu_covered(in)) {
+    want = alu_reference(in, src);
+  } else if (cvt_covered(in)) {
+    want = cvt_reference(in, src);
   } else {
     // Not covered by the reference: one well-formed value of the right width.
     want = got;
