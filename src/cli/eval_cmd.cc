@@ -1,16 +1,18 @@
 #include "cli/eval_cmd.h"
 
+#include <array>
 #include <charconv>
+#include <cstring>
 #include <string>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "cli/line_reader.h"
-#include "isa/target_options.h"
 #include "exec/execute.h"
 #include "isa/statement.h"
 #include "isa/table.h"
+#include "isa/target_options.h"
 
 namespace ptxfu::cli {
 namespace {
@@ -20,20 +22,63 @@ struct Token {
   unsigned column;
 };
 
-// Splits "mnemonic a, b c" on spaces and commas.
-unsigned split(std::string_view line, Token* tokens, unsigned max_tokens) {
+// What split() does with each byte: separators end a token, bytes that are
+// not ASCII text stop the line (one table, one pass over the line).
+enum ByteClass : uint8_t { kText, kSeparator, kInvalid };
+constexpr std::array<uint8_t, 256> kByteClass = [] {
+  std::array<uint8_t, 256> t{};
+  for (unsigned c = 0; c < 256; ++c) t[c] = (c < 0x20 || c >= 0x7f) ? kInvalid : kText;
+  for (unsigned char c : {' ', '\t', ',', '\r'}) t[c] = kSeparator;
+  return t;
+}();
+
+// Splits "mnemonic a, b c" on spaces and commas. Returns max_tokens + 1 when
+// there are more tokens; sets `invalid` to the first byte that is not ASCII
+// text (npos if none).
+unsigned split(std::string_view line, Token* tokens, unsigned max_tokens, size_t& invalid) {
   unsigned n = 0;
   size_t i = 0;
+  invalid = std::string_view::npos;
+  const auto cls = [&line](size_t k) { return kByteClass[static_cast<unsigned char>(line[k])]; };
   while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == ',' || line[i] == '\r')) ++i;
+    while (i < line.size() && cls(i) == kSeparator) ++i;
     if (i == line.size()) break;
     const size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != ',' && line[i] != '\r') ++i;
-    if (n == max_tokens) return max_tokens + 1;
+    uint8_t c;
+    while (i < line.size() && (c = cls(i)) != kSeparator) {
+      if (c == kInvalid) {
+        invalid = i;
+        return n;
+      }
+      ++i;
+    }
+    if (n == max_tokens) {
+      invalid = isa::find_invalid_byte(line.substr(i));  // the rest still has to be text
+      if (invalid != std::string_view::npos) invalid += i;
+      return max_tokens + 1;
+    }
     tokens[n++] = {line.substr(start, i - start), static_cast<unsigned>(start) + 1};
   }
   return n;
 }
+
+constexpr std::array<int8_t, 256> kHexDigit = [] {
+  std::array<int8_t, 256> t{};
+  for (auto& d : t) d = -1;
+  for (int c = 0; c < 10; ++c) t['0' + c] = static_cast<int8_t>(c);
+  for (int c = 0; c < 6; ++c) t['a' + c] = t['A' + c] = static_cast<int8_t>(10 + c);
+  return t;
+}();
+
+// "0x" and `digits` lowercase hex digits of v (zero-padded beyond 16), at `out`.
+char* put_hex(char* out, uint64_t v, unsigned digits) {
+  *out++ = '0';
+  *out++ = 'x';
+  for (unsigned k = digits; k-- > 0;) *out++ = k < 16 ? "0123456789abcdef"[(v >> (4 * k)) & 0xf] : '0';
+  return out;
+}
+
+constexpr unsigned kMaxTokens = 8;
 
 class Evaluator {
  public:
@@ -44,12 +89,12 @@ class Evaluator {
     line_no_ = line_no;
     const size_t first = text.find_first_not_of(" \t\r");
     if (first == std::string_view::npos || text[first] == '#' || text.compare(first, 2, "//") == 0) return;
-    if (const size_t bad = isa::find_invalid_byte(text); bad != std::string_view::npos)
+    Token tok[kMaxTokens];
+    size_t bad;
+    const unsigned n = split(text, tok, kMaxTokens, bad);
+    if (bad != std::string_view::npos)
       return error(static_cast<unsigned>(bad) + 1,
                    fmt::format("invalid byte 0x{:02x}: input is ASCII text", static_cast<unsigned char>(text[bad])));
-    constexpr unsigned kMaxTokens = 8;
-    Token tok[kMaxTokens];
-    const unsigned n = split(text, tok, kMaxTokens);
     if (n == 0) return error(static_cast<unsigned>(first) + 1, "expected an instruction");  // separators only
     if (n > kMaxTokens) return error(1, "too many operands");
 
@@ -57,28 +102,34 @@ class Evaluator {
     std::optional<bool> carry_in;
     if (num_src > 0 && tok[n - 1].text.rfind("cc=", 0) == 0) {
       const std::string_view v = tok[n - 1].text.substr(3);
-      if (v != "0" && v != "1") return error(tok[n - 1].column, fmt::format("bad carry '{}': expected cc=0 or cc=1", tok[n - 1].text));
+      if (v != "0" && v != "1")
+        return error(tok[n - 1].column, fmt::format("bad carry '{}': expected cc=0 or cc=1", tok[n - 1].text));
       carry_in = v == "1";
       --num_src;
     }
-    const isa::Instr* instr = decode(tok[0], num_src);
-    if (!instr) return;
-    if (isa::reads_carry(*instr) != carry_in.has_value())
-      return error(tok[0].column, carry_in ? fmt::format("'{}' does not read the carry flag: drop cc=", tok[0].text)
-                                           : fmt::format("'{}' reads the carry flag: end the line with cc=0 or cc=1", tok[0].text));
-    uint64_t src[kMaxTokens] = {};
+    const Form* form = decode(tok[0], num_src);
+    if (!form) return;
+    if (form->reads_carry != carry_in.has_value())
+      return error(tok[0].column,
+                   carry_in ? fmt::format("'{}' does not read the carry flag: drop cc=", tok[0].text)
+                            : fmt::format("'{}' reads the carry flag: end the line with cc=0 or cc=1", tok[0].text));
+    uint64_t src[kMaxTokens] = {};  // forms may read a source slot they do not use
     for (unsigned k = 0; k < num_src; ++k)
-      if (!parse_operand(tok[k + 1], isa::src_bits(*instr, k), k, src[k])) return;
+      if (!parse_operand(tok[k + 1], form->src_bits[k], k, src[k])) return;
 
-    const exec::Result r = exec::execute(*instr, src, carry_in.value_or(false));
-    const unsigned digits = (isa::dest_bits(*instr) + 3) / 4;  // a predicate: one digit
-    char buf[40];
-    int len = std::snprintf(buf, sizeof buf, "0x%0*llx", static_cast<int>(digits), static_cast<unsigned long long>(r.value));
-    if (isa::num_dests(*instr) == 2)  // p|q, or lop3's d|p: the second is a predicate
-      len += std::snprintf(buf + len, sizeof buf - len, " 0x%d", static_cast<int>(r.second & 1));
-    if (isa::writes_carry(*instr)) len += std::snprintf(buf + len, sizeof buf - len, " cc=%d", r.carry_out ? 1 : 0);
-    buf[len++] = '\n';
-    write(std::string_view(buf, static_cast<size_t>(len)));
+    const exec::Result r = exec::execute(form->instr, src, carry_in.value_or(false));
+    char buf[64];
+    char* end = put_hex(buf, r.value, form->digits);
+    if (form->two_dests) {  // p|q, or lop3's d|p: the second is a predicate
+      *end++ = ' ';
+      end = put_hex(end, r.second & 1, 1);
+    }
+    if (form->writes_carry) {
+      std::memcpy(end, r.carry_out ? " cc=1" : " cc=0", 5);
+      end += 5;
+    }
+    *end++ = '\n';
+    write(std::string_view(buf, static_cast<size_t>(end - buf)));
   }
 
   void too_long(unsigned line_no, size_t length, size_t limit) {
@@ -89,19 +140,42 @@ class Evaluator {
   bool any_error() const { return any_error_; }
 
  private:
-  // Decoded forms are cached by mnemonic: streams repeat a few forms.
-  const isa::Instr* decode(const Token& mnemonic, unsigned num_src) {
-    std::string key(mnemonic.text);
-    key += static_cast<char>('0' + num_src);
-    if (auto it = cache_.find(key); it != cache_.end()) return &it->second;
+  // A decoded form and what printing its lines needs, computed once.
+  struct Form {
     isa::Instr instr;
+    uint8_t src_bits[kMaxTokens];
+    uint8_t digits;  // of the destination; a predicate: one
+    bool two_dests, writes_carry, reads_carry;
+  };
+
+  // Decoded forms are cached by mnemonic and source count: streams repeat a
+  // few forms, often the same one line after line (checked first).
+  const Form* decode(const Token& mnemonic, unsigned num_src) {
+    if (last_ && num_src == last_num_src_ && mnemonic.text == last_mnemonic_) return last_;
+    key_.assign(mnemonic.text);
+    key_ += static_cast<char>('0' + num_src);
+    if (auto it = cache_.find(key_); it != cache_.end()) return remember(&it->second, mnemonic.text, num_src);
+    Form f{};
     isa::Diagnostic d;
-    if (!isa::check_form(mnemonic.text, num_src, caps_, mnemonic.column, instr, d)) {
+    if (!isa::check_form(mnemonic.text, num_src, caps_, mnemonic.column, f.instr, d)) {
       error(d.column, d.message);
       return nullptr;
     }
-    if (cache_.size() > 4096) cache_.clear();  // bounded memory on adversarial input
-    return &cache_.emplace(std::move(key), instr).first->second;
+    for (unsigned k = 0; k < num_src; ++k) f.src_bits[k] = static_cast<uint8_t>(isa::src_bits(f.instr, k));
+    f.digits = static_cast<uint8_t>((isa::dest_bits(f.instr) + 3) / 4);
+    f.two_dests = isa::num_dests(f.instr) == 2;
+    f.writes_carry = isa::writes_carry(f.instr);
+    f.reads_carry = isa::reads_carry(f.instr);
+    if (cache_.size() > 4096) {  // bounded memory on adversarial input
+      cache_.clear();
+      last_ = nullptr;
+    }
+    return remember(&cache_.emplace(key_, f).first->second, mnemonic.text, num_src);
+  }
+  const Form* remember(const Form* f, std::string_view mnemonic, unsigned num_src) {
+    last_mnemonic_.assign(mnemonic);
+    last_num_src_ = num_src;
+    return last_ = f;
   }
 
   bool parse_operand(const Token& t, unsigned bits, unsigned index, uint64_t& value) {
@@ -110,8 +184,20 @@ class Evaluator {
       error(t.column, fmt::format("operand {} '{}': expected a 0x hexadecimal bit pattern", index + 1, s));
       return false;
     }
+    if (s.size() <= 18) {  // up to 16 digits: the common case, one table lookup a digit
+      uint64_t v = 0;
+      size_t i = 2;
+      for (int8_t d; i < s.size() && (d = kHexDigit[static_cast<unsigned char>(s[i])]) >= 0; ++i)
+        v = v << 4 | static_cast<uint64_t>(d);
+      if (i == s.size() && (bits >= 64 || (v >> bits) == 0)) {
+        value = v;
+        return true;
+      }
+    }
+    // Everything else, errors included.
     const auto [p, ec] = std::from_chars(s.data() + 2, s.data() + s.size(), value, 16);
-    if (ec == std::errc::result_out_of_range || (ec == std::errc() && p == s.data() + s.size() && bits < 64 && (value >> bits))) {
+    if (ec == std::errc::result_out_of_range ||
+        (ec == std::errc() && p == s.data() + s.size() && bits < 64 && (value >> bits))) {
       error(t.column, fmt::format("operand {} '{}' does not fit in {} bits", index + 1, s, bits));
       return false;
     }
@@ -138,7 +224,10 @@ class Evaluator {
 
   std::FILE* out_;
   const isa::Capabilities& caps_;
-  std::unordered_map<std::string, isa::Instr> cache_;
+  std::unordered_map<std::string, Form> cache_;  // node-based: pointers stay valid
+  std::string key_, last_mnemonic_;              // reused: no allocation per line
+  unsigned last_num_src_ = 0;
+  const Form* last_ = nullptr;
   std::string buffer_;
   unsigned line_no_ = 0;
   bool any_error_ = false;
