@@ -196,5 +196,11 @@ TEST(LogicShift, PrmtEverySelector) {
   }
 }
 
+// The worked example of CUB's PRMT documentation (cub/util_ptx.cuh): bytes
+// 1, 3, 5 and 7 of {b, a}.
+TEST(LogicShift, PrmtCubDocumentedExample) {
+  EXPECT_EQ(run(form("prmt.b32", 3), {0x03020100, 0x07060504, 0x00007531}).value, 0x07050301u);
+}
+
 }  // namespace
 }  // namespace ptxfu::inttest
