@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iterator>
 #include <utility>
 
@@ -90,12 +91,28 @@ std::string ratio(const std::optional<double>& model, const std::optional<double
 
 std::string format_number(double v) {
   if (!std::isfinite(v)) return "";
-  char buf[64];
-  for (int precision = 1; precision <= 17; ++precision) {
+  char buf[512];
+  for (int precision = 1; precision <= 17; ++precision) {  // %.17g always reads back
     std::snprintf(buf, sizeof buf, "%.*g", precision, v);
     if (std::strtod(buf, nullptr) == v) break;
   }
-  return buf;  // %.17g always reads back
+  // %g writes an exponent when it is at least the precision (1500 as 1.5e+03).
+  // Below 1e17 the same significant digits are written out, zeros standing
+  // for the exponent: the same decimal value, read at a glance.
+  const char* e = std::strchr(buf, 'e');
+  if (!e || std::fabs(v) < 1 || std::fabs(v) >= 1e17) return buf;
+  std::string digits;
+  int after_point = 0;
+  bool point = false;
+  for (const char* c = buf; c != e; ++c) {
+    if (*c == '.') {
+      point = true;
+    } else if (*c != '-') {
+      digits += *c;
+      after_point += point ? 1 : 0;
+    }
+  }
+  return std::string(v < 0 ? "-" : "") + digits + std::string(std::atoi(e + 1) - after_point, '0');
 }
 
 std::string csv_field(std::string_view s) {

@@ -11,8 +11,8 @@
 //
 // A field with a comma, a double quote, a CR or an LF is double-quoted, its
 // quotes doubled. A missing value (no consumer, no figure) is an empty field.
-// A number is the shortest decimal that reads back (strtod) as the same double:
-// 4, 0.1, 63.875, 1e-07.
+// A number is the shortest decimal that reads back (strtod) as the same double,
+// with an exponent only below 1e-4 or from 1e17 up: 4, 0.1, 63.875, 1500, 1e-07.
 #pragma once
 #include <array>
 #include <optional>
@@ -42,7 +42,7 @@ struct CalibRow {
   std::optional<double> clock_mhz;  // the SM clock measured during the run
 };
 
-// Shortest decimal text that strtod reads back as exactly v. Non-finite
+// Shortest decimal text that strtod reads back as exactly v (see above). Non-finite
 // values have no CSV or YAML spelling here; they are written as missing.
 std::string format_number(double v);
 

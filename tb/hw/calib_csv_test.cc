@@ -77,6 +77,12 @@ TEST(CalibCsv, NumbersAreTheShortestTextThatReadsBack) {
   EXPECT_EQ(format_number(-0.5), "-0.5");
   EXPECT_EQ(format_number(1e-7), "1e-07");
   EXPECT_EQ(format_number(1755), "1755");
+  EXPECT_EQ(format_number(1500), "1500");  // not %g's 1.5e+03
+  EXPECT_EQ(format_number(-2048), "-2048");
+  EXPECT_EQ(format_number(1e16), "10000000000000000");
+  EXPECT_EQ(format_number(1e17), "1e+17");
+  EXPECT_EQ(format_number(0.0001), "0.0001");
+  EXPECT_EQ(format_number(1.5e-5), "1.5e-05");
   EXPECT_EQ(format_number(1.0 / 3), "0.3333333333333333");     // 16 digits
   EXPECT_EQ(format_number(0.1 + 0.2), "0.30000000000000004");  // 17: 0.3 is another double
   EXPECT_EQ(format_number(std::numeric_limits<double>::quiet_NaN()), "");
@@ -94,10 +100,13 @@ TEST(CalibCsv, NumbersAreTheShortestTextThatReadsBack) {
     const std::string s = format_number(v);
     ASSERT_EQ(std::strtod(s.c_str(), nullptr), v) << s;
     // Shortest: with one significant digit fewer, no text reads back as v.
+    // Significant digits: the mantissa's, less leading zeros (0.001) and, in
+    // an integer (1500), trailing ones.
+    std::string mantissa = s.substr(0, s.find('e'));
+    mantissa.erase(0, mantissa.find_first_not_of("-0."));
+    if (mantissa.find('.') == std::string::npos) mantissa.erase(mantissa.find_last_not_of('0') + 1);
     int digits = 0;
-    for (const char c : s.substr(0, s.find('e'))) digits += c >= '0' && c <= '9';
-    for (const char c : s.substr(0, s.find_first_not_of("-0.")))
-      digits -= c == '0';  // leading zeros (0.001) are not significant
+    for (const char c : mantissa) digits += c >= '0' && c <= '9';
     if (digits > 1) {
       char shorter[512];
       std::snprintf(shorter, sizeof shorter, "%.*g", digits - 1, v);
