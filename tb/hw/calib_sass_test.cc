@@ -173,8 +173,12 @@ TEST_P(CalibSuite, CompilesAndEveryStepIsItsHardwareInstructions) {
   }
 }
 
-// The targets nvcc 13.0 compiles (sm_70 was dropped in CUDA 13).
-INSTANTIATE_TEST_SUITE_P(Targets, CalibSuite, ::testing::Values(75, 80, 86, 89, 90, 100, 120),
+// One target per behaviour the table records (sm_70 is not among nvcc 13.0's
+// targets): sm_75 lacks two rows, sm_80 is the table's column, sm_90 converts
+// with I2FP, sm_120 pads DFMA with NOPs. sm_86, sm_89 and sm_100 were checked
+// by hand with ptxas 13.0 and agree with sm_80 and sm_90; each target costs
+// about 25 s of nvcc.
+INSTANTIATE_TEST_SUITE_P(Targets, CalibSuite, ::testing::Values(75, 80, 90, 120),
                          [](const ::testing::TestParamInfo<int>& i) { return "sm_" + std::to_string(i.param); });
 
 }  // namespace
