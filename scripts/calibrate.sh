@@ -87,7 +87,7 @@ fi
 mv "$yaml.partial" "$yaml"
 echo "calibrate: wrote $out and $yaml" >&2
 echo
-echo "# $arch: paste into configs/$arch.yaml in place of its reference: section"
+echo "# $arch: merge into the reference: section of configs/$arch.yaml (a silicon measurement takes precedence over a table)"
 cat "$yaml"
 echo
 
