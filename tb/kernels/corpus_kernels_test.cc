@@ -2,7 +2,9 @@
 // functional executor, against host references written here in C++.
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
+#include "fp/ops.h"
 #include "kernel_test_util.h"
 
 namespace ptxfu::kernel::testing {
@@ -45,7 +47,206 @@ TEST_P(IntHash, Murmur3MatchesHost) {
   }
 }
 
+TEST_P(IntHash, Xorshift64StarMatchesHost) {
+  const Kernel k = load_corpus("int_hash", GetParam(), "xorshift64star");
+  for (const auto& [grid, block, n] : {std::tuple{1u, 32u, 100u}, {4u, 64u, 1000u}, {2u, 48u, 50u}}) {
+    const uint32_t threads = grid * block;
+    SplitMix64 rng{n};
+    std::vector<uint64_t> state(threads);
+    for (auto& v : state) v = rng.next() | 1;
+    Launch l;
+    l.grid = {grid};
+    l.block = {block};
+    l.args = {Arg::buffer(bytes_of(state)), Arg::zeros(n * 8), Arg::u64(n)};
+    const RunResult r = run_ok(k, l);
+    const auto out = values_of<uint64_t>(r.memory, 1);
+    const auto final_state = values_of<uint64_t>(r.memory, 0);
+    for (uint32_t t = 0; t < threads; ++t) {
+      uint64_t x = state[t];
+      for (uint32_t i = t; i < n; i += threads) {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        ASSERT_EQ(out[i], x * 0x2545F4914F6CDD1Dull) << "i=" << i;
+      }
+      ASSERT_EQ(final_state[t], x) << "thread " << t;
+    }
+  }
+}
+
+TEST_P(IntHash, BitFeaturesMatchHost) {
+  const Kernel k = load_corpus("int_hash", GetParam(), "bit_features");
+  const uint32_t n = 777;
+  SplitMix64 rng{5};
+  std::vector<uint32_t> in(n);
+  for (auto& v : in) v = static_cast<uint32_t>(rng.next()) >> (rng.next() % 32);
+  in[0] = 0;
+  in[1] = 0xffffffffu;
+  Launch l;
+  l.grid = {3};
+  l.block = {128};
+  l.args = {Arg::buffer(bytes_of(in)), Arg::zeros(n * 4), Arg::u64(n)};
+  const RunResult r = run_ok(k, l);
+  const auto out = values_of<uint32_t>(r.memory, 1);
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t v = in[i];
+    const uint32_t swapped = (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
+    const uint32_t bucket = 31 - static_cast<uint32_t>(__builtin_clz(v | 1));
+    const uint32_t hi = static_cast<uint32_t>((uint64_t{v} * 0x9e3779b9u) >> 32);
+    const uint32_t want =
+        (static_cast<uint32_t>(__builtin_popcount(v)) << 24) ^ (bucket << 16) ^ (swapped & 0xffffu) ^ (hi & 0xff00u);
+    ASSERT_EQ(out[i], want) << "i=" << i << " v=" << v;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Archs, IntHash, ::testing::Values("sm_75", "sm_90", "sm_100"));
+
+// ---- branches.cu
+
+class Branches : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Branches, CollatzStepsDivergeAndReconverge) {
+  const Kernel k = load_corpus("branches", GetParam(), "collatz_steps");
+  for (const auto& [grid, block, n] : {std::tuple{1u, 32u, 32u}, {3u, 64u, 150u}, {2u, 100u, 199u}}) {
+    std::vector<uint32_t> start(n);
+    SplitMix64 rng{n};
+    for (uint32_t i = 0; i < n; ++i) start[i] = i < 40 ? i : static_cast<uint32_t>(rng.next() % 100000);
+    Launch l;
+    l.grid = {grid};
+    l.block = {block};
+    l.args = {Arg::buffer(bytes_of(start)), Arg::zeros(n * 4), Arg::s32(static_cast<int32_t>(n))};
+    const RunResult r = run_ok(k, l);
+    const auto steps = values_of<uint32_t>(r.memory, 1);
+    for (uint32_t i = 0; i < n; ++i) {
+      uint64_t x = start[i];
+      uint32_t count = 0;
+      while (x > 1 && count < 1000) {
+        x = (x & 1) ? 3 * x + 1 : x >> 1;
+        ++count;
+      }
+      ASSERT_EQ(steps[i], count) << "start " << start[i];
+    }
+  }
+}
+
+TEST_P(Branches, PiecewiseAndItsAtomicCount) {
+  const Kernel k = load_corpus("branches", GetParam(), "piecewise");
+  for (const auto& [grid, block, n] : {std::tuple{1u, 64u, 64u}, {4u, 96u, 333u}}) {
+    SplitMix64 rng{n * 3};
+    std::vector<float> in(n);
+    for (auto& v : in) v = rng.uniform(-3.0f, 3.0f);
+    const float lo = -2.0f, hi = 2.5f;
+    Launch l;
+    l.grid = {grid};
+    l.block = {block};
+    l.args = {Arg::buffer(bytes_of(in)),        Arg::zeros(n * 4), Arg::zeros(4), Arg::f32(lo), Arg::f32(hi),
+              Arg::s32(static_cast<int32_t>(n))};
+    const RunResult r = run_ok(k, l);
+    const auto out = values_of<float>(r.memory, 1);
+    int negatives = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      const float v = in[i];
+      float want;
+      if (v < lo) {
+        want = lo;
+        ++negatives;
+      } else if (v > hi) {
+        want = hi;
+      } else if (v < 0.0f) {
+        want = v * v;
+      } else {
+        want = std::sqrt(v);  // IEEE sqrt, as sqrt.rn.f32
+      }
+      ASSERT_EQ(bits_of(out[i]), bits_of(want)) << "v=" << v;
+    }
+    EXPECT_EQ(values_of<int32_t>(r.memory, 2)[0], negatives);
+  }
+}
+
+TEST_P(Branches, FirstAtLeastLeavesTheLoopByBreak) {
+  const Kernel k = load_corpus("branches", GetParam(), "first_at_least");
+  const uint32_t n = 70, cols = 13;
+  SplitMix64 rng{11};
+  std::vector<int32_t> rows(n * cols), keys(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    int32_t v = static_cast<int32_t>(rng.next() % 10) - 5;
+    for (uint32_t c = 0; c < cols; ++c) rows[i * cols + c] = v += static_cast<int32_t>(rng.next() % 4);
+    keys[i] = static_cast<int32_t>(rng.next() % 50) - 8;
+  }
+  Launch l;
+  l.grid = {3};
+  l.block = {32};
+  l.args = {Arg::buffer(bytes_of(rows)), Arg::buffer(bytes_of(keys)), Arg::zeros(n * 4), Arg::s32(cols),
+            Arg::s32(static_cast<int32_t>(n))};
+  const RunResult r = run_ok(k, l);
+  const auto pos = values_of<int32_t>(r.memory, 2);
+  for (uint32_t i = 0; i < n; ++i) {
+    int32_t want = cols;
+    for (uint32_t c = 0; c < cols; ++c)
+      if (rows[i * cols + c] >= keys[i]) {
+        want = static_cast<int32_t>(c);
+        break;
+      }
+    ASSERT_EQ(pos[i], want) << "row " << i;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Archs, Branches, ::testing::Values("sm_75", "sm_90", "sm_100"));
+
+// ---- matmul_tiled.cu: fmaf in k order over zero-padded tiles, exactly
+
+std::vector<float> matmul_reference(const std::vector<float>& A, const std::vector<float>& B, int M, int N, int K,
+                                    int tile) {
+  std::vector<float> C(static_cast<size_t>(M) * N);
+  for (int row = 0; row < M; ++row)
+    for (int col = 0; col < N; ++col) {
+      float acc = 0.0f;
+      for (int t = 0; t < K; t += tile)
+        for (int kk = 0; kk < tile; ++kk) {
+          const float a = t + kk < K ? A[row * K + t + kk] : 0.0f;
+          const float b = t + kk < K ? B[(t + kk) * N + col] : 0.0f;
+          acc = std::fma(a, b, acc);
+        }
+      C[static_cast<size_t>(row) * N + col] = acc;
+    }
+  return C;
+}
+
+class Matmul : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Matmul, StaticAndDynamicTilesAreExact) {
+  for (const bool dynamic : {false, true})
+    for (const auto& [M, N, K, tile] : {std::tuple{16, 16, 16, 16}, {33, 20, 40, 16}, {9, 31, 17, 8}}) {
+      if (!dynamic && tile != 16) continue;
+      const Kernel k =
+          load_corpus("matmul_tiled", GetParam(), dynamic ? "matmul_tiled_dynamic" : "matmul_tiled_static");
+      SplitMix64 rng{static_cast<uint64_t>(M * 1000 + N * 10 + K)};
+      std::vector<float> A(static_cast<size_t>(M) * K), B(static_cast<size_t>(K) * N);
+      for (auto& v : A) v = rng.uniform(-1.0f, 1.0f);
+      for (auto& v : B) v = rng.uniform(-1.0f, 1.0f);
+      Launch l;
+      l.grid = {static_cast<uint32_t>((N + tile - 1) / tile), static_cast<uint32_t>((M + tile - 1) / tile)};
+      l.block = {static_cast<uint32_t>(tile), static_cast<uint32_t>(tile)};
+      l.args = {Arg::buffer(bytes_of(A)),
+                Arg::buffer(bytes_of(B)),
+                Arg::zeros(4ull * M * N),
+                Arg::s32(M),
+                Arg::s32(N),
+                Arg::s32(K)};
+      if (dynamic) {
+        l.args.push_back(Arg::s32(tile));
+        l.shared_bytes = 2u * tile * tile * 4;
+      }
+      const RunResult r = run_ok(k, l);
+      const auto C = values_of<float>(r.memory, 2);
+      const auto want = matmul_reference(A, B, M, N, K, tile);
+      for (size_t i = 0; i < want.size(); ++i)
+        ASSERT_EQ(bits_of(C[i]), bits_of(want[i]))
+            << (dynamic ? "dynamic" : "static") << " M=" << M << " N=" << N << " K=" << K << " i=" << i;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Archs, Matmul, ::testing::Values("sm_75", "sm_90", "sm_100"));
 
 }  // namespace
 }  // namespace ptxfu::kernel::testing
