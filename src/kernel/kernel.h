@@ -268,8 +268,8 @@ struct Launch {
 struct Buffer {
   uint64_t base = 0;
   std::vector<uint8_t> bytes;
-  int arg = -1;           // the parameter index; -1 for a module variable
-  std::string_view name;  // the variable's name
+  int arg = -1;      // the parameter index; -1 for a module variable
+  std::string name;  // the parameter's or variable's name
 };
 
 // The memory of one launch that outlives CTAs: global buffers, the constant
@@ -303,6 +303,7 @@ struct Frame {
   uint32_t reg_base = 0;     // first slot in Warp::regs (times 32 lanes)
   uint32_t param_base = 0;   // first byte of the per-lane parameter areas in Warp::params
   uint32_t call_pc = kNoPc;  // the call instruction (its return values are copied back on return)
+  uint32_t caller = 0;       // the calling frame (an indirect call may push several frames at once)
 };
 
 class Warp {

@@ -109,7 +109,7 @@ Memory make_memory(const Kernel& k, const Launch& launch) {
   m.params.assign(k.param_bytes, 0);
   uint64_t end = kGlobalBase;
   for (const GlobalVariable& v : k.globals) {
-    m.buffers.push_back({v.address, v.init, -1, v.name});
+    m.buffers.push_back({v.address, v.init, -1, std::string(v.name)});
     end = std::max(end, v.address + v.init.size());
   }
   uint64_t cursor = align_up(end + kGuard, kGuard);
@@ -124,7 +124,7 @@ Memory make_memory(const Kernel& k, const Launch& launch) {
     if (a.kind == Arg::Kind::buffer) {
       if (p.bytes != 8 || p.floating) throw bad("a buffer's address needs a 64-bit integer parameter");
       value = cursor;
-      m.buffers.push_back({cursor, a.data, static_cast<int>(i), p.name});
+      m.buffers.push_back({cursor, a.data, static_cast<int>(i), std::string(p.name)});
       cursor = align_up(cursor + a.data.size() + kGuard, kGuard);
     } else {
       if (a.bytes != p.bytes) throw bad(fmt::format("the argument is a {}-byte scalar", a.bytes));
@@ -148,7 +148,7 @@ Cta::Cta(const Kernel& k, const Launch& l, Dim3 id, uint32_t sm_id) : kernel(&k)
     const uint64_t n = std::min<uint64_t>(32, threads - 32 * i);
     w.valid = n == 32 ? 0xffffffffu : (1u << n) - 1;
     w.stack.push_back({e.begin, kNoPc, w.valid, false});
-    w.frames.push_back({0, 0, 0, kNoPc});
+    w.frames.push_back({0, 0, 0, kNoPc, 0});
     w.regs.assign(size_t{e.num_regs} * 32, 0);
     w.params.assign(size_t{e.param_bytes} * 32, 0);
     w.local.assign(size_t{k.local_bytes} * 32, 0);

@@ -295,7 +295,7 @@ class Exec {
   // .param variables for `lanes`, then its frame is dropped.
   void pop_frame(uint32_t lanes) {
     const Frame callee = w_.frames.back();
-    const Frame& caller = w_.frames[w_.frames.size() - 2];
+    const Frame& caller = w_.frames[callee.caller];
     const Inst& call = k_.insts[callee.call_pc];
     const Function& fc = k_.functions[callee.function];
     const uint32_t caller_area = k_.functions[caller.function].param_bytes;
@@ -340,6 +340,7 @@ class Exec {
     }
     (void)callee_of;
     const Frame caller = frame_;
+    const size_t caller_index = w_.frames.size() - 1;
     const uint32_t caller_area = k_.functions[caller.function].param_bytes;
     // Push in reverse so that the group of the lowest lane runs first.
     for (auto g = groups.rbegin(); g != groups.rend(); ++g) {
@@ -354,6 +355,7 @@ class Exec {
       f.reg_base = static_cast<uint32_t>(w_.regs.size() / 32);
       f.param_base = static_cast<uint32_t>(w_.params.size());
       f.call_pc = pc;
+      f.caller = static_cast<uint32_t>(caller_index);
       w_.regs.resize(w_.regs.size() + size_t{fn.num_regs} * 32, 0);
       w_.params.resize(w_.params.size() + size_t{fn.param_bytes} * 32, 0);
       for (uint32_t a = 0; a < in.num_args; ++a) {

@@ -248,5 +248,159 @@ TEST_P(Matmul, StaticAndDynamicTilesAreExact) {
 
 INSTANTIATE_TEST_SUITE_P(Archs, Matmul, ::testing::Values("sm_75", "sm_90", "sm_100"));
 
+// ---- warp_reduce.cu: the butterfly and down shuffles, replayed on the host
+
+// What warp_sum_xor leaves in every lane: v[l] += v[l ^ o] for o = 16 .. 1.
+std::vector<float> butterfly_sum(std::vector<float> v) {
+  for (unsigned o = 16; o > 0; o >>= 1) {
+    std::vector<float> next(32);
+    for (unsigned l = 0; l < 32; ++l) next[l] = v[l] + v[l ^ o];
+    v = next;
+  }
+  return v;
+}
+
+class WarpReduce : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(WarpReduce, WarpSumAndMax) {
+  for (const auto& [grid, block, n] : {std::tuple{1u, 32u, 32u}, {3u, 64u, 170u}, {2u, 128u, 256u}}) {
+    SplitMix64 rng{n};
+    std::vector<float> in(n);
+    std::vector<uint32_t> inu(n);
+    for (auto& v : in) v = rng.uniform(-10.0f, 10.0f);
+    for (auto& v : inu) v = static_cast<uint32_t>(rng.next());
+    const uint32_t warps = grid * block / 32;
+    Launch l;
+    l.grid = {grid};
+    l.block = {block};
+    l.args = {Arg::buffer(bytes_of(in)), Arg::zeros(warps * 4), Arg::s32(static_cast<int32_t>(n))};
+    const RunResult r = run_ok(load_corpus("warp_reduce", GetParam(), "warp_sum"), l);
+    const auto sums = values_of<float>(r.memory, 1);
+    l.args[0] = Arg::buffer(bytes_of(inu));
+    const RunResult r2 = run_ok(load_corpus("warp_reduce", GetParam(), "warp_max_u32"), l);
+    const auto maxes = values_of<uint32_t>(r2.memory, 1);
+    for (uint32_t w = 0; w < warps; ++w) {
+      std::vector<float> v(32);
+      std::vector<uint32_t> u(32);
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        const uint32_t i = w * 32 + lane;
+        v[lane] = i < n ? in[i] : 0.0f;
+        u[lane] = i < n ? inu[i] : 0u;
+      }
+      ASSERT_EQ(bits_of(sums[w]), bits_of(butterfly_sum(v)[0])) << "warp " << w;
+      for (unsigned o = 16; o > 0; o >>= 1) {  // shfl.down: lanes past the end keep their own value
+        std::vector<uint32_t> next(32);
+        for (unsigned lane = 0; lane < 32; ++lane)
+          next[lane] = std::max(u[lane], lane + o < 32 ? u[lane + o] : u[lane]);
+        u = next;
+      }
+      ASSERT_EQ(maxes[w], u[0]) << "warp " << w;
+    }
+  }
+}
+
+TEST_P(WarpReduce, BlockSumThroughSharedMemoryAndAnAtomic) {
+  for (const auto& [grid, block, n] : {std::tuple{1u, 64u, 64u}, {3u, 256u, 700u}, {2u, 96u, 150u}}) {
+    SplitMix64 rng{n + 1};
+    std::vector<float> in(n);
+    for (auto& v : in) v = rng.uniform(0.0f, 4.0f);
+    Launch l;
+    l.grid = {grid};
+    l.block = {block};
+    l.args = {Arg::buffer(bytes_of(in)), Arg::zeros(4), Arg::s32(static_cast<int32_t>(n))};
+    const RunResult r = run_ok(load_corpus("warp_reduce", GetParam(), "block_sum"), l);
+    float total = 0.0f;  // blocks run in order, so their atomic adds arrive in order
+    for (uint32_t b = 0; b < grid; ++b) {
+      const unsigned warps = (block + 31) / 32;
+      std::vector<float> partial(32, 0.0f);
+      for (unsigned w = 0; w < warps; ++w) {
+        std::vector<float> v(32);
+        for (unsigned lane = 0; lane < 32; ++lane) {
+          const uint32_t i = b * block + w * 32 + lane;
+          v[lane] = i < n ? in[i] : 0.0f;
+        }
+        partial[w] = butterfly_sum(v)[0];
+      }
+      std::vector<float> v(32);
+      for (unsigned lane = 0; lane < 32; ++lane) v[lane] = lane < warps ? partial[lane] : 0.0f;
+      total += butterfly_sum(v)[0];
+    }
+    EXPECT_EQ(bits_of(values_of<float>(r.memory, 1)[0]), bits_of(total)) << "grid " << grid << " block " << block;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Archs, WarpReduce, ::testing::Values("sm_75", "sm_90", "sm_100"));
+
+// ---- device_call.cu: .func calls with .param arguments, an indirect call
+// through a local table of function pointers, .const and .global data
+
+float eval_poly(float x, int degree, uint64_t tag, uint32_t& slow) {
+  static const float c[4] = {0.5f, -1.25f, 2.0f, 0.125f};
+  float r = c[degree];
+  for (int k = degree - 1; k >= 0; --k) r = std::fma(r, x, c[k]);
+  if (std::fabs(x) > 8.0f) {
+    ++slow;
+    r = std::fma(static_cast<float>(tag & 0xff), 1e-6f, r);  // nvcc contracts r += t * 1e-6f
+  }
+  return r;
+}
+
+uint32_t slow_path_count(const Memory& m) {
+  for (const Buffer& b : m.buffers)
+    if (b.name == "slow_path_count") return values_of_bytes<uint32_t>(b.bytes)[0];
+  ADD_FAILURE() << "no slow_path_count variable";
+  return 0;
+}
+
+class DeviceCall : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(DeviceCall, PolyEvalAndCompose) {
+  for (const auto& [grid, block, n] : {std::tuple{1u, 32u, 32u}, {3u, 64u, 180u}}) {
+    SplitMix64 rng{n};
+    std::vector<float> in(n);
+    for (auto& v : in) v = rng.uniform(-12.0f, 12.0f);
+    Launch l;
+    l.grid = {grid};
+    l.block = {block};
+    l.args = {Arg::buffer(bytes_of(in)), Arg::zeros(n * 4), Arg::s32(static_cast<int32_t>(n))};
+    const RunResult r = run_ok(load_corpus("device_call", GetParam(), "poly_eval"), l);
+    const RunResult r2 = run_ok(load_corpus("device_call", GetParam(), "poly_compose"), l);
+    const auto out = values_of<float>(r.memory, 1);
+    const auto out2 = values_of<float>(r2.memory, 1);
+    uint32_t slow = 0, slow2 = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      ASSERT_EQ(bits_of(out[i]), bits_of(eval_poly(in[i], 3, i, slow))) << "poly_eval x=" << in[i];
+      const float inner = eval_poly(in[i], 3, 0, slow2);
+      ASSERT_EQ(bits_of(out2[i]), bits_of(eval_poly(inner, 2, 1, slow2))) << "poly_compose x=" << in[i];
+    }
+    EXPECT_EQ(slow_path_count(r.memory), slow);
+    EXPECT_EQ(slow_path_count(r2.memory), slow2);
+  }
+}
+
+TEST_P(DeviceCall, ApplyOpThroughFunctionPointers) {
+  const uint32_t n = 200;
+  SplitMix64 rng{3};
+  std::vector<float> in(n);
+  std::vector<int32_t> op(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    in[i] = rng.uniform(-4.0f, 4.0f);
+    op[i] = static_cast<int32_t>(rng.next() % 1000);  // lanes of a warp call different functions
+  }
+  Launch l;
+  l.grid = {4};
+  l.block = {64};
+  l.args = {Arg::buffer(bytes_of(in)), Arg::zeros(n * 4), Arg::buffer(bytes_of(op)), Arg::s32(static_cast<int32_t>(n))};
+  const RunResult r = run_ok(load_corpus("device_call", GetParam(), "apply_op"), l);
+  const auto out = values_of<float>(r.memory, 1);
+  for (uint32_t i = 0; i < n; ++i) {
+    const float x = in[i];
+    const float want = op[i] % 3 == 0 ? std::fmax(x, 0.0f) : op[i] % 3 == 1 ? x * x : -x;
+    ASSERT_EQ(bits_of(out[i]), bits_of(want)) << "op " << op[i] << " x " << x;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Archs, DeviceCall, ::testing::Values("sm_75", "sm_90", "sm_90.debug", "sm_100"));
+
 }  // namespace
 }  // namespace ptxfu::kernel::testing

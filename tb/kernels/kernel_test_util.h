@@ -51,6 +51,13 @@ std::vector<uint8_t> bytes_of(const std::vector<T>& v) {
 }
 
 template <typename T>
+std::vector<T> values_of_bytes(const std::vector<uint8_t>& bytes) {
+  std::vector<T> v(bytes.size() / sizeof(T));
+  if (!v.empty()) std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
+  return v;
+}
+
+template <typename T>
 std::vector<T> values_of(const Memory& m, unsigned arg) {
   const Buffer* b = m.arg_buffer(arg);
   EXPECT_NE(b, nullptr) << "no buffer for parameter " << arg;
