@@ -402,5 +402,186 @@ TEST_P(DeviceCall, ApplyOpThroughFunctionPointers) {
 
 INSTANTIATE_TEST_SUITE_P(Archs, DeviceCall, ::testing::Values("sm_75", "sm_90", "sm_90.debug", "sm_100"));
 
+// ---- elementwise_half.cu: packed f16/bf16 fma, each one rounding of the
+// exact core (fp::fma is verified against MPFR); the f32-math GELU within
+// the bounds of ex2.approx
+
+// A random f16 (or bf16) of moderate magnitude: 2^-5 .. 2^5.
+uint16_t random_half(SplitMix64& rng, bool bf16) {
+  const uint64_t r = rng.next();
+  const unsigned exp = bf16 ? 122 + r % 11 : 10 + r % 11;
+  const unsigned frac_bits = bf16 ? 7 : 10;
+  return static_cast<uint16_t>(((r >> 20) & 1) << 15 | exp << frac_bits | ((r >> 32) & ((1u << frac_bits) - 1)));
+}
+
+class ElementwiseHalf : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ElementwiseHalf, ScaleBiasHalf2IsOneFmaPerLane) {
+  const Kernel k = load_corpus("elementwise_half", GetParam(), "scale_bias_half2");
+  for (const auto& [grid, block, n2] : {std::tuple{1u, 32u, 32u}, {3u, 64u, 150u}}) {
+    SplitMix64 rng{n2};
+    std::vector<uint32_t> x(n2), bias(n2);
+    for (uint32_t i = 0; i < n2; ++i) {
+      x[i] = random_half(rng, false) | uint32_t{random_half(rng, false)} << 16;
+      bias[i] = random_half(rng, false) | uint32_t{random_half(rng, false)} << 16;
+    }
+    const uint16_t alpha = random_half(rng, false);
+    Launch l;
+    l.grid = {grid};
+    l.block = {block};
+    l.args = {Arg::buffer(bytes_of(x)), Arg::buffer(bytes_of(bias)), Arg::zeros(n2 * 4), Arg::u16(alpha),
+              Arg::s32(static_cast<int32_t>(n2))};
+    const RunResult r = run_ok(k, l);
+    const auto y = values_of<uint32_t>(r.memory, 2);
+    for (uint32_t i = 0; i < n2; ++i)
+      for (unsigned h = 0; h < 2; ++h) {
+        const uint64_t want = fp::fma(fp::kF16, alpha, x[i] >> (16 * h) & 0xffff, bias[i] >> (16 * h) & 0xffff);
+        ASSERT_EQ(y[i] >> (16 * h) & 0xffff, want) << "i=" << i << " half " << h;
+      }
+  }
+}
+
+TEST_P(ElementwiseHalf, ResidualAddBf16x2IsOneFmaPerLane) {
+  if (GetParam() == "sm_75") GTEST_SKIP() << "sm_75 emulates the bf16 fma with a multiply and an add";
+  const Kernel k = load_corpus("elementwise_half", GetParam(), "residual_add_bf16x2");
+  const uint32_t n2 = 200;
+  SplitMix64 rng{17};
+  std::vector<uint32_t> x(n2), res(n2);
+  for (uint32_t i = 0; i < n2; ++i) {
+    x[i] = random_half(rng, true) | uint32_t{random_half(rng, true)} << 16;
+    res[i] = random_half(rng, true) | uint32_t{random_half(rng, true)} << 16;
+  }
+  const float scale = 0.7071f;
+  Launch l;
+  l.grid = {2};
+  l.block = {128};
+  l.args = {Arg::buffer(bytes_of(x)), Arg::buffer(bytes_of(res)), Arg::zeros(n2 * 4), Arg::f32(scale),
+            Arg::s32(static_cast<int32_t>(n2))};
+  const RunResult r = run_ok(k, l);
+  const auto out = values_of<uint32_t>(r.memory, 2);
+  const uint64_t s = fp::convert(fp::kF32, fp::kBF16, bits_of(scale));  // __float2bfloat162_rn
+  for (uint32_t i = 0; i < n2; ++i)
+    for (unsigned h = 0; h < 2; ++h)
+      ASSERT_EQ(out[i] >> (16 * h) & 0xffff,
+                fp::fma(fp::kBF16, s, x[i] >> (16 * h) & 0xffff, res[i] >> (16 * h) & 0xffff))
+          << "i=" << i;
+}
+
+double half_value(uint16_t h) {
+  const int e = h >> 10 & 31, f = h & 1023;
+  const double m = e ? std::ldexp(1024 + f, e - 25) : std::ldexp(f, -24);
+  return h >> 15 ? -m : m;
+}
+
+// y = 0.5 v (1 + tanh(sqrt(2/pi) (v + 0.044715 v^3))) in f32 with __expf,
+// stored as f16. The f32 part errs by a few 2^-22 (ex2.approx: 2 ulp; the
+// other operations: 1/2 ulp each), far below an f16 ulp (2^-11): the result
+// is the f16 nearest the true value or, where that value is that close to a
+// rounding boundary, its neighbour.
+TEST_P(ElementwiseHalf, GeluF32MathWithinTheBoundsOfEx2Approx) {
+  const Kernel k = load_corpus("elementwise_half", GetParam(), "gelu_tanh_half_f32math");
+  const uint32_t n = 500;
+  SplitMix64 rng{23};
+  std::vector<uint16_t> x(n);
+  for (auto& v : x) v = random_half(rng, false);
+  Launch l;
+  l.grid = {4};
+  l.block = {128};
+  l.args = {Arg::buffer(bytes_of(x)), Arg::zeros(n * 2), Arg::s32(static_cast<int32_t>(n))};
+  const RunResult r = run_ok(k, l);
+  const auto y = values_of<uint16_t>(r.memory, 1);
+  for (uint32_t i = 0; i < n; ++i) {
+    const double v = half_value(x[i]);
+    const double want = 0.5 * v * (1.0 + std::tanh(0.7978845608 * (v + 0.044715 * v * v * v)));
+    const double got = half_value(y[i]);
+    const double ulp16 =
+        std::ldexp(1.0, std::max(-24, static_cast<int>(std::floor(std::log2(std::fabs(want) + 1e-30))) - 10));
+    const double f32_error = std::ldexp(std::fabs(v) + std::fabs(want), -19);  // 8 f32 operations, ex2 at 2 ulp
+    ASSERT_LE(std::fabs(got - want), 0.5 * ulp16 + f32_error) << "x=" << v << " got " << got << " want " << want;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Archs, ElementwiseHalf, ::testing::Values("sm_75", "sm_90", "sm_100"));
+
+// ---- fp8_quant.cu: an independent host encoder (round to nearest even,
+// saturating to the largest finite value) against the kernels, which use
+// cvt.rn.satfinite on sm_89+ and nvcc's integer emulation before
+
+uint8_t encode_fp8(float x, int exp_bits, int man_bits, double max_finite) {
+  const int bias = (1 << (exp_bits - 1)) - 1;
+  if (std::isnan(x)) return 0x7f;
+  const uint8_t sign = std::signbit(x) ? 0x80 : 0;
+  double a = std::fabs(static_cast<double>(x));
+  if (a > max_finite) a = max_finite;
+  const int emin = 1 - bias;
+  int e = a == 0 ? emin : std::max(emin, static_cast<int>(std::floor(std::log2(a))));
+  double m = std::nearbyint(std::ldexp(a, man_bits - e));  // ties to even (the default rounding mode)
+  if (m >= std::ldexp(1.0, man_bits + 1)) {
+    m /= 2;
+    ++e;
+  }
+  if (m < std::ldexp(1.0, man_bits)) return sign | static_cast<uint8_t>(m);  // subnormal (or the smallest normal)
+  uint32_t code = static_cast<uint32_t>(e + bias) << man_bits | (static_cast<uint32_t>(m) - (1u << man_bits));
+  return sign | static_cast<uint8_t>(code);
+}
+
+float decode_fp8(uint8_t c, int exp_bits, int man_bits) {
+  const int bias = (1 << (exp_bits - 1)) - 1;
+  const int e = c >> man_bits & ((1 << exp_bits) - 1), m = c & ((1 << man_bits) - 1);
+  const double v = e ? std::ldexp((1 << man_bits) + m, e - bias - man_bits) : std::ldexp(m, 1 - bias - man_bits);
+  return static_cast<float>(c & 0x80 ? -v : v);
+}
+
+class Fp8Quant : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Fp8Quant, E4m3QuantiseAndRoundTrip) {
+  const uint32_t n = 600;
+  SplitMix64 rng{29};
+  std::vector<float> in(n);
+  for (uint32_t i = 0; i < n; ++i)
+    in[i] = i < 8 ? std::ldexp(1.0f, -12 + 3 * static_cast<int>(i))
+                  : rng.uniform(-600.0f, 600.0f) / (1 + static_cast<float>(rng.next() % 512));
+  const float scale = 1.5f, inv_scale = 1.0f / 1.5f;
+  Launch l;
+  l.grid = {5};
+  l.block = {128};
+  l.args = {Arg::buffer(bytes_of(in)), Arg::zeros(n), Arg::f32(scale), Arg::s32(static_cast<int32_t>(n))};
+  const RunResult r = run_ok(load_corpus("fp8_quant", GetParam(), "quantize_e4m3"), l);
+  const auto q = values_of<uint8_t>(r.memory, 1);
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(q[i], encode_fp8(in[i] * scale, 4, 3, 448.0)) << "x=" << in[i] * scale;
+
+  l.args = {Arg::buffer(bytes_of(in)), Arg::zeros(n * 4), Arg::f32(scale), Arg::f32(inv_scale),
+            Arg::s32(static_cast<int32_t>(n / 2))};
+  const RunResult r2 = run_ok(load_corpus("fp8_quant", GetParam(), "roundtrip_e4m3x2"), l);
+  const auto back = values_of<float>(r2.memory, 1);
+  for (uint32_t i = 0; i < n; ++i) {
+    const float want = decode_fp8(encode_fp8(in[i] * scale, 4, 3, 448.0), 4, 3) * inv_scale;
+    ASSERT_EQ(bits_of(back[i]), bits_of(want)) << "x=" << in[i];
+  }
+}
+
+TEST_P(Fp8Quant, E5m2QuantiseDequantise) {
+  const uint32_t n = 600;
+  SplitMix64 rng{31};
+  std::vector<float> in(n);
+  for (auto& v : in) v = rng.uniform(-70000.0f, 70000.0f) / (1 + static_cast<float>(rng.next() % 100000));
+  const float scale = 0.75f;
+  Launch l;
+  l.grid = {5};
+  l.block = {128};
+  l.args = {Arg::buffer(bytes_of(in)), Arg::zeros(n), Arg::zeros(n * 4), Arg::f32(scale),
+            Arg::s32(static_cast<int32_t>(n))};
+  const RunResult r = run_ok(load_corpus("fp8_quant", GetParam(), "quantize_dequantize_e5m2"), l);
+  const auto q = values_of<uint8_t>(r.memory, 1);
+  const auto out = values_of<float>(r.memory, 2);
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint8_t want = encode_fp8(in[i] * scale, 5, 2, 57344.0);
+    ASSERT_EQ(q[i], want) << "x=" << in[i] * scale;
+    ASSERT_EQ(bits_of(out[i]), bits_of(decode_fp8(want, 5, 2) / scale)) << "x=" << in[i];
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Archs, Fp8Quant, ::testing::Values("sm_75", "sm_86", "sm_89", "sm_90", "sm_100"));
+
 }  // namespace
 }  // namespace ptxfu::kernel::testing
