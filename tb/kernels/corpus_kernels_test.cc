@@ -2,6 +2,7 @@
 // functional executor, against host references written here in C++.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <tuple>
 
 #include "fp/ops.h"
@@ -582,6 +583,140 @@ TEST_P(Fp8Quant, E5m2QuantiseDequantise) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Archs, Fp8Quant, ::testing::Values("sm_75", "sm_86", "sm_89", "sm_90", "sm_100"));
+
+// ---- softmax.cu: within the bounds the PTX ISA gives ex2.approx (2 ulp)
+// and div.approx (2 ulp). Per element, with D = max |x - max| of the row:
+// x - m and the multiply by log2(e) (a constant within 1/2 ulp) err by
+// 3 * 2^-24 relative, so __expf's argument by 3 D 2^-24 absolute (log2(e) D
+// before the ln 2 of the derivative) and its result by e_exp = 3 D 2^-24 +
+// 2^-22 relative; the sum of `cols` positive terms adds (cols - 1) 2^-24,
+// the reciprocal and the last multiply 2^-24 each (div.approx: 2^-22).
+
+void check_softmax_row(const float* x, const float* y, int cols, bool approx_div, const std::string& what) {
+  double m = -std::numeric_limits<double>::infinity();
+  for (int c = 0; c < cols; ++c) m = std::max(m, static_cast<double>(x[c]));
+  double s = 0, D = 0;
+  for (int c = 0; c < cols; ++c) {
+    s += std::exp(x[c] - m);
+    D = std::max(D, std::fabs(x[c] - m));
+  }
+  const double e_exp = 3 * D * std::ldexp(1.0, -24) + std::ldexp(1.0, -22);
+  const double rel = 2 * e_exp + (cols + 1) * std::ldexp(1.0, -24) + (approx_div ? std::ldexp(1.0, -22) : 0.0);
+  for (int c = 0; c < cols; ++c) {
+    const double want = std::exp(x[c] - m) / s;
+    ASSERT_LE(std::fabs(y[c] - want), rel * want * 1.01 + 1e-38)
+        << what << " col " << c << " got " << y[c] << " want " << want;
+  }
+}
+
+class Softmax : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Softmax, WarpPerRowWithinTheApproximationBounds) {
+  const Kernel k = load_corpus("softmax", GetParam(), "softmax_warp_per_row");
+  for (const auto& [block, rows, cols] : {std::tuple{32u, 3, 32}, {64u, 7, 100}, {128u, 9, 257}}) {
+    SplitMix64 rng{static_cast<uint64_t>(rows * cols)};
+    std::vector<float> in(static_cast<size_t>(rows) * cols);
+    for (auto& v : in) v = rng.uniform(-8.0f, 8.0f);
+    Launch l;
+    l.block = {block};
+    l.grid = {static_cast<uint32_t>((rows + block / 32 - 1) / (block / 32))};
+    l.args = {Arg::buffer(bytes_of(in)), Arg::zeros(in.size() * 4), Arg::s32(rows), Arg::s32(cols)};
+    const RunResult r = run_ok(k, l);
+    const auto out = values_of<float>(r.memory, 1);
+    for (int row = 0; row < rows; ++row)
+      check_softmax_row(&in[row * cols], &out[row * cols], cols, false, "row " + std::to_string(row));
+  }
+}
+
+TEST_P(Softmax, Row128Float4WithinTheApproximationBounds) {
+  const Kernel k = load_corpus("softmax", GetParam(), "softmax_row128_float4");
+  const int rows = 10;
+  SplitMix64 rng{41};
+  std::vector<float> in(static_cast<size_t>(rows) * 128);
+  for (auto& v : in) v = rng.uniform(-6.0f, 6.0f);
+  Launch l;
+  l.block = {64};
+  l.grid = {5};
+  l.args = {Arg::buffer(bytes_of(in)), Arg::zeros(in.size() * 4), Arg::s32(rows)};
+  const RunResult r = run_ok(k, l);
+  const auto out = values_of<float>(r.memory, 1);
+  for (int row = 0; row < rows; ++row)
+    check_softmax_row(&in[row * 128], &out[row * 128], 128, true, "row " + std::to_string(row));
+}
+
+INSTANTIATE_TEST_SUITE_P(Archs, Softmax, ::testing::Values("sm_75", "sm_90", "sm_100"));
+
+// ---- layernorm.cu: the sums are replayed in the kernel's order (each
+// thread's strided partial sum, the butterfly, the per-warp partials, the
+// butterfly again), so mean and variance are bit-exact; only rsqrt.approx
+// (2^-22.9 relative, the PTX bound) and the roundings after it differ.
+
+float block_sum_host(const std::vector<float>& per_thread) {
+  const unsigned threads = static_cast<unsigned>(per_thread.size()), warps = (threads + 31) / 32;
+  std::vector<float> partial(32, 0.0f);
+  for (unsigned w = 0; w < warps; ++w)
+    partial[w] = butterfly_sum(std::vector<float>(per_thread.begin() + 32 * w, per_thread.begin() + 32 * w + 32))[0];
+  std::vector<float> v(32);
+  for (unsigned lane = 0; lane < 32; ++lane) v[lane] = lane < warps ? partial[lane] : 0.0f;
+  return butterfly_sum(v)[0];
+}
+
+class Layernorm : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Layernorm, LayernormAndRmsnormWithinTheRsqrtBound) {
+  const double rsqrt_bound = std::ldexp(1.0, -22) / std::pow(2.0, 0.9);
+  for (const auto& [block, rows, cols] : {std::tuple{32u, 2, 32}, {64u, 3, 200}, {256u, 2, 1000}}) {
+    SplitMix64 rng{static_cast<uint64_t>(cols)};
+    std::vector<float> in(static_cast<size_t>(rows) * cols), gamma(cols), beta(cols);
+    for (auto& v : in) v = rng.uniform(-3.0f, 5.0f);
+    for (auto& v : gamma) v = rng.uniform(0.5f, 1.5f);
+    for (auto& v : beta) v = rng.uniform(-1.0f, 1.0f);
+    const float eps = 1e-5f;
+    Launch l;
+    l.block = {block};
+    l.grid = {static_cast<uint32_t>(rows)};
+    l.args = {Arg::buffer(bytes_of(in)),
+              Arg::zeros(in.size() * 4),
+              Arg::buffer(bytes_of(gamma)),
+              Arg::buffer(bytes_of(beta)),
+              Arg::s32(cols),
+              Arg::f32(eps)};
+    const auto ln = values_of<float>(run_ok(load_corpus("layernorm", GetParam(), "layernorm_rows"), l).memory, 1);
+    l.args = {Arg::buffer(bytes_of(in)), Arg::zeros(in.size() * 4), Arg::buffer(bytes_of(gamma)), Arg::s32(cols),
+              Arg::f32(eps)};
+    const auto rms = values_of<float>(run_ok(load_corpus("layernorm", GetParam(), "rmsnorm_rows"), l).memory, 1);
+    for (int row = 0; row < rows; ++row) {
+      const float* x = &in[static_cast<size_t>(row) * cols];
+      std::vector<float> s(block, 0.0f), sq(block, 0.0f), sq2(block, 0.0f);
+      for (unsigned t = 0; t < block; ++t)
+        for (int c = static_cast<int>(t); c < cols; c += static_cast<int>(block)) s[t] += x[c];
+      const float mean = block_sum_host(s) / static_cast<float>(cols);
+      for (unsigned t = 0; t < block; ++t)
+        for (int c = static_cast<int>(t); c < cols; c += static_cast<int>(block)) {
+          const float d = x[c] - mean;
+          sq[t] = std::fma(d, d, sq[t]);
+          sq2[t] = std::fma(x[c], x[c], sq2[t]);
+        }
+      const float var = block_sum_host(sq) / static_cast<float>(cols) + eps;
+      const float ms = block_sum_host(sq2) / static_cast<float>(cols) + eps;
+      const double rstd = 1 / std::sqrt(static_cast<double>(var)), r = 1 / std::sqrt(static_cast<double>(ms));
+      for (int c = 0; c < cols; ++c) {
+        const float d = x[c] - mean;
+        const double t = gamma[c] * (rstd * d), want = t + beta[c];
+        const double tol =
+            std::fabs(t) * (rsqrt_bound + std::ldexp(1.0, -24)) * 1.01 + std::fabs(want) * std::ldexp(1.0, -24);
+        ASSERT_LE(std::fabs(ln[static_cast<size_t>(row) * cols + c] - want), tol)
+            << "layernorm row " << row << " col " << c;
+        const double want2 = x[c] * r * gamma[c];
+        ASSERT_LE(std::fabs(rms[static_cast<size_t>(row) * cols + c] - want2),
+                  std::fabs(want2) * (rsqrt_bound + 2 * std::ldexp(1.0, -24)) * 1.01)
+            << "rmsnorm row " << row << " col " << c;
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Archs, Layernorm, ::testing::Values("sm_75", "sm_90", "sm_100"));
 
 }  // namespace
 }  // namespace ptxfu::kernel::testing
