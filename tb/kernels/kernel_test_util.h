@@ -78,6 +78,13 @@ inline float float_of(uint32_t u) {
   return f;
 }
 
+// The f16 bits of a small non-negative integer (exact up to 2048).
+inline uint16_t fp16_of_integer(uint32_t n) {
+  if (n == 0) return 0;
+  unsigned e = 31 - static_cast<unsigned>(__builtin_clz(n));
+  return static_cast<uint16_t>((e + 15) << 10 | ((n << (10 - e)) & 0x3ff));
+}
+
 // Runs and fails the test with the executor's message on a fault.
 inline RunResult run_ok(const Kernel& k, const Launch& l) {
   RunResult r = run_functional(k, l);
