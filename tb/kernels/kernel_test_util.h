@@ -78,6 +78,12 @@ inline float float_of(uint32_t u) {
   return f;
 }
 
+// Whether `text` contains `part` (a message check), reporting both if not.
+inline ::testing::AssertionResult Contains(const std::string& text, const std::string& part) {
+  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "message:\n  " << text << "\ndoes not contain:\n  " << part;
+}
+
 // The f16 bits of a small non-negative integer (exact up to 2048).
 inline uint16_t fp16_of_integer(uint32_t n) {
   if (n == 0) return 0;
