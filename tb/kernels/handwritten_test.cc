@@ -202,5 +202,96 @@ TEST(Simt, CallsReturnFromDivergentBranchesAndExitedLanesStayOut) {
   }
 }
 
+// The reconvergence points come from the control-flow graph: every branch
+// of `nested` reconverges where its paths must meet.
+TEST(Simt, ImmediatePostDominatorsOfNested) {
+  const Kernel k = load_handwritten("simt.ptx", "nested");
+  auto pc_at_line = [&](unsigned line) {
+    for (uint32_t pc = 0; pc < k.insts.size(); ++pc)
+      if (k.insts[pc].line == line && k.insts[pc].kind != Kind::func_end) return pc;
+    ADD_FAILURE() << "no instruction on line " << line;
+    return kNoPc;
+  };
+  auto line = [&](const std::string& text) {
+    const std::string src = read_file(std::string(PTXFU_KERNELS_DIR) + "/simt.ptx");
+    unsigned n = 1;
+    for (size_t i = 0; i < src.find(text); ++i) n += src[i] == '\n';
+    return n;
+  };
+  const uint32_t join = pc_at_line(line("JOIN:") + 1), loop_end = pc_at_line(line("LOOP_END:") + 1);
+  EXPECT_EQ(k.insts[pc_at_line(line("@%p1 bra \tODD;"))].ipdom, join);
+  EXPECT_EQ(k.insts[pc_at_line(line("@!%p2 bra \tEVEN_LOW;"))].ipdom, join);
+  EXPECT_EQ(k.insts[pc_at_line(line("@%p2 bra \tODD_LOW;"))].ipdom, join);
+  EXPECT_EQ(k.insts[pc_at_line(line("@%p3 bra \tLOOP_END;"))].ipdom, loop_end);
+  EXPECT_EQ(k.insts[pc_at_line(line("@%p3 bra \tLOOP;"))].ipdom, loop_end);
+}
+
+// What step() reports to a timing model.
+TEST(Simt, StepReportsUnitsLanesRegistersAndBarrierWaits) {
+  const Kernel k = load_handwritten("simt.ptx", "barrier");
+  Launch l;
+  l.block = {64};
+  l.args = {Arg::zeros(64 * 4)};
+  Memory m = make_memory(k, l);
+  Cta cta(k, l, {0, 0, 0});
+  ASSERT_EQ(cta.warps.size(), 2u);
+  StepResult r = step(cta.warps[0], cta, m, 0);
+  ASSERT_EQ(r.status, StepResult::Status::executed);
+  EXPECT_EQ(r.inst->kind, Kind::ld);
+  EXPECT_EQ(r.inst->unit(), Unit::memory);
+  EXPECT_EQ(r.inst->space, Space::param);
+  EXPECT_EQ(r.inst->access_bytes, 8);
+  EXPECT_EQ(r.active_lanes, 32u);
+  EXPECT_EQ(r.inst->num_writes, 1);
+  EXPECT_EQ(r.inst->num_reads, 0);
+  r = step(cta.warps[0], cta, m, 0);  // mov.u32 %r1, %tid.x
+  EXPECT_EQ(r.inst->kind, Kind::mov);
+  EXPECT_EQ(r.inst->unit(), Unit::pipe);
+  // Run warp 0 to the barrier: it waits there until warp 1 arrives.
+  unsigned guard = 0;
+  while (r.status == StepResult::Status::executed && ++guard < 10000) r = step(cta.warps[0], cta, m, 0);
+  ASSERT_EQ(r.status, StepResult::Status::waiting);
+  EXPECT_EQ(r.inst->kind, Kind::bar);
+  EXPECT_EQ(r.inst->unit(), Unit::warp);
+  EXPECT_TRUE(cta.warps[0].waiting());
+  EXPECT_EQ(step(cta.warps[0], cta, m, 0).status, StepResult::Status::waiting) << "a waiting warp does not run";
+  StepResult s;
+  do s = step(cta.warps[1], cta, m, 0);
+  while (s.status == StepResult::Status::executed && s.inst->kind != Kind::bar);
+  EXPECT_EQ(s.inst->kind, Kind::bar);
+  EXPECT_EQ(s.status, StepResult::Status::executed) << "the last warp to arrive releases the barrier";
+  EXPECT_FALSE(cta.warps[0].waiting());
+  while ((r = step(cta.warps[0], cta, m, 0)).status == StepResult::Status::executed) {
+  }
+  EXPECT_EQ(r.status, StepResult::Status::waiting) << "the second bar.sync";
+  while ((s = step(cta.warps[1], cta, m, 0)).status == StepResult::Status::executed) {
+  }
+  EXPECT_EQ(s.status, StepResult::Status::exited);
+  EXPECT_EQ(step(cta.warps[0], cta, m, 0).status, StepResult::Status::exited);
+  EXPECT_TRUE(cta.done());
+}
+
+// Divergence as the timing model sees it: the lanes of each path.
+TEST(Simt, StepReportsDivergentActiveMasks) {
+  const Kernel k = load_handwritten("simt.ptx", "nested");
+  Launch l;
+  l.block = {32};
+  l.args = {Arg::zeros(32 * 16)};
+  Memory m = make_memory(k, l);
+  Cta cta(k, l, {0, 0, 0});
+  std::set<uint32_t> masks;
+  uint64_t clock = 0;
+  for (StepResult r; (r = step(cta.warps[0], cta, m, clock++)).status == StepResult::Status::executed;) {
+    masks.insert(r.active);
+    EXPECT_EQ(r.active_lanes, static_cast<unsigned>(__builtin_popcount(r.active)));
+    EXPECT_EQ(r.executed & ~r.active, 0u);
+  }
+  EXPECT_TRUE(masks.count(0xffffffffu));
+  EXPECT_TRUE(masks.count(0x55555555u)) << "the even lanes";
+  EXPECT_TRUE(masks.count(0x44444444u)) << "tid % 4 == 2";
+  EXPECT_TRUE(masks.count(0x0a0a0a0au)) << "odd lanes with bit 2 clear";
+  EXPECT_TRUE(masks.count(0xfffffffcu)) << "the loop's third trip: lanes 2 to 31";
+}
+
 }  // namespace
 }  // namespace ptxfu::kernel::testing
