@@ -359,6 +359,10 @@ struct StepResult {
   uint32_t executed = 0;  // of those, the lanes whose guard held
   unsigned active_lanes = 0;
   uint32_t frame_reg_base = 0;  // add to Inst::reads/writes for warp-unique register ids
+  // ld/st/atom/red: the address each executing lane accessed, in `space`
+  // (a generic access resolved to the window it fell in; param: the offset).
+  Space space = Space::generic;
+  uint64_t addresses[32] = {};
   std::string error;
 };
 

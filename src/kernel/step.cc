@@ -46,6 +46,8 @@ class Exec {
     r.active = top.mask;
     r.active_lanes = popcount(top.mask);
     r.frame_reg_base = frame_.reg_base;
+    r.space = in.space;
+    result_ = &r;
     uint32_t exec = top.mask;
     if (in.guard >= 0) {
       uint32_t g = 0;
@@ -185,6 +187,10 @@ class Exec {
         fault(lane, space, is_write, addr, bytes, "address is not in any allocation");
       else
         s = Space::global;
+      // Reported in the window's own space (the last lane's window where a
+      // warp's generic accesses fall in several).
+      result_->space = s;
+      result_->addresses[lane] = a;
     }
     switch (s) {
       case Space::global: return global(lane, space, is_write, addr, bytes);
@@ -236,6 +242,7 @@ class Exec {
 
   uint8_t* access(unsigned lane, unsigned bytes, bool is_write, uint64_t& addr) {
     addr = address_of(lane);
+    result_->addresses[lane] = addr;
     if (in_->space == Space::param) return param(lane, static_cast<int64_t>(addr), bytes, is_write);
     return memory(lane, in_->space, addr, bytes, is_write);
   }
@@ -317,7 +324,6 @@ class Exec {
     w_.stack.back().pc = pc + 1;
     if (exec == 0) return;
     // Lanes grouped by callee, in the order of their lowest lane.
-    uint32_t callee_of[32];
     std::vector<std::pair<uint32_t, uint32_t>> groups;  // (function, lanes)
     for (unsigned lane = 0; lane < 32; ++lane) {
       if (!(exec >> lane & 1)) continue;
@@ -331,14 +337,12 @@ class Exec {
                           k_.where(in), a, w_.index, lane, cta_.ctaid.x, cta_.ctaid.y, cta_.ctaid.z)};
         f = static_cast<uint32_t>((a - kCodeBase) / 16);
       }
-      callee_of[lane] = f;
       auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == f; });
       if (it == groups.end())
         groups.push_back({f, 1u << lane});
       else
         it->second |= 1u << lane;
     }
-    (void)callee_of;
     const Frame caller = frame_;
     const size_t caller_index = w_.frames.size() - 1;
     const uint32_t caller_area = k_.functions[caller.function].param_bytes;
@@ -648,6 +652,7 @@ class Exec {
   uint64_t clock_;
   const Frame frame_;  // the frame the instruction runs in (calls push new ones)
   const Inst* in_ = nullptr;
+  StepResult* result_ = nullptr;
 };
 
 }  // namespace

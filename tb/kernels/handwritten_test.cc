@@ -244,14 +244,23 @@ TEST(Simt, StepReportsUnitsLanesRegistersAndBarrierWaits) {
   EXPECT_EQ(r.active_lanes, 32u);
   EXPECT_EQ(r.inst->num_writes, 1);
   EXPECT_EQ(r.inst->num_reads, 0);
+  EXPECT_EQ(r.space, Space::param);
+  EXPECT_EQ(r.addresses[31], 0u) << "the parameter's offset";
   r = step(cta.warps[0], cta, m, 0);  // mov.u32 %r1, %tid.x
   EXPECT_EQ(r.inst->kind, Kind::mov);
   EXPECT_EQ(r.inst->unit(), Unit::pipe);
   // Run warp 0 to the barrier: it waits there until warp 1 arrives.
   unsigned guard = 0;
-  while (r.status == StepResult::Status::executed && ++guard < 10000) r = step(cta.warps[0], cta, m, 0);
+  StepResult prev;
+  while (r.status == StepResult::Status::executed && ++guard < 10000) {
+    prev = r;
+    r = step(cta.warps[0], cta, m, 0);
+  }
   ASSERT_EQ(r.status, StepResult::Status::waiting);
   EXPECT_EQ(r.inst->kind, Kind::bar);
+  EXPECT_EQ(prev.inst->kind, Kind::st);  // st.shared.u32 [%r8], %r5: slot tid
+  EXPECT_EQ(prev.space, Space::shared);
+  for (unsigned lane = 0; lane < 32; ++lane) EXPECT_EQ(prev.addresses[lane], 4u * lane);
   EXPECT_EQ(r.inst->unit(), Unit::warp);
   EXPECT_TRUE(cta.warps[0].waiting());
   EXPECT_EQ(step(cta.warps[0], cta, m, 0).status, StepResult::Status::waiting) << "a waiting warp does not run";
