@@ -1192,6 +1192,7 @@ Kernel load_kernel(std::string text, std::string file, const LoadOptions& option
   std::vector<isa::LexError> lex_errors;
   const std::vector<isa::Lexeme> lexemes = isa::lex(*source, 1u << 16, lex_errors);
   std::vector<isa::ModuleError> errors;
+  errors.reserve(lex_errors.size());
   for (auto& e : lex_errors) errors.push_back({e.loc, std::move(e.message)});
   const isa::Module m = isa::parse_module(lexemes, errors);
   isa::TargetOptions target;

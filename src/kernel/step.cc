@@ -36,8 +36,9 @@ class Exec {
   Exec(Warp& w, Cta& cta, Memory& mem, uint64_t clock)
       : w_(w), cta_(cta), mem_(mem), k_(*cta.kernel), clock_(clock), frame_(w.frames.back()) {}
 
-  StepResult run() {
-    StepResult r;
+  // Fills `r` as it goes, so that a fault leaves the instruction and its
+  // lanes in it.
+  void run(StepResult& r) {
     SimtEntry& top = w_.stack.back();
     r.pc = top.pc;
     const Inst& in = k_.insts[top.pc];
@@ -64,7 +65,7 @@ class Exec {
       r.status = StepResult::Status::exited;
     else if (w_.waiting())
       r.status = StepResult::Status::waiting;
-    return r;
+    result_ = nullptr;
   }
 
  private:
@@ -524,6 +525,18 @@ class Exec {
 
   void arith(const Inst& in, uint32_t exec) {
     const bool carry_in = isa::reads_carry(in.form), carry_out = isa::writes_carry(in.form);
+    if (in.num_dst == 1 && in.num_src <= 4 && !carry_in && !carry_out) {  // the executors' warp-wide path
+      uint64_t src[32][4];
+      uint64_t results[32];
+      uint32_t carry = 0;
+      for (unsigned lane = 0; lane < 32; ++lane)
+        if (exec >> lane & 1)
+          for (unsigned k = 0; k < in.num_src; ++k) src[lane][k] = read(in.src[k], lane);
+      exec::execute_lanes(in.form, src, 32, exec, 0, results, carry);
+      for (unsigned lane = 0; lane < 32; ++lane)
+        if (exec >> lane & 1) write(in.dst[0], lane, results[lane]);
+      return;
+    }
     uint64_t src[5];
     for (unsigned lane = 0; lane < 32; ++lane) {
       if (!(exec >> lane & 1)) continue;
@@ -669,14 +682,12 @@ StepResult step(Warp& w, Cta& cta, Memory& mem, uint64_t clock) {
     return r;
   }
   try {
-    return Exec(w, cta, mem, clock).run();
+    Exec(w, cta, mem, clock).run(r);
   } catch (const Fault& f) {
     r.status = StepResult::Status::error;
-    r.pc = w.pc();
-    if (r.pc != kNoPc) r.inst = &cta.kernel->insts[r.pc];
     r.error = f.message;
-    return r;
   }
+  return r;
 }
 
 }  // namespace ptxfu::kernel

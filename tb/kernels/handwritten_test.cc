@@ -77,8 +77,11 @@ TEST(Simt, AtomicsCountEveryThreadInLaneOrder) {
     std::set<uint32_t> distinct(olds.begin(), olds.end());
     EXPECT_EQ(distinct.size(), n) << "every atom.add returned a different old value";
     EXPECT_EQ(*distinct.rbegin(), n - 1);
-    for (uint32_t t = 0; t < n; ++t)  // lane-serialised: lane l follows lane l-1 of its warp
-      if (t % 32 != 0 && t % block != 0) EXPECT_EQ(olds[t], olds[t - 1] + 1) << "tid " << t;
+    for (uint32_t t = 0; t < n; ++t) {  // lane-serialised: lane l follows lane l-1 of its warp
+      if (t % 32 != 0 && t % block != 0) {
+        EXPECT_EQ(olds[t], olds[t - 1] + 1) << "tid " << t;
+      }
+    }
     EXPECT_EQ(got[1], n % 10);
     int32_t mx = -1000;
     uint32_t mn = 0xffffffffu, orv = 0, xr = 0;
