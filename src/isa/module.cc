@@ -1,5 +1,7 @@
 #include "isa/module.h"
 
+#include <cstdlib>
+
 #include <fmt/format.h>
 
 namespace ptxfu::isa {
@@ -243,6 +245,7 @@ class Parser {
       const Lexeme& a = next();
       if (a.text == ".align") {
         if (!number("an alignment after .align")) return recover();
+        d.align = static_cast<unsigned>(std::strtoul(std::string(t_[p_ - 1].text).c_str(), nullptr, 0));
       } else if (a.text == ".v2" || a.text == ".v4" || a.text == ".v8") {
         d.vector = static_cast<unsigned>(a.text[2] - '0');
       } else if (a.text == ".ptr" || a.text == ".global" || a.text == ".shared" || a.text == ".const" ||
@@ -295,13 +298,20 @@ class Parser {
       }
       while (accept('[')) {
         one.is_array = true;
-        if (peek().kind == TokKind::number) next();
+        if (peek().kind == TokKind::number)
+          one.elements *= std::strtoull(std::string(next().text).c_str(), nullptr, 0);
+        else
+          one.elements = 0;
         if (!expect(']', "after the array size")) {
           if (!in_list) recover();
           return;
         }
       }
-      if (accept('=')) skip_initialiser();
+      if (accept('=')) {
+        const size_t first = p_;
+        skip_initialiser();
+        if (p_ > first) one.init = span(t_[first], t_[p_ - 1]);
+      }
       out.push_back(one);
       if (in_list) return;
       if (accept(',')) continue;

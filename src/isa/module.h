@@ -28,6 +28,9 @@ struct Declaration {
   unsigned vector = 1;    // .v2 / .v4
   bool is_array = false;  // name[N] (or name[] for .extern)
   bool is_extern = false;
+  uint64_t elements = 1;  // product of the array dimensions; 0 for name[]
+  unsigned align = 0;     // .align N; 0 when not given
+  std::string_view init;  // the initialiser after '=' as written ("{0, 1}"); empty when none
 };
 
 // A name an operand refers to: a register, variable, parameter, label or

@@ -1,0 +1,389 @@
+// A functional PTX kernel executor: GPGPU-Sim's functional half. A `Kernel`
+// is an .entry of a checked module, loaded once (instructions with labels
+// resolved, registers as frame slots, variables placed in their state
+// spaces, the immediate post-dominator of every branch); a `Launch` names the
+// grid, block and arguments; `Memory` holds the launch's global, constant and
+// parameter bytes; a `Cta` holds its shared memory, barrier and warps; a
+// `Warp` holds per-lane registers, a SIMT reconvergence stack and call
+// frames. `step` runs one warp-instruction and reports what a timing model
+// needs; `run_functional` runs a whole grid. Arithmetic goes through
+// exec::execute; nothing here rounds a number.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "isa/decode.h"
+#include "isa/table.h"
+
+namespace ptxfu::kernel {
+
+// A bad module, entry or argument list (at load or launch), or a fault
+// while running (out-of-bounds access, step limit). The message is complete:
+// `FILE:LINE:COL: error: ...` where a source position exists.
+class KernelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class Space : uint8_t { generic, global, shared, local, param, const_ };
+std::string_view name(Space s);
+
+// Generic address windows. Global and constant addresses are generic
+// addresses (cvta is the identity on them); shared and local addresses are
+// offsets from 0 in their space, at these bases in the generic space.
+inline constexpr uint64_t kCodeBase = 0x0000'0000'0010'0000;   // function addresses (not readable)
+inline constexpr uint64_t kConstBase = 0x0000'0000'1000'0000;  // module .const variables
+inline constexpr uint64_t kSharedWindow = 0x0000'0001'0000'0000;
+inline constexpr uint64_t kLocalWindow = 0x0000'0002'0000'0000;
+inline constexpr uint64_t kWindowSize = 0x0000'0001'0000'0000;
+inline constexpr uint64_t kGlobalBase = 0x0000'0010'0000'0000;  // module .global variables, then buffers
+
+// What an instruction does, as the executor and a timing model see it.
+enum class Kind : uint8_t {
+  arith,  // a form of the instruction table (exec::execute); `form.row->pipe` is its unit
+  mov,    // mov (scalars, special registers, addresses, vector pack/unpack)
+  cvta,   // cvta / cvta.to
+  ld,
+  st,
+  atom,
+  red,
+  bra,
+  call,
+  ret,
+  exit,
+  bar,  // bar.sync / barrier.sync / bar.arrive
+  shfl,
+  vote,
+  match,
+  redux,
+  activemask,
+  fence,     // membar / fence: no functional effect
+  nop,       // prefetch and friends: no functional effect
+  func_end,  // synthetic: the end of a function, where its paths reconverge and it returns
+};
+std::string_view name(Kind k);
+
+// The unit class a timing model maps to a configured unit.
+enum class Unit : uint8_t {
+  pipe,    // an arithmetic pipe: Inst::pipe (the table's Pipe column; mov and cvta run on alu)
+  memory,  // ld/st/atom/red/fence: Inst::space, Inst::access_bytes
+  branch,  // bra/call/ret/exit/func_end
+  warp,    // shfl/vote/match/redux/activemask/bar
+};
+
+enum class SReg : uint8_t {
+  tid,
+  ntid,
+  ctaid,
+  nctaid,
+  laneid,
+  warpid,
+  nwarpid,
+  smid,
+  nsmid,
+  gridid,
+  clock,
+  clock_hi,
+  clock64,
+  lanemask_eq,
+  lanemask_le,
+  lanemask_lt,
+  lanemask_ge,
+  lanemask_gt,
+  dynamic_smem_size,
+  total_smem_size,
+};
+
+struct Operand {
+  enum class Kind : uint8_t { none, reg, imm, sreg, vector, sink };
+  Kind kind = Kind::none;
+  bool negated = false;      // !%p
+  bool sign_extend = false;  // a destination of a signed type narrower than its register
+  uint8_t bits = 0;          // the width the instruction reads or writes
+  uint8_t reg_bits = 0;      // reg: the declared width (1 for .pred)
+  SReg sreg = SReg::tid;
+  uint8_t component = 0;  // %tid.x = 0, .y = 1, .z = 2
+  uint32_t reg = 0;       // reg: slot in the function's frame; vector: first element in Kernel::elements
+  uint32_t count = 0;     // vector: number of elements
+  uint64_t value = 0;     // imm: the bits; also an address constant (symbol + offset)
+};
+
+// [base + offset]. Symbols are resolved at load: `offset` holds their
+// address in the instruction's space (a kernel parameter: its offset in the
+// parameter buffer; a .func parameter or call-sequence .param: its offset
+// in the frame's per-lane parameter area).
+struct Address {
+  enum class Param : uint8_t { none, kernel, frame };
+  bool has_reg = false;
+  Param param = Param::none;
+  uint32_t reg = 0;
+  uint8_t reg_bits = 0;
+  int64_t offset = 0;
+};
+
+enum class AtomOp : uint8_t { add, min, max, inc, dec, and_, or_, xor_, exch, cas };
+enum class ShflMode : uint8_t { up, down, bfly, idx };
+enum class VoteMode : uint8_t { all, any, uni, ballot };
+
+inline constexpr unsigned kMaxRegsPerInst = 12;
+inline constexpr uint32_t kNoPc = 0xffffffff;
+
+struct Inst {
+  Kind kind = Kind::nop;
+  unsigned line = 0, column = 0;
+  std::string_view mnemonic;  // as written ("ld.global.nc.f32")
+  int32_t guard = -1;         // predicate slot; -1 when unguarded
+  bool guard_negated = false;
+  bool uni = false;  // bra.uni / call.uni
+  isa::Pipe pipe = isa::Pipe::alu;
+  Space space = Space::generic;  // ld/st/atom/red/cvta
+  uint8_t vec = 1;               // .v2 / .v4
+  uint8_t access_bytes = 0;      // bytes per element of a memory access
+  bool load_signed = false;      // ld.s8/.s16/.s32 sign-extend into wider registers
+  isa::Instr form;               // arith; atom/red/redux: the combining operation (add.u32, min.s64, ...)
+  AtomOp atom = AtomOp::add;
+  ShflMode shfl = ShflMode::idx;
+  VoteMode vote = VoteMode::all;
+  bool match_all = false;
+  bool bar_wait = true;  // bar.sync: true, bar.arrive: false
+  uint8_t num_dst = 0, num_src = 0;
+  Operand dst[2];
+  Operand src[5];
+  Address addr;
+  uint32_t target = kNoPc;               // bra: instruction index; direct call: function index
+  uint32_t ipdom = kNoPc;                // bra/ret: where divergent paths reconverge
+  uint32_t function = 0;                 // the function the instruction belongs to
+  uint32_t first_arg = 0, num_args = 0;  // call: arguments, then return values, in Kernel::call_params
+  uint32_t num_rets = 0;
+  // Registers read and written (frame slots), for a scoreboard.
+  uint8_t num_reads = 0, num_writes = 0;
+  uint32_t reads[kMaxRegsPerInst];
+  uint32_t writes[kMaxRegsPerInst];
+
+  Unit unit() const;
+};
+
+// A parameter of a .func (or the .entry): where it lives and its size.
+struct Param {
+  std::string_view name;
+  uint32_t offset = 0;
+  uint32_t bytes = 0;
+  std::string_view type;  // "u64", "b8", ...
+  bool floating = false;
+};
+
+// A call argument or return value: a .param of the caller's frame.
+struct CallParam {
+  uint32_t offset = 0;
+  uint32_t bytes = 0;
+};
+
+struct Function {
+  std::string_view name;
+  bool is_entry = false;
+  uint32_t begin = 0, end = 0;    // instructions [begin, end]; `end` is the func_end marker
+  uint32_t num_regs = 0;          // register slots of a frame
+  std::vector<uint8_t> reg_bits;  // per slot (1 for .pred)
+  std::vector<Param> params;      // the entry's: offsets in the kernel parameter buffer
+  std::vector<Param> returns;
+  uint32_t param_bytes = 0;  // a .func's per-lane parameter area: params, returns, call-sequence .params
+  uint64_t address = 0;      // what `mov.u64 %rd, name` gives (kCodeBase + 16 * index)
+};
+
+// A module .global variable with its initial bytes.
+struct GlobalVariable {
+  std::string_view name;
+  uint64_t address = 0;
+  std::vector<uint8_t> init;
+};
+
+struct LoadOptions {
+  std::string_view entry;   // empty: the module's only .entry
+  std::string_view target;  // empty: the module's .target
+};
+
+class Kernel {
+ public:
+  std::string file;                           // for messages
+  std::shared_ptr<const std::string> source;  // the views below point into it
+  isa::Capabilities caps;
+  std::vector<Inst> insts;
+  std::vector<Function> functions;  // [0] is the entry
+  std::vector<Operand> elements;    // vector operands' elements
+  std::vector<CallParam> call_params;
+  std::vector<GlobalVariable> globals;
+  std::vector<uint8_t> constant;       // the .const bank at kConstBase
+  uint32_t static_shared = 0;          // bytes of static .shared variables
+  uint32_t dynamic_shared_offset = 0;  // where .extern .shared arrays start
+  uint32_t local_bytes = 0;            // per thread: every function's .local variables
+  uint32_t param_bytes = 0;            // the kernel parameter buffer
+
+  const Function& entry() const { return functions[0]; }
+  // "FILE:LINE:COL" of an instruction.
+  std::string where(const Inst& in) const;
+};
+
+// Reads, checks (isa::check_module) and loads one .entry with the .funcs it
+// reaches. Throws KernelError with every diagnostic of a bad module, or the
+// line and instruction of what the executor does not cover.
+Kernel load_kernel(std::string text, std::string file, const LoadOptions& options = {});
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t{x} * y * z; }
+};
+
+// One kernel argument: a scalar of 1, 2, 4 or 8 bytes, or a global buffer
+// whose address the parameter receives.
+struct Arg {
+  enum class Kind : uint8_t { integer, floating, buffer };
+  Kind kind = Kind::integer;
+  unsigned bytes = 0;         // scalar width
+  uint64_t value = 0;         // scalar bits
+  std::vector<uint8_t> data;  // buffer contents
+
+  static Arg u32(uint32_t v) { return {Kind::integer, 4, v, {}}; }
+  static Arg s32(int32_t v) { return {Kind::integer, 4, static_cast<uint32_t>(v), {}}; }
+  static Arg u64(uint64_t v) { return {Kind::integer, 8, v, {}}; }
+  static Arg s64(int64_t v) { return {Kind::integer, 8, static_cast<uint64_t>(v), {}}; }
+  static Arg u16(uint16_t v) { return {Kind::integer, 2, v, {}}; }
+  static Arg f32(float v);
+  static Arg f64(double v);
+  static Arg f32_bits(uint32_t bits) { return {Kind::floating, 4, bits, {}}; }
+  static Arg buffer(std::vector<uint8_t> bytes) { return {Kind::buffer, 8, 0, std::move(bytes)}; }
+  static Arg zeros(size_t bytes) { return buffer(std::vector<uint8_t>(bytes)); }
+};
+
+struct Launch {
+  Dim3 grid, block;
+  std::vector<Arg> args;
+  uint32_t shared_bytes = 0;  // dynamic (.extern .shared) bytes per CTA
+};
+
+// A global allocation: a kernel argument's buffer or a module .global variable.
+struct Buffer {
+  uint64_t base = 0;
+  std::vector<uint8_t> bytes;
+  int arg = -1;      // the parameter index; -1 for a module variable
+  std::string name;  // the parameter's or variable's name
+};
+
+// The memory of one launch that outlives CTAs: global buffers, the constant
+// bank and the kernel parameter buffer.
+class Memory {
+ public:
+  std::vector<Buffer> buffers;  // by increasing base
+  std::vector<uint8_t> constant;
+  std::vector<uint8_t> params;
+
+  // The buffer of parameter `arg`, or nullptr.
+  const Buffer* arg_buffer(unsigned arg) const;
+  // The buffer holding [addr, addr + n), or nullptr. `nearest` gets the
+  // buffer whose end or start is closest below addr (for messages).
+  Buffer* find(uint64_t addr, uint64_t n, const Buffer** nearest = nullptr);
+};
+
+// Validates the arguments against the entry's parameters (count, widths)
+// and places the buffers. Throws KernelError naming the parameter.
+Memory make_memory(const Kernel& k, const Launch& launch);
+
+struct SimtEntry {
+  uint32_t pc = 0;
+  uint32_t rpc = kNoPc;  // reconvergence pc: the entry is popped when pc reaches it
+  uint32_t mask = 0;
+  bool call = false;  // the base entry of a call: popping it returns from the call
+};
+
+struct Frame {
+  uint32_t function = 0;
+  uint32_t reg_base = 0;     // first slot in Warp::regs (times 32 lanes)
+  uint32_t param_base = 0;   // first byte of the per-lane parameter areas in Warp::params
+  uint32_t call_pc = kNoPc;  // the call instruction (its return values are copied back on return)
+  uint32_t caller = 0;       // the calling frame (an indirect call may push several frames at once)
+};
+
+class Warp {
+ public:
+  uint32_t index = 0;   // warp in its CTA
+  uint32_t valid = 0;   // lanes that are threads of the CTA
+  uint32_t exited = 0;  // lanes that have exited
+  std::vector<SimtEntry> stack;
+  std::vector<Frame> frames;
+  std::vector<uint64_t> regs;   // [(frame.reg_base + slot) * 32 + lane]
+  std::vector<uint8_t> params;  // per-lane .param areas of the frames
+  std::vector<uint8_t> local;   // [lane * Kernel::local_bytes + offset]
+  uint32_t carry = 0;           // the carry flag, one bit per lane
+  int barrier = -1;             // the barrier the warp waits at; -1 when running
+  uint64_t steps = 0;           // warp-instructions executed
+
+  bool done() const { return stack.empty(); }
+  bool waiting() const { return barrier >= 0; }
+  uint32_t pc() const { return stack.empty() ? kNoPc : stack.back().pc; }
+  uint32_t active() const { return stack.empty() ? 0 : stack.back().mask; }
+};
+
+inline constexpr unsigned kBarriers = 16;
+
+class Cta {
+ public:
+  Cta(const Kernel& k, const Launch& launch, Dim3 ctaid, uint32_t sm = 0);
+  const Kernel* kernel;
+  const Launch* launch;
+  Dim3 ctaid;
+  uint32_t sm = 0;
+  std::vector<uint8_t> shared;
+  std::vector<Warp> warps;
+  uint32_t arrived[kBarriers] = {};   // warps arrived at each barrier
+  uint32_t expected[kBarriers] = {};  // warps a barrier waits for (bar.sync a, b: b / 32); 0: every live warp
+
+  bool done() const;
+  // Releases barriers every live warp has reached (after warps exit).
+  void settle_barriers();
+};
+
+struct StepResult {
+  enum class Status : uint8_t {
+    executed,  // one warp-instruction ran
+    waiting,   // the warp waits at a barrier (this step arrived there, or it was already waiting)
+    exited,    // the warp's last lanes exited with this step (or it had already)
+    error,     // a fault: `error` says what, where, and which thread
+  };
+  Status status = Status::executed;
+  const Inst* inst = nullptr;  // what ran; nullptr when nothing did
+  uint32_t pc = kNoPc;
+  uint32_t active = 0;    // lanes the SIMT stack ran the instruction for
+  uint32_t executed = 0;  // of those, the lanes whose guard held
+  unsigned active_lanes = 0;
+  uint32_t frame_reg_base = 0;  // add to Inst::reads/writes for warp-unique register ids
+  // ld/st/atom/red: the address each executing lane accessed, in `space`
+  // (a generic access resolved to the window it fell in; param: the offset).
+  Space space = Space::generic;
+  uint64_t addresses[32] = {};
+  std::string error;
+};
+
+// Executes one warp-instruction of `w` functionally. `clock` is what %clock
+// and %clock64 read.
+StepResult step(Warp& w, Cta& cta, Memory& mem, uint64_t clock = 0);
+
+struct RunOptions {
+  uint64_t max_steps = 100'000'000;  // warp-instructions over the whole grid
+};
+
+struct RunResult {
+  bool ok = true;
+  std::string error;
+  uint64_t warp_instructions = 0;
+  uint64_t ctas = 0;
+  Memory memory;  // the buffers after the run
+};
+
+// Runs every CTA in order, its warps round-robin one warp-instruction at a
+// time, to completion, a fault or the step limit.
+RunResult run_functional(const Kernel& k, const Launch& launch, const RunOptions& options = {});
+
+}  // namespace ptxfu::kernel

@@ -1,0 +1,693 @@
+// One warp-instruction: the SIMT stack picks the pc and the active lanes,
+// the guard narrows them, and the instruction's effect is applied lane by
+// lane in lane order (which is also the order of a warp's atomics).
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "exec/execute.h"
+#include "kernel/kernel.h"
+
+namespace ptxfu::kernel {
+namespace {
+
+struct Fault {
+  std::string message;
+};
+
+uint64_t mask_of(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+unsigned popcount(uint32_t m) { return static_cast<unsigned>(__builtin_popcount(m)); }
+
+std::string_view sanitizer_space(Space s) {
+  switch (s) {
+    case Space::global: return "__global__";
+    case Space::shared: return "__shared__";
+    case Space::local: return "__local__";
+    case Space::const_: return "__constant__";
+    case Space::param: return "__param__";
+    case Space::generic: return "generic";
+  }
+  return "";
+}
+
+class Exec {
+ public:
+  Exec(Warp& w, Cta& cta, Memory& mem, uint64_t clock)
+      : w_(w), cta_(cta), mem_(mem), k_(*cta.kernel), clock_(clock), frame_(w.frames.back()) {}
+
+  // Fills `r` as it goes, so that a fault leaves the instruction and its
+  // lanes in it.
+  void run(StepResult& r) {
+    SimtEntry& top = w_.stack.back();
+    r.pc = top.pc;
+    const Inst& in = k_.insts[top.pc];
+    in_ = &in;
+    r.inst = &in;
+    r.active = top.mask;
+    r.active_lanes = popcount(top.mask);
+    r.frame_reg_base = frame_.reg_base;
+    r.space = in.space;
+    result_ = &r;
+    uint32_t exec = top.mask;
+    if (in.guard >= 0) {
+      uint32_t g = 0;
+      for (unsigned lane = 0; lane < 32; ++lane)
+        if ((exec >> lane & 1) && ((reg(static_cast<uint32_t>(in.guard), lane) & 1) != in.guard_negated))
+          g |= 1u << lane;
+      exec = g;
+    }
+    r.executed = exec;
+    ++w_.steps;
+    execute(in, exec);
+    reconverge();
+    if (w_.done())
+      r.status = StepResult::Status::exited;
+    else if (w_.waiting())
+      r.status = StepResult::Status::waiting;
+    result_ = nullptr;
+  }
+
+ private:
+  // ---- registers and operands
+
+  uint64_t& reg(uint32_t slot, unsigned lane) { return w_.regs[(size_t{frame_.reg_base} + slot) * 32 + lane]; }
+
+  uint32_t tid_linear(unsigned lane) const { return w_.index * 32 + lane; }
+  uint32_t tid(unsigned lane, unsigned c) const {
+    const Dim3& b = cta_.launch->block;
+    const uint32_t t = tid_linear(lane);
+    return c == 0 ? t % b.x : c == 1 ? (t / b.x) % b.y : t / (b.x * b.y);
+  }
+
+  uint64_t sreg(const Operand& o, unsigned lane) const {
+    const Dim3& b = cta_.launch->block;
+    const Dim3& g = cta_.launch->grid;
+    auto comp = [&](const Dim3& d) { return o.component == 0 ? d.x : o.component == 1 ? d.y : d.z; };
+    const uint64_t le = lane == 31 ? 0xffffffffu : (2u << lane) - 1, lt = (1u << lane) - 1;
+    switch (o.sreg) {
+      case SReg::tid: return tid(lane, o.component);
+      case SReg::ntid: return comp(b);
+      case SReg::ctaid: return comp(cta_.ctaid);
+      case SReg::nctaid: return comp(g);
+      case SReg::laneid: return lane;
+      case SReg::warpid: return w_.index;
+      case SReg::nwarpid: return cta_.warps.size();
+      case SReg::smid: return cta_.sm;
+      case SReg::nsmid: return 1;
+      case SReg::gridid: return 0;
+      case SReg::clock: return clock_ & 0xffffffffu;
+      case SReg::clock_hi: return clock_ >> 32;
+      case SReg::clock64: return clock_;
+      case SReg::lanemask_eq: return 1u << lane;
+      case SReg::lanemask_le: return le;
+      case SReg::lanemask_lt: return lt;
+      case SReg::lanemask_ge: return ~lt & 0xffffffffu;
+      case SReg::lanemask_gt: return ~le & 0xffffffffu;
+      case SReg::dynamic_smem_size: return cta_.launch->shared_bytes;
+      case SReg::total_smem_size: return cta_.shared.size();
+    }
+    return 0;
+  }
+
+  uint64_t read(const Operand& o, unsigned lane) {
+    switch (o.kind) {
+      case Operand::Kind::reg: {
+        const uint64_t v = reg(o.reg, lane);
+        if (o.reg_bits == 1) return (v & 1) ^ (o.negated ? 1 : 0);
+        return v & mask_of(o.bits);
+      }
+      case Operand::Kind::imm: return o.value;
+      case Operand::Kind::sreg: return sreg(o, lane) & mask_of(o.bits);
+      case Operand::Kind::vector: {  // pack: element 0 in the low bits
+        uint64_t v = 0;
+        const unsigned eb = o.bits / o.count;
+        for (uint32_t i = 0; i < o.count; ++i) v |= (read(k_.elements[o.reg + i], lane) & mask_of(eb)) << (i * eb);
+        return v;
+      }
+      default: return 0;
+    }
+  }
+
+  void write(const Operand& o, unsigned lane, uint64_t v) {
+    if (o.kind == Operand::Kind::vector) {  // unpack
+      const unsigned eb = o.bits / o.count;
+      for (uint32_t i = 0; i < o.count; ++i) write(k_.elements[o.reg + i], lane, v >> (i * eb));
+      return;
+    }
+    if (o.kind != Operand::Kind::reg) return;  // `_`
+    v &= mask_of(o.bits);
+    if (o.sign_extend && (v >> (o.bits - 1) & 1)) v |= ~mask_of(o.bits);
+    reg(o.reg, lane) = v & mask_of(o.reg_bits);
+  }
+
+  // ---- memory
+
+  [[noreturn]] void fault(unsigned lane, Space space, bool is_write, uint64_t addr, unsigned bytes,
+                          const std::string& reason) const {
+    const Dim3& c = cta_.ctaid;
+    throw Fault{
+        fmt::format("{}: error: Invalid {} {} of size {} bytes at 0x{:x} by thread ({},{},{}) in block ({},{},{}), "
+                    "warp {}, lane {} ('{}'): {}",
+                    k_.where(*in_), sanitizer_space(space), is_write ? "write" : "read", bytes, addr, tid(lane, 0),
+                    tid(lane, 1), tid(lane, 2), c.x, c.y, c.z, w_.index, lane, in_->mnemonic, reason)};
+  }
+
+  std::string describe(const Buffer& b) const {
+    if (b.arg >= 0)
+      return fmt::format("the buffer of parameter {} ({} bytes at 0x{:x})", b.arg, b.bytes.size(), b.base);
+    return fmt::format("variable '{}' ({} bytes at 0x{:x})", b.name, b.bytes.size(), b.base);
+  }
+
+  uint8_t* global(unsigned lane, Space space, bool is_write, uint64_t addr, unsigned bytes) {
+    const Buffer* nearest = nullptr;
+    if (Buffer* b = mem_.find(addr, bytes, &nearest)) return b->bytes.data() + (addr - b->base);
+    if (nearest && addr >= nearest->base && addr < nearest->base + nearest->bytes.size() + (uint64_t{1} << 20))
+      fault(lane, space, is_write, addr, bytes,
+            fmt::format("address is out of bounds: the access ends {} bytes after the end of {}",
+                        addr + bytes - (nearest->base + nearest->bytes.size()), describe(*nearest)));
+    fault(lane, space, is_write, addr, bytes, "address is not in any allocation");
+  }
+
+  // The bytes of an access of `bytes` (a power of two: the whole vector) at
+  // `addr` in `space` for `lane`.
+  uint8_t* memory(unsigned lane, Space space, uint64_t addr, unsigned bytes, bool is_write) {
+    if (addr % bytes != 0)
+      fault(lane, space, is_write, addr, bytes,
+            fmt::format("address is misaligned: it must be a multiple of {}", bytes));
+    Space s = space;
+    uint64_t a = addr;
+    if (space == Space::generic) {
+      if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize)
+        s = Space::shared, a = addr - kSharedWindow;
+      else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize)
+        s = Space::local, a = addr - kLocalWindow;
+      else if (addr >= kConstBase && addr < kSharedWindow)
+        s = Space::const_;
+      else if (addr < kConstBase)
+        fault(lane, space, is_write, addr, bytes, "address is not in any allocation");
+      else
+        s = Space::global;
+      // Reported in the window's own space (the last lane's window where a
+      // warp's generic accesses fall in several).
+      result_->space = s;
+      result_->addresses[lane] = a;
+    }
+    switch (s) {
+      case Space::global: return global(lane, space, is_write, addr, bytes);
+      case Space::shared:
+        if (a + bytes > cta_.shared.size())
+          fault(lane, space, is_write, addr, bytes,
+                fmt::format("address is out of bounds: the CTA has {} bytes of shared memory", cta_.shared.size()));
+        return cta_.shared.data() + a;
+      case Space::local:
+        if (a + bytes > k_.local_bytes)
+          fault(lane, space, is_write, addr, bytes,
+                fmt::format("address is out of bounds: a thread has {} bytes of local memory", k_.local_bytes));
+        return w_.local.data() + size_t{lane} * k_.local_bytes + a;
+      case Space::const_:
+        if (is_write) fault(lane, space, is_write, addr, bytes, "constant memory is read-only");
+        if (addr < kConstBase || addr + bytes > kConstBase + mem_.constant.size())
+          fault(lane, space, is_write, addr, bytes,
+                fmt::format("address is out of bounds: the constant bank holds {} bytes at 0x{:x}",
+                            mem_.constant.size(), kConstBase));
+        return mem_.constant.data() + (addr - kConstBase);
+      default: break;
+    }
+    fault(lane, space, is_write, addr, bytes, "unsupported state space");
+  }
+
+  uint8_t* param(unsigned lane, int64_t offset, unsigned bytes, bool is_write) {
+    const Address& a = in_->addr;
+    if (a.param == Address::Param::kernel) {
+      if (is_write)
+        fault(lane, Space::param, true, static_cast<uint64_t>(offset), bytes, "kernel parameters are read-only");
+      if (offset < 0 || static_cast<uint64_t>(offset) + bytes > mem_.params.size())
+        fault(lane, Space::param, false, static_cast<uint64_t>(offset), bytes,
+              fmt::format("beyond the {} bytes of kernel parameters", mem_.params.size()));
+      return mem_.params.data() + offset;
+    }
+    const uint32_t area = k_.functions[frame_.function].param_bytes;
+    if (offset < 0 || static_cast<uint64_t>(offset) + bytes > area)
+      fault(lane, Space::param, is_write, static_cast<uint64_t>(offset), bytes,
+            fmt::format("beyond the function's {} bytes of .param space", area));
+    return w_.params.data() + frame_.param_base + size_t{lane} * area + offset;
+  }
+
+  uint64_t address_of(unsigned lane) {
+    const Address& a = in_->addr;
+    uint64_t base = 0;
+    if (a.has_reg) base = reg(a.reg, lane) & mask_of(a.reg_bits);
+    return base + static_cast<uint64_t>(a.offset);
+  }
+
+  uint8_t* access(unsigned lane, unsigned bytes, bool is_write, uint64_t& addr) {
+    addr = address_of(lane);
+    result_->addresses[lane] = addr;
+    if (in_->space == Space::param) return param(lane, static_cast<int64_t>(addr), bytes, is_write);
+    return memory(lane, in_->space, addr, bytes, is_write);
+  }
+
+  static uint64_t load_bytes(const uint8_t* p, unsigned n) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; ++i) v |= uint64_t{p[i]} << (8 * i);
+    return v;
+  }
+  static void store_bytes(uint8_t* p, unsigned n, uint64_t v) {
+    for (unsigned i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+  }
+
+  // ---- control
+
+  // Lanes `taken` of the top entry go to `target`, the others to
+  // `fallthrough`; divergent paths meet again at `ipdom`.
+  void branch(uint32_t taken, uint32_t target, uint32_t fallthrough, uint32_t ipdom) {
+    SimtEntry& top = w_.stack.back();
+    const uint32_t active = top.mask;
+    if (taken == active) {
+      top.pc = target;
+    } else if (taken == 0) {
+      top.pc = fallthrough;
+    } else {
+      top.pc = ipdom;
+      w_.stack.push_back({fallthrough, ipdom, active & ~taken, false});
+      w_.stack.push_back({target, ipdom, taken, false});
+    }
+  }
+
+  void exit_lanes(uint32_t lanes) {
+    w_.exited |= lanes;
+    for (SimtEntry& e : w_.stack) e.mask &= ~lanes;
+  }
+
+  // Pops entries that reached their reconvergence point or have no lanes
+  // left; popping a call's base entry with lanes returns from the call.
+  void reconverge() {
+    while (!w_.stack.empty()) {
+      SimtEntry& top = w_.stack.back();
+      if (top.mask == 0) {
+        if (top.call) pop_frame(0);
+        w_.stack.pop_back();
+        continue;
+      }
+      if (top.rpc != kNoPc && top.pc == top.rpc) {
+        w_.stack.pop_back();
+        continue;
+      }
+      break;
+    }
+    if (w_.stack.empty()) cta_.settle_barriers();
+  }
+
+  // Leaves the current callee: its return values go to the caller's
+  // .param variables for `lanes`, then its frame is dropped.
+  void pop_frame(uint32_t lanes) {
+    const Frame callee = w_.frames.back();
+    const Frame& caller = w_.frames[callee.caller];
+    const Inst& call = k_.insts[callee.call_pc];
+    const Function& fc = k_.functions[callee.function];
+    const uint32_t caller_area = k_.functions[caller.function].param_bytes;
+    for (uint32_t r = 0; r < call.num_rets && r < fc.returns.size(); ++r) {
+      const CallParam& dst = k_.call_params[call.first_arg + call.num_args + r];
+      const Param& src = fc.returns[r];
+      const uint32_t n = std::min(dst.bytes, src.bytes);
+      for (unsigned lane = 0; lane < 32; ++lane)
+        if (lanes >> lane & 1)
+          std::memcpy(w_.params.data() + caller.param_base + size_t{lane} * caller_area + dst.offset,
+                      w_.params.data() + callee.param_base + size_t{lane} * fc.param_bytes + src.offset, n);
+    }
+    w_.frames.pop_back();
+    w_.regs.resize(size_t{callee.reg_base} * 32);
+    w_.params.resize(callee.param_base);
+  }
+
+  void call(const Inst& in, uint32_t exec, uint32_t pc) {
+    w_.stack.back().pc = pc + 1;
+    if (exec == 0) return;
+    // Lanes grouped by callee, in the order of their lowest lane.
+    std::vector<std::pair<uint32_t, uint32_t>> groups;  // (function, lanes)
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if (!(exec >> lane & 1)) continue;
+      uint32_t f = in.target;
+      if (f == kNoPc) {
+        const uint64_t a = read(in.src[0], lane);
+        if (a < kCodeBase || (a - kCodeBase) % 16 != 0 || (a - kCodeBase) / 16 >= k_.functions.size())
+          throw Fault{
+              fmt::format("{}: error: indirect call to 0x{:x}, which is not a function of the kernel, by warp {}, "
+                          "lane {} of block ({},{},{})",
+                          k_.where(in), a, w_.index, lane, cta_.ctaid.x, cta_.ctaid.y, cta_.ctaid.z)};
+        f = static_cast<uint32_t>((a - kCodeBase) / 16);
+      }
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == f; });
+      if (it == groups.end())
+        groups.push_back({f, 1u << lane});
+      else
+        it->second |= 1u << lane;
+    }
+    const Frame caller = frame_;
+    const size_t caller_index = w_.frames.size() - 1;
+    const uint32_t caller_area = k_.functions[caller.function].param_bytes;
+    // Push in reverse so that the group of the lowest lane runs first.
+    for (auto g = groups.rbegin(); g != groups.rend(); ++g) {
+      const Function& fn = k_.functions[g->first];
+      if (fn.is_entry || fn.params.size() != in.num_args || fn.returns.size() != in.num_rets)
+        throw Fault{fmt::format("{}: error: call to '{}' passes {} arguments and {} return values; it takes {} and {}",
+                                k_.where(in), fn.name, in.num_args, in.num_rets, fn.params.size(), fn.returns.size())};
+      if (w_.frames.size() > 1024)
+        throw Fault{fmt::format("{}: error: calls nested more than 1024 deep", k_.where(in))};
+      Frame f;
+      f.function = g->first;
+      f.reg_base = static_cast<uint32_t>(w_.regs.size() / 32);
+      f.param_base = static_cast<uint32_t>(w_.params.size());
+      f.call_pc = pc;
+      f.caller = static_cast<uint32_t>(caller_index);
+      w_.regs.resize(w_.regs.size() + size_t{fn.num_regs} * 32, 0);
+      w_.params.resize(w_.params.size() + size_t{fn.param_bytes} * 32, 0);
+      for (uint32_t a = 0; a < in.num_args; ++a) {
+        const CallParam& src = k_.call_params[in.first_arg + a];
+        const Param& dst = fn.params[a];
+        const uint32_t n = std::min(src.bytes, dst.bytes);
+        for (unsigned lane = 0; lane < 32; ++lane)
+          if (g->second >> lane & 1)
+            std::memcpy(w_.params.data() + f.param_base + size_t{lane} * fn.param_bytes + dst.offset,
+                        w_.params.data() + caller.param_base + size_t{lane} * caller_area + src.offset, n);
+      }
+      w_.frames.push_back(f);
+      w_.stack.push_back({fn.begin, kNoPc, g->second, true});
+    }
+  }
+
+  void ret(const Inst& in, uint32_t exec, uint32_t pc) {
+    const Function& fn = k_.functions[in.function];
+    SimtEntry& top = w_.stack.back();
+    if (fn.is_entry) {
+      top.pc = pc + 1;
+      exit_lanes(exec);
+      return;
+    }
+    if (top.call && exec == top.mask) {
+      const uint32_t lanes = top.mask;
+      pop_frame(lanes);
+      w_.stack.pop_back();
+      return;
+    }
+    branch(exec, fn.end, pc + 1, in.ipdom);
+  }
+
+  // ---- barriers and warp operations
+
+  unsigned first_lane(uint32_t m) const { return static_cast<unsigned>(__builtin_ctz(m)); }
+
+  void barrier(const Inst& in, uint32_t exec) {
+    if (exec == 0) return;
+    const unsigned lane = first_lane(exec);
+    const uint64_t id = read(in.src[0], lane);
+    if (id >= kBarriers)
+      throw Fault{fmt::format("{}: error: barrier {} does not exist (0 to {})", k_.where(in), id, kBarriers - 1)};
+    if (in.num_src > 1) {
+      const uint64_t count = read(in.src[1], lane);
+      if (count % 32 != 0 || count == 0)
+        throw Fault{
+            fmt::format("{}: error: barrier thread count {} is not a positive multiple of 32", k_.where(in), count)};
+      cta_.expected[id] = static_cast<uint32_t>(count / 32);
+    }
+    ++cta_.arrived[id];
+    if (in.bar_wait) w_.barrier = static_cast<int>(id);
+    cta_.settle_barriers();
+  }
+
+  // The lanes of a .sync warp operation: those executing it, which must be
+  // every live lane its member mask names.
+  uint32_t members(const Inst& in, uint32_t exec, const Operand* mask_operand) {
+    if (!mask_operand || exec == 0) return exec;
+    const uint32_t m = static_cast<uint32_t>(read(*mask_operand, first_lane(exec)));
+    const uint32_t live = w_.valid & ~w_.exited;
+    const uint32_t missing = m & live & ~exec;
+    if (missing || (exec & ~m))
+      throw Fault{
+          fmt::format("{}: error: '{}' in warp {} of block ({},{},{}): member mask 0x{:08x} but lanes 0x{:08x} "
+                      "execute it{}",
+                      k_.where(in), in.mnemonic, w_.index, cta_.ctaid.x, cta_.ctaid.y, cta_.ctaid.z, m, exec,
+                      missing ? fmt::format(" (lanes 0x{:08x} have diverged and would have to wait)", missing)
+                              : std::string(" (executing lanes outside the mask)"))};
+    return exec;
+  }
+
+  void shfl(const Inst& in, uint32_t exec) {
+    const bool sync = in.num_src == 4;
+    members(in, exec, sync ? &in.src[3] : nullptr);
+    uint64_t value[32];
+    for (unsigned lane = 0; lane < 32; ++lane) value[lane] = read(in.src[0], lane);
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if (!(exec >> lane & 1)) continue;
+      const uint32_t b = static_cast<uint32_t>(read(in.src[1], lane)) & 31;
+      const uint32_t c = static_cast<uint32_t>(read(in.src[2], lane));
+      const uint32_t cval = c & 31, segmask = (c >> 8) & 31;
+      const uint32_t max_lane = (lane & segmask) | (cval & ~segmask);
+      const uint32_t min_lane = lane & segmask;
+      int64_t j = lane;
+      bool pval = false;
+      switch (in.shfl) {
+        case ShflMode::up:
+          j = int64_t{lane} - b;
+          pval = j >= int64_t{max_lane};
+          break;
+        case ShflMode::down:
+          j = int64_t{lane} + b;
+          pval = j <= int64_t{max_lane};
+          break;
+        case ShflMode::bfly:
+          j = lane ^ b;
+          pval = j <= int64_t{max_lane};
+          break;
+        case ShflMode::idx:
+          j = min_lane | (b & ~segmask);
+          pval = j <= int64_t{max_lane};
+          break;
+      }
+      if (!pval) j = lane;
+      write(in.dst[0], lane, value[j]);
+      if (in.num_dst > 1) write(in.dst[1], lane, pval);
+    }
+  }
+
+  void vote(const Inst& in, uint32_t exec) {
+    const uint32_t m = members(in, exec, in.num_src > 1 ? &in.src[1] : nullptr);
+    uint32_t ballot = 0;
+    for (unsigned lane = 0; lane < 32; ++lane)
+      if ((m >> lane & 1) && read(in.src[0], lane)) ballot |= 1u << lane;
+    uint64_t v = 0;
+    switch (in.vote) {
+      case VoteMode::all: v = ballot == m; break;
+      case VoteMode::any: v = ballot != 0; break;
+      case VoteMode::uni: v = ballot == 0 || ballot == m; break;
+      case VoteMode::ballot: v = ballot; break;
+    }
+    for (unsigned lane = 0; lane < 32; ++lane)
+      if (m >> lane & 1) write(in.dst[0], lane, v);
+  }
+
+  void match(const Inst& in, uint32_t exec) {
+    const uint32_t m = members(in, exec, &in.src[1]);
+    uint64_t value[32];
+    for (unsigned lane = 0; lane < 32; ++lane) value[lane] = m >> lane & 1 ? read(in.src[0], lane) : 0;
+    bool all = true;
+    for (unsigned lane = 0; lane < 32; ++lane)
+      if ((m >> lane & 1) && value[lane] != value[first_lane(m)]) all = false;
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if (!(m >> lane & 1)) continue;
+      if (in.match_all) {
+        write(in.dst[0], lane, all ? m : 0);
+        if (in.num_dst > 1) write(in.dst[1], lane, all);
+      } else {
+        uint32_t same = 0;
+        for (unsigned o = 0; o < 32; ++o)
+          if ((m >> o & 1) && value[o] == value[lane]) same |= 1u << o;
+        write(in.dst[0], lane, same);
+      }
+    }
+  }
+
+  void redux(const Inst& in, uint32_t exec) {
+    const uint32_t m = members(in, exec, &in.src[1]);
+    if (m == 0) return;
+    uint64_t acc = read(in.src[0], first_lane(m));
+    for (unsigned lane = first_lane(m) + 1; lane < 32; ++lane) {
+      if (!(m >> lane & 1)) continue;
+      const uint64_t src[2] = {acc, read(in.src[0], lane)};
+      acc = exec::execute(in.form, src, false).value;
+    }
+    for (unsigned lane = 0; lane < 32; ++lane)
+      if (m >> lane & 1) write(in.dst[0], lane, acc);
+  }
+
+  // ---- data
+
+  void arith(const Inst& in, uint32_t exec) {
+    const bool carry_in = isa::reads_carry(in.form), carry_out = isa::writes_carry(in.form);
+    if (in.num_dst == 1 && in.num_src <= 4 && !carry_in && !carry_out) {  // the executors' warp-wide path
+      uint64_t src[32][4];
+      uint64_t results[32];
+      uint32_t carry = 0;
+      for (unsigned lane = 0; lane < 32; ++lane)
+        if (exec >> lane & 1)
+          for (unsigned k = 0; k < in.num_src; ++k) src[lane][k] = read(in.src[k], lane);
+      exec::execute_lanes(in.form, src, 32, exec, 0, results, carry);
+      for (unsigned lane = 0; lane < 32; ++lane)
+        if (exec >> lane & 1) write(in.dst[0], lane, results[lane]);
+      return;
+    }
+    uint64_t src[5];
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if (!(exec >> lane & 1)) continue;
+      for (unsigned k = 0; k < in.num_src; ++k) src[k] = read(in.src[k], lane);
+      const exec::Result r = exec::execute(in.form, src, carry_in && (w_.carry >> lane & 1));
+      write(in.dst[0], lane, r.value);
+      if (in.num_dst > 1) write(in.dst[1], lane, r.second);
+      if (carry_out) w_.carry = (w_.carry & ~(1u << lane)) | (uint32_t{r.carry_out} << lane);
+    }
+  }
+
+  void load(const Inst& in, uint32_t exec) {
+    const unsigned eb = in.access_bytes, n = in.vec;
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if (!(exec >> lane & 1)) continue;
+      uint64_t addr;
+      const uint8_t* p = access(lane, eb * n, false, addr);
+      if (n == 1) {
+        write(in.dst[0], lane, load_bytes(p, eb));
+      } else {
+        for (unsigned i = 0; i < n; ++i) write(k_.elements[in.dst[0].reg + i], lane, load_bytes(p + i * eb, eb));
+      }
+    }
+  }
+
+  void store(const Inst& in, uint32_t exec) {
+    const unsigned eb = in.access_bytes, n = in.vec;
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if (!(exec >> lane & 1)) continue;
+      uint64_t addr;
+      uint8_t* p = access(lane, eb * n, true, addr);
+      if (n == 1) {
+        store_bytes(p, eb, read(in.src[0], lane));
+      } else {
+        for (unsigned i = 0; i < n; ++i) store_bytes(p + i * eb, eb, read(k_.elements[in.src[0].reg + i], lane));
+      }
+    }
+  }
+
+  // Lane-serialised: lane 0's read-modify-write, then lane 1's, ...
+  void atomic(const Inst& in, uint32_t exec) {
+    const unsigned eb = in.access_bytes;
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if (!(exec >> lane & 1)) continue;
+      uint64_t addr;
+      uint8_t* p = access(lane, eb, true, addr);
+      const uint64_t old = load_bytes(p, eb);
+      const uint64_t b = read(in.src[0], lane);
+      uint64_t v = 0;
+      switch (in.atom) {
+        case AtomOp::inc: v = old >= b ? 0 : old + 1; break;
+        case AtomOp::dec: v = old == 0 || old > b ? b : old - 1; break;
+        case AtomOp::exch: v = b; break;
+        case AtomOp::cas: v = old == b ? read(in.src[1], lane) : old; break;
+        default: {
+          const uint64_t src[2] = {old, b};
+          v = exec::execute(in.form, src, false).value;
+          break;
+        }
+      }
+      store_bytes(p, eb, v);
+      if (in.kind == Kind::atom) write(in.dst[0], lane, old);
+    }
+  }
+
+  void cvta(const Inst& in, uint32_t exec) {
+    const uint64_t window = in.space == Space::shared ? kSharedWindow : in.space == Space::local ? kLocalWindow : 0;
+    for (unsigned lane = 0; lane < 32; ++lane)
+      if (exec >> lane & 1) {
+        const uint64_t a = read(in.src[0], lane);
+        write(in.dst[0], lane, in.uni ? a - window : a + window);
+      }
+  }
+
+  void execute(const Inst& in, uint32_t exec) {
+    const uint32_t pc = w_.stack.back().pc;
+    switch (in.kind) {
+      case Kind::bra: branch(exec, in.target, pc + 1, in.ipdom); return;
+      case Kind::call: call(in, exec, pc); return;
+      case Kind::ret: ret(in, exec, pc); return;
+      case Kind::exit:
+        w_.stack.back().pc = pc + 1;
+        exit_lanes(exec);
+        return;
+      case Kind::func_end: {
+        const uint32_t lanes = w_.stack.back().mask;
+        if (k_.functions[in.function].is_entry) {
+          exit_lanes(lanes);
+        } else {
+          pop_frame(lanes);
+          w_.stack.pop_back();
+        }
+        return;
+      }
+      default: break;
+    }
+    w_.stack.back().pc = pc + 1;
+    switch (in.kind) {
+      case Kind::arith: arith(in, exec); break;
+      case Kind::mov:
+        for (unsigned lane = 0; lane < 32; ++lane)
+          if (exec >> lane & 1) write(in.dst[0], lane, read(in.src[0], lane));
+        break;
+      case Kind::cvta: cvta(in, exec); break;
+      case Kind::ld: load(in, exec); break;
+      case Kind::st: store(in, exec); break;
+      case Kind::atom:
+      case Kind::red: atomic(in, exec); break;
+      case Kind::bar: barrier(in, exec); break;
+      case Kind::shfl: shfl(in, exec); break;
+      case Kind::vote: vote(in, exec); break;
+      case Kind::match: match(in, exec); break;
+      case Kind::redux: redux(in, exec); break;
+      case Kind::activemask:
+        for (unsigned lane = 0; lane < 32; ++lane)
+          if (exec >> lane & 1) write(in.dst[0], lane, w_.stack.back().mask);
+        break;
+      default: break;  // fence, nop
+    }
+  }
+
+  Warp& w_;
+  Cta& cta_;
+  Memory& mem_;
+  const Kernel& k_;
+  uint64_t clock_;
+  const Frame frame_;  // the frame the instruction runs in (calls push new ones)
+  const Inst* in_ = nullptr;
+  StepResult* result_ = nullptr;
+};
+
+}  // namespace
+
+StepResult step(Warp& w, Cta& cta, Memory& mem, uint64_t clock) {
+  StepResult r;
+  if (w.done()) {
+    r.status = StepResult::Status::exited;
+    return r;
+  }
+  if (w.waiting()) {
+    r.status = StepResult::Status::waiting;
+    r.pc = w.pc();
+    return r;
+  }
+  try {
+    Exec(w, cta, mem, clock).run(r);
+  } catch (const Fault& f) {
+    r.status = StepResult::Status::error;
+    r.error = f.message;
+  }
+  return r;
+}
+
+}  // namespace ptxfu::kernel
