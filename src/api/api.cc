@@ -17,6 +17,8 @@
 namespace ptxfu {
 namespace {
 
+constexpr unsigned kMaxSources = 7;  // as `ptxfu eval` reads a line: lop3.or has 5
+
 isa::TargetOptions options_of(const Target& t) {
   isa::TargetOptions o;
   if (!t.name.empty()) o.target = t.name;
@@ -36,8 +38,8 @@ const char* version() { return PTXFU_VERSION; }
 
 struct Form::Impl {
   isa::Instr instr;
-  uint64_t mask[4] = {};    // per source operand
-  bool lanes_path = false;  // the float executor, one destination: execute_lanes
+  uint64_t mask[kMaxSources] = {};  // per source operand
+  bool float_path = false;          // the float executor, one destination: execute_float_many
 };
 
 Form::Form(std::string_view mnemonic, unsigned num_sources, const Target& target) {
@@ -46,11 +48,10 @@ Form::Form(std::string_view mnemonic, unsigned num_sources, const Target& target
   if (!caps) throw Error(error);
   auto impl = std::make_shared<Impl>();
   isa::Diagnostic d;
-  if (num_sources > 4)
-    throw Error(fmt::format("'{}' with {} operands: no form has more than 4", mnemonic, num_sources), 1);
+  if (num_sources > kMaxSources) throw Error("too many operands", 1);  // `ptxfu eval`'s words
   if (!isa::check_form(mnemonic, num_sources, *caps, 1, impl->instr, d)) throw Error(d.message, d.column);
   for (unsigned k = 0; k < num_sources; ++k) impl->mask[k] = width_mask(isa::src_bits(impl->instr, k));
-  impl->lanes_path = impl->instr.row && impl->instr.row->executor == isa::Executor::floating &&
+  impl->float_path = impl->instr.row && impl->instr.row->executor == isa::Executor::floating &&
                      isa::num_dests(impl->instr) == 1 && !isa::writes_carry(impl->instr);
   impl_ = std::move(impl);
 }
@@ -70,7 +71,7 @@ Form::Result Form::eval(std::initializer_list<uint64_t> sources, bool carry_in) 
 }
 
 Form::Result Form::eval(const uint64_t* sources, bool carry_in) const {
-  uint64_t src[4] = {};
+  uint64_t src[kMaxSources] = {};
   for (unsigned k = 0; k < impl_->instr.num_src; ++k) {
     if (sources[k] & ~impl_->mask[k])
       throw Error(fmt::format("operand {} '0x{:x}' does not fit in {} bits", k + 1, sources[k], source_bits(k)));
@@ -84,26 +85,30 @@ void Form::eval_many(size_t n, const uint64_t* const* sources, const ptrdiff_t* 
                      ptrdiff_t carry_stride, uint64_t* value, uint64_t* second, uint8_t* carry) const {
   const isa::Instr& in = impl_->instr;
   const unsigned ns = in.num_src;
-  const uint64_t* const mask = impl_->mask;
-  if (impl_->lanes_path) {  // a warp's worth at a time, the form decoded once per block
-    constexpr unsigned kBlock = 32;
-    uint64_t block[kBlock][4] = {};
-    for (size_t i = 0; i < n; i += kBlock) {
-      const unsigned m = static_cast<unsigned>(std::min<size_t>(kBlock, n - i));
-      for (unsigned k = 0; k < ns; ++k) {
-        const uint64_t* s = sources[k] + static_cast<ptrdiff_t>(i) * strides[k];
-        for (unsigned j = 0; j < m; ++j) block[j][k] = s[static_cast<ptrdiff_t>(j) * strides[k]] & mask[k];
-      }
-      uint32_t carry_out = 0;
-      exec::execute_lanes(in, block, m, m == 32 ? ~uint32_t{0} : (uint32_t{1} << m) - 1, 0, value + i, carry_out);
-      if (second) std::memset(second + i, 0, m * sizeof(uint64_t));
-      if (carry) std::memset(carry + i, 0, m);
+  for (unsigned k = 0; k < ns; ++k) {  // as eval(): an operand wider than its width is an error
+    const uint64_t over = ~impl_->mask[k];
+    if (over == 0) continue;
+    uint64_t any = 0;
+    if (strides[k] == 1) {  // contiguous: a loop the compiler vectorises
+      for (size_t i = 0; i < n; ++i) any |= sources[k][i];
+      any &= over;
+    } else {
+      for (size_t i = 0; i < n; ++i) any |= sources[k][static_cast<ptrdiff_t>(i) * strides[k]] & over;
     }
+    if (any == 0) continue;
+    for (size_t i = 0;; ++i)
+      if (const uint64_t v = sources[k][static_cast<ptrdiff_t>(i) * strides[k]]; v & over)
+        throw Error(fmt::format("operand {} '0x{:x}' does not fit in {} bits", k + 1, v, source_bits(k)));
+  }
+  if (impl_->float_path) {  // the form planned once for all n
+    exec::execute_float_many(in, n, sources, strides, value);
+    if (second) std::memset(second, 0, n * sizeof(uint64_t));
+    if (carry) std::memset(carry, 0, n);
     return;
   }
-  uint64_t src[4] = {};
+  uint64_t src[kMaxSources] = {};
   for (size_t i = 0; i < n; ++i) {
-    for (unsigned k = 0; k < ns; ++k) src[k] = sources[k][static_cast<ptrdiff_t>(i) * strides[k]] & mask[k];
+    for (unsigned k = 0; k < ns; ++k) src[k] = sources[k][static_cast<ptrdiff_t>(i) * strides[k]];
     const bool c = carry_in && (carry_in[static_cast<ptrdiff_t>(i) * carry_stride] & 1);
     const exec::Result r = exec::execute(in, src, c);
     value[i] = r.value;

@@ -88,8 +88,8 @@ class Form {
   // `n` evaluations: element i reads sources[k][i * strides[k]] for each
   // source k (a stride of 0 repeats one value), carry_in[i * carry_stride]
   // when reads_carry() (nullptr: 0), and writes value[i], and second[i] and
-  // carry[i] where they are not nullptr. Operands are not range-checked:
-  // bits above an operand's width are ignored as hardware ignores them.
+  // carry[i] where they are not nullptr. Throws Error, before computing
+  // anything, if an operand does not fit its width.
   void eval_many(size_t n, const uint64_t* const* sources, const ptrdiff_t* strides, const uint8_t* carry_in,
                  ptrdiff_t carry_stride, uint64_t* value, uint64_t* second, uint8_t* carry) const;
 
