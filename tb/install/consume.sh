@@ -3,7 +3,8 @@
 # relocatable), then builds and runs the consumers against it:
 #   cxx/  a C++ project through find_package(ptxfu): ptxfu::core, ::core_static, ::models
 #   c/    a C program through pkg-config, shared and static
-# and runs the installed ptxfu on an installed example sweep.
+# and runs the installed ptxfu on an installed example sweep, and the
+# installed Python module when the build has it.
 #
 #   tb/install/consume.sh BUILD_DIR      (ctest: install.consumers)
 set -euo pipefail
@@ -47,4 +48,11 @@ got=$(echo 'fma.rn.f16 0x3c00 0x4000 0x3c00' | "$prefix/bin/ptxfu" eval)  # 1 * 
 [ "$got" = 0x4200 ] || { echo "FAIL: installed ptxfu eval printed '$got', want 0x4200" >&2; exit 1; }
 "$prefix/bin/ptxfu" sweep "$prefix/share/ptxfu/configs/sweeps/hfma2_lanes_issue.yaml" --dry-run >"$work/sweep.log"
 grep -q sim_mix "$work/sweep.log" || { echo "FAIL: the installed sweep does not find its program" >&2; exit 1; }
+site=$(find "$prefix" -type d -name dist-packages | head -1)
+if [ -n "$site" ] && [ -d "$site/ptxfu" ]; then
+  echo "== the installed Python module"
+  got=$(cd "$work" && PYTHONPATH="$site" "${PTXFU_PYTHON:-/usr/bin/python3}" -c \
+    'import ptxfu, numpy as np; print(ptxfu.__file__.startswith("'"$site"'"), ptxfu.eval("mul.wide.u32", np.uint32(0xffffffff), 2))')
+  [ "$got" = "True 8589934590" ] || { echo "FAIL: the installed ptxfu module printed '$got'" >&2; exit 1; }
+fi
 echo "install: all consumers passed"
