@@ -29,6 +29,13 @@ def test_sim_returns_the_json_the_command_line_prints(warps, mode):
     assert got["host_seconds"] > 0
 
 
+def test_sim_with_the_rtl_in_the_loop():
+    got = ptxfu.sim(MIX, warps=4, rtl_half=True)  # implies mode "at", as --rtl-half does
+    want = cli_json("sim", "--warps", "4", "--rtl-half", MIX)
+    assert got["mode"] == "at" and without_host_time(got) == without_host_time(want)
+    assert got["rtl_cosim"]["lanes_checked"] > 0 and got["rtl_cosim"]["mismatches"] == 0
+
+
 def test_sim_configs_by_file_or_by_name():
     by_name = ptxfu.sim(MIX, config="sm_80", warps=4)
     by_file = ptxfu.sim(MIX, config=os.path.join(SOURCE_DIR, "configs", "sm_80.yaml"), warps=4)
