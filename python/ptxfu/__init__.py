@@ -193,14 +193,14 @@ class CheckResult:
 
 
 def check(text, target=None, ptx_version=None, add_features=(), remove_features=()):
-    """`ptxfu check` on PTX text (a str), or on a file (a pathlib.Path).
+    """`ptxfu check` on PTX text (a str or bytes), or on a file (a pathlib.Path).
 
     Loose statements ("add.sat.u32 %r1, %r2, %r3;" per line) get one verdict
     each; a module gets the errors ptxas would report. Without target the
     module's .target applies (loose statements need one). Raises Error for an
     unknown target."""
-    if isinstance(text, os.PathLike):
-        with open(text, encoding="ascii", errors="surrogateescape") as f:
+    if isinstance(text, os.PathLike):  # its bytes, as `ptxfu check FILE` reads them
+        with open(text, "rb") as f:
             text = f.read()
     module, verdicts = _ptxfu._check(text, target, ptx_version, list(add_features), list(remove_features))
     return CheckResult(module, [Verdict(*v) for v in verdicts])

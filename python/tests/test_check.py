@@ -77,3 +77,12 @@ def test_feature_overrides_and_errors():
         assert rc == 2 and err == "ptxfu check: %s\n" % e.value
     bad = ptxfu.check("\x01bad\n", target="sm_80")
     assert not bad.ok and bad[0].line == 1
+
+
+def test_a_file_with_bytes_that_are_not_text(tmp_path):
+    f = tmp_path / "bin.ptx"
+    f.write_bytes(b"add.s32 %r1, %r2, %r3;\nadd.s32 %r1, %r2, \xff%r3;\n")
+    r = ptxfu.check(f, target="sm_80")
+    out = subprocess.run([BINARY, "check", "--target", "sm_80", str(f)], capture_output=True).stdout
+    assert [str(v) for v in r] == out.decode().splitlines()
+    assert not r.ok and any("invalid byte 0xff" in v.message for v in r)
