@@ -12,6 +12,7 @@ packages=(
   clang gnuplot-nox
   libclang-rt-14-dev clang-tidy clang-format cppcheck
   slurm-wlm munge
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-gmpy2 python3-matplotlib
 )
 
 missing=()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds ptxfu and runs the whole test suite (the README's test command):
-#   1. the Release build and every test (preset default);
+#   1. the Release build and every test (preset default), among them the Python
+#      module's pytest suites (python.*) and the install test (install.consumers);
 #   2. the unit and model suites again under AddressSanitizer + UBSan (preset asan,
 #      clang; docs/reliability.md says which suites);
 #   3. a short run of every libFuzzer target (scripts/fuzz.sh; built by step 2);

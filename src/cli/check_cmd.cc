@@ -1,10 +1,6 @@
 #include "cli/check_cmd.h"
 
-#include <algorithm>
-
-#include <fmt/format.h>
-
-#include "isa/module_check.h"
+#include "isa/check_source.h"
 
 namespace ptxfu::cli {
 namespace {
@@ -21,14 +17,6 @@ ReadStatus read_all(std::FILE* in, size_t limit, std::string& out) {
   }
   return std::ferror(in) ? ReadStatus::error : ReadStatus::ok;
 }
-
-// A line of output at a source position: diagnostics (and, in statement
-// mode, verdicts) are printed in source order.
-struct Report {
-  isa::SourceLoc loc;
-  bool error;
-  std::string message;
-};
 
 }  // namespace
 
@@ -48,59 +36,15 @@ int run_check(std::FILE* in, std::ostream& out, std::ostream& err, const CheckOp
     return 1;
   }
 
-  std::vector<Report> reports;
-  std::vector<isa::LexError> lex_errors;
-  const std::vector<isa::Lexeme> lexemes = isa::lex(text, options.max_line, lex_errors);
-  reports.reserve(lex_errors.size());
-  for (auto& e : lex_errors) reports.push_back({e.loc, true, std::move(e.message)});
-  std::vector<isa::ModuleError> errors;
-  const isa::Module module = isa::parse_module(lexemes, errors);
-  const bool file_mode = module.has_directives;
-
-  std::optional<std::string> file_target;
-  if (module.target) file_target = std::string(*module.target);
-  std::optional<uint16_t> file_ptx;
-  if (module.version) {
-    file_ptx = isa::parse_ptx_version(*module.version);
-    if (!file_ptx)
-      errors.push_back({module.version_loc, fmt::format("bad .version '{}' (expected MAJOR.MINOR)", *module.version)});
-  }
-  std::string target_error;
-  const auto caps = isa::resolve_capabilities(options.target, file_target, file_ptx, false, target_error);
-  if (!caps) {
-    if (file_target && !options.target.target) {  // a bad .target in the file: report it
-      out << options.input_name << ':' << module.target_loc.line << ':' << module.target_loc.column
-          << ": error: " << target_error << '\n';
-      return 1;
-    }
-    err << "ptxfu check: " << target_error << "\n";
+  const isa::CheckOutcome outcome = isa::check_source(text, options.target, options.max_line);
+  if (outcome.usage_error) {
+    err << "ptxfu check: " << outcome.usage_message << "\n";
     return 2;
   }
-
-  if (file_mode) {
-    isa::check_module(module, *caps, errors);
-  } else {
-    for (const isa::Instruction& instr : module.loose_instructions) {
-      isa::Diagnostic d;
-      bool other = false;
-      const isa::SourceLoc at{instr.st.mnemonic.line, instr.st.mnemonic.column};
-      if (isa::check_statement(instr.st, *caps, nullptr, d, other))
-        reports.push_back({at, false, "ok"});
-      else
-        reports.push_back({{at.line, d.column}, true, d.message});
-    }
-  }
-  for (auto& e : errors) reports.push_back({e.loc, true, std::move(e.message)});
-  if (module.statements == 0 && reports.empty())
-    reports.push_back({{1, 1}, true, "no statements: a PTX file needs .version, .target and at least one function"});
-  std::stable_sort(reports.begin(), reports.end(), [](const Report& a, const Report& b) {
-    return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.column < b.loc.column;
-  });
-
   bool any_error = false;
-  for (const Report& r : reports) {
+  for (const isa::CheckVerdict& r : outcome.verdicts) {
     any_error |= r.error;
-    if (file_mode)
+    if (outcome.module)
       out << options.input_name << ':' << r.loc.line << ':' << r.loc.column << ": error: " << r.message << '\n';
     else if (r.error)
       out << "error: " << r.loc.line << ':' << r.loc.column << ": " << r.message << '\n';

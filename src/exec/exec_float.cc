@@ -31,11 +31,12 @@ fp::TestClass testp_class(const isa::Instr& in) {
   return fp::TestClass::subnormal;
 }
 
-// One lane of the operation on lane operands `s`.
-uint64_t lane(const isa::Instr& in, const fp::Format& f, const fp::Policy& p,
-              const uint64_t* s) {
+// One lane of the operation `op` (the form's) on lane operands `s`. Inline,
+// so that a loop over one op (execute_float_many) folds the dispatch away.
+[[gnu::always_inline]] inline uint64_t lane(Op op, const isa::Instr& in, const fp::Format& f, const fp::Policy& p,
+                                            const uint64_t* s) {
   const fp::MinMaxMode mm{in.has(Mod::nan), in.has(Mod::xorsign), in.has(Mod::abs)};
-  switch (in.op) {
+  switch (op) {
     case Op::add: return fp::add(f, s[0], s[1], p);
     case Op::sub: return fp::sub(f, s[0], s[1], p);
     case Op::mul: return fp::mul(f, s[0], s[1], p);
@@ -88,12 +89,12 @@ uint64_t run_float(const isa::Instr& in, const FloatPlan& plan, const uint64_t* 
       default: return fp::fma_mixed(*plan.src_f, *plan.f, src[0], src[1], src[2], plan.p);
     }
   }
-  if (plan.lanes == 1) return lane(in, *plan.f, plan.p, src) & plan.mask;
+  if (plan.lanes == 1) return lane(in.op, in, *plan.f, plan.p, src) & plan.mask;
   uint64_t value = 0;
   for (unsigned l = 0; l < plan.lanes; ++l) {
     uint64_t s[3] = {0, 0, 0};
     for (unsigned i = 0; i < in.num_src && i < 3; ++i) s[i] = (src[i] >> (l * plan.w)) & plan.mask;
-    value |= (lane(in, *plan.f, plan.p, s) & plan.mask) << (l * plan.w);
+    value |= (lane(in.op, in, *plan.f, plan.p, s) & plan.mask) << (l * plan.w);
   }
   return value;
 }
@@ -113,6 +114,44 @@ bool execute_float_lanes(const isa::Instr& in, const uint64_t (*src)[4], unsigne
   if (!plan_float(in, plan)) return false;
   for (unsigned lane = 0; lane < lanes; ++lane)
     if (active >> lane & 1) results[lane] = run_float(in, plan, src[lane]);
+  return true;
+}
+
+namespace {
+
+// n scalar lanes of one op, the op a constant so that lane() is a direct call.
+template <Op kOp, unsigned kSources>
+void scalar_lanes(const isa::Instr& in, const FloatPlan& plan, size_t n, const uint64_t* const* src,
+                  const ptrdiff_t* strides, uint64_t* results) {
+  uint64_t s[4] = {};
+  for (size_t i = 0; i < n; ++i) {
+    for (unsigned k = 0; k < kSources; ++k) s[k] = src[k][static_cast<ptrdiff_t>(i) * strides[k]];
+    results[i] = lane(kOp, in, *plan.f, plan.p, s) & plan.mask;
+  }
+}
+
+}  // namespace
+
+bool execute_float_many(const isa::Instr& in, size_t n, const uint64_t* const* src, const ptrdiff_t* strides,
+                        uint64_t* results) {
+  FloatPlan plan;
+  if (!plan_float(in, plan)) return false;
+  if (plan.lanes == 1 && !plan.src_f) {  // the common arithmetic: one loop per op
+    switch (in.op) {
+      case Op::add: scalar_lanes<Op::add, 2>(in, plan, n, src, strides, results); return true;
+      case Op::sub: scalar_lanes<Op::sub, 2>(in, plan, n, src, strides, results); return true;
+      case Op::mul: scalar_lanes<Op::mul, 2>(in, plan, n, src, strides, results); return true;
+      case Op::fma:
+      case Op::mad: scalar_lanes<Op::fma, 3>(in, plan, n, src, strides, results); return true;
+      default: break;
+    }
+  }
+  const unsigned ns = in.num_src < 4 ? in.num_src : 4;
+  uint64_t s[4] = {};
+  for (size_t i = 0; i < n; ++i) {
+    for (unsigned k = 0; k < ns; ++k) s[k] = src[k][static_cast<ptrdiff_t>(i) * strides[k]];
+    results[i] = run_float(in, plan, s);
+  }
   return true;
 }
 

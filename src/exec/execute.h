@@ -1,6 +1,7 @@
 // Executes one decoded instruction on one lane's operands (bit patterns).
 // The domain executors each claim the instructions of their area.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 #include "isa/instr.h"
@@ -35,6 +36,10 @@ bool execute_float(const isa::Instr& instr, const uint64_t* src, Result& out);  
 // The same for the active lanes of a warp, the form decoded once.
 bool execute_float_lanes(const isa::Instr& instr, const uint64_t (*src)[4], unsigned lanes, uint32_t active,
                          uint64_t* results);                                        // exec_float.cc
+// The same for `n` elements of operand arrays (element i of source k at
+// src[k][i * strides[k]]): the library's array evaluation.
+bool execute_float_many(const isa::Instr& instr, size_t n, const uint64_t* const* src, const ptrdiff_t* strides,
+                        uint64_t* results);                                         // exec_float.cc
 bool execute_int(const isa::Instr& instr, const uint64_t* src, bool carry_in,
                  Result& out);                                                  // exec_int.cc
 bool execute_approx(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_approx.cc

@@ -120,6 +120,11 @@ inline constexpr Format kE3M2{"e3m2", 3, 2, Specials::finite};
 inline constexpr Format kE2M1{"e2m1", 2, 1, Specials::finite};
 inline constexpr Format kUE8M0{"ue8m0", 8, 0, Specials::unsigned_exp_only};
 
+// The format table: every row above, once. Whatever lists the formats (the
+// library API, ptxfu.formats in Python) reads it.
+inline constexpr const Format* kFormatTable[] = {&kF16,  &kBF16, &kF32,  &kF64,  &kTF32, &kE4M3,
+                                                 &kE5M2, &kE2M3, &kE3M2, &kE2M1, &kUE8M0};
+
 enum class Class : uint8_t { zero, subnormal, normal, inf, nan };
 
 // A finite value is (-1)^sign * sig * 2^exp with the implicit bit included
