@@ -149,13 +149,40 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   return c;
 }
 
-ArchConfig load_config_file(const std::string& path) {
-  std::string text;
+namespace {
+
+// The text of a config file; false when it cannot be opened.
+bool read_config_file(const std::string& path, std::string& text) {
   const ReadStatus status = read_text_file(path, kMaxConfigBytes, text);
-  if (status == ReadStatus::cannot_open) throw ConfigError(path + ": cannot open config");
   if (status == ReadStatus::too_large)
     throw ConfigError(fmt::format("{}: larger than {} bytes: not a config", path, kMaxConfigBytes));
+  return status == ReadStatus::ok;
+}
+
+}  // namespace
+
+ArchConfig load_config_file(const std::string& path) {
+  std::string text;
+  if (!read_config_file(path, text)) throw ConfigError(path + ": cannot open config");
   return load_config_text(text, path);
+}
+
+ConfigSource resolve_config(const std::string& name_or_path, const std::string& directory) {
+  for (const auto& e : embedded_configs())
+    if (e.name == name_or_path) return {std::string(e.text), "embedded:" + name_or_path};
+  const std::string path = !name_or_path.empty() && name_or_path[0] == '/' ? name_or_path : directory + name_or_path;
+  ConfigSource source{"", path};
+  if (!read_config_file(path, source.text)) {
+    std::string names;
+    for (const auto& e : embedded_configs()) names += std::string(names.empty() ? "" : ", ") + std::string(e.name);
+    throw ConfigError(fmt::format("no embedded config '{}' ({}) and no file '{}'", name_or_path, names, path));
+  }
+  return source;
+}
+
+ArchConfig load_config(const std::string& name_or_path, const std::string& directory) {
+  const ConfigSource source = resolve_config(name_or_path, directory);
+  return load_config_text(source.text, source.origin);
 }
 
 Timing ArchConfig::timing_for(const isa::Instr& instr) const {
@@ -192,10 +219,6 @@ const std::vector<EmbeddedConfig>& embedded_configs() {
   return configs;
 }
 
-ArchConfig default_config() {
-  for (const auto& c : embedded_configs())
-    if (c.name == "sm_90") return load_config_text(std::string(c.text), "embedded:sm_90");
-  throw ConfigError("embedded:sm_90: missing from the build");
-}
+ArchConfig default_config() { return load_config("sm_90"); }
 
 }  // namespace ptxfu::models

@@ -73,6 +73,18 @@ struct ArchConfig {
 ArchConfig load_config_text(const std::string& text, const std::string& origin);
 ArchConfig load_config_file(const std::string& path);
 
+// A config as asked for on the command line or in a sweep spec: the name of
+// an embedded config (`sm_80`) means that config; anything else is a file,
+// relative to `directory` unless absolute. Every place that takes a config
+// (sim, bench, a sweep's base) resolves it here.
+struct ConfigSource {
+  std::string text;    // the YAML
+  std::string origin;  // "embedded:sm_80" or the file's path
+};
+// Throws ConfigError: "no embedded config 'x' (sm_70, ...) and no file 'x'".
+ConfigSource resolve_config(const std::string& name_or_path, const std::string& directory = "");
+ArchConfig load_config(const std::string& name_or_path, const std::string& directory = "");
+
 // The configs compiled into the binary (configs/*.yaml), oldest first.
 struct EmbeddedConfig {
   std::string_view name;

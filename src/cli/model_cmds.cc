@@ -12,7 +12,7 @@ namespace {
 using models::ArchConfig;
 
 ArchConfig config_from(const std::optional<std::string>& path) {
-  return path ? models::load_config_file(*path) : models::default_config();
+  return path ? models::load_config(*path) : models::default_config();
 }
 
 std::string hex(uint64_t v, unsigned bits) { return fmt::format("0x{:0{}x}", v, bits / 4); }
@@ -115,8 +115,7 @@ int run_bench(const BenchCmdOptions& o, std::ostream& out, std::ostream& err) {
   std::vector<ArchConfig> configs;
   try {
     if (o.all) {
-      for (const auto& e : models::embedded_configs())
-        configs.push_back(models::load_config_text(std::string(e.text), "embedded:" + std::string(e.name)));
+      for (const auto& e : models::embedded_configs()) configs.push_back(models::load_config(std::string(e.name)));
     } else {
       configs.push_back(config_from(o.config_path));
     }

@@ -292,20 +292,12 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
   const YAML::Node base_node = root["base"];
   if (!base_node) r.fail(root, "base", "missing (an embedded config such as sm_90, or a config file)");
   spec.base = r.string(base_node, "base");
-  for (const auto& e : models::embedded_configs())
-    if (e.name == spec.base) {
-      spec.base_text = std::string(e.text);
-      spec.base_origin = "embedded:" + spec.base;
-    }
-  if (spec.base_origin.empty()) {
-    const std::string file = resolve(path, spec.base);
-    spec.base_text = read_file(file, ok);
-    if (!ok) {
-      std::string names;
-      for (const auto& e : models::embedded_configs()) names += std::string(names.empty() ? "" : ", ") + std::string(e.name);
-      r.fail(base_node, "base", fmt::format("no embedded config '{}' ({}) and no file '{}'", spec.base, names, file));
-    }
-    spec.base_origin = file;
+  try {
+    models::ConfigSource source = models::resolve_config(spec.base, directory_of(path));
+    spec.base_text = std::move(source.text);
+    spec.base_origin = std::move(source.origin);
+  } catch (const ConfigError& e) {
+    r.fail(base_node, "base", e.what());
   }
   models::ArchConfig base_config;
   try {

@@ -2,6 +2,7 @@
 // column and key; absurd values are rejected before anything is allocated.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <regex>
 
 #include "models/simulator.h"
@@ -34,6 +35,27 @@ std::string config_error(const std::string& text) {
 TEST(Config, ShippedConfigsLoad) {
   for (const auto& e : embedded_configs()) EXPECT_NO_THROW(load_config_text(std::string(e.text), std::string(e.name))) << e.name;
   EXPECT_EQ(default_config().name, "sm_90");
+}
+
+// One resolver for every place a config is asked for: an embedded name, or a
+// file (relative to a directory unless absolute).
+TEST(Config, EmbeddedNamesAndFilesResolveAlike) {
+  const ArchConfig named = load_config("sm_80");
+  EXPECT_EQ(named.name, "sm_80");
+  EXPECT_EQ(named.origin, "embedded:sm_80");
+  const std::string dir = testing::TempDir();
+  std::ofstream(dir + "/mine.yaml") << with("name: sm_90", "name: mine");
+  EXPECT_EQ(load_config(dir + "/mine.yaml").name, "mine");
+  EXPECT_EQ(load_config("mine.yaml", dir + "/").origin, dir + "/mine.yaml");
+  EXPECT_EQ(resolve_config("sm_75").origin, "embedded:sm_75");
+  try {
+    load_config("sm_42");
+    FAIL() << "sm_42 resolved";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "no embedded config 'sm_42' (sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_100) and "
+              "no file 'sm_42'");
+  }
 }
 
 TEST(Config, ErrorsNameFileLineColumnAndKey) {
