@@ -3,8 +3,8 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <iterator>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 
@@ -70,8 +70,9 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   }
   const Reader r{{origin}};
   if (!root || root.IsNull()) throw ConfigError(origin + ": empty config");
-  r.only_keys(root, "", {"name", "description", "target", "ptx_version", "features", "sub_partitions", "issue_width",
-                         "max_warps", "scheduler", "units", "multi_instruction", "forms", "reference"});
+  r.only_keys(root, "",
+              {"name", "description", "target", "ptx_version", "features", "sub_partitions", "issue_width", "max_warps",
+               "scheduler", "units", "multi_instruction", "forms", "reference"});
   ArchConfig c;
   c.origin = origin;
   c.name = r.string(r.required(root, "name", ""), "name");
@@ -96,15 +97,19 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   c.max_warps = r.integer(r.required(root, "max_warps", ""), "max_warps", 1, 256);
   const YAML::Node sched = r.required(root, "scheduler", "");
   const std::string policy = r.string(sched, "scheduler");
-  if (policy == "lrr") c.scheduler = SchedulerPolicy::lrr;
-  else if (policy == "gto") c.scheduler = SchedulerPolicy::gto;
-  else r.fail(sched, "scheduler", fmt::format("unknown policy '{}' (expected lrr or gto)", policy));
+  if (policy == "lrr")
+    c.scheduler = SchedulerPolicy::lrr;
+  else if (policy == "gto")
+    c.scheduler = SchedulerPolicy::gto;
+  else
+    r.fail(sched, "scheduler", fmt::format("unknown policy '{}' (expected lrr or gto)", policy));
 
   const YAML::Node units = r.required(root, "units", "");
   r.only_keys(units, "units", {"fma", "alu", "fp64", "mufu"});
   for (size_t i = 0; i < std::size(kUnitNames); ++i) {
     const std::string key = "units." + std::string(kUnitNames[i]);
-    c.units[i] = r.timing(r.required(units, std::string(kUnitNames[i]).c_str(), "units"), key, static_cast<Unit>(i), false);
+    c.units[i] =
+        r.timing(r.required(units, std::string(kUnitNames[i]).c_str(), "units"), key, static_cast<Unit>(i), false);
   }
   c.multi_instruction = r.timing(r.required(root, "multi_instruction", ""), "multi_instruction", Unit::fma, true);
 
@@ -120,7 +125,9 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
         const std::string cls = r.string(f["class"], key + ".class");
         for (size_t p = 0; p < static_cast<size_t>(isa::Pipe::kCount); ++p)
           if (isa::kPipeNames[p] == cls) o.pipe_class = static_cast<isa::Pipe>(p);
-        if (!o.pipe_class) r.fail(f["class"], key + ".class", fmt::format("unknown class '{}' (expected fma, alu, fp64, mufu or multi)", cls));
+        if (!o.pipe_class)
+          r.fail(f["class"], key + ".class",
+                 fmt::format("unknown class '{}' (expected fma, alu, fp64, mufu or multi)", cls));
       }
       if (f["unit"]) o.unit = r.unit(f["unit"], key + ".unit");
       if (f["lanes"]) o.lanes = r.lanes(f["lanes"], key + ".lanes");
@@ -139,7 +146,8 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
       Reference p;
       p.bench = bench;
       // null: no published figure (the bench prints the model alone).
-      if (kv.second["latency"] && !kv.second["latency"].IsNull()) p.latency = r.number(kv.second["latency"], key + ".latency");
+      if (kv.second["latency"] && !kv.second["latency"].IsNull())
+        p.latency = r.number(kv.second["latency"], key + ".latency");
       if (kv.second["throughput"] && !kv.second["throughput"].IsNull())
         p.throughput = r.number(kv.second["throughput"], key + ".throughput");
       p.source = r.string(r.required(kv.second, "source", key), key + ".source");

@@ -37,14 +37,14 @@ struct Timing {
 };
 
 struct FormOverride {
-  std::string match;  // glob over the canonical spelling, e.g. "fma.rn*.f16x2"
+  std::string match;                    // glob over the canonical spelling, e.g. "fma.rn*.f16x2"
   std::optional<isa::Pipe> pipe_class;  // only forms of this class (fma, alu, fp64, mufu, multi)
   std::optional<Unit> unit;
   std::optional<unsigned> lanes, interval, latency;
 };
 
 struct Reference {
-  std::string bench;  // ffma, hfma2, dfma, imad, iadd3, mufu_ex2
+  std::string bench;                 // ffma, hfma2, dfma, imad, iadd3, mufu_ex2
   std::optional<double> latency;     // cycles, dependent chain
   std::optional<double> throughput;  // thread-instructions per clock per SM
   std::string source;

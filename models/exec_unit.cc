@@ -8,7 +8,12 @@ using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
 ExecUnit::ExecUnit(sc_core::sc_module_name name, Unit kind, bool trace)
-    : sc_module(name), socket("socket"), busy("busy"), in_flight("in_flight"), kind_(kind), trace_(trace),
+    : sc_module(name),
+      socket("socket"),
+      busy("busy"),
+      in_flight("in_flight"),
+      kind_(kind),
+      trace_(trace),
       responses_("responses") {
   socket.register_b_transport(this, &ExecUnit::b_transport);
   socket.register_nb_transport_fw(this, &ExecUnit::nb_transport_fw);
@@ -43,7 +48,8 @@ void ExecUnit::accept(WarpOp& op, uint64_t arrival_cycle) {
     trace_changes_.insert({start, {1, 1}});
     trace_changes_.insert({op.free_cycle, {-1, 0}});
     trace_changes_.insert({op.done_cycle, {0, -1}});
-    trace_event_.notify(kCycle * static_cast<double>(trace_changes_.begin()->first - std::min(now, trace_changes_.begin()->first)));
+    trace_event_.notify(
+        kCycle * static_cast<double>(trace_changes_.begin()->first - std::min(now, trace_changes_.begin()->first)));
   }
 }
 

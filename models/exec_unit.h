@@ -5,10 +5,10 @@
 // and the initiator ends it with END_RESP. Another implementation (the RTL
 // co-simulation) can stand behind the same socket.
 #pragma once
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/peq_with_get.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
 
 #include "models/warp_op.h"
 
@@ -35,8 +35,8 @@ class ExecUnit : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void accept(WarpOp& op, uint64_t arrival_cycle);
-  void respond();        // AT: BEGIN_RESP at completion
-  void update_trace();   // applies scheduled occupancy changes
+  void respond();       // AT: BEGIN_RESP at completion
+  void update_trace();  // applies scheduled occupancy changes
 
   Unit kind_;
   bool trace_;

@@ -28,8 +28,8 @@ class Loader {
   void line(std::string_view text, unsigned line_no) {
     line_ = line_no;
     if (const size_t bad = isa::find_invalid_byte(text); bad != std::string_view::npos)
-      fail(static_cast<unsigned>(bad) + 1, fmt::format("invalid byte 0x{:02x}: PTX source is ASCII text",
-                                                       static_cast<unsigned char>(text[bad])));
+      fail(static_cast<unsigned>(bad) + 1,
+           fmt::format("invalid byte 0x{:02x}: PTX source is ASCII text", static_cast<unsigned char>(text[bad])));
     for (const isa::SourcePiece& p : splitter_.split(text)) {
       if (p.is_directive()) {
         directive(p.text, p.column);
@@ -78,7 +78,9 @@ class Loader {
       const std::string base(text.substr(n0, i - n0));
       if (i < text.size() && text[i] == '<') {
         const unsigned count = static_cast<unsigned>(std::strtoul(text.data() + i + 1, nullptr, 10));
-        if (count > 4096) fail(column + static_cast<unsigned>(i), fmt::format("{} registers is more than the 4096 ptxfu allows", count));
+        if (count > 4096)
+          fail(column + static_cast<unsigned>(i),
+               fmt::format("{} registers is more than the 4096 ptxfu allows", count));
         for (unsigned k = 0; k < count; ++k) add_register(base + std::to_string(k), type->bits);
         i = text.find('>', i) + 1;
       } else {
@@ -124,9 +126,12 @@ class Loader {
     const bool negative = !s.empty() && s[0] == '-';
     const char* p = s.c_str() + (negative || s[0] == '+' ? 1 : 0);
     int base = 10;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) base = 16, p += 2;
-    else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) base = 2, p += 2;
-    else if (p[0] == '0' && p[1]) base = 8, p += 1;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+      base = 16, p += 2;
+    else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B'))
+      base = 2, p += 2;
+    else if (p[0] == '0' && p[1])
+      base = 8, p += 1;
     errno = 0;
     const unsigned long long v = std::strtoull(p, nullptr, base);
     if (errno == ERANGE) fail(tok.column, fmt::format("immediate '{}' does not fit in 64 bits", tok.text));
@@ -154,27 +159,32 @@ class Loader {
     if (op == "mov") return mov(st, pi);
     if (!st.guard.text.empty())
       fail(st.guard.column, fmt::format("guarded instructions ('@{}{}') are not supported by ptxfu sim yet: it would "
-                                        "run them unguarded", st.guard_negated ? "!" : "", st.guard.text));
+                                        "run them unguarded",
+                                        st.guard_negated ? "!" : "", st.guard.text));
     if (isa::is_other_instruction(op))
       fail(st.mnemonic.column, fmt::format("'{}' is not supported by ptxfu sim: programs are straight-line arithmetic "
-                                           "(.reg, mov and the instructions of the arithmetic table)", mnemonic));
+                                           "(.reg, mov and the instructions of the arithmetic table)",
+                                           mnemonic));
     if (st.num_operands == 0) fail(st.mnemonic.column, fmt::format("Arguments mismatch for instruction '{}'", op));
     if (!isa::check_form(mnemonic, st.num_operands - 1, caps_, st.mnemonic.column, pi.instr, d) ||
         !isa::check_operands(pi.instr, st, &regs_, d))
       fail(d.column, d.message);
     const isa::FormRow& row = *pi.instr.row;
-    const bool predicates = row.dest != isa::Operand::reg ||
-                            std::any_of(row.src.begin(), row.src.end(), [](isa::Operand o) { return o == isa::Operand::pred; });
+    const bool predicates =
+        row.dest != isa::Operand::reg ||
+        std::any_of(row.src.begin(), row.src.end(), [](isa::Operand o) { return o == isa::Operand::pred; });
     if (predicates)
       fail(st.mnemonic.column, fmt::format("'{}' reads or writes predicates; ptxfu sim does not model predicate "
-                                           "registers yet", mnemonic));
+                                           "registers yet",
+                                           mnemonic));
     if (st.num_operands - 1 > std::size(pi.src))
       fail(st.mnemonic.column, fmt::format("'{}' has {} sources; ptxfu sim takes at most {}", mnemonic,
                                            st.num_operands - 1, std::size(pi.src)));
     const bool floating = isa::info(pi.instr.type).cls == isa::TypeClass::floating;
     pi.dest = reg_index(st.operands[0]);
     pi.num_src = st.num_operands - 1;
-    for (unsigned k = 0; k < pi.num_src; ++k) pi.src[k] = operand(st.operands[k + 1], isa::src_bits(pi.instr, k), floating);
+    for (unsigned k = 0; k < pi.num_src; ++k)
+      pi.src[k] = operand(st.operands[k + 1], isa::src_bits(pi.instr, k), floating);
     program_.code.push_back(std::move(pi));
   }
 
@@ -182,7 +192,8 @@ class Loader {
     const std::string_view m = st.mnemonic.text;
     const auto type = isa::reg_type(m.substr(m.find('.') + 1));
     if (m.find('.') == std::string_view::npos || !type || type->bits < 16 || type->bits > 64)
-      fail(st.mnemonic.column, fmt::format("unsupported mov type in '{}' (expected .b16/.b32/.b64 or a typed 16/32/64-bit form)", m));
+      fail(st.mnemonic.column,
+           fmt::format("unsupported mov type in '{}' (expected .b16/.b32/.b64 or a typed 16/32/64-bit form)", m));
     if (st.num_operands != 2) fail(st.mnemonic.column, "Arguments mismatch for instruction 'mov'");
     pi.mov_bits = type->bits;
     pi.dest = reg_index(st.operands[0]);
@@ -211,7 +222,8 @@ Program load_program(const std::string& text, const std::string& name, const isa
   std::string line;
   unsigned n = 0;
   while (std::getline(in, line)) {
-    if (line.size() > (1u << 16)) throw ProgramError(fmt::format("{}:{}:1: line is {} bytes long; the limit is 65536", name, n + 1, line.size()));
+    if (line.size() > (1u << 16))
+      throw ProgramError(fmt::format("{}:{}:1: line is {} bytes long; the limit is 65536", name, n + 1, line.size()));
     loader.line(line, ++n);
   }
   return loader.finish();

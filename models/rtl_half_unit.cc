@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
-#include "models/rtl_form.h"
 #include "exec/execute.h"
 #include "isa/forms.h"
+#include "models/rtl_form.h"
 
 namespace ptxfu::models {
 
@@ -55,7 +55,8 @@ const cosim::Form* RtlHalfUnit::rtl_form(const ProgramInstr& pi) {
   if (!pi.is_mov()) {
     auto form = std::make_unique<cosim::Form>();
     std::string error;
-    if (cosim::make_form(isa::spell(pi.instr), *form, error) && form->unit == cosim::UnitKind::hfma2) f = std::move(form);
+    if (cosim::make_form(isa::spell(pi.instr), *form, error) && form->unit == cosim::UnitKind::hfma2)
+      f = std::move(form);
   }
   return forms_.emplace(&pi, std::move(f)).first->second.get();
 }
@@ -65,7 +66,8 @@ void RtlHalfUnit::b_transport(tlm::tlm_generic_payload& trans, sc_time&) {
   SC_REPORT_ERROR(name(), "the RTL co-simulation unit needs the approximately-timed style (nb_transport)");
 }
 
-tlm::tlm_sync_enum RtlHalfUnit::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_time& delay) {
+tlm::tlm_sync_enum RtlHalfUnit::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                                sc_time& delay) {
   if (phase == tlm::END_RESP) return tlm::TLM_COMPLETED;
   if (phase != tlm::BEGIN_REQ) {
     trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
@@ -126,7 +128,7 @@ void RtlHalfUnit::clock() {
     wait(q);
     shared_.clk.write(true);  // posedge at k + 1/2: the RTL takes the beat
     wait(q);
-    sample(k);                // k + 3/4
+    sample(k);  // k + 3/4
     watchdog(k);
     wait(q);
     shared_.clk.write(false);  // k + 1
@@ -159,7 +161,8 @@ void RtlHalfUnit::drive(uint64_t cycle) {
   shared_.oob.write(f.ctrl.oob);
   for (unsigned t = 0; t < kWarpSize; ++t) {
     uint32_t port[3] = {0, 0, 0};
-    for (unsigned k = 0; k < f.num_src; ++k) port[static_cast<size_t>(f.port[k])] = static_cast<uint32_t>(op.src[t][k] & mask);
+    for (unsigned k = 0; k < f.num_src; ++k)
+      port[static_cast<size_t>(f.port[k])] = static_cast<uint32_t>(op.src[t][k] & mask);
     lanes_[t]->a.write(port[0]);
     lanes_[t]->b.write(port[1]);
     lanes_[t]->c.write(port[2]);

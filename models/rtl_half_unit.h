@@ -32,10 +32,10 @@
 #include <optional>
 #include <vector>
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/peq_with_get.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
 
 #include "models/rtl_cosim_stats.h"
 #include "models/rtl_half_pipe.h"
@@ -71,7 +71,7 @@ class RtlHalfUnit : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
   const cosim::Form* rtl_form(const ProgramInstr& pi);
-  void clock();    // the gated clock, input drive and output sampling
+  void clock();  // the gated clock, input drive and output sampling
   void drive(uint64_t cycle);
   void sample(uint64_t cycle);
   void watchdog(uint64_t cycle);
@@ -83,7 +83,7 @@ class RtlHalfUnit : public sc_core::sc_module {
   std::map<const ProgramInstr*, std::unique_ptr<cosim::Form>> forms_;  // null: not an RTL form
   std::array<Slot, 1u << kHalfPipeTagBits> slots_{};
   uint32_t next_tag_ = 0;
-  std::deque<uint32_t> queued_;  // tags accepted, not yet driven
+  std::deque<uint32_t> queued_;     // tags accepted, not yet driven
   std::deque<uint32_t> in_flight_;  // tags driven, not yet out, oldest first
   // An instruction the RTL has not answered this many cycles after
   // acceptance is completed with the core's results and reported.

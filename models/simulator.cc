@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "models/rtl_form.h"
 #include "models/exec_unit.h"
+#include "models/rtl_form.h"
 #include "models/rtl_half_unit.h"
 
 // ptxfu owns main(); SystemC's library still references sc_main.
@@ -31,8 +31,8 @@ struct SmModel {
       std::vector<uint32_t> ids;
       for (uint32_t w = p; w < job.warps; w += c.sub_partitions) ids.push_back(w);
       const std::string sp = fmt::format("{}_sp{}", name, p);
-      parts.push_back(std::make_unique<SubPartition>(sp.c_str(), c, *job.program, ids, job.style,
-                                                     job.quantum_cycles, !job.kanata_path.empty()));
+      parts.push_back(std::make_unique<SubPartition>(sp.c_str(), c, *job.program, ids, job.style, job.quantum_cycles,
+                                                     !job.kanata_path.empty()));
       for (size_t u = 0; u < SubPartition::kUnits; ++u) {
         if (job.rtl_half && static_cast<Unit>(u) == Unit::fma) {
           const std::string un = fmt::format("{}_{}_rtl", sp, kUnitNames[u]);
@@ -61,16 +61,19 @@ void write_kanata(const std::string& path, const SimJob& job, const SmModel& sm)
       const ProgramInstr& pi = job.program->code[r.pc];
       std::string label = fmt::format("w{} pc{} {}", r.warp, r.pc, pi.text);
       std::replace(label.begin(), label.end(), '\t', ' ');  // Kanata columns are tab-separated
-      events.push_back({r.issue_cycle, 1, fmt::format("I\t{0}\t{0}\t{1}\nL\t{0}\t0\t{2}\nS\t{0}\t0\tIs", id, r.warp, label)});
+      events.push_back(
+          {r.issue_cycle, 1, fmt::format("I\t{0}\t{0}\t{1}\nL\t{0}\t0\t{2}\nS\t{0}\t0\tIs", id, r.warp, label)});
       events.push_back({r.issue_cycle + 1, 0, fmt::format("E\t{}\t0\tIs", id)});
-      events.push_back({r.issue_cycle + 1, 1, fmt::format("S\t{}\t0\t{}", id, kUnitNames[static_cast<size_t>(r.unit)])});
+      events.push_back(
+          {r.issue_cycle + 1, 1, fmt::format("S\t{}\t0\t{}", id, kUnitNames[static_cast<size_t>(r.unit)])});
       events.push_back({r.done_cycle, 0, fmt::format("E\t{}\t0\t{}", id, kUnitNames[static_cast<size_t>(r.unit)])});
       events.push_back({r.done_cycle, 2, fmt::format("R\t{0}\t{0}\t0", id)});
       ++id;
     }
   }
-  std::stable_sort(events.begin(), events.end(),
-                   [](const Event& a, const Event& b) { return a.cycle != b.cycle ? a.cycle < b.cycle : a.order < b.order; });
+  std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
+    return a.cycle != b.cycle ? a.cycle < b.cycle : a.order < b.order;
+  });
   const std::string tmp = path + ".partial";
   {
     std::ofstream out(tmp);
@@ -94,12 +97,14 @@ void write_kanata(const std::string& path, const SimJob& job, const SmModel& sm)
 void validate(const SimJob& job) {
   const ArchConfig& c = *job.config;
   if (job.warps == 0 || job.warps > c.max_warps)
-    throw ConfigError(fmt::format("{} warps: {} allows 1..{} warps per SM (max_warps)", job.warps, c.name, c.max_warps));
+    throw ConfigError(
+        fmt::format("{} warps: {} allows 1..{} warps per SM (max_warps)", job.warps, c.name, c.max_warps));
   if (job.quantum_cycles == 0) throw ConfigError("the LT quantum must be at least one cycle");
   if (job.rtl_half) {
     if (job.style != TimingStyle::approximately_timed)
-      throw ConfigError("the RTL co-simulation needs the approximately-timed style (--mode at): "
-                        "b_transport cannot wait for a clocked RTL");
+      throw ConfigError(
+          "the RTL co-simulation needs the approximately-timed style (--mode at): "
+          "b_transport cannot wait for a clocked RTL");
     const unsigned stages = rtl_stages_for(job);
     const auto have = hfma2_pipe_stages(job.rtl_broken);
     if (have.empty() && hfma2_pipe_stages(!job.rtl_broken).empty())
@@ -107,9 +112,10 @@ void validate(const SimJob& job) {
     if (std::find(have.begin(), have.end(), stages) == have.end()) {
       std::string list;
       for (unsigned s : have) list += (list.empty() ? "" : ", ") + std::to_string(s);
-      throw ConfigError(fmt::format("the RTL co-simulation needs an HFMA2 model with NUM_STAGES={} ({}); "
-                                    "this build verilated NUM_STAGES {} (PTXFU_MODEL_RTL_STAGES)", stages,
-                                    job.rtl_stages ? "as asked" : c.name + "'s HFMA2 latency", list));
+      throw ConfigError(
+          fmt::format("the RTL co-simulation needs an HFMA2 model with NUM_STAGES={} ({}); "
+                      "this build verilated NUM_STAGES {} (PTXFU_MODEL_RTL_STAGES)",
+                      stages, job.rtl_stages ? "as asked" : c.name + "'s HFMA2 latency", list));
     }
   }
 }
@@ -171,7 +177,9 @@ std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
     }
     r.rtl_half = job.rtl_half;
     for (auto& us : r.units)
-      us.utilisation = r.cycles ? static_cast<double>(us.busy_cycles) / (static_cast<double>(r.cycles) * job.config->sub_partitions) : 0;
+      us.utilisation =
+          r.cycles ? static_cast<double>(us.busy_cycles) / (static_cast<double>(r.cycles) * job.config->sub_partitions)
+                   : 0;
     r.ipc = r.cycles ? static_cast<double>(r.warp_instructions) / static_cast<double>(r.cycles) : 0;
     const SubPartition& p0 = *sm.parts[0];
     r.warp0_registers.assign(job.program->registers.size(), std::vector<uint64_t>(kWarpSize));

@@ -30,8 +30,8 @@ struct SimJob {
 };
 
 struct UnitStats {
-  uint64_t busy_cycles = 0;       // summed over sub-partitions
-  double utilisation = 0;         // busy / (cycles * sub-partitions)
+  uint64_t busy_cycles = 0;  // summed over sub-partitions
+  double utilisation = 0;    // busy / (cycles * sub-partitions)
   uint64_t warp_instructions = 0;
 };
 
@@ -41,9 +41,9 @@ struct SimResult {
   double ipc = 0;  // warp-instructions per cycle, whole SM
   std::array<UnitStats, static_cast<size_t>(Unit::kCount)> units{};
   std::array<uint64_t, static_cast<size_t>(Stall::kCount)> stalls{};  // issue-less sub-partition cycles
-  std::vector<std::vector<uint64_t>> warp0_registers;  // [register][lane]
+  std::vector<std::vector<uint64_t>> warp0_registers;                 // [register][lane]
   double host_seconds = 0;
-  bool rtl_half = false;   // the job ran with the RTL in the loop
+  bool rtl_half = false;    // the job ran with the RTL in the loop
   RtlCosimStats rtl_cosim;  // summed over sub-partitions
 };
 

@@ -18,8 +18,15 @@ sc_time cycles(uint64_t n) { return kCycle * static_cast<double>(n); }
 
 SubPartition::SubPartition(sc_core::sc_module_name name, const ArchConfig& config, const Program& program,
                            std::vector<uint32_t> warp_ids, TimingStyle style, uint64_t quantum_cycles, bool record)
-    : sc_module(name), config_(config), program_(program), warp_ids_(std::move(warp_ids)), style_(style),
-      quantum_cycles_(quantum_cycles), record_(record), request_ends_("request_ends"), responses_("responses") {
+    : sc_module(name),
+      config_(config),
+      program_(program),
+      warp_ids_(std::move(warp_ids)),
+      style_(style),
+      quantum_cycles_(quantum_cycles),
+      record_(record),
+      request_ends_("request_ends"),
+      responses_("responses") {
   for (auto& s : unit_sockets) s.register_nb_transport_bw(this, &SubPartition::nb_transport_bw);
   for (const auto& pi : program_.code) {
     if (pi.is_mov()) {
@@ -55,7 +62,8 @@ int SubPartition::pick(uint64_t t, Stall& reason, uint64_t& next) const {
     if (when > t) next = std::min(next, when);
   };
   // GTO tries the last warp first, then the oldest; LRR starts after the last.
-  const size_t first = config_.scheduler == SchedulerPolicy::lrr ? (last_warp_ + 1) % std::max<size_t>(n, 1) : last_warp_;
+  const size_t first =
+      config_.scheduler == SchedulerPolicy::lrr ? (last_warp_ + 1) % std::max<size_t>(n, 1) : last_warp_;
   for (size_t k = 0; k < n; ++k) {
     size_t w = (first + k) % n;
     if (config_.scheduler == SchedulerPolicy::gto && k > 0) w = k - (k <= last_warp_ ? 1 : 0);
@@ -172,10 +180,12 @@ void SubPartition::complete(Txn& txn, uint64_t cycle) {
     if (op.active_mask >> lane & 1) warp.values[pi.dest * kWarpSize + lane] = op.result[lane];
   if (!pi.is_mov() && isa::writes_carry(pi.instr)) warp.carry = op.carry_out;
   last_done_ = std::max(last_done_, cycle);
-  if (record_) records_.push_back({records_.size(), op.warp, op.pc, op.timing.unit, op.issue_cycle, op.free_cycle, op.done_cycle});
+  if (record_)
+    records_.push_back({records_.size(), op.warp, op.pc, op.timing.unit, op.issue_cycle, op.free_cycle, op.done_cycle});
 }
 
-tlm::tlm_sync_enum SubPartition::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_time& delay) {
+tlm::tlm_sync_enum SubPartition::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                                 sc_time& delay) {
   if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   responses_.notify(trans, delay);
   return tlm::TLM_ACCEPTED;  // END_RESP follows on the forward path when the dispatcher takes it

@@ -24,7 +24,7 @@ struct WarpOp {
   uint32_t carry_in = 0;            // one bit per lane
   uint64_t result[kWarpSize] = {};
   uint32_t carry_out = 0;
-  Timing timing;                    // resolved by the dispatcher from the config
+  Timing timing;  // resolved by the dispatcher from the config
   // Filled by the unit, in cycles since the start of the simulation.
   uint64_t issue_cycle = 0;
   uint64_t free_cycle = 0;  // the unit accepts its next instruction then

@@ -33,7 +33,8 @@ std::string config_error(const std::string& text) {
 }
 
 TEST(Config, ShippedConfigsLoad) {
-  for (const auto& e : embedded_configs()) EXPECT_NO_THROW(load_config_text(std::string(e.text), std::string(e.name))) << e.name;
+  for (const auto& e : embedded_configs())
+    EXPECT_NO_THROW(load_config_text(std::string(e.text), std::string(e.name))) << e.name;
   EXPECT_EQ(default_config().name, "sm_90");
 }
 
@@ -64,16 +65,20 @@ TEST(Config, ErrorsNameFileLineColumnAndKey) {
     std::string expect;  // regex over the message
   };
   const Case cases[] = {
-      {with("fma:  {lanes: 32", "fma:  {lanes: 0"), R"(^cfg\.yaml:\d+:\d+: key 'units\.fma\.lanes': expected an integer 1\.\.32)"},
-      {with("fma:  {lanes: 32", "fma:  {lanes: 3"), R"(key 'units\.fma\.lanes': expected 1, 2, 4, 8, 16 or 32 lanes, got 3)"},
-      {with("latency: 23}", "latency: 1000000000000}"), R"(key 'units\.mufu\.latency': expected an integer 1\.\.100000)"},
+      {with("fma:  {lanes: 32", "fma:  {lanes: 0"),
+       R"(^cfg\.yaml:\d+:\d+: key 'units\.fma\.lanes': expected an integer 1\.\.32)"},
+      {with("fma:  {lanes: 32", "fma:  {lanes: 3"),
+       R"(key 'units\.fma\.lanes': expected 1, 2, 4, 8, 16 or 32 lanes, got 3)"},
+      {with("latency: 23}", "latency: 1000000000000}"),
+       R"(key 'units\.mufu\.latency': expected an integer 1\.\.100000)"},
       {with("max_warps: 64", "max_warps: 10000000"), R"(key 'max_warps': expected an integer 1\.\.256)"},
       {with("scheduler: gto", "scheduler: fifo"), R"(key 'scheduler': unknown policy 'fifo')"},
       {with("target: sm_90", "target: sm_42"), R"(key 'target': unknown target 'sm_42')"},
       {with("issue_width: 1", "issue_widht: 1"), R"(^cfg\.yaml:9:1: key 'issue_widht': unknown key)"},
       {with("sub_partitions: 4", "sub_partitions: [4]"), R"(key 'sub_partitions': expected an integer)"},
       {with("  fp64: {lanes: 16, interval: 1, latency: 8}\n", ""), R"(key 'units\.fp64': missing)"},
-      {with("class: fma, lanes: 16, latency: 4}   # IMAD", "class: tensor, lanes: 16, latency: 4}   # IMAD"), R"(key 'forms\[4\]\.class': unknown class 'tensor')"},
+      {with("class: fma, lanes: 16, latency: 4}   # IMAD", "class: tensor, lanes: 16, latency: 4}   # IMAD"),
+       R"(key 'forms\[4\]\.class': unknown class 'tensor')"},
       {with("target: sm_90", "target: sm_90\nfeatures: {add: [warp_drive]}"), R"(unknown feature 'warp_drive')"},
       {"name: [unclosed", R"(^cfg\.yaml:\d+:\d+: )"},
       {"", R"(empty config)"},
@@ -114,7 +119,8 @@ TEST(Program, ErrorsNameFileLineAndColumn) {
       {".reg .b32 %r<4>;\nld.global.u32 %r1, [%r2];\n", "p.ptx:2:1: 'ld.global.u32' is not supported by ptxfu sim"},
       {".reg .b32 %r<4>;\nadd.u32 %r1, %r2, %q9;\n", "p.ptx:2:19: Unknown symbol '%q9'"},
       {".reg .b32 %r<4>;\nadd.u32 %r1, %r2, %r3\n", "p.ptx:2:22: expected ';'"},
-      {".reg .b32 %r<4>;\nfma.rn.f32.f16 %r1, %r2, %r3, %r1;\n", "p.ptx:2:1: Feature 'fma.f32.f16' requires .target sm_100 or higher"},
+      {".reg .b32 %r<4>;\nfma.rn.f32.f16 %r1, %r2, %r3, %r1;\n",
+       "p.ptx:2:1: Feature 'fma.f32.f16' requires .target sm_100 or higher"},
       {".reg .b16 %h<4>;\nadd.f16 %h1, %h2, 0x3c00;\n", "p.ptx:2:19: Arguments mismatch for instruction 'add'"},
       {".reg .b32 %r<4>;\n", "p.ptx: no instructions to simulate"},
       {".reg .b32 %r<99999>;\n", "p.ptx:1:"},
@@ -125,7 +131,8 @@ TEST(Program, ErrorsNameFileLineAndColumn) {
       load_program(k.text, "p.ptx", c.caps);
       ADD_FAILURE() << "accepted: " << k.text;
     } catch (const ProgramError& e) {
-      EXPECT_NE(std::string(e.what()).find(k.expect), std::string::npos) << "expected '" << k.expect << "' got: " << e.what();
+      EXPECT_NE(std::string(e.what()).find(k.expect), std::string::npos)
+          << "expected '" << k.expect << "' got: " << e.what();
     }
   }
 }
@@ -143,8 +150,10 @@ TEST(Config, MalformedKeysAndAbsurdValuesAreConfigErrors) {
        R"(key 'forms\[2\]\.\?': unknown key)"},
       {"? [name]\n: sm_90\n", R"(^cfg\.yaml:1:3: key '\?': unknown key)"},
       {with("\nreference:", "\nreference:\n  {a: 1}: {source: x}"), R"(key 'reference': expected a string)"},
-      {with("fma:  {lanes: 32", "fma:  {lanes: 99999999999999999999999"), R"(key 'units\.fma\.lanes': expected an integer 1\.\.32)"},
-      {with("latency: 23}", "latency: -1}"), R"(key 'units\.mufu\.latency': expected an integer 1\.\.100000, got '-1')"},
+      {with("fma:  {lanes: 32", "fma:  {lanes: 99999999999999999999999"),
+       R"(key 'units\.fma\.lanes': expected an integer 1\.\.32)"},
+      {with("latency: 23}", "latency: -1}"),
+       R"(key 'units\.mufu\.latency': expected an integer 1\.\.100000, got '-1')"},
       {with("max_warps: 64", "max_warps: 1e9"), R"(key 'max_warps': expected an integer 1\.\.256, got '1e9')"},
   };
   for (const auto& c : cases) {

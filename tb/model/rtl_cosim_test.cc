@@ -73,19 +73,25 @@ add.f32 %f2, %f1, %f0;
 std::string random_program(uint32_t seed, unsigned length) {
   std::mt19937 rng(seed);
   const char* forms[] = {
-      "fma.rn.f16x2 %h{}, %h{}, %h{}, %h{}",      "fma.rn.ftz.sat.f16x2 %h{}, %h{}, %h{}, %h{}",
-      "fma.rn.relu.bf16x2 %h{}, %h{}, %h{}, %h{}", "fma.rn.ftz.relu.f16x2 %h{}, %h{}, %h{}, %h{}",
-      "add.rn.f16x2 %h{}, %h{}, %h{}",            "sub.rn.sat.f16x2 %h{}, %h{}, %h{}",
-      "mul.rn.ftz.f16x2 %h{}, %h{}, %h{}",        "sub.rn.ftz.f16x2 %h{}, %h{}, %h{}",
-      "mul.rn.sat.f16x2 %h{}, %h{}, %h{}",         "fma.rn.bf16x2 %h{}, %h{}, %h{}, %h{}",
-      "fma.rn.f32 %f{}, %f{}, %f{}, %f{}",        "mad.lo.s32 %r{}, %r{}, %r{}, %r{}",
-      "ex2.approx.ftz.f32 %f{}, %f{}",            "max.f16x2 %h{}, %h{}, %h{}",
+      "fma.rn.f16x2 %h{}, %h{}, %h{}, %h{}",
+      "fma.rn.ftz.sat.f16x2 %h{}, %h{}, %h{}, %h{}",
+      "fma.rn.relu.bf16x2 %h{}, %h{}, %h{}, %h{}",
+      "fma.rn.ftz.relu.f16x2 %h{}, %h{}, %h{}, %h{}",
+      "add.rn.f16x2 %h{}, %h{}, %h{}",
+      "sub.rn.sat.f16x2 %h{}, %h{}, %h{}",
+      "mul.rn.ftz.f16x2 %h{}, %h{}, %h{}",
+      "sub.rn.ftz.f16x2 %h{}, %h{}, %h{}",
+      "mul.rn.sat.f16x2 %h{}, %h{}, %h{}",
+      "fma.rn.bf16x2 %h{}, %h{}, %h{}, %h{}",
+      "fma.rn.f32 %f{}, %f{}, %f{}, %f{}",
+      "mad.lo.s32 %r{}, %r{}, %r{}, %r{}",
+      "ex2.approx.ftz.f32 %f{}, %f{}",
+      "max.f16x2 %h{}, %h{}, %h{}",
   };
   std::string s = ".reg .b32 %r<4>;\n.reg .f32 %f<4>;\n.reg .b32 %h<6>;\n.reg .b32 %t;\nmov.u32 %t, %tid.x;\n";
   for (int i = 0; i < 4; ++i)
     s += fmt::format("mov.u32 %r{0}, %tid.x;\nmov.f32 %f{0}, 0f3f{1:02x}0000;\n", i, 0x80 + i);
-  for (int i = 0; i < 6; ++i)
-    s += fmt::format("mad.lo.u32 %h{}, %t, 0x{:08x}, 0x{:08x};\n", i, rng() | 1, rng());
+  for (int i = 0; i < 6; ++i) s += fmt::format("mad.lo.u32 %h{}, %t, 0x{:08x}, 0x{:08x};\n", i, rng() | 1, rng());
   std::uniform_int_distribution<int> pick(0, std::size(forms) - 1), reg(0, 3);
   for (unsigned i = 0; i < length; ++i)
     s += fmt::vformat(forms[pick(rng)], fmt::make_format_args(reg(rng), reg(rng), reg(rng), reg(rng))) + ";\n";
@@ -202,7 +208,8 @@ TEST(RtlCosim, BrokenRoundingIsCaught) {
   EXPECT_NE(eval_line.find(".f16"), std::string::npos) << eval_line;
   EXPECT_NE(eval_line.find(" 0x"), std::string::npos) << eval_line;
   std::cout << "first of " << r.rtl_cosim.mismatches << " mismatches (" << r.rtl_cosim.lanes_checked
-            << " threads checked):\n" << first << "\n";
+            << " threads checked):\n"
+            << first << "\n";
 }
 
 TEST(RtlCosim, LatencyMismatchIsCaught) {
