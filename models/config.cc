@@ -19,6 +19,20 @@
 namespace ptxfu::models {
 namespace {
 
+std::vector<std::string_view> unit_names() {
+  std::vector<std::string_view> v;
+  for (const UnitRow& r : kUnits) v.push_back(r.name);
+  return v;
+}
+
+// "a, b or c"
+std::string alternatives(const std::vector<std::string_view>& names) {
+  std::string s;
+  for (size_t i = 0; i < names.size(); ++i)
+    s += std::string(i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + std::string(names[i]);
+  return s;
+}
+
 // The config schema's own readers on top of the shared YAML reader.
 struct Reader : YamlReader {
   unsigned integer(const YAML::Node& n, const std::string& key, unsigned lo, unsigned hi) const {
@@ -33,9 +47,8 @@ struct Reader : YamlReader {
 
   Unit unit(const YAML::Node& n, const std::string& key) const {
     const std::string s = string(n, key);
-    for (size_t i = 0; i < std::size(kUnitNames); ++i)
-      if (kUnitNames[i] == s) return static_cast<Unit>(i);
-    fail(n, key, fmt::format("unknown unit '{}' (expected fma, alu, fp64 or mufu)", s));
+    if (const std::optional<Unit> u = unit_named(s)) return *u;
+    fail(n, key, fmt::format("unknown unit '{}' (expected {})", s, alternatives(unit_names())));
   }
 
   Timing timing(const YAML::Node& n, const std::string& key, Unit u, bool with_unit) const {
@@ -105,11 +118,11 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
     r.fail(sched, "scheduler", fmt::format("unknown policy '{}' (expected lrr or gto)", policy));
 
   const YAML::Node units = r.required(root, "units", "");
-  r.only_keys(units, "units", {"fma", "alu", "fp64", "mufu"});
-  for (size_t i = 0; i < std::size(kUnitNames); ++i) {
-    const std::string key = "units." + std::string(kUnitNames[i]);
-    c.units[i] =
-        r.timing(r.required(units, std::string(kUnitNames[i]).c_str(), "units"), key, static_cast<Unit>(i), false);
+  r.only_keys(units, "units", unit_names());
+  for (const UnitRow& row : kUnits) {
+    const std::string name(row.name);
+    c.units[static_cast<size_t>(row.unit)] =
+        r.timing(r.required(units, name.c_str(), "units"), "units." + name, row.unit, false);
   }
   c.multi_instruction = r.timing(r.required(root, "multi_instruction", ""), "multi_instruction", Unit::fma, true);
 
@@ -127,7 +140,8 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
           if (isa::kPipeNames[p] == cls) o.pipe_class = static_cast<isa::Pipe>(p);
         if (!o.pipe_class)
           r.fail(f["class"], key + ".class",
-                 fmt::format("unknown class '{}' (expected fma, alu, fp64, mufu or multi)", cls));
+                 fmt::format("unknown class '{}' (expected {})", cls,
+                             alternatives({std::begin(isa::kPipeNames), std::end(isa::kPipeNames)})));
       }
       if (f["unit"]) o.unit = r.unit(f["unit"], key + ".unit");
       if (f["lanes"]) o.lanes = r.lanes(f["lanes"], key + ".lanes");
@@ -195,7 +209,8 @@ ArchConfig load_config(const std::string& name_or_path, const std::string& direc
 
 Timing ArchConfig::timing_for(const isa::Instr& instr) const {
   const isa::Pipe pipe = instr.row->pipe;
-  Timing t = pipe == isa::Pipe::multi ? multi_instruction : units[static_cast<size_t>(pipe)];
+  const std::optional<Unit> unit = unit_of(pipe);
+  Timing t = unit ? units[static_cast<size_t>(*unit)] : multi_instruction;
   if (forms.empty()) return t;
   const std::string spelled = isa::spell(instr);
   for (const auto& o : forms) {

@@ -9,6 +9,7 @@
 
 #include "isa/decode.h"
 #include "isa/table.h"
+#include "models/units.h"
 
 namespace ptxfu::models {
 
@@ -19,11 +20,6 @@ class ConfigError : public std::runtime_error {
 };
 
 enum class SchedulerPolicy { lrr, gto };
-
-// The execution units a sub-partition has. Forms of class `multi` (hardware
-// instruction sequences) run on one of them with their own timing.
-enum class Unit : uint8_t { fma, alu, fp64, mufu, kCount };
-inline constexpr std::string_view kUnitNames[] = {"fma", "alu", "fp64", "mufu"};
 
 // How one warp instruction uses a unit: it occupies the unit for
 // (32 / lanes) * interval cycles; a dependent instruction may issue `latency`
@@ -59,8 +55,8 @@ struct ArchConfig {
   unsigned issue_width = 1;
   unsigned max_warps = 64;  // per SM
   SchedulerPolicy scheduler = SchedulerPolicy::gto;
-  std::array<Timing, static_cast<size_t>(Unit::kCount)> units{};
-  Timing multi_instruction;  // default for forms of class `multi`
+  std::array<Timing, kNumUnits> units{};  // per unit, in kUnits order
+  Timing multi_instruction;               // default for forms of class `multi`
   std::vector<FormOverride> forms;
   std::vector<Reference> references;
 

@@ -33,14 +33,14 @@ struct SmModel {
       const std::string sp = fmt::format("{}_sp{}", name, p);
       parts.push_back(std::make_unique<SubPartition>(sp.c_str(), c, *job.program, ids, job.style, job.quantum_cycles,
                                                      !job.kanata_path.empty()));
-      for (size_t u = 0; u < SubPartition::kUnits; ++u) {
+      for (size_t u = 0; u < kNumUnits; ++u) {
         if (job.rtl_half && static_cast<Unit>(u) == Unit::fma) {
-          const std::string un = fmt::format("{}_{}_rtl", sp, kUnitNames[u]);
+          const std::string un = fmt::format("{}_{}_rtl", sp, models::name(static_cast<Unit>(u)));
           rtl_units.push_back(std::make_unique<RtlHalfUnit>(un.c_str(), rtl_stages_for(job), job.rtl_broken));
           parts.back()->unit_sockets[u].bind(rtl_units.back()->socket);
           continue;
         }
-        const std::string un = fmt::format("{}_{}", sp, kUnitNames[u]);
+        const std::string un = fmt::format("{}_{}", sp, models::name(static_cast<Unit>(u)));
         units.push_back(std::make_unique<ExecUnit>(un.c_str(), static_cast<Unit>(u), trace));
         parts.back()->unit_sockets[u].bind(units.back()->socket);
       }
@@ -64,9 +64,8 @@ void write_kanata(const std::string& path, const SimJob& job, const SmModel& sm)
       events.push_back(
           {r.issue_cycle, 1, fmt::format("I\t{0}\t{0}\t{1}\nL\t{0}\t0\t{2}\nS\t{0}\t0\tIs", id, r.warp, label)});
       events.push_back({r.issue_cycle + 1, 0, fmt::format("E\t{}\t0\tIs", id)});
-      events.push_back(
-          {r.issue_cycle + 1, 1, fmt::format("S\t{}\t0\t{}", id, kUnitNames[static_cast<size_t>(r.unit)])});
-      events.push_back({r.done_cycle, 0, fmt::format("E\t{}\t0\t{}", id, kUnitNames[static_cast<size_t>(r.unit)])});
+      events.push_back({r.issue_cycle + 1, 1, fmt::format("S\t{}\t0\t{}", id, name(r.unit))});
+      events.push_back({r.done_cycle, 0, fmt::format("E\t{}\t0\t{}", id, name(r.unit))});
       events.push_back({r.done_cycle, 2, fmt::format("R\t{0}\t{0}\t0", id)});
       ++id;
     }

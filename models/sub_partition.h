@@ -34,8 +34,7 @@ struct IssueRecord {
 
 class SubPartition : public sc_core::sc_module {
  public:
-  static constexpr size_t kUnits = static_cast<size_t>(Unit::kCount);
-  std::array<tlm_utils::simple_initiator_socket<SubPartition>, kUnits> unit_sockets;  // to FMA, ALU, FP64, MUFU
+  std::array<tlm_utils::simple_initiator_socket<SubPartition>, kNumUnits> unit_sockets;  // one per unit, kUnits order
 
   // `warp_ids` are the global ids of the warps this sub-partition runs.
   SubPartition(sc_core::sc_module_name name, const ArchConfig& config, const Program& program,
@@ -86,7 +85,7 @@ class SubPartition : public sc_core::sc_module {
   TimingStyle style_;
   uint64_t quantum_cycles_;
   bool record_;
-  std::array<uint64_t, kUnits> unit_free_at_{};
+  std::array<uint64_t, kNumUnits> unit_free_at_{};
   size_t last_warp_ = 0;  // the warp issued last (GTO keeps it, LRR moves past it)
   uint64_t last_issue_end_ = 0;
   uint64_t last_done_ = 0;

@@ -54,7 +54,7 @@ int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
       j["warp_instructions"] = r.warp_instructions;
       j["ipc"] = r.ipc;
       for (size_t u = 0; u < r.units.size(); ++u)
-        j["pipes"][std::string(models::kUnitNames[u])] = {{"busy_cycles", r.units[u].busy_cycles},
+        j["pipes"][std::string(models::name(static_cast<models::Unit>(u)))] = {{"busy_cycles", r.units[u].busy_cycles},
                                                           {"utilisation", r.units[u].utilisation},
                                                           {"warp_instructions", r.units[u].warp_instructions}};
       for (size_t s = 0; s < r.stalls.size(); ++s) j["stalls"][std::string(models::kStallNames[s])] = r.stalls[s];
@@ -79,7 +79,7 @@ int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
                        r.cycles, r.warp_instructions, r.ipc);
     out << "  unit   busy cycles  utilisation  warp-instructions\n";
     for (size_t u = 0; u < r.units.size(); ++u)
-      out << fmt::format("  {:<6} {:>11}  {:>10.1f}%  {:>17}\n", models::kUnitNames[u], r.units[u].busy_cycles,
+      out << fmt::format("  {:<6} {:>11}  {:>10.1f}%  {:>17}\n", models::name(static_cast<models::Unit>(u)), r.units[u].busy_cycles,
                          100 * r.units[u].utilisation, r.units[u].warp_instructions);
     out << "  stall cycles (a sub-partition issued nothing):";
     for (size_t s = 0; s < r.stalls.size(); ++s) out << fmt::format(" {} {}", models::kStallNames[s], r.stalls[s]);

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <regex>
 
+#include "isa/forms.h"
 #include "models/simulator.h"
 
 namespace ptxfu::models {
@@ -59,6 +60,33 @@ TEST(Config, EmbeddedNamesAndFilesResolveAlike) {
   }
 }
 
+// Units are rows of data: each class of the instruction table (isa::Pipe)
+// runs on the unit of the same name, `multi` on what multi_instruction names,
+// whatever the order of the two enums; every form of the table gets one.
+TEST(Config, PipesMapToUnitsByTheTable) {
+  ArchConfig c = default_config();
+  c.forms.clear();
+  c.multi_instruction.unit = Unit::alu;
+  c.multi_instruction.latency = 99;
+  for (size_t u = 0; u < kNumUnits; ++u) c.units[u].latency = static_cast<unsigned>(10 + u);
+  size_t forms = 0;
+  isa::for_each_legal_form([&](const isa::Instr& in) {
+    ++forms;
+    const Timing t = c.timing_for(in);
+    if (in.row->pipe == isa::Pipe::multi) {
+      EXPECT_EQ(t.latency, 99u) << isa::spell(in);
+      EXPECT_EQ(t.unit, Unit::alu) << isa::spell(in);
+      return;
+    }
+    ASSERT_TRUE(unit_of(in.row->pipe).has_value()) << isa::spell(in);
+    EXPECT_EQ(name(t.unit), isa::name(in.row->pipe)) << isa::spell(in);
+    EXPECT_EQ(t.latency, 10 + static_cast<size_t>(t.unit)) << isa::spell(in);
+  });
+  EXPECT_GT(forms, 1000u);
+  EXPECT_EQ(unit_named("fp64"), Unit::fp64);
+  EXPECT_EQ(unit_named("multi"), std::nullopt);
+}
+
 TEST(Config, ErrorsNameFileLineColumnAndKey) {
   struct Case {
     std::string text;
@@ -78,8 +106,11 @@ TEST(Config, ErrorsNameFileLineColumnAndKey) {
       {with("sub_partitions: 4", "sub_partitions: [4]"), R"(key 'sub_partitions': expected an integer)"},
       {with("  fp64: {lanes: 16, interval: 1, latency: 8}\n", ""), R"(key 'units\.fp64': missing)"},
       {with("class: fma, lanes: 16, latency: 4}   # IMAD", "class: tensor, lanes: 16, latency: 4}   # IMAD"),
-       R"(key 'forms\[4\]\.class': unknown class 'tensor')"},
+       R"(key 'forms\[4\]\.class': unknown class 'tensor' \(expected fma, alu, fp64, mufu or multi\))"},
       {with("target: sm_90", "target: sm_90\nfeatures: {add: [warp_drive]}"), R"(unknown feature 'warp_drive')"},
+      {with("multi_instruction: {unit: fma", "multi_instruction: {unit: tensor"),
+       R"(key 'multi_instruction\.unit': unknown unit 'tensor' \(expected fma, alu, fp64 or mufu\))"},
+      {with("  mufu: {", "  sfu: {"), R"(key 'units\.sfu': unknown key \(expected one of: fma, alu, fp64, mufu\))"},
       {"name: [unclosed", R"(^cfg\.yaml:\d+:\d+: )"},
       {"", R"(empty config)"},
   };

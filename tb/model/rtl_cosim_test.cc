@@ -159,8 +159,8 @@ void expect_same_run(const SimResult& cpp, const SimResult& rtl) {
   EXPECT_EQ(cpp.warp_instructions, rtl.warp_instructions);
   EXPECT_EQ(cpp.stalls, rtl.stalls);
   for (size_t u = 0; u < cpp.units.size(); ++u) {
-    EXPECT_EQ(cpp.units[u].busy_cycles, rtl.units[u].busy_cycles) << kUnitNames[u];
-    EXPECT_EQ(cpp.units[u].warp_instructions, rtl.units[u].warp_instructions) << kUnitNames[u];
+    EXPECT_EQ(cpp.units[u].busy_cycles, rtl.units[u].busy_cycles) << name(static_cast<Unit>(u));
+    EXPECT_EQ(cpp.units[u].warp_instructions, rtl.units[u].warp_instructions) << name(static_cast<Unit>(u));
   }
   EXPECT_EQ(cpp.warp0_registers, rtl.warp0_registers);
 }
