@@ -28,7 +28,7 @@ ExecUnit::ExecUnit(sc_core::sc_module_name name, Unit kind, bool trace)
 
 void ExecUnit::compute(WarpOp& op) {
   const ProgramInstr& pi = *op.instr;
-  if (pi.is_mov()) {
+  if (pi.kind == InstrKind::mov) {
     for (unsigned lane = 0; lane < kWarpSize; ++lane)
       if (op.active_mask >> lane & 1) op.result[lane] = op.src[lane][0];
     return;

@@ -169,6 +169,9 @@ class Loader {
     if (!isa::check_form(mnemonic, st.num_operands - 1, caps_, st.mnemonic.column, pi.instr, d) ||
         !isa::check_operands(pi.instr, st, &regs_, d))
       fail(d.column, d.message);
+    pi.kind = InstrKind::arithmetic;
+    pi.reads_carry = isa::reads_carry(pi.instr);
+    pi.writes_carry = isa::writes_carry(pi.instr);
     const isa::FormRow& row = *pi.instr.row;
     const bool predicates =
         row.dest != isa::Operand::reg ||
@@ -195,6 +198,7 @@ class Loader {
       fail(st.mnemonic.column,
            fmt::format("unsupported mov type in '{}' (expected .b16/.b32/.b64 or a typed 16/32/64-bit form)", m));
     if (st.num_operands != 2) fail(st.mnemonic.column, "Arguments mismatch for instruction 'mov'");
+    pi.kind = InstrKind::mov;
     pi.mov_bits = type->bits;
     pi.dest = reg_index(st.operands[0]);
     if (program_.registers[pi.dest].bits != pi.mov_bits)

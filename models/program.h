@@ -28,15 +28,25 @@ struct SourceOperand {
   uint64_t value = 0;  // immediate bits, already in the operand's width
 };
 
+// What a program instruction does, and so which path runs it. Every path
+// switches on it; none infers it from other fields. Branches, memory and
+// warp-wide operations become kinds of their own when the model runs them.
+enum class InstrKind : uint8_t {
+  arithmetic,  // a form of the instruction table, on the unit its Pipe names, through the exact core
+  mov,         // a register, immediate or special register copied on the ALU
+};
+
 struct ProgramInstr {
-  isa::Instr instr;  // for mov: row == nullptr and `mov_bits` set
-  unsigned mov_bits = 0;
+  InstrKind kind = InstrKind::arithmetic;
+  isa::Instr instr;           // arithmetic: the decoded form
+  unsigned mov_bits = 0;      // mov: the width moved
+  bool reads_carry = false;   // the carry flag (CC.CF) is a source
+  bool writes_carry = false;  // ... and a destination
   uint32_t dest = 0;
   SourceOperand src[4];
   unsigned num_src = 0;
   std::string text;  // the statement as written, for traces
   unsigned line = 0;
-  bool is_mov() const { return instr.row == nullptr; }
 };
 
 struct Program {

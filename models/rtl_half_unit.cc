@@ -52,7 +52,7 @@ const cosim::Form* RtlHalfUnit::rtl_form(const ProgramInstr& pi) {
   auto it = forms_.find(&pi);
   if (it != forms_.end()) return it->second.get();
   std::unique_ptr<cosim::Form> f;
-  if (!pi.is_mov()) {
+  if (pi.kind == InstrKind::arithmetic) {
     auto form = std::make_unique<cosim::Form>();
     std::string error;
     if (cosim::make_form(isa::spell(pi.instr), *form, error) && form->unit == cosim::UnitKind::hfma2)
@@ -93,7 +93,7 @@ tlm::tlm_sync_enum RtlHalfUnit::nb_transport_fw(tlm::tlm_generic_payload& trans,
     queued_.push_back(tag);
     work_.notify(sc_core::SC_ZERO_TIME);
   } else {
-    if (pi.is_mov()) {
+    if (pi.kind == InstrKind::mov) {
       for (unsigned lane = 0; lane < kWarpSize; ++lane)
         if (op.active_mask >> lane & 1) op.result[lane] = op.src[lane][0];
     } else {

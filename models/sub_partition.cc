@@ -14,6 +14,17 @@ namespace {
 uint64_t now_cycles() { return to_cycles(sc_time_stamp()); }
 sc_time cycles(uint64_t n) { return kCycle * static_cast<double>(n); }
 
+// Which unit runs a program instruction, and how long: an arithmetic form as
+// the config says (its class's unit, then the form overrides); a mov on the
+// ALU.
+Timing timing_of(const ArchConfig& config, const ProgramInstr& pi) {
+  switch (pi.kind) {
+    case InstrKind::arithmetic: return config.timing_for(pi.instr);
+    case InstrKind::mov: return config.units[static_cast<size_t>(Unit::alu)];
+  }
+  return config.units[static_cast<size_t>(Unit::alu)];  // not reached: every kind is a case
+}
+
 }  // namespace
 
 SubPartition::SubPartition(sc_core::sc_module_name name, const ArchConfig& config, const Program& program,
@@ -28,13 +39,7 @@ SubPartition::SubPartition(sc_core::sc_module_name name, const ArchConfig& confi
       request_ends_("request_ends"),
       responses_("responses") {
   for (auto& s : unit_sockets) s.register_nb_transport_bw(this, &SubPartition::nb_transport_bw);
-  for (const auto& pi : program_.code) {
-    if (pi.is_mov()) {
-      timing_.push_back(config_.units[static_cast<size_t>(Unit::alu)]);
-    } else {
-      timing_.push_back(config_.timing_for(pi.instr));
-    }
-  }
+  for (const auto& pi : program_.code) timing_.push_back(timing_of(config_, pi));
   const size_t regs = program_.registers.size();
   for (uint32_t id : warp_ids_) {
     Warp w;
@@ -77,7 +82,7 @@ int SubPartition::pick(uint64_t t, Stall& reason, uint64_t& next) const {
       deps &= warp.ready_at[pi.src[s].reg] <= t;
       later(warp.ready_at[pi.src[s].reg]);
     }
-    if (!pi.is_mov() && (isa::reads_carry(pi.instr) || isa::writes_carry(pi.instr))) {
+    if (pi.reads_carry || pi.writes_carry) {
       deps &= warp.ready_at[carry] <= t;
       later(warp.ready_at[carry]);
     }
@@ -150,7 +155,7 @@ void SubPartition::issue(size_t w, uint64_t t) {
   last_issue_end_ = t + 1;
   const size_t unit = static_cast<size_t>(op.timing.unit);
   const size_t carry = program_.registers.size();
-  const bool carry_write = !pi.is_mov() && isa::writes_carry(pi.instr);
+  const bool carry_write = pi.writes_carry;
 
   if (style_ == TimingStyle::loosely_timed) {
     sc_time delay = cycles(t) - sc_time_stamp();
@@ -178,7 +183,7 @@ void SubPartition::complete(Txn& txn, uint64_t cycle) {
   const ProgramInstr& pi = *op.instr;
   for (unsigned lane = 0; lane < kWarpSize; ++lane)
     if (op.active_mask >> lane & 1) warp.values[pi.dest * kWarpSize + lane] = op.result[lane];
-  if (!pi.is_mov() && isa::writes_carry(pi.instr)) warp.carry = op.carry_out;
+  if (pi.writes_carry) warp.carry = op.carry_out;
   last_done_ = std::max(last_done_, cycle);
   if (record_)
     records_.push_back({records_.size(), op.warp, op.pc, op.timing.unit, op.issue_cycle, op.free_cycle, op.done_cycle});
@@ -204,7 +209,7 @@ void SubPartition::drain_events(uint64_t now) {
     Warp& warp = warps_[txn.warp];
     const ProgramInstr& pi = *txn.op.instr;
     warp.ready_at[pi.dest] = now;
-    if (!pi.is_mov() && isa::writes_carry(pi.instr)) warp.ready_at[carry] = now;
+    if (pi.writes_carry) warp.ready_at[carry] = now;
     complete(txn, now);
     tlm::tlm_phase phase = tlm::END_RESP;
     sc_time delay = sc_core::SC_ZERO_TIME;

@@ -140,6 +140,22 @@ TEST(Config, AbsurdWarpCountsAreRejectedBeforeElaboration) {
   }
 }
 
+TEST(Program, InstructionsHaveAnExplicitKind) {
+  const Program p = load_program(
+      ".reg .b32 %r<4>;\nmov.u32 %r0, %tid.x;\nadd.cc.u32 %r1, %r0, 1;\naddc.u32 %r2, %r0, 0;\n"
+      "mov.b32 %r3, %r2;\n",
+      "p.ptx", default_config().caps);
+  ASSERT_EQ(p.code.size(), 4u);
+  EXPECT_EQ(p.code[0].kind, InstrKind::mov);
+  EXPECT_EQ(p.code[1].kind, InstrKind::arithmetic);
+  EXPECT_EQ(p.code[2].kind, InstrKind::arithmetic);
+  EXPECT_EQ(p.code[3].kind, InstrKind::mov);
+  EXPECT_EQ(p.code[3].mov_bits, 32u);
+  EXPECT_TRUE(!p.code[1].reads_carry && p.code[1].writes_carry);
+  EXPECT_TRUE(p.code[2].reads_carry && !p.code[2].writes_carry);
+  EXPECT_TRUE(!p.code[0].reads_carry && !p.code[0].writes_carry);
+}
+
 TEST(Program, ErrorsNameFileLineAndColumn) {
   const ArchConfig c = default_config();
   struct Case {

@@ -58,7 +58,7 @@ std::vector<std::vector<uint64_t>> reference_registers(const Program& p, uint32_
                  : o.kind == SourceOperand::Kind::lane_id ? lane
                                                           : warp * 32 + lane;
       }
-      if (pi.is_mov()) {
+      if (pi.kind == InstrKind::mov) {
         regs[pi.dest][lane] = src[0];
         continue;
       }
