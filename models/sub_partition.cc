@@ -100,10 +100,6 @@ SubPartition::Txn* SubPartition::acquire() {
   if (free_.empty()) {
     pool_.push_back(std::make_unique<Txn>());
     Txn* t = pool_.back().get();
-    t->set_data_ptr(reinterpret_cast<unsigned char*>(&t->op));
-    t->set_data_length(sizeof(WarpOp));
-    t->set_streaming_width(sizeof(WarpOp));
-    t->set_command(tlm::TLM_WRITE_COMMAND);
     free_.push_back(t);
   }
   Txn* t = free_.back();
@@ -120,7 +116,7 @@ void SubPartition::issue(size_t w, uint64_t t) {
   Warp& warp = warps_[w];
   const ProgramInstr& pi = program_.code[warp.pc];
   Txn& txn = *acquire();
-  WarpOp& op = txn.op;
+  WarpOp& op = txn.op();
   txn.warp = w;
   txn.request_ended = txn.responded = false;
   op.instr = &pi;
@@ -179,7 +175,7 @@ void SubPartition::issue(size_t w, uint64_t t) {
 
 void SubPartition::complete(Txn& txn, uint64_t cycle) {
   Warp& warp = warps_[txn.warp];
-  const WarpOp& op = txn.op;
+  const WarpOp& op = txn.op();
   const ProgramInstr& pi = *op.instr;
   for (unsigned lane = 0; lane < kWarpSize; ++lane)
     if (op.active_mask >> lane & 1) warp.values[pi.dest * kWarpSize + lane] = op.result[lane];
@@ -200,20 +196,20 @@ void SubPartition::drain_events(uint64_t now) {
   const size_t carry = program_.registers.size();
   while (tlm::tlm_generic_payload* p = request_ends_.get_next_transaction()) {
     Txn& txn = static_cast<Txn&>(*p);
-    unit_free_at_[static_cast<size_t>(txn.op.timing.unit)] = now;
+    unit_free_at_[static_cast<size_t>(txn.op().timing.unit)] = now;
     txn.request_ended = true;
     if (txn.responded) release(txn);
   }
   while (tlm::tlm_generic_payload* p = responses_.get_next_transaction()) {
     Txn& txn = static_cast<Txn&>(*p);
     Warp& warp = warps_[txn.warp];
-    const ProgramInstr& pi = *txn.op.instr;
+    const ProgramInstr& pi = *txn.op().instr;
     warp.ready_at[pi.dest] = now;
     if (pi.writes_carry) warp.ready_at[carry] = now;
     complete(txn, now);
     tlm::tlm_phase phase = tlm::END_RESP;
     sc_time delay = sc_core::SC_ZERO_TIME;
-    unit_sockets[static_cast<size_t>(txn.op.timing.unit)]->nb_transport_fw(*p, phase, delay);
+    unit_sockets[static_cast<size_t>(txn.op().timing.unit)]->nb_transport_fw(*p, phase, delay);
     txn.responded = true;
     if (txn.request_ended) release(txn);
   }

@@ -60,8 +60,15 @@ class SubPartition : public sc_core::sc_module {
     uint32_t carry = 0;              // CC.CF per lane
     std::vector<uint64_t> ready_at;  // per register, then the carry flag last
   };
+  // A pooled payload with its warp instruction, an extension the payload
+  // owns (and frees with itself).
   struct Txn : tlm::tlm_generic_payload {
-    WarpOp op;
+    Txn() : ext(new WarpOpExtension) {
+      set_extension(ext);
+      set_command(tlm::TLM_IGNORE_COMMAND);
+    }
+    WarpOp& op() { return ext->op; }
+    WarpOpExtension* ext;
     size_t warp = 0;
     bool request_ended = false;  // END_REQ seen
     bool responded = false;      // BEGIN_RESP seen

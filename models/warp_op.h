@@ -1,6 +1,6 @@
 // The payload of one warp instruction on its way through a unit: the form,
 // 32 lanes of operands and results, and the timing the unit reports back.
-// It travels as the data of a tlm_generic_payload.
+// It travels as an extension of a tlm_generic_payload (WarpOpExtension).
 #pragma once
 #include <cstdint>
 
@@ -33,8 +33,22 @@ struct WarpOp {
 
 inline uint64_t to_cycles(const sc_core::sc_time& t) { return static_cast<uint64_t>(t / kCycle); }
 
-// The warp instruction a generic payload carries.
-inline WarpOp& op_of(tlm::tlm_generic_payload& trans) { return *reinterpret_cast<WarpOp*>(trans.get_data_ptr()); }
+// A warp instruction on a generic payload. The payload's command is
+// TLM_IGNORE_COMMAND with no data: what to do is in the extension, as the
+// TLM-2.0 standard provides for commands that are not reads or writes.
+struct WarpOpExtension : tlm::tlm_extension<WarpOpExtension> {
+  WarpOp op;
+  tlm::tlm_extension_base* clone() const override { return new WarpOpExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override { op = static_cast<const WarpOpExtension&>(other).op; }
+};
+
+// The warp instruction a generic payload carries; a payload without one is a
+// wiring error.
+inline WarpOp& op_of(tlm::tlm_generic_payload& trans) {
+  WarpOpExtension* e = trans.get_extension<WarpOpExtension>();
+  if (!e) SC_REPORT_FATAL("ptxfu/warp_op", "a transaction without a WarpOpExtension reached an execution unit");
+  return e->op;
+}
 
 // A unit's occupancy: an instruction arriving at `arrival` starts when the
 // unit is free, holds it for its occupancy and delivers after its latency.
