@@ -20,9 +20,9 @@ namespace {
 
 // One SM: sub-partitions, each with its own units, warps spread round-robin.
 struct SmModel {
-  std::vector<std::unique_ptr<ExecUnit>> units;  // sub-partition-major
+  std::vector<std::unique_ptr<UnitBase>> units;  // sub-partition-major
   std::vector<std::unique_ptr<SubPartition>> parts;
-  std::vector<std::unique_ptr<RtlHalfUnit>> rtl_units;  // the FMA units when job.rtl_half
+  std::vector<const RtlHalfUnit*> rtl_units;  // the FMA units when job.rtl_half, among `units`
 
   SmModel(const std::string& name, const SimJob& job) {
     const ArchConfig& c = *job.config;
@@ -33,16 +33,16 @@ struct SmModel {
       const std::string sp = fmt::format("{}_sp{}", name, p);
       parts.push_back(std::make_unique<SubPartition>(sp.c_str(), c, *job.program, ids, job.style, job.quantum_cycles,
                                                      !job.kanata_path.empty()));
-      for (size_t u = 0; u < kNumUnits; ++u) {
-        if (job.rtl_half && static_cast<Unit>(u) == Unit::fma) {
-          const std::string un = fmt::format("{}_{}_rtl", sp, models::name(static_cast<Unit>(u)));
-          rtl_units.push_back(std::make_unique<RtlHalfUnit>(un.c_str(), rtl_stages_for(job), job.rtl_broken));
-          parts.back()->unit_sockets[u].bind(rtl_units.back()->socket);
-          continue;
+      for (const UnitRow& row : kUnits) {
+        const std::string un = fmt::format("{}_{}", sp, row.name);
+        if (job.rtl_half && row.unit == Unit::fma) {
+          auto rtl = std::make_unique<RtlHalfUnit>(un.c_str(), rtl_stages_for(job), job.rtl_broken, trace);
+          rtl_units.push_back(rtl.get());
+          units.push_back(std::move(rtl));
+        } else {
+          units.push_back(std::make_unique<ExecUnit>(un.c_str(), row.unit, trace));
         }
-        const std::string un = fmt::format("{}_{}", sp, models::name(static_cast<Unit>(u)));
-        units.push_back(std::make_unique<ExecUnit>(un.c_str(), static_cast<Unit>(u), trace));
-        parts.back()->unit_sockets[u].bind(units.back()->socket);
+        parts.back()->unit_sockets[static_cast<size_t>(row.unit)].bind(units.back()->socket);
       }
     }
   }
@@ -168,12 +168,7 @@ std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
       us.busy_cycles += u->busy_cycles();
       us.warp_instructions += u->warp_instructions();
     }
-    for (const auto& u : sm.rtl_units) {
-      auto& us = r.units[static_cast<size_t>(u->unit_kind())];
-      us.busy_cycles += u->busy_cycles();
-      us.warp_instructions += u->warp_instructions();
-      r.rtl_cosim.merge(u->stats());
-    }
+    for (const RtlHalfUnit* u : sm.rtl_units) r.rtl_cosim.merge(u->stats());
     r.rtl_half = job.rtl_half;
     for (auto& us : r.units)
       us.utilisation =

@@ -50,24 +50,32 @@ inline WarpOp& op_of(tlm::tlm_generic_payload& trans) {
   return e->op;
 }
 
-// A unit's occupancy: an instruction arriving at `arrival` starts when the
-// unit is free, holds it for its occupancy and delivers after its latency.
-// Every unit implementation (the C++ pipe, the RTL) keeps its books here.
+// A unit's books. An instruction arriving at `arrival` starts when the unit
+// is free and holds it for its occupancy; its result is due `latency` cycles
+// after the start. The latency is per instruction, not per unit: a memory
+// access's depends on the state space and on a hit or a miss, and a clocked
+// implementation (the RTL) or a memory system may only know it when the
+// result is out (finish()). Results may so come out in another order than
+// the instructions went in. Every unit implementation keeps its books here.
 struct Occupancy {
   uint64_t busy_until = 0;
   uint64_t busy_cycles = 0;
   uint64_t warp_instructions = 0;
 
-  void start(WarpOp& op, uint64_t arrival) {
+  void start(WarpOp& op, uint64_t arrival, unsigned occupancy, unsigned latency) {
     const uint64_t start = arrival > busy_until ? arrival : busy_until;
-    const unsigned occupancy = op.timing.occupancy();
     busy_until = start + occupancy;
     op.issue_cycle = start;
     op.free_cycle = busy_until;
-    op.done_cycle = start + op.timing.latency;
+    op.done_cycle = start + latency;
     busy_cycles += occupancy;
     ++warp_instructions;
   }
+  // With the configured timing of the form.
+  void start(WarpOp& op, uint64_t arrival) { start(op, arrival, op.timing.occupancy(), op.timing.latency); }
+  // The result of a started instruction is out at `done` (not before its
+  // start), whatever latency start() expected.
+  static void finish(WarpOp& op, uint64_t done) { op.done_cycle = done > op.issue_cycle ? done : op.issue_cycle; }
 };
 
 }  // namespace ptxfu::models

@@ -6,7 +6,9 @@
 // elaborates once per process: every job runs in one simulate() call.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <random>
 
 #include <fmt/format.h>
@@ -107,7 +109,9 @@ ArchConfig embedded(std::string_view name) {
   throw std::runtime_error("no embedded config " + std::string(name));
 }
 
-enum JobId { cpp90, rtl90, cpp75, rtl75, broken90, slow90, cpp80, rtl80, kJobs };
+enum JobId { cpp90, rtl90, cpp75, rtl75, broken90, slow90, cpp80, rtl80, cpp80_traced, rtl80_traced, kJobs };
+
+std::string vcd_path(const char* which) { return testing::TempDir() + "/rtl_cosim_" + which + ".vcd"; }
 
 struct Fixture {
   ArchConfig sm90 = embedded("sm_90"), sm75 = embedded("sm_75"), sm80 = embedded("sm_80");
@@ -119,8 +123,9 @@ struct Fixture {
 
   Fixture() {
     auto job = [&](const ArchConfig& c, const Program& p, bool rtl, unsigned stages = 0, bool broken = false,
-                   unsigned warps = kWarps) {
+                   unsigned warps = kWarps, std::string vcd = "") {
       SimJob j;
+      j.vcd_path = std::move(vcd);
       j.config = &c;
       j.program = &p;
       j.warps = warps;
@@ -138,6 +143,8 @@ struct Fixture {
     job(sm90, p90, true, 6);  // sm_90's HFMA2 latency is 5
     job(sm80, p80, false, 0, false, kRandomWarps);
     job(sm80, p80, true, 0, false, kRandomWarps);
+    job(sm80, p80, false, 0, false, kRandomWarps, vcd_path("cpp"));
+    job(sm80, p80, true, 0, false, kRandomWarps, vcd_path("rtl"));
     results = simulate(jobs);
   }
 };
@@ -225,6 +232,33 @@ TEST(RtlCosim, LatencyMismatchIsCaught) {
   // The results arrive when the RTL has them: later than configured.
   EXPECT_GT(r.cycles, f.results[cpp90].cycles);
   EXPECT_EQ(r.warp0_registers, f.results[cpp90].warp0_registers);
+}
+
+// The VCD of a run with the RTL in the loop: every unit of every
+// sub-partition, the RTL's FMA units included, with the waveforms of the C++
+// units (the RTL's latency is the configured one). It used to drop the FMA
+// units.
+std::string vcd_body(const std::string& path, const std::string& sm) {
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  const size_t body = text.find("$scope");
+  text = body == std::string::npos ? "" : text.substr(body);
+  for (size_t at; (at = text.find(sm + "_")) != std::string::npos;) text.replace(at, sm.size() + 1, "smN_");
+  return text;
+}
+
+TEST(RtlCosim, TraceHasEveryUnit) {
+  const Fixture& f = fixture();
+  const std::string rtl = vcd_body(vcd_path("rtl"), fmt::format("sm{}", static_cast<int>(rtl80_traced)));
+  const std::string cpp = vcd_body(vcd_path("cpp"), fmt::format("sm{}", static_cast<int>(cpp80_traced)));
+  for (unsigned p = 0; p < f.sm80.sub_partitions; ++p)
+    for (const UnitRow& u : kUnits) {
+      const std::string scope = fmt::format("$scope module smN_sp{}_{} $end", p, u.name);
+      EXPECT_NE(rtl.find(scope), std::string::npos) << scope;
+    }
+  EXPECT_NE(rtl.find("\n#"), std::string::npos);  // value changes
+  EXPECT_EQ(rtl, cpp);
+  expect_clean(f.results[rtl80_traced], f.p80, kRandomWarps);
 }
 
 TEST(RtlCosim, ValidationBeforeElaboration) {
