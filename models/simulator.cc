@@ -31,8 +31,8 @@ struct SmModel {
       std::vector<uint32_t> ids;
       for (uint32_t w = p; w < job.warps; w += c.sub_partitions) ids.push_back(w);
       const std::string sp = fmt::format("{}_sp{}", name, p);
-      parts.push_back(std::make_unique<SubPartition>(sp.c_str(), c, *job.program, ids, job.style, job.quantum_cycles,
-                                                     !job.kanata_path.empty()));
+      parts.push_back(std::make_unique<SubPartition>(sp.c_str(), c, *job.program, ids, cta_threads(job), job.style,
+                                                     job.quantum_cycles, !job.kanata_path.empty()));
       for (const UnitRow& row : kUnits) {
         const std::string un = fmt::format("{}_{}", sp, row.name);
         if (job.rtl_half && row.unit == Unit::fma) {
@@ -98,6 +98,8 @@ void validate(const SimJob& job) {
   if (job.warps == 0 || job.warps > c.max_warps)
     throw ConfigError(
         fmt::format("{} warps: {} allows 1..{} warps per SM (max_warps)", job.warps, c.name, c.max_warps));
+  if (job.threads && (job.threads > job.warps * 32 || job.threads <= (job.warps - 1) * 32))
+    throw ConfigError(fmt::format("{} threads do not make {} warps", job.threads, job.warps));
   if (job.quantum_cycles == 0) throw ConfigError("the LT quantum must be at least one cycle");
   if (job.rtl_half) {
     if (job.style != TimingStyle::approximately_timed)

@@ -16,6 +16,10 @@ struct SimJob {
   const ArchConfig* config = nullptr;
   const Program* program = nullptr;
   unsigned warps = 1;
+  // Threads of the CTA the warps make; 0: warps * 32. Otherwise the last
+  // warp has threads - (warps - 1) * 32 lanes and the others are inactive
+  // (not executed, their registers not written).
+  unsigned threads = 0;
   TimingStyle style = TimingStyle::loosely_timed;
   uint64_t quantum_cycles = 10000;
   std::string vcd_path;     // pipe occupancy waveforms (sc_trace), empty: none
@@ -46,6 +50,9 @@ struct SimResult {
   bool rtl_half = false;    // the job ran with the RTL in the loop
   RtlCosimStats rtl_cosim;  // summed over sub-partitions
 };
+
+// The threads of the job's CTA.
+inline unsigned cta_threads(const SimJob& job) { return job.threads ? job.threads : job.warps * 32; }
 
 // Validates a job before elaboration (warp count against the config, ...);
 // throws ConfigError with a clear message.

@@ -28,7 +28,8 @@ Timing timing_of(const ArchConfig& config, const ProgramInstr& pi) {
 }  // namespace
 
 SubPartition::SubPartition(sc_core::sc_module_name name, const ArchConfig& config, const Program& program,
-                           std::vector<uint32_t> warp_ids, TimingStyle style, uint64_t quantum_cycles, bool record)
+                           std::vector<uint32_t> warp_ids, unsigned cta_threads, TimingStyle style,
+                           uint64_t quantum_cycles, bool record)
     : sc_module(name),
       config_(config),
       program_(program),
@@ -46,6 +47,10 @@ SubPartition::SubPartition(sc_core::sc_module_name name, const ArchConfig& confi
     w.id = id;
     w.values.assign(regs * kWarpSize, 0);
     w.ready_at.assign(regs + 1, 0);
+    // The lanes of the warp that are threads of the CTA.
+    const uint64_t first = uint64_t{id} * kWarpSize;
+    const uint64_t lanes = cta_threads > first ? std::min<uint64_t>(cta_threads - first, kWarpSize) : 0;
+    w.simt.reset(0, lanes >= kWarpSize ? ~uint32_t{0} : static_cast<uint32_t>((uint64_t{1} << lanes) - 1));
     warps_.push_back(std::move(w));
   }
   SC_HAS_PROCESS(SubPartition);
@@ -54,7 +59,7 @@ SubPartition::SubPartition(sc_core::sc_module_name name, const ArchConfig& confi
 
 bool SubPartition::finished_issuing() const {
   for (const auto& w : warps_)
-    if (w.pc < program_.code.size()) return false;
+    if (w.simt.pc() < program_.code.size()) return false;
   return true;
 }
 
@@ -73,8 +78,9 @@ int SubPartition::pick(uint64_t t, Stall& reason, uint64_t& next) const {
     size_t w = (first + k) % n;
     if (config_.scheduler == SchedulerPolicy::gto && k > 0) w = k - (k <= last_warp_ ? 1 : 0);
     const Warp& warp = warps_[w];
-    if (warp.pc >= program_.code.size()) continue;
-    const ProgramInstr& pi = program_.code[warp.pc];
+    const uint32_t pc = warp.simt.pc();
+    if (pc >= program_.code.size()) continue;
+    const ProgramInstr& pi = program_.code[pc];
     bool deps = warp.ready_at[pi.dest] <= t;  // write-after-write
     later(warp.ready_at[pi.dest]);
     for (unsigned s = 0; s < pi.num_src; ++s) {
@@ -86,7 +92,7 @@ int SubPartition::pick(uint64_t t, Stall& reason, uint64_t& next) const {
       deps &= warp.ready_at[carry] <= t;
       later(warp.ready_at[carry]);
     }
-    const size_t unit = static_cast<size_t>(timing_[warp.pc].unit);
+    const size_t unit = static_cast<size_t>(timing_[pc].unit);
     const bool unit_free = unit_free_at_[unit] <= t;
     later(unit_free_at_[unit]);
     if (deps && unit_free) return static_cast<int>(w);
@@ -114,15 +120,17 @@ void SubPartition::release(Txn& txn) {
 
 void SubPartition::issue(size_t w, uint64_t t) {
   Warp& warp = warps_[w];
-  const ProgramInstr& pi = program_.code[warp.pc];
+  const uint32_t pc = warp.simt.pc();
+  const ProgramInstr& pi = program_.code[pc];
   Txn& txn = *acquire();
   WarpOp& op = txn.op();
   txn.warp = w;
   txn.request_ended = txn.responded = false;
   op.instr = &pi;
   op.warp = warp.id;
-  op.pc = warp.pc;
-  op.timing = timing_[warp.pc];
+  op.pc = pc;
+  op.active_mask = warp.simt.active_mask();
+  op.timing = timing_[pc];
   op.carry_in = warp.carry;
   op.carry_out = 0;
   for (unsigned s = 0; s < pi.num_src; ++s) {
@@ -144,7 +152,7 @@ void SubPartition::issue(size_t w, uint64_t t) {
         break;
     }
   }
-  ++warp.pc;
+  warp.simt.advance(pc + 1);
   ++warp_instructions_;
   ++outstanding_;
   last_warp_ = w;
@@ -179,7 +187,7 @@ void SubPartition::complete(Txn& txn, uint64_t cycle) {
   const ProgramInstr& pi = *op.instr;
   for (unsigned lane = 0; lane < kWarpSize; ++lane)
     if (op.active_mask >> lane & 1) warp.values[pi.dest * kWarpSize + lane] = op.result[lane];
-  if (pi.writes_carry) warp.carry = op.carry_out;
+  if (pi.writes_carry) warp.carry = (warp.carry & ~op.active_mask) | (op.carry_out & op.active_mask);
   last_done_ = std::max(last_done_, cycle);
   if (record_)
     records_.push_back({records_.size(), op.warp, op.pc, op.timing.unit, op.issue_cycle, op.free_cycle, op.done_cycle});

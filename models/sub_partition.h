@@ -15,6 +15,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "models/simt_stack.h"
 #include "models/warp_op.h"
 
 namespace ptxfu::models {
@@ -36,9 +37,12 @@ class SubPartition : public sc_core::sc_module {
  public:
   std::array<tlm_utils::simple_initiator_socket<SubPartition>, kNumUnits> unit_sockets;  // one per unit, kUnits order
 
-  // `warp_ids` are the global ids of the warps this sub-partition runs.
+  // `warp_ids` are the global ids of the warps this sub-partition runs, in
+  // a CTA of `cta_threads` threads (warp w has the threads w*32 .. w*32+31
+  // that exist).
   SubPartition(sc_core::sc_module_name name, const ArchConfig& config, const Program& program,
-               std::vector<uint32_t> warp_ids, TimingStyle style, uint64_t quantum_cycles, bool record);
+               std::vector<uint32_t> warp_ids, unsigned cta_threads, TimingStyle style, uint64_t quantum_cycles,
+               bool record);
 
   // Results, valid after the simulation.
   uint64_t last_issue_end() const { return last_issue_end_; }  // cycle after the last issue
@@ -55,7 +59,7 @@ class SubPartition : public sc_core::sc_module {
 
   struct Warp {
     uint32_t id;
-    uint32_t pc = 0;
+    SimtStack simt;                  // pc and active mask
     std::vector<uint64_t> values;    // registers x lanes
     uint32_t carry = 0;              // CC.CF per lane
     std::vector<uint64_t> ready_at;  // per register, then the carry flag last

@@ -138,6 +138,16 @@ TEST(Config, AbsurdWarpCountsAreRejectedBeforeElaboration) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("1..64 warps"), std::string::npos) << e.what();
   }
+  job.warps = 2;
+  job.threads = 65;
+  try {
+    validate(job);
+    FAIL() << "accepted 65 threads in 2 warps";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), "65 threads do not make 2 warps");
+  }
+  job.threads = 33;
+  EXPECT_NO_THROW(validate(job));
 }
 
 TEST(Program, InstructionsHaveAnExplicitKind) {
