@@ -160,7 +160,7 @@ void RtlHalfUnit::sample(uint64_t cycle) {
     if (!(op.active_mask >> t & 1)) continue;
     const HalfPipeLane& l = *lanes_[t];
     const uint64_t rtl = l.out_valid.read() ? (l.result.read() & mask) : ~uint64_t{0};
-    op.result[t] = rtl;  // the warp gets what the RTL computed
+    op.result[0][t] = rtl;  // the warp gets what the RTL computed
     ++stats_.lanes_checked;
     if (rtl != s.golden[t]) {
       ++stats_.mismatches;
@@ -189,7 +189,7 @@ void RtlHalfUnit::watchdog(uint64_t cycle) {
     in_flight_.pop_front();
     WarpOp& op = op_of(*s.trans);
     for (unsigned t = 0; t < kWarpSize; ++t)
-      if (op.active_mask >> t & 1) op.result[t] = s.golden[t];
+      if (op.active_mask >> t & 1) op.result[0][t] = s.golden[t];
     ++stats_.instructions;
     ++stats_.latency_mismatches;
     stats_.report(fmt::format("# warp {} pc {} {}: no RTL result after {} cycles (configured {}); the core's is used",

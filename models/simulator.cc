@@ -181,6 +181,16 @@ std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
     r.warp0_registers.assign(job.program->registers.size(), std::vector<uint64_t>(kWarpSize));
     for (size_t reg = 0; reg < job.program->registers.size(); ++reg)
       for (size_t lane = 0; lane < kWarpSize; ++lane) r.warp0_registers[reg][lane] = p0.reg(0, reg, lane);
+    if (job.all_registers) {  // warp w runs on sub-partition w % n, the (w / n)-th there
+      const unsigned n = job.config->sub_partitions;
+      r.registers.resize(job.warps);
+      for (unsigned w = 0; w < job.warps; ++w) {
+        const SubPartition& part = *sm.parts[w % n];
+        r.registers[w].assign(job.program->registers.size(), std::vector<uint64_t>(kWarpSize));
+        for (size_t reg = 0; reg < job.program->registers.size(); ++reg)
+          for (size_t lane = 0; lane < kWarpSize; ++lane) r.registers[w][reg][lane] = part.reg(w / n, reg, lane);
+      }
+    }
     r.host_seconds = seconds;
     if (!job.kanata_path.empty()) write_kanata(job.kanata_path, job, sm);
     results.push_back(std::move(r));

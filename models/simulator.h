@@ -20,6 +20,7 @@ struct SimJob {
   // warp has threads - (warps - 1) * 32 lanes and the others are inactive
   // (not executed, their registers not written).
   unsigned threads = 0;
+  bool all_registers = false;  // report every warp's registers (SimResult::registers), not only warp 0's
   TimingStyle style = TimingStyle::loosely_timed;
   uint64_t quantum_cycles = 10000;
   std::string vcd_path;     // pipe occupancy waveforms (sc_trace), empty: none
@@ -46,6 +47,7 @@ struct SimResult {
   std::array<UnitStats, static_cast<size_t>(Unit::kCount)> units{};
   std::array<uint64_t, static_cast<size_t>(Stall::kCount)> stalls{};  // issue-less sub-partition cycles
   std::vector<std::vector<uint64_t>> warp0_registers;                 // [register][lane]
+  std::vector<std::vector<std::vector<uint64_t>>> registers;          // [warp][register][lane] if all_registers
   double host_seconds = 0;
   bool rtl_half = false;    // the job ran with the RTL in the loop
   RtlCosimStats rtl_cosim;  // summed over sub-partitions

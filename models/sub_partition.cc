@@ -34,6 +34,7 @@ SubPartition::SubPartition(sc_core::sc_module_name name, const ArchConfig& confi
       config_(config),
       program_(program),
       warp_ids_(std::move(warp_ids)),
+      cta_threads_(cta_threads),
       style_(style),
       quantum_cycles_(quantum_cycles),
       record_(record),
@@ -81,8 +82,12 @@ int SubPartition::pick(uint64_t t, Stall& reason, uint64_t& next) const {
     const uint32_t pc = warp.simt.pc();
     if (pc >= program_.code.size()) continue;
     const ProgramInstr& pi = program_.code[pc];
-    bool deps = warp.ready_at[pi.dest] <= t;  // write-after-write
-    later(warp.ready_at[pi.dest]);
+    bool deps = true;
+    for (unsigned d = 0; d < pi.num_dest; ++d) {  // write-after-write
+      if (pi.dest[d] == kSink) continue;
+      deps &= warp.ready_at[pi.dest[d]] <= t;
+      later(warp.ready_at[pi.dest[d]]);
+    }
     for (unsigned s = 0; s < pi.num_src; ++s) {
       if (pi.src[s].kind != SourceOperand::Kind::reg) continue;
       deps &= warp.ready_at[pi.src[s].reg] <= t;
@@ -144,12 +149,11 @@ void SubPartition::issue(size_t w, uint64_t t) {
       case SourceOperand::Kind::imm:
         for (unsigned lane = 0; lane < kWarpSize; ++lane) op.src[lane][s] = o.value;
         break;
-      case SourceOperand::Kind::lane_id:
-        for (unsigned lane = 0; lane < kWarpSize; ++lane) op.src[lane][s] = lane;
+      case SourceOperand::Kind::special: {
+        const SpecialContext context{warp.id, cta_threads_, config_.max_warps, t};
+        for (unsigned lane = 0; lane < kWarpSize; ++lane) op.src[lane][s] = special_value(o.special, context, lane);
         break;
-      case SourceOperand::Kind::thread_id:
-        for (unsigned lane = 0; lane < kWarpSize; ++lane) op.src[lane][s] = warp.id * kWarpSize + lane;
-        break;
+      }
     }
   }
   warp.simt.advance(pc + 1);
@@ -158,35 +162,41 @@ void SubPartition::issue(size_t w, uint64_t t) {
   last_warp_ = w;
   last_issue_end_ = t + 1;
   const size_t unit = static_cast<size_t>(op.timing.unit);
-  const size_t carry = program_.registers.size();
-  const bool carry_write = pi.writes_carry;
 
   if (style_ == TimingStyle::loosely_timed) {
     sc_time delay = cycles(t) - sc_time_stamp();
     unit_sockets[unit]->b_transport(txn, delay);
     unit_free_at_[unit] = op.free_cycle;
-    warp.ready_at[pi.dest] = op.done_cycle;
-    if (carry_write) warp.ready_at[carry] = op.done_cycle;
+    set_ready(warp, pi, op.done_cycle);
     complete(txn, op.done_cycle);  // operands were read at issue: writing now is safe
     release(txn);
     return;
   }
   // Approximately timed: nothing is known until the unit says so.
   unit_free_at_[unit] = kNever;
-  warp.ready_at[pi.dest] = kNever;
-  if (carry_write) warp.ready_at[carry] = kNever;
+  set_ready(warp, pi, kNever);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_time delay = sc_core::SC_ZERO_TIME;
   const tlm::tlm_sync_enum status = unit_sockets[unit]->nb_transport_fw(txn, phase, delay);
   if (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) request_ends_.notify(txn, delay);
 }
 
+void SubPartition::set_ready(Warp& warp, const ProgramInstr& pi, uint64_t cycle) {
+  for (unsigned d = 0; d < pi.num_dest; ++d)
+    if (pi.dest[d] != kSink) warp.ready_at[pi.dest[d]] = cycle;
+  if (pi.writes_carry) warp.ready_at[program_.registers.size()] = cycle;
+}
+
 void SubPartition::complete(Txn& txn, uint64_t cycle) {
   Warp& warp = warps_[txn.warp];
   const WarpOp& op = txn.op();
   const ProgramInstr& pi = *op.instr;
-  for (unsigned lane = 0; lane < kWarpSize; ++lane)
-    if (op.active_mask >> lane & 1) warp.values[pi.dest * kWarpSize + lane] = op.result[lane];
+  for (unsigned d = 0; d < pi.num_dest; ++d) {
+    if (pi.dest[d] == kSink) continue;
+    uint64_t* r = &warp.values[pi.dest[d] * kWarpSize];
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+      if (op.active_mask >> lane & 1) r[lane] = op.result[d][lane];
+  }
   if (pi.writes_carry) warp.carry = (warp.carry & ~op.active_mask) | (op.carry_out & op.active_mask);
   last_done_ = std::max(last_done_, cycle);
   if (record_)
@@ -201,7 +211,6 @@ tlm::tlm_sync_enum SubPartition::nb_transport_bw(tlm::tlm_generic_payload& trans
 }
 
 void SubPartition::drain_events(uint64_t now) {
-  const size_t carry = program_.registers.size();
   while (tlm::tlm_generic_payload* p = request_ends_.get_next_transaction()) {
     Txn& txn = static_cast<Txn&>(*p);
     unit_free_at_[static_cast<size_t>(txn.op().timing.unit)] = now;
@@ -212,8 +221,7 @@ void SubPartition::drain_events(uint64_t now) {
     Txn& txn = static_cast<Txn&>(*p);
     Warp& warp = warps_[txn.warp];
     const ProgramInstr& pi = *txn.op().instr;
-    warp.ready_at[pi.dest] = now;
-    if (pi.writes_carry) warp.ready_at[carry] = now;
+    set_ready(warp, pi, now);
     complete(txn, now);
     tlm::tlm_phase phase = tlm::END_RESP;
     sc_time delay = sc_core::SC_ZERO_TIME;

@@ -84,6 +84,8 @@ class SubPartition : public sc_core::sc_module {
   int pick(uint64_t t, Stall& reason, uint64_t& next) const;
   bool finished_issuing() const;
   void issue(size_t w, uint64_t t);
+  // The destinations (and the carry flag) of `pi` are ready at `cycle`.
+  void set_ready(Warp& warp, const ProgramInstr& pi, uint64_t cycle);
   void complete(Txn& txn, uint64_t cycle);
   Txn* acquire();
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
@@ -92,6 +94,7 @@ class SubPartition : public sc_core::sc_module {
   const Program& program_;
   std::vector<Timing> timing_;  // per program instruction
   std::vector<uint32_t> warp_ids_;
+  unsigned cta_threads_;
   std::vector<Warp> warps_;
   TimingStyle style_;
   uint64_t quantum_cycles_;

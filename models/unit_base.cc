@@ -1,6 +1,7 @@
 #include "models/unit_base.h"
 
 #include "exec/execute.h"
+#include "models/mov.h"
 
 namespace ptxfu::models {
 
@@ -43,12 +44,9 @@ void UnitBase::execute_on_core(WarpOp& op) {
   const ProgramInstr& pi = *op.instr;
   switch (pi.kind) {
     case InstrKind::arithmetic:
-      exec::execute_lanes(pi.instr, op.src, kWarpSize, op.active_mask, op.carry_in, op.result, op.carry_out);
+      exec::execute_lanes(pi.instr, op.src, kWarpSize, op.active_mask, op.carry_in, op.result[0], op.carry_out);
       return;
-    case InstrKind::mov:
-      for (unsigned lane = 0; lane < kWarpSize; ++lane)
-        if (op.active_mask >> lane & 1) op.result[lane] = op.src[lane][0];
-      return;
+    case InstrKind::mov: execute_mov<kWarpSize>(pi, op.src, op.active_mask, op.result); return;
   }
 }
 

@@ -20,9 +20,9 @@ struct WarpOp {
   uint32_t warp = 0;
   uint32_t pc = 0;
   uint32_t active_mask = 0xffffffffu;
-  uint64_t src[kWarpSize][4] = {};  // per lane, per source operand
-  uint32_t carry_in = 0;            // one bit per lane
-  uint64_t result[kWarpSize] = {};
+  uint64_t src[kWarpSize][4] = {};             // per lane, per source operand
+  uint32_t carry_in = 0;                       // one bit per lane
+  uint64_t result[kMaxDests][kWarpSize] = {};  // per destination (ProgramInstr::dest), per lane
   uint32_t carry_out = 0;
   Timing timing;  // resolved by the dispatcher from the config
   // Filled by the unit, in cycles since the start of the simulation.

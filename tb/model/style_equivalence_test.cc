@@ -53,17 +53,17 @@ std::vector<std::vector<uint64_t>> reference_registers(const Program& p, uint32_
       uint64_t src[4];
       for (unsigned k = 0; k < pi.num_src; ++k) {
         const SourceOperand& o = pi.src[k];
-        src[k] = o.kind == SourceOperand::Kind::reg       ? regs[o.reg][lane]
-                 : o.kind == SourceOperand::Kind::imm     ? o.value
-                 : o.kind == SourceOperand::Kind::lane_id ? lane
-                                                          : warp * 32 + lane;
+        EXPECT_TRUE(o.kind != SourceOperand::Kind::special || o.special == Special::tid_x);
+        src[k] = o.kind == SourceOperand::Kind::reg   ? regs[o.reg][lane]
+                 : o.kind == SourceOperand::Kind::imm ? o.value
+                                                      : warp * 32 + lane;  // %tid.x
       }
       if (pi.kind == InstrKind::mov) {
-        regs[pi.dest][lane] = src[0];
+        regs[pi.dest[0]][lane] = src[0];
         continue;
       }
       const exec::Result r = exec::execute(pi.instr, src, carry);
-      regs[pi.dest][lane] = r.value;
+      regs[pi.dest[0]][lane] = r.value;
       if (isa::writes_carry(pi.instr)) carry = r.carry_out;
     }
   }

@@ -182,7 +182,7 @@ class Initiator : public sc_core::sc_module {
   void record(size_t i) {
     tlm::tlm_generic_payload& t = *txns_[i];
     seen[i].ok = t.get_response_status() == tlm::TLM_OK_RESPONSE && t.get_data_ptr() == nullptr;
-    seen[i].result_lane5 = op_of(t).result[5];
+    seen[i].result_lane5 = op_of(t).result[0][5];
   }
 
   std::vector<std::unique_ptr<tlm::tlm_generic_payload>> txns_;
