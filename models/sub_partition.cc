@@ -54,6 +54,7 @@ SubPartition::SubPartition(sc_core::sc_module_name name, const ArchConfig& confi
     w.simt.reset(0, lanes >= kWarpSize ? ~uint32_t{0} : static_cast<uint32_t>((uint64_t{1} << lanes) - 1));
     warps_.push_back(std::move(w));
   }
+  if (config_.scheduler == SchedulerPolicy::lrr && !warps_.empty()) last_warp_ = warps_.size() - 1;
   SC_HAS_PROCESS(SubPartition);
   SC_THREAD(run);
 }

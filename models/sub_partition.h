@@ -100,7 +100,10 @@ class SubPartition : public sc_core::sc_module {
   uint64_t quantum_cycles_;
   bool record_;
   std::array<uint64_t, kNumUnits> unit_free_at_{};
-  size_t last_warp_ = 0;  // the warp issued last (GTO keeps it, LRR moves past it)
+  // The warp issued last (GTO keeps it, LRR moves past it). Before any issue
+  // both start with the oldest warp: GTO's "last" is warp 0, LRR's the
+  // youngest, so that the round starts at warp 0.
+  size_t last_warp_ = 0;
   uint64_t last_issue_end_ = 0;
   uint64_t last_done_ = 0;
   uint64_t warp_instructions_ = 0;
