@@ -14,7 +14,7 @@ sc_time at_cycle(uint64_t cycle) { return kCycle * static_cast<double>(cycle); }
 
 // The delay from now until `t`, never negative.
 sc_time until(const sc_time& t) {
-  const sc_time now = sc_time_stamp();
+  const sc_time& now = sc_time_stamp();
   return t > now ? t - now : sc_core::SC_ZERO_TIME;
 }
 

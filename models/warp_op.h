@@ -3,6 +3,7 @@
 // It travels as an extension of a tlm_generic_payload (WarpOpExtension).
 #pragma once
 #include <cstdint>
+#include <cstdlib>
 
 #include <systemc>
 #include <tlm>
@@ -46,7 +47,10 @@ struct WarpOpExtension : tlm::tlm_extension<WarpOpExtension> {
 // wiring error.
 inline WarpOp& op_of(tlm::tlm_generic_payload& trans) {
   WarpOpExtension* e = trans.get_extension<WarpOpExtension>();
-  if (!e) SC_REPORT_FATAL("ptxfu/warp_op", "a transaction without a WarpOpExtension reached an execution unit");
+  if (!e) {
+    SC_REPORT_FATAL("ptxfu/warp_op", "a transaction without a WarpOpExtension reached an execution unit");
+    std::abort();  // whatever the report handler's actions are
+  }
   return e->op;
 }
 
