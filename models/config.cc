@@ -3,8 +3,8 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <iterator>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 
@@ -18,6 +18,20 @@
 
 namespace ptxfu::models {
 namespace {
+
+std::vector<std::string_view> unit_names() {
+  std::vector<std::string_view> v;
+  for (const UnitRow& r : kUnits) v.push_back(r.name);
+  return v;
+}
+
+// "a, b or c"
+std::string alternatives(const std::vector<std::string_view>& names) {
+  std::string s;
+  for (size_t i = 0; i < names.size(); ++i)
+    s += std::string(i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + std::string(names[i]);
+  return s;
+}
 
 // The config schema's own readers on top of the shared YAML reader.
 struct Reader : YamlReader {
@@ -33,9 +47,8 @@ struct Reader : YamlReader {
 
   Unit unit(const YAML::Node& n, const std::string& key) const {
     const std::string s = string(n, key);
-    for (size_t i = 0; i < std::size(kUnitNames); ++i)
-      if (kUnitNames[i] == s) return static_cast<Unit>(i);
-    fail(n, key, fmt::format("unknown unit '{}' (expected fma, alu, fp64 or mufu)", s));
+    if (const std::optional<Unit> u = unit_named(s)) return *u;
+    fail(n, key, fmt::format("unknown unit '{}' (expected {})", s, alternatives(unit_names())));
   }
 
   Timing timing(const YAML::Node& n, const std::string& key, Unit u, bool with_unit) const {
@@ -70,8 +83,9 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   }
   const Reader r{{origin}};
   if (!root || root.IsNull()) throw ConfigError(origin + ": empty config");
-  r.only_keys(root, "", {"name", "description", "target", "ptx_version", "features", "sub_partitions", "issue_width",
-                         "max_warps", "scheduler", "units", "multi_instruction", "forms", "reference"});
+  r.only_keys(root, "",
+              {"name", "description", "target", "ptx_version", "features", "sub_partitions", "issue_width", "max_warps",
+               "scheduler", "units", "multi_instruction", "forms", "reference"});
   ArchConfig c;
   c.origin = origin;
   c.name = r.string(r.required(root, "name", ""), "name");
@@ -96,15 +110,19 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   c.max_warps = r.integer(r.required(root, "max_warps", ""), "max_warps", 1, 256);
   const YAML::Node sched = r.required(root, "scheduler", "");
   const std::string policy = r.string(sched, "scheduler");
-  if (policy == "lrr") c.scheduler = SchedulerPolicy::lrr;
-  else if (policy == "gto") c.scheduler = SchedulerPolicy::gto;
-  else r.fail(sched, "scheduler", fmt::format("unknown policy '{}' (expected lrr or gto)", policy));
+  if (policy == "lrr")
+    c.scheduler = SchedulerPolicy::lrr;
+  else if (policy == "gto")
+    c.scheduler = SchedulerPolicy::gto;
+  else
+    r.fail(sched, "scheduler", fmt::format("unknown policy '{}' (expected lrr or gto)", policy));
 
   const YAML::Node units = r.required(root, "units", "");
-  r.only_keys(units, "units", {"fma", "alu", "fp64", "mufu"});
-  for (size_t i = 0; i < std::size(kUnitNames); ++i) {
-    const std::string key = "units." + std::string(kUnitNames[i]);
-    c.units[i] = r.timing(r.required(units, std::string(kUnitNames[i]).c_str(), "units"), key, static_cast<Unit>(i), false);
+  r.only_keys(units, "units", unit_names());
+  for (const UnitRow& row : kUnits) {
+    const std::string name(row.name);
+    c.units[static_cast<size_t>(row.unit)] =
+        r.timing(r.required(units, name.c_str(), "units"), "units." + name, row.unit, false);
   }
   c.multi_instruction = r.timing(r.required(root, "multi_instruction", ""), "multi_instruction", Unit::fma, true);
 
@@ -120,7 +138,10 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
         const std::string cls = r.string(f["class"], key + ".class");
         for (size_t p = 0; p < static_cast<size_t>(isa::Pipe::kCount); ++p)
           if (isa::kPipeNames[p] == cls) o.pipe_class = static_cast<isa::Pipe>(p);
-        if (!o.pipe_class) r.fail(f["class"], key + ".class", fmt::format("unknown class '{}' (expected fma, alu, fp64, mufu or multi)", cls));
+        if (!o.pipe_class)
+          r.fail(f["class"], key + ".class",
+                 fmt::format("unknown class '{}' (expected {})", cls,
+                             alternatives({std::begin(isa::kPipeNames), std::end(isa::kPipeNames)})));
       }
       if (f["unit"]) o.unit = r.unit(f["unit"], key + ".unit");
       if (f["lanes"]) o.lanes = r.lanes(f["lanes"], key + ".lanes");
@@ -139,7 +160,8 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
       Reference p;
       p.bench = bench;
       // null: no published figure (the bench prints the model alone).
-      if (kv.second["latency"] && !kv.second["latency"].IsNull()) p.latency = r.number(kv.second["latency"], key + ".latency");
+      if (kv.second["latency"] && !kv.second["latency"].IsNull())
+        p.latency = r.number(kv.second["latency"], key + ".latency");
       if (kv.second["throughput"] && !kv.second["throughput"].IsNull())
         p.throughput = r.number(kv.second["throughput"], key + ".throughput");
       p.source = r.string(r.required(kv.second, "source", key), key + ".source");
@@ -149,18 +171,46 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   return c;
 }
 
-ArchConfig load_config_file(const std::string& path) {
-  std::string text;
+namespace {
+
+// The text of a config file; false when it cannot be opened.
+bool read_config_file(const std::string& path, std::string& text) {
   const ReadStatus status = read_text_file(path, kMaxConfigBytes, text);
-  if (status == ReadStatus::cannot_open) throw ConfigError(path + ": cannot open config");
   if (status == ReadStatus::too_large)
     throw ConfigError(fmt::format("{}: larger than {} bytes: not a config", path, kMaxConfigBytes));
+  return status == ReadStatus::ok;
+}
+
+}  // namespace
+
+ArchConfig load_config_file(const std::string& path) {
+  std::string text;
+  if (!read_config_file(path, text)) throw ConfigError(path + ": cannot open config");
   return load_config_text(text, path);
+}
+
+ConfigSource resolve_config(const std::string& name_or_path, const std::string& directory) {
+  for (const auto& e : embedded_configs())
+    if (e.name == name_or_path) return {std::string(e.text), "embedded:" + name_or_path};
+  const std::string path = !name_or_path.empty() && name_or_path[0] == '/' ? name_or_path : directory + name_or_path;
+  ConfigSource source{"", path};
+  if (!read_config_file(path, source.text)) {
+    std::string names;
+    for (const auto& e : embedded_configs()) names += std::string(names.empty() ? "" : ", ") + std::string(e.name);
+    throw ConfigError(fmt::format("no embedded config '{}' ({}) and no file '{}'", name_or_path, names, path));
+  }
+  return source;
+}
+
+ArchConfig load_config(const std::string& name_or_path, const std::string& directory) {
+  const ConfigSource source = resolve_config(name_or_path, directory);
+  return load_config_text(source.text, source.origin);
 }
 
 Timing ArchConfig::timing_for(const isa::Instr& instr) const {
   const isa::Pipe pipe = instr.row->pipe;
-  Timing t = pipe == isa::Pipe::multi ? multi_instruction : units[static_cast<size_t>(pipe)];
+  const std::optional<Unit> unit = unit_of(pipe);
+  Timing t = unit ? units[static_cast<size_t>(*unit)] : multi_instruction;
   if (forms.empty()) return t;
   const std::string spelled = isa::spell(instr);
   for (const auto& o : forms) {
@@ -192,10 +242,6 @@ const std::vector<EmbeddedConfig>& embedded_configs() {
   return configs;
 }
 
-ArchConfig default_config() {
-  for (const auto& c : embedded_configs())
-    if (c.name == "sm_90") return load_config_text(std::string(c.text), "embedded:sm_90");
-  throw ConfigError("embedded:sm_90: missing from the build");
-}
+ArchConfig default_config() { return load_config("sm_90"); }
 
 }  // namespace ptxfu::models

@@ -9,6 +9,7 @@
 
 #include "isa/decode.h"
 #include "isa/table.h"
+#include "models/units.h"
 
 namespace ptxfu::models {
 
@@ -19,11 +20,6 @@ class ConfigError : public std::runtime_error {
 };
 
 enum class SchedulerPolicy { lrr, gto };
-
-// The execution units a sub-partition has. Forms of class `multi` (hardware
-// instruction sequences) run on one of them with their own timing.
-enum class Unit : uint8_t { fma, alu, fp64, mufu, kCount };
-inline constexpr std::string_view kUnitNames[] = {"fma", "alu", "fp64", "mufu"};
 
 // How one warp instruction uses a unit: it occupies the unit for
 // (32 / lanes) * interval cycles; a dependent instruction may issue `latency`
@@ -37,14 +33,14 @@ struct Timing {
 };
 
 struct FormOverride {
-  std::string match;  // glob over the canonical spelling, e.g. "fma.rn*.f16x2"
+  std::string match;                    // glob over the canonical spelling, e.g. "fma.rn*.f16x2"
   std::optional<isa::Pipe> pipe_class;  // only forms of this class (fma, alu, fp64, mufu, multi)
   std::optional<Unit> unit;
   std::optional<unsigned> lanes, interval, latency;
 };
 
 struct Reference {
-  std::string bench;  // ffma, hfma2, dfma, imad, iadd3, mufu_ex2
+  std::string bench;                 // ffma, hfma2, dfma, imad, iadd3, mufu_ex2
   std::optional<double> latency;     // cycles, dependent chain
   std::optional<double> throughput;  // thread-instructions per clock per SM
   std::string source;
@@ -59,8 +55,8 @@ struct ArchConfig {
   unsigned issue_width = 1;
   unsigned max_warps = 64;  // per SM
   SchedulerPolicy scheduler = SchedulerPolicy::gto;
-  std::array<Timing, static_cast<size_t>(Unit::kCount)> units{};
-  Timing multi_instruction;  // default for forms of class `multi`
+  std::array<Timing, kNumUnits> units{};  // per unit, in kUnits order
+  Timing multi_instruction;               // default for forms of class `multi`
   std::vector<FormOverride> forms;
   std::vector<Reference> references;
 
@@ -72,6 +68,18 @@ struct ArchConfig {
 
 ArchConfig load_config_text(const std::string& text, const std::string& origin);
 ArchConfig load_config_file(const std::string& path);
+
+// A config as asked for on the command line or in a sweep spec: the name of
+// an embedded config (`sm_80`) means that config; anything else is a file,
+// relative to `directory` unless absolute. Every place that takes a config
+// (sim, bench, a sweep's base) resolves it here.
+struct ConfigSource {
+  std::string text;    // the YAML
+  std::string origin;  // "embedded:sm_80" or the file's path
+};
+// Throws ConfigError: "no embedded config 'x' (sm_70, ...) and no file 'x'".
+ConfigSource resolve_config(const std::string& name_or_path, const std::string& directory = "");
+ArchConfig load_config(const std::string& name_or_path, const std::string& directory = "");
 
 // The configs compiled into the binary (configs/*.yaml), oldest first.
 struct EmbeddedConfig {

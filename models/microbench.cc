@@ -7,8 +7,8 @@
 namespace ptxfu::models {
 namespace {
 
-constexpr unsigned kChain = 64;     // dependent instructions (and twice that)
-constexpr unsigned kRounds = 16;    // stream rounds of kAccumulators independent instructions
+constexpr unsigned kChain = 64;   // dependent instructions (and twice that)
+constexpr unsigned kRounds = 16;  // stream rounds of kAccumulators independent instructions
 constexpr unsigned kAccumulators = 8;
 
 std::string header(const MicroBench& b) {

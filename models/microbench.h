@@ -29,8 +29,8 @@ std::string stream_program(const MicroBench& b, unsigned rounds);
 struct BenchResult {
   std::string config;
   std::string bench;
-  double latency = 0;     // cycles per dependent instruction
-  double throughput = 0;  // thread-instructions per clock per SM
+  double latency = 0;                    // cycles per dependent instruction
+  double throughput = 0;                 // thread-instructions per clock per SM
   const Reference* reference = nullptr;  // into the config
 };
 

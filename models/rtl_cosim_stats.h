@@ -7,11 +7,11 @@
 namespace ptxfu::models {
 
 struct RtlCosimStats {
-  uint64_t instructions = 0;        // warp instructions the RTL executed
-  uint64_t lanes_checked = 0;       // active threads compared with the exact core
-  uint64_t mismatches = 0;          // threads whose RTL result differs
-  uint64_t latency_mismatches = 0;  // instructions whose RTL latency != the configured latency
-  std::vector<std::string> reports; // the first few: `# context` lines and `ptxfu eval` input lines
+  uint64_t instructions = 0;         // warp instructions the RTL executed
+  uint64_t lanes_checked = 0;        // active threads compared with the exact core
+  uint64_t mismatches = 0;           // threads whose RTL result differs
+  uint64_t latency_mismatches = 0;   // instructions whose RTL latency != the configured latency
+  std::vector<std::string> reports;  // the first few: `# context` lines and `ptxfu eval` input lines
   static constexpr size_t kMaxReports = 8;
 
   void report(std::string line) {

@@ -34,11 +34,15 @@ bool make_form(const std::string& mnemonic, Form& form, std::string& error) {
   switch (in.type) {
     case Type::f16: form.lanes = 1; break;
     case Type::f16x2: form.lanes = 2; break;
-    case Type::bf16: form.lanes = 1; form.bf16 = true; break;
-    case Type::bf16x2: form.lanes = 2; form.bf16 = true; break;
-    default:
-      error = "'" + mnemonic + "' is not a half-precision (f16/bf16) form: no RTL unit runs it";
-      return false;
+    case Type::bf16:
+      form.lanes = 1;
+      form.bf16 = true;
+      break;
+    case Type::bf16x2:
+      form.lanes = 2;
+      form.bf16 = true;
+      break;
+    default: error = "'" + mnemonic + "' is not a half-precision (f16/bf16) form: no RTL unit runs it"; return false;
   }
   if (in.type2 != in.type) {
     error = "'" + mnemonic + "' is mixed precision: no RTL unit runs it";
@@ -55,17 +59,24 @@ bool make_form(const std::string& mnemonic, Form& form, std::string& error) {
   form.num_src = in.num_src;
   switch (in.op) {
     case Op::fma:
-      form.unit = UnitKind::hfma2; c.op = 0;
-      form.port[0] = Port::a; form.port[1] = Port::b; form.port[2] = Port::c;
+      form.unit = UnitKind::hfma2;
+      c.op = 0;
+      form.port[0] = Port::a;
+      form.port[1] = Port::b;
+      form.port[2] = Port::c;
       break;
     case Op::add:
     case Op::sub:
-      form.unit = UnitKind::hfma2; c.op = in.op == Op::add ? 1 : 2;
-      form.port[0] = Port::a; form.port[1] = Port::c;   // d = a +/- c on the RTL
+      form.unit = UnitKind::hfma2;
+      c.op = in.op == Op::add ? 1 : 2;
+      form.port[0] = Port::a;
+      form.port[1] = Port::c;  // d = a +/- c on the RTL
       break;
     case Op::mul:
-      form.unit = UnitKind::hfma2; c.op = 3;
-      form.port[0] = Port::a; form.port[1] = Port::b;
+      form.unit = UnitKind::hfma2;
+      c.op = 3;
+      form.port[0] = Port::a;
+      form.port[1] = Port::b;
       break;
     case Op::min:
     case Op::max:
@@ -77,11 +88,10 @@ bool make_form(const std::string& mnemonic, Form& form, std::string& error) {
       }
       form.unit = UnitKind::hmnmx2;
       c.op = in.op == Op::min ? 0 : in.op == Op::max ? 1 : in.op == Op::neg ? 2 : 3;
-      form.port[0] = Port::a; form.port[1] = Port::b;
+      form.port[0] = Port::a;
+      form.port[1] = Port::b;
       break;
-    default:
-      error = "'" + mnemonic + "': no RTL unit runs this operation";
-      return false;
+    default: error = "'" + mnemonic + "': no RTL unit runs this operation"; return false;
   }
   if (in.has(Mod::approx) || in.has(Mod::rz) || in.has(Mod::rm) || in.has(Mod::rp)) {
     error = "'" + mnemonic + "': the RTL rounds to nearest even only";

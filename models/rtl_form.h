@@ -14,13 +14,13 @@ const char* name(UnitKind u);
 
 // The control inputs of a beat (both units; each reads its own fields).
 struct Control {
-  uint8_t op = 0;          // hfma2: 0 fma 1 add 2 sub 3 mul; hmnmx2: 0 min 1 max 2 neg 3 abs
-  bool bf16 = false;       // fmt_i
+  uint8_t op = 0;     // hfma2: 0 fma 1 add 2 sub 3 mul; hmnmx2: 0 min 1 max 2 neg 3 abs
+  bool bf16 = false;  // fmt_i
   bool ftz = false;
   bool sat = false;
   bool relu = false;
   bool oob = false;
-  bool nan = false;        // .NaN
+  bool nan = false;  // .NaN
   bool xorsign_abs = false;
 };
 
@@ -28,13 +28,13 @@ struct Control {
 enum class Port : uint8_t { a, b, c };
 
 struct Form {
-  std::string mnemonic;    // as PTX spells it, e.g. "fma.rn.f16x2"
+  std::string mnemonic;  // as PTX spells it, e.g. "fma.rn.f16x2"
   isa::Instr instr;
   UnitKind unit = UnitKind::hfma2;
   Control ctrl;
-  unsigned num_src = 0;    // PTX source operands (1..3)
+  unsigned num_src = 0;  // PTX source operands (1..3)
   Port port[3] = {Port::a, Port::b, Port::c};
-  unsigned lanes = 2;      // 1 for the scalar forms: lane 0 only is compared
+  unsigned lanes = 2;  // 1 for the scalar forms: lane 0 only is compared
   bool bf16 = false;
 };
 

@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
-#include "models/rtl_form.h"
 #include "exec/execute.h"
 #include "isa/forms.h"
+#include "models/rtl_form.h"
 
 namespace ptxfu::models {
 
@@ -25,8 +25,8 @@ std::string join(const std::vector<unsigned>& v) {
 
 }  // namespace
 
-RtlHalfUnit::RtlHalfUnit(sc_core::sc_module_name name, unsigned stages, bool broken)
-    : sc_module(name), socket("socket"), responses_("responses") {
+RtlHalfUnit::RtlHalfUnit(sc_core::sc_module_name name, unsigned stages, bool broken, bool trace)
+    : UnitBase(name, Unit::fma, trace, false) {
   for (unsigned t = 0; t < kWarpSize; ++t) {
     lanes_.push_back(std::make_unique<HalfPipeLane>());
     const std::string n = fmt::format("thread{}", t);
@@ -36,14 +36,9 @@ RtlHalfUnit::RtlHalfUnit(sc_core::sc_module_name name, unsigned stages, bool bro
                                     broken ? "broken " : "", stages, join(hfma2_pipe_stages(broken))));
   }
   if (stages == 0) throw ConfigError("the in-model RTL co-simulation needs NUM_STAGES >= 1");
-  socket.register_b_transport(this, &RtlHalfUnit::b_transport);
-  socket.register_nb_transport_fw(this, &RtlHalfUnit::nb_transport_fw);
   shared_.out_ready.write(true);
   SC_HAS_PROCESS(RtlHalfUnit);
   SC_THREAD(clock);
-  SC_METHOD(respond);
-  sensitive << responses_.get_event();
-  dont_initialize();
 }
 
 RtlHalfUnit::~RtlHalfUnit() = default;
@@ -52,56 +47,34 @@ const cosim::Form* RtlHalfUnit::rtl_form(const ProgramInstr& pi) {
   auto it = forms_.find(&pi);
   if (it != forms_.end()) return it->second.get();
   std::unique_ptr<cosim::Form> f;
-  if (!pi.is_mov()) {
+  if (pi.kind == InstrKind::arithmetic) {
     auto form = std::make_unique<cosim::Form>();
     std::string error;
-    if (cosim::make_form(isa::spell(pi.instr), *form, error) && form->unit == cosim::UnitKind::hfma2) f = std::move(form);
+    if (cosim::make_form(isa::spell(pi.instr), *form, error) && form->unit == cosim::UnitKind::hfma2)
+      f = std::move(form);
   }
   return forms_.emplace(&pi, std::move(f)).first->second.get();
 }
 
-void RtlHalfUnit::b_transport(tlm::tlm_generic_payload& trans, sc_time&) {
-  trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-  SC_REPORT_ERROR(name(), "the RTL co-simulation unit needs the approximately-timed style (nb_transport)");
-}
-
-tlm::tlm_sync_enum RtlHalfUnit::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_time& delay) {
-  if (phase == tlm::END_RESP) return tlm::TLM_COMPLETED;
-  if (phase != tlm::BEGIN_REQ) {
-    trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-    return tlm::TLM_COMPLETED;
-  }
-  WarpOp& op = op_of(trans);
-  const uint64_t now = to_cycles(sc_time_stamp());
-  occupancy_.start(op, now + to_cycles(delay));
-  const uint64_t start = op.issue_cycle;
-  trans.set_response_status(tlm::TLM_OK_RESPONSE);
-
+bool RtlHalfUnit::execute(WarpOp& op, tlm::tlm_generic_payload& trans) {
   const ProgramInstr& pi = *op.instr;
-  if (const cosim::Form* form = rtl_form(pi)) {
-    // To the RTL: the exact core's answer is kept for the scoreboard.
-    const uint32_t tag = next_tag_;
-    next_tag_ = (next_tag_ + 1) % slots_.size();
-    Slot& s = slots_[tag];
-    s.trans = &trans;
-    s.form = form;
-    s.accept_cycle = start;
-    uint32_t carry = 0;
-    exec::execute_lanes(pi.instr, op.src, kWarpSize, op.active_mask, op.carry_in, s.golden, carry);
-    queued_.push_back(tag);
-    work_.notify(sc_core::SC_ZERO_TIME);
-  } else {
-    if (pi.is_mov()) {
-      for (unsigned lane = 0; lane < kWarpSize; ++lane)
-        if (op.active_mask >> lane & 1) op.result[lane] = op.src[lane][0];
-    } else {
-      exec::execute_lanes(pi.instr, op.src, kWarpSize, op.active_mask, op.carry_in, op.result, op.carry_out);
-    }
-    responses_.notify(trans, kCycle * static_cast<double>(op.done_cycle - now));
+  const cosim::Form* form = rtl_form(pi);
+  if (!form) {
+    execute_on_core(op);
+    return true;
   }
-  phase = tlm::END_REQ;
-  delay = kCycle * static_cast<double>(op.free_cycle - now);
-  return tlm::TLM_UPDATED;
+  // To the RTL: the exact core's answer is kept for the scoreboard.
+  const uint32_t tag = next_tag_;
+  next_tag_ = (next_tag_ + 1) % slots_.size();
+  Slot& s = slots_[tag];
+  s.trans = &trans;
+  s.form = form;
+  s.accept_cycle = op.issue_cycle;
+  uint32_t carry = 0;
+  exec::execute_lanes(pi.instr, op.src, kWarpSize, op.active_mask, op.carry_in, s.golden, carry);
+  queued_.push_back(tag);
+  work_.notify(sc_core::SC_ZERO_TIME);
+  return false;
 }
 
 void RtlHalfUnit::clock() {
@@ -126,7 +99,7 @@ void RtlHalfUnit::clock() {
     wait(q);
     shared_.clk.write(true);  // posedge at k + 1/2: the RTL takes the beat
     wait(q);
-    sample(k);                // k + 3/4
+    sample(k);  // k + 3/4
     watchdog(k);
     wait(q);
     shared_.clk.write(false);  // k + 1
@@ -159,7 +132,8 @@ void RtlHalfUnit::drive(uint64_t cycle) {
   shared_.oob.write(f.ctrl.oob);
   for (unsigned t = 0; t < kWarpSize; ++t) {
     uint32_t port[3] = {0, 0, 0};
-    for (unsigned k = 0; k < f.num_src; ++k) port[static_cast<size_t>(f.port[k])] = static_cast<uint32_t>(op.src[t][k] & mask);
+    for (unsigned k = 0; k < f.num_src; ++k)
+      port[static_cast<size_t>(f.port[k])] = static_cast<uint32_t>(op.src[t][k] & mask);
     lanes_[t]->a.write(port[0]);
     lanes_[t]->b.write(port[1]);
     lanes_[t]->c.write(port[2]);
@@ -186,7 +160,7 @@ void RtlHalfUnit::sample(uint64_t cycle) {
     if (!(op.active_mask >> t & 1)) continue;
     const HalfPipeLane& l = *lanes_[t];
     const uint64_t rtl = l.out_valid.read() ? (l.result.read() & mask) : ~uint64_t{0};
-    op.result[t] = rtl;  // the warp gets what the RTL computed
+    op.result[0][t] = rtl;  // the warp gets what the RTL computed
     ++stats_.lanes_checked;
     if (rtl != s.golden[t]) {
       ++stats_.mismatches;
@@ -205,8 +179,7 @@ void RtlHalfUnit::sample(uint64_t cycle) {
     stats_.report(fmt::format("# warp {} pc {} {}: RTL latency {} cycles, configured {}", op.warp, op.pc, f.mnemonic,
                               latency, op.timing.latency));
   }
-  op.done_cycle = out_cycle;
-  responses_.notify(*s.trans, kCycle / 4);  // BEGIN_RESP at k + 1
+  finish(*s.trans, out_cycle);  // BEGIN_RESP at k + 1
   s.trans = nullptr;
 }
 
@@ -216,22 +189,13 @@ void RtlHalfUnit::watchdog(uint64_t cycle) {
     in_flight_.pop_front();
     WarpOp& op = op_of(*s.trans);
     for (unsigned t = 0; t < kWarpSize; ++t)
-      if (op.active_mask >> t & 1) op.result[t] = s.golden[t];
+      if (op.active_mask >> t & 1) op.result[0][t] = s.golden[t];
     ++stats_.instructions;
     ++stats_.latency_mismatches;
     stats_.report(fmt::format("# warp {} pc {} {}: no RTL result after {} cycles (configured {}); the core's is used",
                               op.warp, op.pc, s.form->mnemonic, kWatchdogCycles, op.timing.latency));
-    op.done_cycle = cycle + 1;
-    responses_.notify(*s.trans, kCycle / 4);
+    finish(*s.trans, cycle + 1);
     s.trans = nullptr;
-  }
-}
-
-void RtlHalfUnit::respond() {
-  while (tlm::tlm_generic_payload* trans = responses_.get_next_transaction()) {
-    tlm::tlm_phase phase = tlm::BEGIN_RESP;
-    sc_time delay = sc_core::SC_ZERO_TIME;
-    socket->nb_transport_bw(*trans, phase, delay);
   }
 }
 

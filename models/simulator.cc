@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "models/rtl_form.h"
 #include "models/exec_unit.h"
+#include "models/rtl_form.h"
 #include "models/rtl_half_unit.h"
 
 // ptxfu owns main(); SystemC's library still references sc_main.
@@ -20,9 +20,9 @@ namespace {
 
 // One SM: sub-partitions, each with its own units, warps spread round-robin.
 struct SmModel {
-  std::vector<std::unique_ptr<ExecUnit>> units;  // sub-partition-major
+  std::vector<std::unique_ptr<UnitBase>> units;  // sub-partition-major
   std::vector<std::unique_ptr<SubPartition>> parts;
-  std::vector<std::unique_ptr<RtlHalfUnit>> rtl_units;  // the FMA units when job.rtl_half
+  std::vector<const RtlHalfUnit*> rtl_units;  // the FMA units when job.rtl_half, among `units`
 
   SmModel(const std::string& name, const SimJob& job) {
     const ArchConfig& c = *job.config;
@@ -31,18 +31,18 @@ struct SmModel {
       std::vector<uint32_t> ids;
       for (uint32_t w = p; w < job.warps; w += c.sub_partitions) ids.push_back(w);
       const std::string sp = fmt::format("{}_sp{}", name, p);
-      parts.push_back(std::make_unique<SubPartition>(sp.c_str(), c, *job.program, ids, job.style,
+      parts.push_back(std::make_unique<SubPartition>(sp.c_str(), c, *job.program, ids, cta_threads(job), job.style,
                                                      job.quantum_cycles, !job.kanata_path.empty()));
-      for (size_t u = 0; u < SubPartition::kUnits; ++u) {
-        if (job.rtl_half && static_cast<Unit>(u) == Unit::fma) {
-          const std::string un = fmt::format("{}_{}_rtl", sp, kUnitNames[u]);
-          rtl_units.push_back(std::make_unique<RtlHalfUnit>(un.c_str(), rtl_stages_for(job), job.rtl_broken));
-          parts.back()->unit_sockets[u].bind(rtl_units.back()->socket);
-          continue;
+      for (const UnitRow& row : kUnits) {
+        const std::string un = fmt::format("{}_{}", sp, row.name);
+        if (job.rtl_half && row.unit == Unit::fma) {
+          auto rtl = std::make_unique<RtlHalfUnit>(un.c_str(), rtl_stages_for(job), job.rtl_broken, trace);
+          rtl_units.push_back(rtl.get());
+          units.push_back(std::move(rtl));
+        } else {
+          units.push_back(std::make_unique<ExecUnit>(un.c_str(), row.unit, trace));
         }
-        const std::string un = fmt::format("{}_{}", sp, kUnitNames[u]);
-        units.push_back(std::make_unique<ExecUnit>(un.c_str(), static_cast<Unit>(u), trace));
-        parts.back()->unit_sockets[u].bind(units.back()->socket);
+        parts.back()->unit_sockets[static_cast<size_t>(row.unit)].bind(units.back()->socket);
       }
     }
   }
@@ -61,16 +61,18 @@ void write_kanata(const std::string& path, const SimJob& job, const SmModel& sm)
       const ProgramInstr& pi = job.program->code[r.pc];
       std::string label = fmt::format("w{} pc{} {}", r.warp, r.pc, pi.text);
       std::replace(label.begin(), label.end(), '\t', ' ');  // Kanata columns are tab-separated
-      events.push_back({r.issue_cycle, 1, fmt::format("I\t{0}\t{0}\t{1}\nL\t{0}\t0\t{2}\nS\t{0}\t0\tIs", id, r.warp, label)});
+      events.push_back(
+          {r.issue_cycle, 1, fmt::format("I\t{0}\t{0}\t{1}\nL\t{0}\t0\t{2}\nS\t{0}\t0\tIs", id, r.warp, label)});
       events.push_back({r.issue_cycle + 1, 0, fmt::format("E\t{}\t0\tIs", id)});
-      events.push_back({r.issue_cycle + 1, 1, fmt::format("S\t{}\t0\t{}", id, kUnitNames[static_cast<size_t>(r.unit)])});
-      events.push_back({r.done_cycle, 0, fmt::format("E\t{}\t0\t{}", id, kUnitNames[static_cast<size_t>(r.unit)])});
+      events.push_back({r.issue_cycle + 1, 1, fmt::format("S\t{}\t0\t{}", id, name(r.unit))});
+      events.push_back({r.done_cycle, 0, fmt::format("E\t{}\t0\t{}", id, name(r.unit))});
       events.push_back({r.done_cycle, 2, fmt::format("R\t{0}\t{0}\t0", id)});
       ++id;
     }
   }
-  std::stable_sort(events.begin(), events.end(),
-                   [](const Event& a, const Event& b) { return a.cycle != b.cycle ? a.cycle < b.cycle : a.order < b.order; });
+  std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
+    return a.cycle != b.cycle ? a.cycle < b.cycle : a.order < b.order;
+  });
   const std::string tmp = path + ".partial";
   {
     std::ofstream out(tmp);
@@ -94,12 +96,16 @@ void write_kanata(const std::string& path, const SimJob& job, const SmModel& sm)
 void validate(const SimJob& job) {
   const ArchConfig& c = *job.config;
   if (job.warps == 0 || job.warps > c.max_warps)
-    throw ConfigError(fmt::format("{} warps: {} allows 1..{} warps per SM (max_warps)", job.warps, c.name, c.max_warps));
+    throw ConfigError(
+        fmt::format("{} warps: {} allows 1..{} warps per SM (max_warps)", job.warps, c.name, c.max_warps));
+  if (job.threads && (job.threads > job.warps * 32 || job.threads <= (job.warps - 1) * 32))
+    throw ConfigError(fmt::format("{} threads do not make {} warps", job.threads, job.warps));
   if (job.quantum_cycles == 0) throw ConfigError("the LT quantum must be at least one cycle");
   if (job.rtl_half) {
     if (job.style != TimingStyle::approximately_timed)
-      throw ConfigError("the RTL co-simulation needs the approximately-timed style (--mode at): "
-                        "b_transport cannot wait for a clocked RTL");
+      throw ConfigError(
+          "the RTL co-simulation needs the approximately-timed style (--mode at): "
+          "b_transport cannot wait for a clocked RTL");
     const unsigned stages = rtl_stages_for(job);
     const auto have = hfma2_pipe_stages(job.rtl_broken);
     if (have.empty() && hfma2_pipe_stages(!job.rtl_broken).empty())
@@ -107,9 +113,10 @@ void validate(const SimJob& job) {
     if (std::find(have.begin(), have.end(), stages) == have.end()) {
       std::string list;
       for (unsigned s : have) list += (list.empty() ? "" : ", ") + std::to_string(s);
-      throw ConfigError(fmt::format("the RTL co-simulation needs an HFMA2 model with NUM_STAGES={} ({}); "
-                                    "this build verilated NUM_STAGES {} (PTXFU_MODEL_RTL_STAGES)", stages,
-                                    job.rtl_stages ? "as asked" : c.name + "'s HFMA2 latency", list));
+      throw ConfigError(
+          fmt::format("the RTL co-simulation needs an HFMA2 model with NUM_STAGES={} ({}); "
+                      "this build verilated NUM_STAGES {} (PTXFU_MODEL_RTL_STAGES)",
+                      stages, job.rtl_stages ? "as asked" : c.name + "'s HFMA2 latency", list));
     }
   }
 }
@@ -163,20 +170,27 @@ std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
       us.busy_cycles += u->busy_cycles();
       us.warp_instructions += u->warp_instructions();
     }
-    for (const auto& u : sm.rtl_units) {
-      auto& us = r.units[static_cast<size_t>(u->unit_kind())];
-      us.busy_cycles += u->busy_cycles();
-      us.warp_instructions += u->warp_instructions();
-      r.rtl_cosim.merge(u->stats());
-    }
+    for (const RtlHalfUnit* u : sm.rtl_units) r.rtl_cosim.merge(u->stats());
     r.rtl_half = job.rtl_half;
     for (auto& us : r.units)
-      us.utilisation = r.cycles ? static_cast<double>(us.busy_cycles) / (static_cast<double>(r.cycles) * job.config->sub_partitions) : 0;
+      us.utilisation =
+          r.cycles ? static_cast<double>(us.busy_cycles) / (static_cast<double>(r.cycles) * job.config->sub_partitions)
+                   : 0;
     r.ipc = r.cycles ? static_cast<double>(r.warp_instructions) / static_cast<double>(r.cycles) : 0;
     const SubPartition& p0 = *sm.parts[0];
     r.warp0_registers.assign(job.program->registers.size(), std::vector<uint64_t>(kWarpSize));
     for (size_t reg = 0; reg < job.program->registers.size(); ++reg)
       for (size_t lane = 0; lane < kWarpSize; ++lane) r.warp0_registers[reg][lane] = p0.reg(0, reg, lane);
+    if (job.all_registers) {  // warp w runs on sub-partition w % n, the (w / n)-th there
+      const unsigned n = job.config->sub_partitions;
+      r.registers.resize(job.warps);
+      for (unsigned w = 0; w < job.warps; ++w) {
+        const SubPartition& part = *sm.parts[w % n];
+        r.registers[w].assign(job.program->registers.size(), std::vector<uint64_t>(kWarpSize));
+        for (size_t reg = 0; reg < job.program->registers.size(); ++reg)
+          for (size_t lane = 0; lane < kWarpSize; ++lane) r.registers[w][reg][lane] = part.reg(w / n, reg, lane);
+      }
+    }
     r.host_seconds = seconds;
     if (!job.kanata_path.empty()) write_kanata(job.kanata_path, job, sm);
     results.push_back(std::move(r));

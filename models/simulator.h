@@ -16,6 +16,11 @@ struct SimJob {
   const ArchConfig* config = nullptr;
   const Program* program = nullptr;
   unsigned warps = 1;
+  // Threads of the CTA the warps make; 0: warps * 32. Otherwise the last
+  // warp has threads - (warps - 1) * 32 lanes and the others are inactive
+  // (not executed, their registers not written).
+  unsigned threads = 0;
+  bool all_registers = false;  // report every warp's registers (SimResult::registers), not only warp 0's
   TimingStyle style = TimingStyle::loosely_timed;
   uint64_t quantum_cycles = 10000;
   std::string vcd_path;     // pipe occupancy waveforms (sc_trace), empty: none
@@ -30,8 +35,8 @@ struct SimJob {
 };
 
 struct UnitStats {
-  uint64_t busy_cycles = 0;       // summed over sub-partitions
-  double utilisation = 0;         // busy / (cycles * sub-partitions)
+  uint64_t busy_cycles = 0;  // summed over sub-partitions
+  double utilisation = 0;    // busy / (cycles * sub-partitions)
   uint64_t warp_instructions = 0;
 };
 
@@ -41,11 +46,15 @@ struct SimResult {
   double ipc = 0;  // warp-instructions per cycle, whole SM
   std::array<UnitStats, static_cast<size_t>(Unit::kCount)> units{};
   std::array<uint64_t, static_cast<size_t>(Stall::kCount)> stalls{};  // issue-less sub-partition cycles
-  std::vector<std::vector<uint64_t>> warp0_registers;  // [register][lane]
+  std::vector<std::vector<uint64_t>> warp0_registers;                 // [register][lane]
+  std::vector<std::vector<std::vector<uint64_t>>> registers;          // [warp][register][lane] if all_registers
   double host_seconds = 0;
-  bool rtl_half = false;   // the job ran with the RTL in the loop
+  bool rtl_half = false;    // the job ran with the RTL in the loop
   RtlCosimStats rtl_cosim;  // summed over sub-partitions
 };
+
+// The threads of the job's CTA.
+inline unsigned cta_threads(const SimJob& job) { return job.threads ? job.threads : job.warps * 32; }
 
 // Validates a job before elaboration (warp count against the config, ...);
 // throws ConfigError with a clear message.

@@ -14,35 +14,54 @@ namespace {
 uint64_t now_cycles() { return to_cycles(sc_time_stamp()); }
 sc_time cycles(uint64_t n) { return kCycle * static_cast<double>(n); }
 
+// Which unit runs a program instruction, and how long: an arithmetic form as
+// the config says (its class's unit, then the form overrides); a mov on the
+// ALU.
+Timing timing_of(const ArchConfig& config, const ProgramInstr& pi) {
+  switch (pi.kind) {
+    case InstrKind::arithmetic: return config.timing_for(pi.instr);
+    case InstrKind::mov: return config.units[static_cast<size_t>(Unit::alu)];
+  }
+  return config.units[static_cast<size_t>(Unit::alu)];  // not reached: every kind is a case
+}
+
 }  // namespace
 
 SubPartition::SubPartition(sc_core::sc_module_name name, const ArchConfig& config, const Program& program,
-                           std::vector<uint32_t> warp_ids, TimingStyle style, uint64_t quantum_cycles, bool record)
-    : sc_module(name), config_(config), program_(program), warp_ids_(std::move(warp_ids)), style_(style),
-      quantum_cycles_(quantum_cycles), record_(record), request_ends_("request_ends"), responses_("responses") {
+                           std::vector<uint32_t> warp_ids, unsigned cta_threads, TimingStyle style,
+                           uint64_t quantum_cycles, bool record)
+    : sc_module(name),
+      config_(config),
+      program_(program),
+      warp_ids_(std::move(warp_ids)),
+      cta_threads_(cta_threads),
+      style_(style),
+      quantum_cycles_(quantum_cycles),
+      record_(record),
+      request_ends_("request_ends"),
+      responses_("responses") {
   for (auto& s : unit_sockets) s.register_nb_transport_bw(this, &SubPartition::nb_transport_bw);
-  for (const auto& pi : program_.code) {
-    if (pi.is_mov()) {
-      timing_.push_back(config_.units[static_cast<size_t>(Unit::alu)]);
-    } else {
-      timing_.push_back(config_.timing_for(pi.instr));
-    }
-  }
+  for (const auto& pi : program_.code) timing_.push_back(timing_of(config_, pi));
   const size_t regs = program_.registers.size();
   for (uint32_t id : warp_ids_) {
     Warp w;
     w.id = id;
     w.values.assign(regs * kWarpSize, 0);
     w.ready_at.assign(regs + 1, 0);
+    // The lanes of the warp that are threads of the CTA.
+    const uint64_t first = uint64_t{id} * kWarpSize;
+    const uint64_t lanes = cta_threads > first ? std::min<uint64_t>(cta_threads - first, kWarpSize) : 0;
+    w.simt.reset(0, lanes >= kWarpSize ? ~uint32_t{0} : static_cast<uint32_t>((uint64_t{1} << lanes) - 1));
     warps_.push_back(std::move(w));
   }
+  if (config_.scheduler == SchedulerPolicy::lrr && !warps_.empty()) last_warp_ = warps_.size() - 1;
   SC_HAS_PROCESS(SubPartition);
   SC_THREAD(run);
 }
 
 bool SubPartition::finished_issuing() const {
   for (const auto& w : warps_)
-    if (w.pc < program_.code.size()) return false;
+    if (w.simt.pc() < program_.code.size()) return false;
   return true;
 }
 
@@ -55,25 +74,31 @@ int SubPartition::pick(uint64_t t, Stall& reason, uint64_t& next) const {
     if (when > t) next = std::min(next, when);
   };
   // GTO tries the last warp first, then the oldest; LRR starts after the last.
-  const size_t first = config_.scheduler == SchedulerPolicy::lrr ? (last_warp_ + 1) % std::max<size_t>(n, 1) : last_warp_;
+  const size_t first =
+      config_.scheduler == SchedulerPolicy::lrr ? (last_warp_ + 1) % std::max<size_t>(n, 1) : last_warp_;
   for (size_t k = 0; k < n; ++k) {
     size_t w = (first + k) % n;
     if (config_.scheduler == SchedulerPolicy::gto && k > 0) w = k - (k <= last_warp_ ? 1 : 0);
     const Warp& warp = warps_[w];
-    if (warp.pc >= program_.code.size()) continue;
-    const ProgramInstr& pi = program_.code[warp.pc];
-    bool deps = warp.ready_at[pi.dest] <= t;  // write-after-write
-    later(warp.ready_at[pi.dest]);
+    const uint32_t pc = warp.simt.pc();
+    if (pc >= program_.code.size()) continue;
+    const ProgramInstr& pi = program_.code[pc];
+    bool deps = true;
+    for (unsigned d = 0; d < pi.num_dest; ++d) {  // write-after-write
+      if (pi.dest[d] == kSink) continue;
+      deps &= warp.ready_at[pi.dest[d]] <= t;
+      later(warp.ready_at[pi.dest[d]]);
+    }
     for (unsigned s = 0; s < pi.num_src; ++s) {
       if (pi.src[s].kind != SourceOperand::Kind::reg) continue;
       deps &= warp.ready_at[pi.src[s].reg] <= t;
       later(warp.ready_at[pi.src[s].reg]);
     }
-    if (!pi.is_mov() && (isa::reads_carry(pi.instr) || isa::writes_carry(pi.instr))) {
+    if (pi.reads_carry || pi.writes_carry) {
       deps &= warp.ready_at[carry] <= t;
       later(warp.ready_at[carry]);
     }
-    const size_t unit = static_cast<size_t>(timing_[warp.pc].unit);
+    const size_t unit = static_cast<size_t>(timing_[pc].unit);
     const bool unit_free = unit_free_at_[unit] <= t;
     later(unit_free_at_[unit]);
     if (deps && unit_free) return static_cast<int>(w);
@@ -87,10 +112,6 @@ SubPartition::Txn* SubPartition::acquire() {
   if (free_.empty()) {
     pool_.push_back(std::make_unique<Txn>());
     Txn* t = pool_.back().get();
-    t->set_data_ptr(reinterpret_cast<unsigned char*>(&t->op));
-    t->set_data_length(sizeof(WarpOp));
-    t->set_streaming_width(sizeof(WarpOp));
-    t->set_command(tlm::TLM_WRITE_COMMAND);
     free_.push_back(t);
   }
   Txn* t = free_.back();
@@ -105,15 +126,17 @@ void SubPartition::release(Txn& txn) {
 
 void SubPartition::issue(size_t w, uint64_t t) {
   Warp& warp = warps_[w];
-  const ProgramInstr& pi = program_.code[warp.pc];
+  const uint32_t pc = warp.simt.pc();
+  const ProgramInstr& pi = program_.code[pc];
   Txn& txn = *acquire();
-  WarpOp& op = txn.op;
+  WarpOp& op = txn.op();
   txn.warp = w;
   txn.request_ended = txn.responded = false;
   op.instr = &pi;
   op.warp = warp.id;
-  op.pc = warp.pc;
-  op.timing = timing_[warp.pc];
+  op.pc = pc;
+  op.active_mask = warp.simt.active_mask();
+  op.timing = timing_[pc];
   op.carry_in = warp.carry;
   op.carry_out = 0;
   for (unsigned s = 0; s < pi.num_src; ++s) {
@@ -127,78 +150,83 @@ void SubPartition::issue(size_t w, uint64_t t) {
       case SourceOperand::Kind::imm:
         for (unsigned lane = 0; lane < kWarpSize; ++lane) op.src[lane][s] = o.value;
         break;
-      case SourceOperand::Kind::lane_id:
-        for (unsigned lane = 0; lane < kWarpSize; ++lane) op.src[lane][s] = lane;
+      case SourceOperand::Kind::special: {
+        const SpecialContext context{warp.id, cta_threads_, config_.max_warps, t};
+        for (unsigned lane = 0; lane < kWarpSize; ++lane) op.src[lane][s] = special_value(o.special, context, lane);
         break;
-      case SourceOperand::Kind::thread_id:
-        for (unsigned lane = 0; lane < kWarpSize; ++lane) op.src[lane][s] = warp.id * kWarpSize + lane;
-        break;
+      }
     }
   }
-  ++warp.pc;
+  warp.simt.advance(pc + 1);
   ++warp_instructions_;
   ++outstanding_;
   last_warp_ = w;
   last_issue_end_ = t + 1;
   const size_t unit = static_cast<size_t>(op.timing.unit);
-  const size_t carry = program_.registers.size();
-  const bool carry_write = !pi.is_mov() && isa::writes_carry(pi.instr);
 
   if (style_ == TimingStyle::loosely_timed) {
     sc_time delay = cycles(t) - sc_time_stamp();
     unit_sockets[unit]->b_transport(txn, delay);
     unit_free_at_[unit] = op.free_cycle;
-    warp.ready_at[pi.dest] = op.done_cycle;
-    if (carry_write) warp.ready_at[carry] = op.done_cycle;
+    set_ready(warp, pi, op.done_cycle);
     complete(txn, op.done_cycle);  // operands were read at issue: writing now is safe
     release(txn);
     return;
   }
   // Approximately timed: nothing is known until the unit says so.
   unit_free_at_[unit] = kNever;
-  warp.ready_at[pi.dest] = kNever;
-  if (carry_write) warp.ready_at[carry] = kNever;
+  set_ready(warp, pi, kNever);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_time delay = sc_core::SC_ZERO_TIME;
   const tlm::tlm_sync_enum status = unit_sockets[unit]->nb_transport_fw(txn, phase, delay);
   if (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) request_ends_.notify(txn, delay);
 }
 
-void SubPartition::complete(Txn& txn, uint64_t cycle) {
-  Warp& warp = warps_[txn.warp];
-  const WarpOp& op = txn.op;
-  const ProgramInstr& pi = *op.instr;
-  for (unsigned lane = 0; lane < kWarpSize; ++lane)
-    if (op.active_mask >> lane & 1) warp.values[pi.dest * kWarpSize + lane] = op.result[lane];
-  if (!pi.is_mov() && isa::writes_carry(pi.instr)) warp.carry = op.carry_out;
-  last_done_ = std::max(last_done_, cycle);
-  if (record_) records_.push_back({records_.size(), op.warp, op.pc, op.timing.unit, op.issue_cycle, op.free_cycle, op.done_cycle});
+void SubPartition::set_ready(Warp& warp, const ProgramInstr& pi, uint64_t cycle) {
+  for (unsigned d = 0; d < pi.num_dest; ++d)
+    if (pi.dest[d] != kSink) warp.ready_at[pi.dest[d]] = cycle;
+  if (pi.writes_carry) warp.ready_at[program_.registers.size()] = cycle;
 }
 
-tlm::tlm_sync_enum SubPartition::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_time& delay) {
+void SubPartition::complete(Txn& txn, uint64_t cycle) {
+  Warp& warp = warps_[txn.warp];
+  const WarpOp& op = txn.op();
+  const ProgramInstr& pi = *op.instr;
+  for (unsigned d = 0; d < pi.num_dest; ++d) {
+    if (pi.dest[d] == kSink) continue;
+    uint64_t* r = &warp.values[pi.dest[d] * kWarpSize];
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+      if (op.active_mask >> lane & 1) r[lane] = op.result[d][lane];
+  }
+  if (pi.writes_carry) warp.carry = (warp.carry & ~op.active_mask) | (op.carry_out & op.active_mask);
+  last_done_ = std::max(last_done_, cycle);
+  if (record_)
+    records_.push_back({records_.size(), op.warp, op.pc, op.timing.unit, op.issue_cycle, op.free_cycle, op.done_cycle});
+}
+
+tlm::tlm_sync_enum SubPartition::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                                 sc_time& delay) {
   if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   responses_.notify(trans, delay);
   return tlm::TLM_ACCEPTED;  // END_RESP follows on the forward path when the dispatcher takes it
 }
 
 void SubPartition::drain_events(uint64_t now) {
-  const size_t carry = program_.registers.size();
   while (tlm::tlm_generic_payload* p = request_ends_.get_next_transaction()) {
     Txn& txn = static_cast<Txn&>(*p);
-    unit_free_at_[static_cast<size_t>(txn.op.timing.unit)] = now;
+    unit_free_at_[static_cast<size_t>(txn.op().timing.unit)] = now;
     txn.request_ended = true;
     if (txn.responded) release(txn);
   }
   while (tlm::tlm_generic_payload* p = responses_.get_next_transaction()) {
     Txn& txn = static_cast<Txn&>(*p);
     Warp& warp = warps_[txn.warp];
-    const ProgramInstr& pi = *txn.op.instr;
-    warp.ready_at[pi.dest] = now;
-    if (!pi.is_mov() && isa::writes_carry(pi.instr)) warp.ready_at[carry] = now;
+    const ProgramInstr& pi = *txn.op().instr;
+    set_ready(warp, pi, now);
     complete(txn, now);
     tlm::tlm_phase phase = tlm::END_RESP;
     sc_time delay = sc_core::SC_ZERO_TIME;
-    unit_sockets[static_cast<size_t>(txn.op.timing.unit)]->nb_transport_fw(*p, phase, delay);
+    unit_sockets[static_cast<size_t>(txn.op().timing.unit)]->nb_transport_fw(*p, phase, delay);
     txn.responded = true;
     if (txn.request_ended) release(txn);
   }

@@ -10,11 +10,12 @@
 #include <string>
 #include <vector>
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/peq_with_get.h>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <systemc>
+#include <tlm>
 
+#include "models/simt_stack.h"
 #include "models/warp_op.h"
 
 namespace ptxfu::models {
@@ -34,12 +35,14 @@ struct IssueRecord {
 
 class SubPartition : public sc_core::sc_module {
  public:
-  static constexpr size_t kUnits = static_cast<size_t>(Unit::kCount);
-  std::array<tlm_utils::simple_initiator_socket<SubPartition>, kUnits> unit_sockets;  // to FMA, ALU, FP64, MUFU
+  std::array<tlm_utils::simple_initiator_socket<SubPartition>, kNumUnits> unit_sockets;  // one per unit, kUnits order
 
-  // `warp_ids` are the global ids of the warps this sub-partition runs.
+  // `warp_ids` are the global ids of the warps this sub-partition runs, in
+  // a CTA of `cta_threads` threads (warp w has the threads w*32 .. w*32+31
+  // that exist).
   SubPartition(sc_core::sc_module_name name, const ArchConfig& config, const Program& program,
-               std::vector<uint32_t> warp_ids, TimingStyle style, uint64_t quantum_cycles, bool record);
+               std::vector<uint32_t> warp_ids, unsigned cta_threads, TimingStyle style, uint64_t quantum_cycles,
+               bool record);
 
   // Results, valid after the simulation.
   uint64_t last_issue_end() const { return last_issue_end_; }  // cycle after the last issue
@@ -56,13 +59,20 @@ class SubPartition : public sc_core::sc_module {
 
   struct Warp {
     uint32_t id;
-    uint32_t pc = 0;
+    SimtStack simt;                  // pc and active mask
     std::vector<uint64_t> values;    // registers x lanes
     uint32_t carry = 0;              // CC.CF per lane
     std::vector<uint64_t> ready_at;  // per register, then the carry flag last
   };
+  // A pooled payload with its warp instruction, an extension the payload
+  // owns (and frees with itself).
   struct Txn : tlm::tlm_generic_payload {
-    WarpOp op;
+    Txn() : ext(new WarpOpExtension) {
+      set_extension(ext);
+      set_command(tlm::TLM_IGNORE_COMMAND);
+    }
+    WarpOp& op() { return ext->op; }
+    WarpOpExtension* ext;
     size_t warp = 0;
     bool request_ended = false;  // END_REQ seen
     bool responded = false;      // BEGIN_RESP seen
@@ -74,6 +84,8 @@ class SubPartition : public sc_core::sc_module {
   int pick(uint64_t t, Stall& reason, uint64_t& next) const;
   bool finished_issuing() const;
   void issue(size_t w, uint64_t t);
+  // The destinations (and the carry flag) of `pi` are ready at `cycle`.
+  void set_ready(Warp& warp, const ProgramInstr& pi, uint64_t cycle);
   void complete(Txn& txn, uint64_t cycle);
   Txn* acquire();
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
@@ -82,12 +94,16 @@ class SubPartition : public sc_core::sc_module {
   const Program& program_;
   std::vector<Timing> timing_;  // per program instruction
   std::vector<uint32_t> warp_ids_;
+  unsigned cta_threads_;
   std::vector<Warp> warps_;
   TimingStyle style_;
   uint64_t quantum_cycles_;
   bool record_;
-  std::array<uint64_t, kUnits> unit_free_at_{};
-  size_t last_warp_ = 0;  // the warp issued last (GTO keeps it, LRR moves past it)
+  std::array<uint64_t, kNumUnits> unit_free_at_{};
+  // The warp issued last (GTO keeps it, LRR moves past it). Before any issue
+  // both start with the oldest warp: GTO's "last" is warp 0, LRR's the
+  // youngest, so that the round starts at warp 0.
+  size_t last_warp_ = 0;
   uint64_t last_issue_end_ = 0;
   uint64_t last_done_ = 0;
   uint64_t warp_instructions_ = 0;

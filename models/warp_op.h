@@ -1,8 +1,9 @@
 // The payload of one warp instruction on its way through a unit: the form,
 // 32 lanes of operands and results, and the timing the unit reports back.
-// It travels as the data of a tlm_generic_payload.
+// It travels as an extension of a tlm_generic_payload (WarpOpExtension).
 #pragma once
 #include <cstdint>
+#include <cstdlib>
 
 #include <systemc>
 #include <tlm>
@@ -20,11 +21,11 @@ struct WarpOp {
   uint32_t warp = 0;
   uint32_t pc = 0;
   uint32_t active_mask = 0xffffffffu;
-  uint64_t src[kWarpSize][4] = {};  // per lane, per source operand
-  uint32_t carry_in = 0;            // one bit per lane
-  uint64_t result[kWarpSize] = {};
+  uint64_t src[kWarpSize][4] = {};             // per lane, per source operand
+  uint32_t carry_in = 0;                       // one bit per lane
+  uint64_t result[kMaxDests][kWarpSize] = {};  // per destination (ProgramInstr::dest), per lane
   uint32_t carry_out = 0;
-  Timing timing;                    // resolved by the dispatcher from the config
+  Timing timing;  // resolved by the dispatcher from the config
   // Filled by the unit, in cycles since the start of the simulation.
   uint64_t issue_cycle = 0;
   uint64_t free_cycle = 0;  // the unit accepts its next instruction then
@@ -33,27 +34,52 @@ struct WarpOp {
 
 inline uint64_t to_cycles(const sc_core::sc_time& t) { return static_cast<uint64_t>(t / kCycle); }
 
-// The warp instruction a generic payload carries.
-inline WarpOp& op_of(tlm::tlm_generic_payload& trans) { return *reinterpret_cast<WarpOp*>(trans.get_data_ptr()); }
+// A warp instruction on a generic payload. The payload's command is
+// TLM_IGNORE_COMMAND with no data: what to do is in the extension, as the
+// TLM-2.0 standard provides for commands that are not reads or writes.
+struct WarpOpExtension : tlm::tlm_extension<WarpOpExtension> {
+  WarpOp op;
+  tlm::tlm_extension_base* clone() const override { return new WarpOpExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override { op = static_cast<const WarpOpExtension&>(other).op; }
+};
 
-// A unit's occupancy: an instruction arriving at `arrival` starts when the
-// unit is free, holds it for its occupancy and delivers after its latency.
-// Every unit implementation (the C++ pipe, the RTL) keeps its books here.
+// The warp instruction a generic payload carries; a payload without one is a
+// wiring error.
+inline WarpOp& op_of(tlm::tlm_generic_payload& trans) {
+  WarpOpExtension* e = trans.get_extension<WarpOpExtension>();
+  if (!e) {
+    SC_REPORT_FATAL("ptxfu/warp_op", "a transaction without a WarpOpExtension reached an execution unit");
+    std::abort();  // whatever the report handler's actions are
+  }
+  return e->op;
+}
+
+// A unit's books. An instruction arriving at `arrival` starts when the unit
+// is free and holds it for its occupancy; its result is due `latency` cycles
+// after the start. The latency is per instruction, not per unit: a memory
+// access's depends on the state space and on a hit or a miss, and a clocked
+// implementation (the RTL) or a memory system may only know it when the
+// result is out (finish()). Results may so come out in another order than
+// the instructions went in. Every unit implementation keeps its books here.
 struct Occupancy {
   uint64_t busy_until = 0;
   uint64_t busy_cycles = 0;
   uint64_t warp_instructions = 0;
 
-  void start(WarpOp& op, uint64_t arrival) {
+  void start(WarpOp& op, uint64_t arrival, unsigned occupancy, unsigned latency) {
     const uint64_t start = arrival > busy_until ? arrival : busy_until;
-    const unsigned occupancy = op.timing.occupancy();
     busy_until = start + occupancy;
     op.issue_cycle = start;
     op.free_cycle = busy_until;
-    op.done_cycle = start + op.timing.latency;
+    op.done_cycle = start + latency;
     busy_cycles += occupancy;
     ++warp_instructions;
   }
+  // With the configured timing of the form.
+  void start(WarpOp& op, uint64_t arrival) { start(op, arrival, op.timing.occupancy(), op.timing.latency); }
+  // The result of a started instruction is out at `done` (not before its
+  // start), whatever latency start() expected.
+  static void finish(WarpOp& op, uint64_t done) { op.done_cycle = done > op.issue_cycle ? done : op.issue_cycle; }
 };
 
 }  // namespace ptxfu::models

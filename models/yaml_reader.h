@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -24,16 +25,19 @@ struct YamlReader {
   }
 
   // Rejects keys the schema does not know (typos must not pass silently).
-  void only_keys(const YAML::Node& map, const std::string& where, std::initializer_list<const char*> known) const {
+  void only_keys(const YAML::Node& map, const std::string& where, const std::vector<std::string_view>& known) const {
     if (!map.IsMap()) fail(map, where, "expected a mapping");
     for (const auto& kv : map) {
       const std::string k = kv.first.IsScalar() ? kv.first.Scalar() : std::string("?");
-      if (std::none_of(known.begin(), known.end(), [&](const char* s) { return k == s; })) {
+      if (std::none_of(known.begin(), known.end(), [&](std::string_view s) { return k == s; })) {
         std::string list;
-        for (const char* s : known) list += std::string(list.empty() ? "" : ", ") + s;
+        for (std::string_view s : known) list += std::string(list.empty() ? "" : ", ") + std::string(s);
         fail(kv.first, where.empty() ? k : where + "." + k, "unknown key (expected one of: " + list + ")");
       }
     }
+  }
+  void only_keys(const YAML::Node& map, const std::string& where, std::initializer_list<const char*> known) const {
+    only_keys(map, where, std::vector<std::string_view>(known.begin(), known.end()));
   }
 
   YAML::Node required(const YAML::Node& map, const char* key, const std::string& where) const {

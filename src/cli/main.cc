@@ -91,7 +91,8 @@ int main(int argc, char** argv) {
       "sim",
       "Run a straight-line PTX program (.reg, mov, arithmetic) on the cycle-approximate SM model and report\n"
       "cycles, IPC, pipe utilisation, stall reasons and the final registers of warp 0.");
-  sim_cmd->add_option("--config", sim.config_path, "architecture config (YAML); default: the embedded sm_90");
+  sim_cmd->add_option("--config", sim.config_path,
+                      "architecture config: an embedded name (sm_70 ... sm_100) or a YAML file; default: sm_90");
   sim_cmd->add_option("--warps", sim.warps, "warps that run the program (spread over the sub-partitions)")->check(CLI::Range(1u, 100000000u));
   sim_cmd->add_option("--mode", sim.style, "lt: loosely timed (b_transport, fast); at: approximately timed (nb_transport)");
   sim_cmd->add_option("--trace", sim.vcd_path, "write pipe occupancy as VCD (GTKWave)");
@@ -110,7 +111,9 @@ int main(int argc, char** argv) {
       "bench",
       "Run the built-in microbenchmarks (a dependent chain and an independent stream per instruction class)\n"
       "and print the model's latency and throughput beside each config's published reference numbers.");
-  auto* bench_config = bench_cmd->add_option("--config", bench.config_path, "architecture config (YAML); default: embedded sm_90");
+  auto* bench_config =
+      bench_cmd->add_option("--config", bench.config_path,
+                            "architecture config: an embedded name (sm_70 ... sm_100) or a YAML file; default: sm_90");
   bench_cmd->add_flag("--all", bench.all, "every embedded config, sm_70 ... sm_100")->excludes(bench_config);
   bench_cmd->add_flag("--json", bench.json, "print a JSON array, one object per (config, benchmark)");
 

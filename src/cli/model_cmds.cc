@@ -12,7 +12,7 @@ namespace {
 using models::ArchConfig;
 
 ArchConfig config_from(const std::optional<std::string>& path) {
-  return path ? models::load_config_file(*path) : models::default_config();
+  return path ? models::load_config(*path) : models::default_config();
 }
 
 std::string hex(uint64_t v, unsigned bits) { return fmt::format("0x{:0{}x}", v, bits / 4); }
@@ -54,7 +54,7 @@ int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
       j["warp_instructions"] = r.warp_instructions;
       j["ipc"] = r.ipc;
       for (size_t u = 0; u < r.units.size(); ++u)
-        j["pipes"][std::string(models::kUnitNames[u])] = {{"busy_cycles", r.units[u].busy_cycles},
+        j["pipes"][std::string(models::name(static_cast<models::Unit>(u)))] = {{"busy_cycles", r.units[u].busy_cycles},
                                                           {"utilisation", r.units[u].utilisation},
                                                           {"warp_instructions", r.units[u].warp_instructions}};
       for (size_t s = 0; s < r.stalls.size(); ++s) j["stalls"][std::string(models::kStallNames[s])] = r.stalls[s];
@@ -79,7 +79,7 @@ int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
                        r.cycles, r.warp_instructions, r.ipc);
     out << "  unit   busy cycles  utilisation  warp-instructions\n";
     for (size_t u = 0; u < r.units.size(); ++u)
-      out << fmt::format("  {:<6} {:>11}  {:>10.1f}%  {:>17}\n", models::kUnitNames[u], r.units[u].busy_cycles,
+      out << fmt::format("  {:<6} {:>11}  {:>10.1f}%  {:>17}\n", models::name(static_cast<models::Unit>(u)), r.units[u].busy_cycles,
                          100 * r.units[u].utilisation, r.units[u].warp_instructions);
     out << "  stall cycles (a sub-partition issued nothing):";
     for (size_t s = 0; s < r.stalls.size(); ++s) out << fmt::format(" {} {}", models::kStallNames[s], r.stalls[s]);
@@ -115,8 +115,7 @@ int run_bench(const BenchCmdOptions& o, std::ostream& out, std::ostream& err) {
   std::vector<ArchConfig> configs;
   try {
     if (o.all) {
-      for (const auto& e : models::embedded_configs())
-        configs.push_back(models::load_config_text(std::string(e.text), "embedded:" + std::string(e.name)));
+      for (const auto& e : models::embedded_configs()) configs.push_back(models::load_config(std::string(e.name)));
     } else {
       configs.push_back(config_from(o.config_path));
     }

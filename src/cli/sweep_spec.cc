@@ -220,8 +220,8 @@ std::string hash_hex(const std::string& text) {
 const std::vector<std::string>& all_metrics() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v = {"cycles", "warp_instructions", "ipc"};
-    for (auto u : models::kUnitNames)
-      for (const char* m : {"busy_cycles", "utilisation", "warp_instructions"}) v.push_back(fmt::format("pipes.{}.{}", u, m));
+    for (const auto& row : models::kUnits)
+      for (const char* m : {"busy_cycles", "utilisation", "warp_instructions"}) v.push_back(fmt::format("pipes.{}.{}", row.name, m));
     for (auto s : models::kStallNames) v.push_back(fmt::format("stalls.{}", s));
     return v;
   }();
@@ -235,7 +235,7 @@ std::vector<std::string> metric_values(const models::SimResult& r, const std::ve
     else if (m == "warp_instructions") out.push_back(fmt::format("{}", r.warp_instructions));
     else if (m == "ipc") out.push_back(fmt::format("{}", r.ipc));
     for (size_t u = 0; u < r.units.size(); ++u) {
-      const std::string p = fmt::format("pipes.{}.", models::kUnitNames[u]);
+      const std::string p = fmt::format("pipes.{}.", models::name(static_cast<models::Unit>(u)));
       if (m == p + "busy_cycles") out.push_back(fmt::format("{}", r.units[u].busy_cycles));
       if (m == p + "utilisation") out.push_back(fmt::format("{}", r.units[u].utilisation));
       if (m == p + "warp_instructions") out.push_back(fmt::format("{}", r.units[u].warp_instructions));
@@ -292,20 +292,12 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
   const YAML::Node base_node = root["base"];
   if (!base_node) r.fail(root, "base", "missing (an embedded config such as sm_90, or a config file)");
   spec.base = r.string(base_node, "base");
-  for (const auto& e : models::embedded_configs())
-    if (e.name == spec.base) {
-      spec.base_text = std::string(e.text);
-      spec.base_origin = "embedded:" + spec.base;
-    }
-  if (spec.base_origin.empty()) {
-    const std::string file = resolve(path, spec.base);
-    spec.base_text = read_file(file, ok);
-    if (!ok) {
-      std::string names;
-      for (const auto& e : models::embedded_configs()) names += std::string(names.empty() ? "" : ", ") + std::string(e.name);
-      r.fail(base_node, "base", fmt::format("no embedded config '{}' ({}) and no file '{}'", spec.base, names, file));
-    }
-    spec.base_origin = file;
+  try {
+    models::ConfigSource source = models::resolve_config(spec.base, directory_of(path));
+    spec.base_text = std::move(source.text);
+    spec.base_origin = std::move(source.origin);
+  } catch (const ConfigError& e) {
+    r.fail(base_node, "base", e.what());
   }
   models::ArchConfig base_config;
   try {

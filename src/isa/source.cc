@@ -49,8 +49,20 @@ const std::vector<SourcePiece>& SourceSplitter::split(std::string_view line) {
         }
       }
     }
+    // Trailing braces are scope braces too, except the '}' that closes a
+    // vector operand inside the statement ("mov.b32 %r1, {%h1, %h2};").
     size_t e = end;
-    while (e > b && (blank(code[e - 1]) || code[e - 1] == '{' || code[e - 1] == '}')) --e;
+    int depth = 0;  // braces opened minus braces closed in the piece
+    for (size_t k = b; k < e; ++k) depth += (code[k] == '{') - (code[k] == '}');
+    for (; e > b; --e) {
+      const char c = code[e - 1];
+      if (c == '{')
+        --depth;
+      else if (c == '}' && depth < 0)
+        ++depth;
+      else if (!blank(c))
+        break;
+    }
     if (e > b) pieces_.push_back({code.substr(b, e - b), static_cast<unsigned>(b) + 1, semi != std::string_view::npos});
     if (semi == std::string_view::npos) break;
     start = semi + 1;

@@ -12,7 +12,8 @@ namespace {
 
 TEST(BenchReference, EveryConfigReproducesItsReferences) {
   std::vector<ArchConfig> configs;
-  for (const auto& e : embedded_configs()) configs.push_back(load_config_text(std::string(e.text), std::string(e.name)));
+  for (const auto& e : embedded_configs())
+    configs.push_back(load_config_text(std::string(e.text), std::string(e.name)));
   ASSERT_GE(configs.size(), 7u);
   size_t checked = 0;
   for (const BenchResult& r : run_benches(configs)) {

@@ -2,8 +2,10 @@
 // column and key; absurd values are rejected before anything is allocated.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <regex>
 
+#include "isa/forms.h"
 #include "models/simulator.h"
 
 namespace ptxfu::models {
@@ -32,8 +34,57 @@ std::string config_error(const std::string& text) {
 }
 
 TEST(Config, ShippedConfigsLoad) {
-  for (const auto& e : embedded_configs()) EXPECT_NO_THROW(load_config_text(std::string(e.text), std::string(e.name))) << e.name;
+  for (const auto& e : embedded_configs())
+    EXPECT_NO_THROW(load_config_text(std::string(e.text), std::string(e.name))) << e.name;
   EXPECT_EQ(default_config().name, "sm_90");
+}
+
+// One resolver for every place a config is asked for: an embedded name, or a
+// file (relative to a directory unless absolute).
+TEST(Config, EmbeddedNamesAndFilesResolveAlike) {
+  const ArchConfig named = load_config("sm_80");
+  EXPECT_EQ(named.name, "sm_80");
+  EXPECT_EQ(named.origin, "embedded:sm_80");
+  const std::string dir = testing::TempDir();
+  std::ofstream(dir + "/mine.yaml") << with("name: sm_90", "name: mine");
+  EXPECT_EQ(load_config(dir + "/mine.yaml").name, "mine");
+  EXPECT_EQ(load_config("mine.yaml", dir + "/").origin, dir + "/mine.yaml");
+  EXPECT_EQ(resolve_config("sm_75").origin, "embedded:sm_75");
+  try {
+    load_config("sm_42");
+    FAIL() << "sm_42 resolved";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "no embedded config 'sm_42' (sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_100) and "
+              "no file 'sm_42'");
+  }
+}
+
+// Units are rows of data: each class of the instruction table (isa::Pipe)
+// runs on the unit of the same name, `multi` on what multi_instruction names,
+// whatever the order of the two enums; every form of the table gets one.
+TEST(Config, PipesMapToUnitsByTheTable) {
+  ArchConfig c = default_config();
+  c.forms.clear();
+  c.multi_instruction.unit = Unit::alu;
+  c.multi_instruction.latency = 99;
+  for (size_t u = 0; u < kNumUnits; ++u) c.units[u].latency = static_cast<unsigned>(10 + u);
+  size_t forms = 0;
+  isa::for_each_legal_form([&](const isa::Instr& in) {
+    ++forms;
+    const Timing t = c.timing_for(in);
+    if (in.row->pipe == isa::Pipe::multi) {
+      EXPECT_EQ(t.latency, 99u) << isa::spell(in);
+      EXPECT_EQ(t.unit, Unit::alu) << isa::spell(in);
+      return;
+    }
+    ASSERT_TRUE(unit_of(in.row->pipe).has_value()) << isa::spell(in);
+    EXPECT_EQ(name(t.unit), isa::name(in.row->pipe)) << isa::spell(in);
+    EXPECT_EQ(t.latency, 10 + static_cast<size_t>(t.unit)) << isa::spell(in);
+  });
+  EXPECT_GT(forms, 1000u);
+  EXPECT_EQ(unit_named("fp64"), Unit::fp64);
+  EXPECT_EQ(unit_named("multi"), std::nullopt);
 }
 
 TEST(Config, ErrorsNameFileLineColumnAndKey) {
@@ -42,17 +93,24 @@ TEST(Config, ErrorsNameFileLineColumnAndKey) {
     std::string expect;  // regex over the message
   };
   const Case cases[] = {
-      {with("fma:  {lanes: 32", "fma:  {lanes: 0"), R"(^cfg\.yaml:\d+:\d+: key 'units\.fma\.lanes': expected an integer 1\.\.32)"},
-      {with("fma:  {lanes: 32", "fma:  {lanes: 3"), R"(key 'units\.fma\.lanes': expected 1, 2, 4, 8, 16 or 32 lanes, got 3)"},
-      {with("latency: 23}", "latency: 1000000000000}"), R"(key 'units\.mufu\.latency': expected an integer 1\.\.100000)"},
+      {with("fma:  {lanes: 32", "fma:  {lanes: 0"),
+       R"(^cfg\.yaml:\d+:\d+: key 'units\.fma\.lanes': expected an integer 1\.\.32)"},
+      {with("fma:  {lanes: 32", "fma:  {lanes: 3"),
+       R"(key 'units\.fma\.lanes': expected 1, 2, 4, 8, 16 or 32 lanes, got 3)"},
+      {with("latency: 23}", "latency: 1000000000000}"),
+       R"(key 'units\.mufu\.latency': expected an integer 1\.\.100000)"},
       {with("max_warps: 64", "max_warps: 10000000"), R"(key 'max_warps': expected an integer 1\.\.256)"},
       {with("scheduler: gto", "scheduler: fifo"), R"(key 'scheduler': unknown policy 'fifo')"},
       {with("target: sm_90", "target: sm_42"), R"(key 'target': unknown target 'sm_42')"},
       {with("issue_width: 1", "issue_widht: 1"), R"(^cfg\.yaml:9:1: key 'issue_widht': unknown key)"},
       {with("sub_partitions: 4", "sub_partitions: [4]"), R"(key 'sub_partitions': expected an integer)"},
       {with("  fp64: {lanes: 16, interval: 1, latency: 8}\n", ""), R"(key 'units\.fp64': missing)"},
-      {with("class: fma, lanes: 16, latency: 4}   # IMAD", "class: tensor, lanes: 16, latency: 4}   # IMAD"), R"(key 'forms\[4\]\.class': unknown class 'tensor')"},
+      {with("class: fma, lanes: 16, latency: 4}   # IMAD", "class: tensor, lanes: 16, latency: 4}   # IMAD"),
+       R"(key 'forms\[4\]\.class': unknown class 'tensor' \(expected fma, alu, fp64, mufu or multi\))"},
       {with("target: sm_90", "target: sm_90\nfeatures: {add: [warp_drive]}"), R"(unknown feature 'warp_drive')"},
+      {with("multi_instruction: {unit: fma", "multi_instruction: {unit: tensor"),
+       R"(key 'multi_instruction\.unit': unknown unit 'tensor' \(expected fma, alu, fp64 or mufu\))"},
+      {with("  mufu: {", "  sfu: {"), R"(key 'units\.sfu': unknown key \(expected one of: fma, alu, fp64, mufu\))"},
       {"name: [unclosed", R"(^cfg\.yaml:\d+:\d+: )"},
       {"", R"(empty config)"},
   };
@@ -80,6 +138,32 @@ TEST(Config, AbsurdWarpCountsAreRejectedBeforeElaboration) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("1..64 warps"), std::string::npos) << e.what();
   }
+  job.warps = 2;
+  job.threads = 65;
+  try {
+    validate(job);
+    FAIL() << "accepted 65 threads in 2 warps";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), "65 threads do not make 2 warps");
+  }
+  job.threads = 33;
+  EXPECT_NO_THROW(validate(job));
+}
+
+TEST(Program, InstructionsHaveAnExplicitKind) {
+  const Program p = load_program(
+      ".reg .b32 %r<4>;\nmov.u32 %r0, %tid.x;\nadd.cc.u32 %r1, %r0, 1;\naddc.u32 %r2, %r0, 0;\n"
+      "mov.b32 %r3, %r2;\n",
+      "p.ptx", default_config().caps);
+  ASSERT_EQ(p.code.size(), 4u);
+  EXPECT_EQ(p.code[0].kind, InstrKind::mov);
+  EXPECT_EQ(p.code[1].kind, InstrKind::arithmetic);
+  EXPECT_EQ(p.code[2].kind, InstrKind::arithmetic);
+  EXPECT_EQ(p.code[3].kind, InstrKind::mov);
+  EXPECT_EQ(p.code[3].mov_bits, 32u);
+  EXPECT_TRUE(!p.code[1].reads_carry && p.code[1].writes_carry);
+  EXPECT_TRUE(p.code[2].reads_carry && !p.code[2].writes_carry);
+  EXPECT_TRUE(!p.code[0].reads_carry && !p.code[0].writes_carry);
 }
 
 TEST(Program, ErrorsNameFileLineAndColumn) {
@@ -92,7 +176,8 @@ TEST(Program, ErrorsNameFileLineAndColumn) {
       {".reg .b32 %r<4>;\nld.global.u32 %r1, [%r2];\n", "p.ptx:2:1: 'ld.global.u32' is not supported by ptxfu sim"},
       {".reg .b32 %r<4>;\nadd.u32 %r1, %r2, %q9;\n", "p.ptx:2:19: Unknown symbol '%q9'"},
       {".reg .b32 %r<4>;\nadd.u32 %r1, %r2, %r3\n", "p.ptx:2:22: expected ';'"},
-      {".reg .b32 %r<4>;\nfma.rn.f32.f16 %r1, %r2, %r3, %r1;\n", "p.ptx:2:1: Feature 'fma.f32.f16' requires .target sm_100 or higher"},
+      {".reg .b32 %r<4>;\nfma.rn.f32.f16 %r1, %r2, %r3, %r1;\n",
+       "p.ptx:2:1: Feature 'fma.f32.f16' requires .target sm_100 or higher"},
       {".reg .b16 %h<4>;\nadd.f16 %h1, %h2, 0x3c00;\n", "p.ptx:2:19: Arguments mismatch for instruction 'add'"},
       {".reg .b32 %r<4>;\n", "p.ptx: no instructions to simulate"},
       {".reg .b32 %r<99999>;\n", "p.ptx:1:"},
@@ -103,7 +188,8 @@ TEST(Program, ErrorsNameFileLineAndColumn) {
       load_program(k.text, "p.ptx", c.caps);
       ADD_FAILURE() << "accepted: " << k.text;
     } catch (const ProgramError& e) {
-      EXPECT_NE(std::string(e.what()).find(k.expect), std::string::npos) << "expected '" << k.expect << "' got: " << e.what();
+      EXPECT_NE(std::string(e.what()).find(k.expect), std::string::npos)
+          << "expected '" << k.expect << "' got: " << e.what();
     }
   }
 }
@@ -121,8 +207,10 @@ TEST(Config, MalformedKeysAndAbsurdValuesAreConfigErrors) {
        R"(key 'forms\[2\]\.\?': unknown key)"},
       {"? [name]\n: sm_90\n", R"(^cfg\.yaml:1:3: key '\?': unknown key)"},
       {with("\nreference:", "\nreference:\n  {a: 1}: {source: x}"), R"(key 'reference': expected a string)"},
-      {with("fma:  {lanes: 32", "fma:  {lanes: 99999999999999999999999"), R"(key 'units\.fma\.lanes': expected an integer 1\.\.32)"},
-      {with("latency: 23}", "latency: -1}"), R"(key 'units\.mufu\.latency': expected an integer 1\.\.100000, got '-1')"},
+      {with("fma:  {lanes: 32", "fma:  {lanes: 99999999999999999999999"),
+       R"(key 'units\.fma\.lanes': expected an integer 1\.\.32)"},
+      {with("latency: 23}", "latency: -1}"),
+       R"(key 'units\.mufu\.latency': expected an integer 1\.\.100000, got '-1')"},
       {with("max_warps: 64", "max_warps: 1e9"), R"(key 'max_warps': expected an integer 1\.\.256, got '1e9')"},
   };
   for (const auto& c : cases) {

@@ -6,7 +6,9 @@
 // elaborates once per process: every job runs in one simulate() call.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <random>
 
 #include <fmt/format.h>
@@ -73,19 +75,25 @@ add.f32 %f2, %f1, %f0;
 std::string random_program(uint32_t seed, unsigned length) {
   std::mt19937 rng(seed);
   const char* forms[] = {
-      "fma.rn.f16x2 %h{}, %h{}, %h{}, %h{}",      "fma.rn.ftz.sat.f16x2 %h{}, %h{}, %h{}, %h{}",
-      "fma.rn.relu.bf16x2 %h{}, %h{}, %h{}, %h{}", "fma.rn.ftz.relu.f16x2 %h{}, %h{}, %h{}, %h{}",
-      "add.rn.f16x2 %h{}, %h{}, %h{}",            "sub.rn.sat.f16x2 %h{}, %h{}, %h{}",
-      "mul.rn.ftz.f16x2 %h{}, %h{}, %h{}",        "sub.rn.ftz.f16x2 %h{}, %h{}, %h{}",
-      "mul.rn.sat.f16x2 %h{}, %h{}, %h{}",         "fma.rn.bf16x2 %h{}, %h{}, %h{}, %h{}",
-      "fma.rn.f32 %f{}, %f{}, %f{}, %f{}",        "mad.lo.s32 %r{}, %r{}, %r{}, %r{}",
-      "ex2.approx.ftz.f32 %f{}, %f{}",            "max.f16x2 %h{}, %h{}, %h{}",
+      "fma.rn.f16x2 %h{}, %h{}, %h{}, %h{}",
+      "fma.rn.ftz.sat.f16x2 %h{}, %h{}, %h{}, %h{}",
+      "fma.rn.relu.bf16x2 %h{}, %h{}, %h{}, %h{}",
+      "fma.rn.ftz.relu.f16x2 %h{}, %h{}, %h{}, %h{}",
+      "add.rn.f16x2 %h{}, %h{}, %h{}",
+      "sub.rn.sat.f16x2 %h{}, %h{}, %h{}",
+      "mul.rn.ftz.f16x2 %h{}, %h{}, %h{}",
+      "sub.rn.ftz.f16x2 %h{}, %h{}, %h{}",
+      "mul.rn.sat.f16x2 %h{}, %h{}, %h{}",
+      "fma.rn.bf16x2 %h{}, %h{}, %h{}, %h{}",
+      "fma.rn.f32 %f{}, %f{}, %f{}, %f{}",
+      "mad.lo.s32 %r{}, %r{}, %r{}, %r{}",
+      "ex2.approx.ftz.f32 %f{}, %f{}",
+      "max.f16x2 %h{}, %h{}, %h{}",
   };
   std::string s = ".reg .b32 %r<4>;\n.reg .f32 %f<4>;\n.reg .b32 %h<6>;\n.reg .b32 %t;\nmov.u32 %t, %tid.x;\n";
   for (int i = 0; i < 4; ++i)
     s += fmt::format("mov.u32 %r{0}, %tid.x;\nmov.f32 %f{0}, 0f3f{1:02x}0000;\n", i, 0x80 + i);
-  for (int i = 0; i < 6; ++i)
-    s += fmt::format("mad.lo.u32 %h{}, %t, 0x{:08x}, 0x{:08x};\n", i, rng() | 1, rng());
+  for (int i = 0; i < 6; ++i) s += fmt::format("mad.lo.u32 %h{}, %t, 0x{:08x}, 0x{:08x};\n", i, rng() | 1, rng());
   std::uniform_int_distribution<int> pick(0, std::size(forms) - 1), reg(0, 3);
   for (unsigned i = 0; i < length; ++i)
     s += fmt::vformat(forms[pick(rng)], fmt::make_format_args(reg(rng), reg(rng), reg(rng), reg(rng))) + ";\n";
@@ -101,7 +109,9 @@ ArchConfig embedded(std::string_view name) {
   throw std::runtime_error("no embedded config " + std::string(name));
 }
 
-enum JobId { cpp90, rtl90, cpp75, rtl75, broken90, slow90, cpp80, rtl80, kJobs };
+enum JobId { cpp90, rtl90, cpp75, rtl75, broken90, slow90, cpp80, rtl80, cpp80_traced, rtl80_traced, kJobs };
+
+std::string vcd_path(const char* which) { return testing::TempDir() + "/rtl_cosim_" + which + ".vcd"; }
 
 struct Fixture {
   ArchConfig sm90 = embedded("sm_90"), sm75 = embedded("sm_75"), sm80 = embedded("sm_80");
@@ -113,8 +123,9 @@ struct Fixture {
 
   Fixture() {
     auto job = [&](const ArchConfig& c, const Program& p, bool rtl, unsigned stages = 0, bool broken = false,
-                   unsigned warps = kWarps) {
+                   unsigned warps = kWarps, std::string vcd = "") {
       SimJob j;
+      j.vcd_path = std::move(vcd);
       j.config = &c;
       j.program = &p;
       j.warps = warps;
@@ -132,6 +143,8 @@ struct Fixture {
     job(sm90, p90, true, 6);  // sm_90's HFMA2 latency is 5
     job(sm80, p80, false, 0, false, kRandomWarps);
     job(sm80, p80, true, 0, false, kRandomWarps);
+    job(sm80, p80, false, 0, false, kRandomWarps, vcd_path("cpp"));
+    job(sm80, p80, true, 0, false, kRandomWarps, vcd_path("rtl"));
     results = simulate(jobs);
   }
 };
@@ -144,7 +157,8 @@ const Fixture& fixture() {
 unsigned half_instructions(const Program& p) {
   unsigned n = 0;
   for (const auto& pi : p.code)
-    if (!pi.is_mov() && pi.text.find("f16") != std::string::npos && pi.text.rfind("max", 0) != 0) ++n;
+    if (pi.kind == InstrKind::arithmetic && pi.text.find("f16") != std::string::npos && pi.text.rfind("max", 0) != 0)
+      ++n;
   return n;
 }
 
@@ -153,8 +167,8 @@ void expect_same_run(const SimResult& cpp, const SimResult& rtl) {
   EXPECT_EQ(cpp.warp_instructions, rtl.warp_instructions);
   EXPECT_EQ(cpp.stalls, rtl.stalls);
   for (size_t u = 0; u < cpp.units.size(); ++u) {
-    EXPECT_EQ(cpp.units[u].busy_cycles, rtl.units[u].busy_cycles) << kUnitNames[u];
-    EXPECT_EQ(cpp.units[u].warp_instructions, rtl.units[u].warp_instructions) << kUnitNames[u];
+    EXPECT_EQ(cpp.units[u].busy_cycles, rtl.units[u].busy_cycles) << name(static_cast<Unit>(u));
+    EXPECT_EQ(cpp.units[u].warp_instructions, rtl.units[u].warp_instructions) << name(static_cast<Unit>(u));
   }
   EXPECT_EQ(cpp.warp0_registers, rtl.warp0_registers);
 }
@@ -202,7 +216,8 @@ TEST(RtlCosim, BrokenRoundingIsCaught) {
   EXPECT_NE(eval_line.find(".f16"), std::string::npos) << eval_line;
   EXPECT_NE(eval_line.find(" 0x"), std::string::npos) << eval_line;
   std::cout << "first of " << r.rtl_cosim.mismatches << " mismatches (" << r.rtl_cosim.lanes_checked
-            << " threads checked):\n" << first << "\n";
+            << " threads checked):\n"
+            << first << "\n";
 }
 
 TEST(RtlCosim, LatencyMismatchIsCaught) {
@@ -217,6 +232,33 @@ TEST(RtlCosim, LatencyMismatchIsCaught) {
   // The results arrive when the RTL has them: later than configured.
   EXPECT_GT(r.cycles, f.results[cpp90].cycles);
   EXPECT_EQ(r.warp0_registers, f.results[cpp90].warp0_registers);
+}
+
+// The VCD of a run with the RTL in the loop: every unit of every
+// sub-partition, the RTL's FMA units included, with the waveforms of the C++
+// units (the RTL's latency is the configured one). It used to drop the FMA
+// units.
+std::string vcd_body(const std::string& path, const std::string& sm) {
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  const size_t body = text.find("$scope");
+  text = body == std::string::npos ? "" : text.substr(body);
+  for (size_t at; (at = text.find(sm + "_")) != std::string::npos;) text.replace(at, sm.size() + 1, "smN_");
+  return text;
+}
+
+TEST(RtlCosim, TraceHasEveryUnit) {
+  const Fixture& f = fixture();
+  const std::string rtl = vcd_body(vcd_path("rtl"), fmt::format("sm{}", static_cast<int>(rtl80_traced)));
+  const std::string cpp = vcd_body(vcd_path("cpp"), fmt::format("sm{}", static_cast<int>(cpp80_traced)));
+  for (unsigned p = 0; p < f.sm80.sub_partitions; ++p)
+    for (const UnitRow& u : kUnits) {
+      const std::string scope = fmt::format("$scope module smN_sp{}_{} $end", p, u.name);
+      EXPECT_NE(rtl.find(scope), std::string::npos) << scope;
+    }
+  EXPECT_NE(rtl.find("\n#"), std::string::npos);  // value changes
+  EXPECT_EQ(rtl, cpp);
+  expect_clean(f.results[rtl80_traced], f.p80, kRandomWarps);
 }
 
 TEST(RtlCosim, ValidationBeforeElaboration) {

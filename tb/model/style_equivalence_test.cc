@@ -20,14 +20,24 @@ namespace {
 std::string random_program(uint32_t seed, unsigned length) {
   std::mt19937 rng(seed);
   const char* forms[] = {
-      "fma.rn.f32 %f{}, %f{}, %f{}, %f{}", "add.s32 %r{}, %r{}, %r{}",     "mad.lo.s32 %r{}, %r{}, %r{}, %r{}",
-      "fma.rn.f16x2 %r{}, %r{}, %r{}, %r{}", "ex2.approx.ftz.f32 %f{}, %f{}", "fma.rn.f64 %d{}, %d{}, %d{}, %d{}",
-      "popc.b32 %r{}, %r{}",                 "min.f32 %f{}, %f{}, %f{}",  "div.rn.f32 %f{}, %f{}, %f{}",
-      "mul.wide.u32 %w{}, %r{}, %r{}",       "add.cc.u32 %r{}, %r{}, %r{}",   "addc.cc.u32 %r{}, %r{}, %r{}",
+      "fma.rn.f32 %f{}, %f{}, %f{}, %f{}",
+      "add.s32 %r{}, %r{}, %r{}",
+      "mad.lo.s32 %r{}, %r{}, %r{}, %r{}",
+      "fma.rn.f16x2 %r{}, %r{}, %r{}, %r{}",
+      "ex2.approx.ftz.f32 %f{}, %f{}",
+      "fma.rn.f64 %d{}, %d{}, %d{}, %d{}",
+      "popc.b32 %r{}, %r{}",
+      "min.f32 %f{}, %f{}, %f{}",
+      "div.rn.f32 %f{}, %f{}, %f{}",
+      "mul.wide.u32 %w{}, %r{}, %r{}",
+      "add.cc.u32 %r{}, %r{}, %r{}",
+      "addc.cc.u32 %r{}, %r{}, %r{}",
   };
   std::string s = ".reg .b32 %r<8>;\n.reg .f32 %f<8>;\n.reg .f64 %d<8>;\n.reg .b64 %w<8>;\n";
   for (int i = 0; i < 8; ++i)
-    s += fmt::format("mov.u32 %r{0}, %tid.x;\nmov.f32 %f{0}, 0f3f{1:02x}0000;\nmov.f64 %d{0}, 0d40{1:02x}000000000000;\n", i, 0x80 + i);
+    s += fmt::format(
+        "mov.u32 %r{0}, %tid.x;\nmov.f32 %f{0}, 0f3f{1:02x}0000;\nmov.f64 %d{0}, 0d40{1:02x}000000000000;\n", i,
+        0x80 + i);
   std::uniform_int_distribution<int> pick(0, std::size(forms) - 1), reg(0, 3);  // few registers: many dependencies
   for (unsigned i = 0; i < length; ++i)
     s += fmt::vformat(forms[pick(rng)], fmt::make_format_args(reg(rng), reg(rng), reg(rng), reg(rng))) + ";\n";
@@ -43,16 +53,17 @@ std::vector<std::vector<uint64_t>> reference_registers(const Program& p, uint32_
       uint64_t src[4];
       for (unsigned k = 0; k < pi.num_src; ++k) {
         const SourceOperand& o = pi.src[k];
-        src[k] = o.kind == SourceOperand::Kind::reg ? regs[o.reg][lane]
+        EXPECT_TRUE(o.kind != SourceOperand::Kind::special || o.special == Special::tid_x);
+        src[k] = o.kind == SourceOperand::Kind::reg   ? regs[o.reg][lane]
                  : o.kind == SourceOperand::Kind::imm ? o.value
-                 : o.kind == SourceOperand::Kind::lane_id ? lane : warp * 32 + lane;
+                                                      : warp * 32 + lane;  // %tid.x
       }
-      if (pi.is_mov()) {
-        regs[pi.dest][lane] = src[0];
+      if (pi.kind == InstrKind::mov) {
+        regs[pi.dest[0]][lane] = src[0];
         continue;
       }
       const exec::Result r = exec::execute(pi.instr, src, carry);
-      regs[pi.dest][lane] = r.value;
+      regs[pi.dest[0]][lane] = r.value;
       if (isa::writes_carry(pi.instr)) carry = r.carry_out;
     }
   }
@@ -68,7 +79,8 @@ struct Case {
 class StyleEquivalence : public testing::Test {
  protected:
   static void SetUpTestSuite() {
-    for (const auto& e : embedded_configs()) configs_.push_back(load_config_text(std::string(e.text), std::string(e.name)));
+    for (const auto& e : embedded_configs())
+      configs_.push_back(load_config_text(std::string(e.text), std::string(e.name)));
     for (const char* cfg : {"sm_75", "sm_90"})  // sm_75: FP64 occupancy exceeds its latency
       for (unsigned warps : {1u, 8u, 32u})
         for (uint32_t seed : {1u, 2u, 3u}) cases_.push_back({cfg, warps, seed});
@@ -126,7 +138,8 @@ TEST_F(StyleEquivalence, SimulatedTimeEndsWithTheLastResult) {
 
 TEST_F(StyleEquivalence, RegistersEqualTheExactCore) {
   for (size_t i = 0; i < cases_.size(); ++i)
-    EXPECT_EQ(results_[2 * i].warp0_registers, reference_registers(programs_[i], 0)) << cases_[i].config << " seed " << cases_[i].seed;
+    EXPECT_EQ(results_[2 * i].warp0_registers, reference_registers(programs_[i], 0))
+        << cases_[i].config << " seed " << cases_[i].seed;
 }
 
 TEST_F(StyleEquivalence, StallsAccountForEveryIdleIssueSlot) {

@@ -35,6 +35,8 @@ constexpr const char* kAdd128 =
     "addc.cc.u32 %x2, %a2, %b2;\n"
     "addc.u32 %x3, %a3, %b3;\n";
 
+constexpr unsigned kPartialThreads = 20;
+
 class TimingTest : public testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -45,18 +47,21 @@ class TimingTest : public testing::Test {
     lrr_.scheduler = SchedulerPolicy::lrr;
     chain_ = load_program(kChain, "chain", config_.caps);
     add128_ = load_program(kAdd128, "add128", config_.caps);
-    auto job = [](const ArchConfig& c, const Program& p, unsigned warps, TimingStyle style) {
+    auto job = [](const ArchConfig& c, const Program& p, unsigned warps, TimingStyle style, unsigned threads = 0) {
       SimJob j;
       j.config = &c;
       j.program = &p;
       j.warps = warps;
       j.style = style;
+      j.threads = threads;
       return j;
     };
-    results_ = simulate({job(config_, chain_, 1, TimingStyle::loosely_timed),
-                         job(config_, add128_, 1, TimingStyle::loosely_timed),
-                         job(lrr_, add128_, 16, TimingStyle::loosely_timed),  // warps interleave
-                         job(lrr_, add128_, 16, TimingStyle::approximately_timed)});
+    results_ = simulate(
+        {job(config_, chain_, 1, TimingStyle::loosely_timed), job(config_, add128_, 1, TimingStyle::loosely_timed),
+         job(lrr_, add128_, 16, TimingStyle::loosely_timed),  // warps interleave
+         job(lrr_, add128_, 16, TimingStyle::approximately_timed),
+         job(config_, add128_, 1, TimingStyle::loosely_timed, kPartialThreads),  // lanes 20..31 inactive
+         job(config_, add128_, 1, TimingStyle::approximately_timed, kPartialThreads)});
   }
   static ArchConfig config_, lrr_;
   static Program chain_, add128_;
@@ -98,6 +103,29 @@ TEST_F(TimingTest, CarryIsPerThreadAcrossInterleavedWarps) {
   expect_add128(results_[2], "16 warps, loose round-robin, LT");
   expect_add128(results_[3], "16 warps, loose round-robin, AT");
   EXPECT_EQ(results_[2].cycles, results_[3].cycles);
+}
+
+}  // namespace
+}  // namespace ptxfu::models
+
+namespace ptxfu::models {
+namespace {
+
+// A CTA of 20 threads: its one warp's active mask has lanes 0..19, and only
+// they execute and are written (registers and the carry flag); the timing is
+// the full warp's.
+TEST_F(TimingTest, TheActiveMaskGatesEveryLaneEffect) {
+  const SimResult& full = results_[1];
+  for (size_t k : {4, 5}) {
+    const SimResult& r = results_[k];
+    expect_add128(r, k == 4 ? "20 threads, LT" : "20 threads, AT");
+    EXPECT_EQ(r.cycles, full.cycles);
+    EXPECT_EQ(r.warp_instructions, full.warp_instructions);
+    for (size_t reg = 0; reg < r.warp0_registers.size(); ++reg)
+      for (size_t lane = 0; lane < 32; ++lane)
+        EXPECT_EQ(r.warp0_registers[reg][lane], lane < kPartialThreads ? full.warp0_registers[reg][lane] : 0u)
+            << "register " << reg << " lane " << lane;
+  }
 }
 
 }  // namespace

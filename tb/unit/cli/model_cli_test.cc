@@ -51,6 +51,23 @@ TEST(SimCli, JsonHasTheContractedFields) {
   }
 }
 
+// An embedded config's name is taken wherever a config is asked for.
+TEST(SimCli, ConfigByEmbeddedName) {
+  CmdResult r = run("sim --json --config sm_80 " + kExample);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto by_name = nlohmann::json::parse(r.out);
+  EXPECT_EQ(by_name["config"], "sm_80");
+  r = run("sim --json --config " + std::string(PTXFU_SOURCE_DIR) + "/configs/sm_80.yaml " + kExample);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["cycles"], by_name["cycles"]);
+  r = run("bench --json --config sm_75");
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (const auto& o : nlohmann::json::parse(r.out)) EXPECT_EQ(o["config"], "sm_75");
+  r = run("sim --config sm_42 " + kExample);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("no embedded config 'sm_42' (sm_70, sm_75"), std::string::npos) << r.out;
+}
+
 TEST(SimCli, BothTimingStylesGiveTheSameCycles) {
   const auto lt = nlohmann::json::parse(run("sim --json --warps 32 --mode lt " + kExample).out);
   const auto at = nlohmann::json::parse(run("sim --json --warps 32 --mode at " + kExample).out);

@@ -123,7 +123,8 @@ TEST(Robustness, EndlessFilesAreRefusedNotReadToExhaustion) {
             "/dev/zero: larger than 16777216 bytes: not a program");
   EXPECT_EQ(message([] { sweep::load_spec("/dev/zero"); }), "/dev/zero: larger than 1048576 bytes");
   const std::string spec = "name: x\nbase: /dev/zero\nparameters:\n  warps: [1]\nprograms:\n  - ffma.chain\n";
-  EXPECT_EQ(message([&] { sweep::load_spec_text(spec, "s.yaml"); }), "/dev/zero: larger than 1048576 bytes");
+  EXPECT_EQ(message([&] { sweep::load_spec_text(spec, "s.yaml"); }),
+            "s.yaml:2:7: key 'base': /dev/zero: larger than 1048576 bytes: not a config");
 }
 
 }  // namespace
