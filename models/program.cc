@@ -151,6 +151,11 @@ class Loader {
     ProgramInstr pi;
     pi.text = std::string(text);
     pi.line = line_;
+    for (unsigned k = 0; k < st.num_operands; ++k)
+      if (st.forms[k] == isa::OperandForm::vector)
+        fail(st.operands[k].column, fmt::format("'{}': vector operands (mov's pack and unpack, cvt's x4 forms) are "
+                                                "not supported by ptxfu sim yet",
+                                                mnemonic));
     if (op == "mov") return mov(st, pi);
     if (!st.guard.text.empty())
       fail(st.guard.column, fmt::format("guarded instructions ('@{}{}') are not supported by ptxfu sim yet: it would "

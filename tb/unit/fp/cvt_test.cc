@@ -420,6 +420,35 @@ TEST(Cvt, ExecutorForms) {
   EXPECT_EQ(run("cvt.rn.f16x2.e2m1x2", {0x24}), 0x3c004000u);                      // 1, 2
   EXPECT_EQ(run("cvt.rp.ue8m0x2.f32", {0x3f800001, 0x3f800000}), 0x807fu);         // 2, 1
   EXPECT_EQ(run("cvt.rn.bf16x2.ue8m0x2", {0x7f80}), 0x3f804000u);
+  // cvt.pack.sat: a above b, c's low bits above both
+  EXPECT_EQ(run("cvt.pack.sat.u8.s32.b32", {0x00000100, 0xffffff00, 0x0000abcd}), 0xabcdff00u);
+  EXPECT_EQ(run("cvt.pack.sat.s16.s32", {0x00010000, 0x80000000}), 0x7fff8000u);
+  EXPECT_EQ(run("cvt.pack.sat.s2.s32.b32", {0x1, 0xfffffffe, 0xffffffff}), 0xfffffff6u);
+}
+
+// .rs: which random bits each value reads (PTX ISA, cvt). Every value sits
+// half a destination ulp above a grid point, so it rounds up exactly when
+// its random bits are at least half their range.
+TEST(Cvt, StochasticRoundingTakesEachValuesRandomBits) {
+  // f16x2: 13 LSBs of the upper half for a (bits 15:13 not read), of the lower for b
+  EXPECT_EQ(run("cvt.rs.f16x2.f32", {0x3f801000, 0x3f801000, 0xf000e000}), 0x3c013c00u);
+  EXPECT_EQ(run("cvt.rs.f16x2.f32", {0x3f801000, 0x3f801000, 0x0fff1000}), 0x3c003c01u);
+  // bf16x2: the upper half for a, the lower for b
+  EXPECT_EQ(run("cvt.rs.bf16x2.f32", {0x3f808000, 0x3f808000, 0x80007fff}), 0x3f813f80u);
+  // e4m3x4 (1.0625 = 1 + half an ulp): a [31:24], b [23:16], e [15:8], f [7:0]
+  EXPECT_EQ(run("cvt.rs.satfinite.e4m3x4.f32", {0x3f880000, 0x3f880000, 0x3f880000, 0x3f880000, 0x807f7f80}),
+            0x39383839u);
+  // e2m1x4 (1.25 = 1 + half an ulp): a [31:24], e [23:16], b [15:8], f [7:0]
+  EXPECT_EQ(run("cvt.rs.satfinite.e2m1x4.f32", {0x3fa00000, 0x3fa00000, 0x3fa00000, 0x3fa00000, 0x80807f7f}), 0x3232u);
+  // e3m2x4 (1.125): six bits a byte, two zero bits above each
+  EXPECT_EQ(run("cvt.rs.satfinite.e3m2x4.f32", {0x3f900000, 0x3f900000, 0x3f900000, 0x3f900000, 0x807f7f80}),
+            0x0d0c0c0du);
+  // NaN, +-inf and overflow under .satfinite; .relu
+  EXPECT_EQ(run("cvt.rs.satfinite.e4m3x4.f32", {0x7fc00000, 0x7f800000, 0xff800000, 0x44000000, 0}), 0x7f7efe7eu);
+  EXPECT_EQ(run("cvt.rs.relu.satfinite.e5m2x4.f32", {0xbf800000, 0x3f800000, 0x80000000, 0x7fc00000, 0}), 0x003c007fu);
+  // f16 without .satfinite: 65520 (max + half an ulp) overflows to inf when it carries, else max
+  EXPECT_EQ(run("cvt.rs.f16x2.f32", {0x477ff000, 0x477ff000, 0x10000fff}), 0x7c007bffu);
+  EXPECT_EQ(run("cvt.rs.satfinite.f16x2.f32", {0x477ff000, 0x7f800000, 0x1fff0000}), 0x7bff7bffu);
 }
 
 // ---- Stochastic rounding (.rs) against MPFR.
