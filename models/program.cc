@@ -169,6 +169,12 @@ class Loader {
                                         "run them unguarded",
                                         st.guard_negated ? "!" : "", st.guard.text));
     if (op == "mov") return mov(st, pi);
+    for (unsigned k = 0; k < st.num_operands; ++k)
+      if (st.forms[k] == isa::OperandForm::vector)
+        fail(st.operands[k].column,
+             fmt::format("'{}': vector operands of arithmetic instructions (cvt's x4 forms) are not supported by "
+                         "ptxfu sim yet",
+                         mnemonic));
     if (isa::is_other_instruction(op))
       fail(st.mnemonic.column, fmt::format("'{}' is not supported by ptxfu sim: programs are straight-line arithmetic "
                                            "(.reg, mov and the instructions of the arithmetic table)",

@@ -1,5 +1,6 @@
 #include "cli/eval_cmd.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstring>
@@ -32,7 +33,8 @@ constexpr std::array<uint8_t, 256> kByteClass = [] {
   return t;
 }();
 
-// Splits "mnemonic a, b c" on spaces and commas. Returns max_tokens + 1 when
+// Splits "mnemonic a, b c" on spaces and commas; "{_, _}" (an unpacking
+// mov's destination) is one token. Returns max_tokens + 1 when
 // there are more tokens; sets `invalid` to the first byte that is not ASCII
 // text (npos if none).
 unsigned split(std::string_view line, Token* tokens, unsigned max_tokens, size_t& invalid) {
@@ -44,6 +46,15 @@ unsigned split(std::string_view line, Token* tokens, unsigned max_tokens, size_t
     while (i < line.size() && cls(i) == kSeparator) ++i;
     if (i == line.size()) break;
     const size_t start = i;
+    if (line[i] == '{') {  // to the closing brace; what follows is still checked byte by byte
+      const size_t close = line.find('}', i);
+      const size_t stop = close == std::string_view::npos ? line.size() : close + 1;
+      for (; i < stop; ++i)
+        if (cls(i) == kInvalid) {
+          invalid = i;
+          return n;
+        }
+    }
     uint8_t c;
     while (i < line.size() && (c = cls(i)) != kSeparator) {
       if (c == kInvalid) {
@@ -70,12 +81,16 @@ constexpr std::array<int8_t, 256> kHexDigit = [] {
   return t;
 }();
 
-// "0x" and `digits` lowercase hex digits of v (zero-padded beyond 16), at `out`.
+// `digits` lowercase hex digits of v (zero-padded beyond 16), at `out`.
+char* put_digits(char* out, uint64_t v, unsigned digits) {
+  for (unsigned k = digits; k-- > 0;) *out++ = k < 16 ? "0123456789abcdef"[(v >> (4 * k)) & 0xf] : '0';
+  return out;
+}
+// The same after "0x".
 char* put_hex(char* out, uint64_t v, unsigned digits) {
   *out++ = '0';
   *out++ = 'x';
-  for (unsigned k = digits; k-- > 0;) *out++ = k < 16 ? "0123456789abcdef"[(v >> (4 * k)) & 0xf] : '0';
-  return out;
+  return put_digits(out, v, digits);
 }
 
 constexpr unsigned kMaxTokens = 8;
@@ -98,7 +113,18 @@ class Evaluator {
     if (n == 0) return error(static_cast<unsigned>(first) + 1, "expected an instruction");  // separators only
     if (n > kMaxTokens) return error(1, "too many operands");
 
-    unsigned num_src = n - 1;
+    // An unpacking mov names its destination vector: mov.b32 {_, _} 0x12345678.
+    unsigned first_src = 1, dest_values = 1;
+    if (n > 1 && tok[1].text[0] == '{') {
+      std::string_view e[4];
+      dest_values = isa::vector_elements(tok[1].text, e, 4);
+      if (tok[1].text.back() != '}' || dest_values > 4 ||
+          !std::all_of(e, e + std::min(dest_values, 4u), [](std::string_view x) { return x == "_"; }))
+        return error(tok[1].column,
+                     fmt::format("'{}': a destination vector is written with sinks, as {{_, _}}", tok[1].text));
+      first_src = 2;
+    }
+    unsigned num_src = n - first_src;
     std::optional<bool> carry_in;
     if (num_src > 0 && tok[n - 1].text.rfind("cc=", 0) == 0) {
       const std::string_view v = tok[n - 1].text.substr(3);
@@ -107,20 +133,34 @@ class Evaluator {
       carry_in = v == "1";
       --num_src;
     }
-    const Form* form = decode(tok[0], num_src);
+    const Form* form = decode(tok[0], num_src, dest_values);
     if (!form) return;
     if (form->reads_carry != carry_in.has_value())
       return error(tok[0].column,
                    carry_in ? fmt::format("'{}' does not read the carry flag: drop cc=", tok[0].text)
                             : fmt::format("'{}' reads the carry flag: end the line with cc=0 or cc=1", tok[0].text));
-    uint64_t src[kMaxTokens] = {};  // forms may read a source slot they do not use
-    for (unsigned k = 0; k < num_src; ++k)
-      if (!parse_operand(tok[k + 1], form->src_bits[k], k, src[k])) return;
+    // Forms may read a source slot they do not use; a 128-bit value takes two words.
+    uint64_t src[kMaxTokens + 1] = {};
+    for (unsigned k = 0, word = 0; k < num_src; ++k) {
+      if (!parse_operand(tok[k + first_src], form->src_bits[k], k, src + word)) return;
+      word += form->src_bits[k] > 64 ? 2 : 1;
+    }
 
     const exec::Result r = exec::execute(form->instr, src, carry_in.value_or(false));
-    char buf[64];
-    char* end = put_hex(buf, r.value, form->digits);
-    if (form->two_dests) {  // p|q, or lop3's d|p: the second is a predicate
+    char buf[96];
+    char* end = buf;
+    if (form->vector_dest) {  // an unpacking mov: the elements, first to last
+      for (unsigned i = 0; i < form->dests; ++i) {
+        if (i) *end++ = ' ';
+        end = put_hex(end, exec::element(r, i, form->dest_bits), form->digits);
+      }
+    } else if (form->dest_bits > 64) {  // mov.b128: bits 127:64, then 63:0
+      end = put_hex(end, r.high, form->digits - 16);
+      end = put_digits(end, r.value, 16);
+    } else {
+      end = put_hex(end, r.value, form->digits);
+    }
+    if (form->two_dests && !form->vector_dest) {  // p|q, or lop3's d|p: the second is a predicate
       *end++ = ' ';
       end = put_hex(end, r.second & 1, 1);
     }
@@ -144,64 +184,86 @@ class Evaluator {
   struct Form {
     isa::Instr instr;
     uint8_t src_bits[kMaxTokens];
-    uint8_t digits;  // of the destination; a predicate: one
-    bool two_dests, writes_carry, reads_carry;
+    uint8_t dest_bits;  // of the destination, or of each element of a destination vector
+    uint8_t digits;     // of dest_bits; a predicate: one
+    uint8_t dests;      // destinations (isa::num_dests)
+    bool two_dests, vector_dest, writes_carry, reads_carry;
   };
 
   // Decoded forms are cached by mnemonic and source count: streams repeat a
   // few forms, often the same one line after line (checked first).
-  const Form* decode(const Token& mnemonic, unsigned num_src) {
-    if (last_ && num_src == last_num_src_ && mnemonic.text == last_mnemonic_) return last_;
+  const Form* decode(const Token& mnemonic, unsigned num_src, unsigned dest_values) {
+    const unsigned shape = num_src * 8 + dest_values;  // both at most 8
+    if (last_ && shape == last_shape_ && mnemonic.text == last_mnemonic_) return last_;
     key_.assign(mnemonic.text);
     key_ += static_cast<char>('0' + num_src);
-    if (auto it = cache_.find(key_); it != cache_.end()) return remember(&it->second, mnemonic.text, num_src);
+    key_ += static_cast<char>('0' + dest_values);
+    if (auto it = cache_.find(key_); it != cache_.end()) return remember(&it->second, mnemonic.text, shape);
     Form f{};
     isa::Diagnostic d;
-    if (!isa::check_form(mnemonic.text, num_src, caps_, mnemonic.column, f.instr, d)) {
+    if (!isa::check_form(mnemonic.text, num_src, caps_, mnemonic.column, f.instr, d, dest_values)) {
       error(d.column, d.message);
       return nullptr;
     }
     for (unsigned k = 0; k < num_src; ++k) f.src_bits[k] = static_cast<uint8_t>(isa::src_bits(f.instr, k));
-    f.digits = static_cast<uint8_t>((isa::dest_bits(f.instr) + 3) / 4);
-    f.two_dests = isa::num_dests(f.instr) == 2;
+    f.dest_bits = static_cast<uint8_t>(isa::dest_bits(f.instr));
+    f.digits = static_cast<uint8_t>((f.dest_bits + 3) / 4);
+    f.dests = static_cast<uint8_t>(isa::num_dests(f.instr));
+    f.two_dests = f.dests == 2;
+    f.vector_dest = isa::is_vector(f.instr.row->dest);
     f.writes_carry = isa::writes_carry(f.instr);
     f.reads_carry = isa::reads_carry(f.instr);
     if (cache_.size() > 4096) {  // bounded memory on adversarial input
       cache_.clear();
       last_ = nullptr;
     }
-    return remember(&cache_.emplace(key_, f).first->second, mnemonic.text, num_src);
+    return remember(&cache_.emplace(key_, f).first->second, mnemonic.text, shape);
   }
-  const Form* remember(const Form* f, std::string_view mnemonic, unsigned num_src) {
+  const Form* remember(const Form* f, std::string_view mnemonic, unsigned shape) {
     last_mnemonic_.assign(mnemonic);
-    last_num_src_ = num_src;
+    last_shape_ = shape;
     return last_ = f;
   }
 
-  bool parse_operand(const Token& t, unsigned bits, unsigned index, uint64_t& value) {
+  // One operand into value[0], or a 128-bit one into value[0] (bits 63:0)
+  // and value[1] (bits 127:64).
+  bool parse_operand(const Token& t, unsigned bits, unsigned index, uint64_t* value) {
     const std::string_view s = t.text;
-    if (s.size() < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) {
-      error(t.column, fmt::format("operand {} '{}': expected a 0x hexadecimal bit pattern", index + 1, s));
-      return false;
-    }
-    if (s.size() <= 18) {  // up to 16 digits: the common case, one table lookup a digit
+    if (s.size() <= 18 && bits <= 64 && s.size() >= 3 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+      // Up to 16 digits: the common case, one table lookup a digit.
       uint64_t v = 0;
       size_t i = 2;
       for (int8_t d; i < s.size() && (d = kHexDigit[static_cast<unsigned char>(s[i])]) >= 0; ++i)
         v = v << 4 | static_cast<uint64_t>(d);
-      if (i == s.size() && (bits >= 64 || (v >> bits) == 0)) {
-        value = v;
+      if (i == s.size() && (bits == 64 || (v >> bits) == 0)) {
+        value[0] = v;
         return true;
       }
     }
     // Everything else, errors included.
-    const auto [p, ec] = std::from_chars(s.data() + 2, s.data() + s.size(), value, 16);
-    if (ec == std::errc::result_out_of_range ||
-        (ec == std::errc() && p == s.data() + s.size() && bits < 64 && (value >> bits))) {
+    const auto hex = [](std::string_view digits, uint64_t& out) {
+      const auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), out, 16);
+      if (ec == std::errc::result_out_of_range) return std::errc::result_out_of_range;
+      return ec != std::errc() || p != digits.data() + digits.size() ? std::errc::invalid_argument : std::errc();
+    };
+    std::errc ec = std::errc::invalid_argument;
+    if (s.size() >= 3 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+      const std::string_view digits = s.substr(2);
+      if (bits > 64) {  // the last 16 digits are bits 63:0, the ones before bits 127:64
+        const size_t low = digits.size() > 16 ? digits.size() - 16 : 0;
+        value[1] = 0;
+        ec = low > 0 ? hex(digits.substr(0, low), value[1]) : std::errc();
+        if (ec == std::errc()) ec = hex(digits.substr(low), value[0]);
+      } else {
+        ec = hex(digits, value[0]);
+        if (ec == std::errc() && bits < 64 && (value[0] >> bits)) ec = std::errc::result_out_of_range;
+      }
+    }
+    if (ec == std::errc::result_out_of_range) {
       error(t.column, fmt::format("operand {} '{}' does not fit in {} bits", index + 1, s, bits));
       return false;
     }
-    if (ec != std::errc() || p != s.data() + s.size()) {
+    if (ec != std::errc()) {
       error(t.column, fmt::format("operand {} '{}': expected a 0x hexadecimal bit pattern", index + 1, s));
       return false;
     }
@@ -226,7 +288,7 @@ class Evaluator {
   const isa::Capabilities& caps_;
   std::unordered_map<std::string, Form> cache_;  // node-based: pointers stay valid
   std::string key_, last_mnemonic_;              // reused: no allocation per line
-  unsigned last_num_src_ = 0;
+  unsigned last_shape_ = 0;
   const Form* last_ = nullptr;
   std::string buffer_;
   unsigned line_no_ = 0;

@@ -16,6 +16,7 @@ bool run_approx(const isa::Instr& in, const uint64_t* s, bool, Result& r) { retu
 bool run_float(const isa::Instr& in, const uint64_t* s, bool, Result& r) { return execute_float(in, s, r); }
 bool run_compare(const isa::Instr& in, const uint64_t* s, bool, Result& r) { return execute_compare(in, s, r); }
 bool run_convert(const isa::Instr& in, const uint64_t* s, bool, Result& r) { return execute_convert(in, s, r); }
+bool run_move(const isa::Instr& in, const uint64_t* s, bool, Result& r) { return execute_move(in, s, r); }
 
 [[noreturn]] void no_executor(const isa::Instr& in) {
   // Unreachable for a legal form: the tests run every form of the table.
@@ -31,6 +32,7 @@ Executor executor_for(const isa::Instr& in) {
     case isa::Executor::approx: return run_approx;
     case isa::Executor::compare: return run_compare;
     case isa::Executor::convert: return run_convert;
+    case isa::Executor::move: return run_move;
   }
   return run_int;
 }

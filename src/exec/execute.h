@@ -12,10 +12,18 @@ struct Result {
   uint64_t value = 0;      // destination bits, zero-extended to 64
   bool carry_out = false;  // meaningful for forms that write CC (.cc)
   uint64_t second = 0;     // a second destination: q of setp's p|q
+  uint64_t high = 0;       // bits 127:64 of a 128-bit destination (mov.b128)
 };
 
-// src holds instr.num_src operands, each zero-extended to 64 bits; carry_in is
-// read by addc/subc/madc. Precondition: instr is legal (isa::check passed).
+// The elements of a vector destination (mov's unpack) lie in value/high as
+// PTX's mov lays them out: element i is bits [i*bits, (i+1)*bits), the
+// first element lowest. Returns element `index`.
+uint64_t element(const Result& r, unsigned index, unsigned bits);
+
+// src holds instr.num_src source values (a vector operand {a, b, e, f} gives
+// one per element, in order), each zero-extended to 64 bits; a 128-bit value
+// takes two words, bits 63:0 then 127:64. carry_in is read by
+// addc/subc/madc. Precondition: instr is legal (isa::check passed).
 Result execute(const isa::Instr& instr, const uint64_t* src, bool carry_in);
 
 // The active lanes of one warp instruction: src[lane][k] is operand k of a
@@ -45,5 +53,6 @@ bool execute_int(const isa::Instr& instr, const uint64_t* src, bool carry_in,
 bool execute_approx(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_approx.cc
 bool execute_compare(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_compare.cc
 bool execute_convert(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_convert.cc
+bool execute_move(const isa::Instr& instr, const uint64_t* src, Result& out);     // exec_move.cc
 
 }  // namespace ptxfu::exec

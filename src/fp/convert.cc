@@ -18,13 +18,13 @@ constexpr bool widens(const Format& from, const Format& to) {
 
 namespace ieee {
 
-uint64_t convert(const Format& from, const Format& to, uint64_t a, Rounding rnd) {
+uint64_t convert(const Format& from, const Format& to, uint64_t a, Rounding rnd, RandomBits rs) {
   const Unpacked x = unpack(from, a);
   switch (x.cls) {
     case Class::nan: return detail::default_nan(to);
     case Class::inf: return to.inf(x.sign);
     case Class::zero: return to.zero(x.sign);
-    default: return round_pack(to, x.sign, x.exp, x.sig, false, rnd);
+    default: return round_pack(to, x.sign, x.exp, x.sig, false, rnd, rs);
   }
 }
 

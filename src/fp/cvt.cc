@@ -68,7 +68,7 @@ uint64_t round_magnitude(const Unpacked& x, IntRounding r, bool& over) {
 
 uint64_t cvt_float(const Format& from, const Format& to, uint64_t a, const CvtPolicy& p) {
   const uint64_t in = flush_in(from, p, a);
-  return finish_cvt(to, p, is_nan(from, in), ieee::convert(from, to, in, p.rnd));
+  return finish_cvt(to, p, is_nan(from, in), ieee::convert(from, to, in, p.rnd, p.random));
 }
 
 uint64_t cvt_integral(const Format& f, uint64_t a, IntRounding r, const CvtPolicy& p) {

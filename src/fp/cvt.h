@@ -21,6 +21,7 @@ struct CvtPolicy {
   bool sat = false;        // clamp to [+0, 1], NaN -> +0
   bool relu = false;       // negative -> +0, NaN -> canonical NaN
   bool satfinite = false;  // +-inf and overflow -> +-max finite; NaN stays NaN
+  RandomBits random;       // .rs: this value's random bits (width 0: rounded by rnd)
 };
 
 // Float to float (any rows of fp/format.h), rounded once under p.rnd.

@@ -12,6 +12,14 @@ using u128 = unsigned __int128;
 
 enum class Rounding : uint8_t { rn, rz, rm, rp };
 
+// Stochastic rounding (PTX cvt .rs): `width` random bits, added as an
+// integer to the top `width` bits the rounding drops; the carry out rounds
+// away from zero, no carry towards zero. width 0: not stochastic.
+struct RandomBits {
+  uint32_t value = 0;
+  unsigned width = 0;
+};
+
 // Which special values a format encodes (E = exponent field, M = fraction).
 //   ieee:       IEEE 754 style: E all ones is inf (M = 0) or NaN (M != 0);
 //               E = 0 holds zeros and subnormals (f16, bf16, tf32, f32, f64,

@@ -20,7 +20,8 @@ uint64_t mul(const Format& f, uint64_t a, uint64_t b, Rounding rnd);
 uint64_t fma(const Format& f, uint64_t a, uint64_t b, uint64_t c, Rounding rnd);
 uint64_t div(const Format& f, uint64_t a, uint64_t b, Rounding rnd);
 uint64_t sqrt(const Format& f, uint64_t a, Rounding rnd);
-uint64_t convert(const Format& from, const Format& to, uint64_t a, Rounding rnd);
+// `rs`: stochastic rounding (cvt .rs) in place of `rnd` when rs.width > 0.
+uint64_t convert(const Format& from, const Format& to, uint64_t a, Rounding rnd, RandomBits rs = {});
 }  // namespace ieee
 
 // ---- The same without any fast path (the reference the fast paths must

@@ -37,13 +37,31 @@ namespace detail {
 //    encoding) overflows.
 //  - ue8m0 (no sign, no zero): a negative nonzero value gives the NaN; zero
 //    and results that underflow give the smallest value 2^-127 (encoding 0).
+//
+// With `rs.width` > 0 the rounding is stochastic and `rnd` is not read: the
+// random bits are added to the top rs.width dropped bits (below them
+// nothing counts), and the carry out rounds the magnitude up (away from
+// zero), its absence truncates. A value beyond the largest finite one
+// overflows as IEEE's rounding in that direction does: to infinity when the
+// bits dropped at the value's own precision carry, else to max-finite.
+// The caller passes every bit of its source in `sig` (sticky false).
 template <typename Sig>
 [[gnu::always_inline]] inline uint64_t round_pack(const Format& f, bool sign, int exp, Sig sig, bool sticky,
-                                                  Rounding rnd) {
+                                                  Rounding rnd, RandomBits rs = {}) {
   static_assert(std::is_same_v<Sig, uint64_t> || std::is_same_v<Sig, u128>, "64- or 128-bit significands");
   constexpr int kBits = sizeof(Sig) * 8;
+  // .rs: whether the random bits, added to the top rs.width of the `drop`
+  // low bits of sig (padded with zeros below when fewer), carry out. The
+  // bits under the top rs.width cannot: their sum with nothing stays below one.
+  const auto stochastic_carry = [&](int drop) {
+    if (drop <= 0) return false;
+    const int w = static_cast<int>(rs.width);
+    const Sig top = drop >= w ? (drop - w >= kBits ? Sig{0} : (sig >> (drop - w)) & ((Sig{1} << w) - 1))
+                              : (sig & ((Sig{1} << drop) - 1)) << (w - drop);
+    return top + rs.value >= (Sig{1} << w);
+  };
   // Rounding away from zero gives the IEEE infinity on overflow.
-  const bool away = rnd == Rounding::rn || (rnd == Rounding::rm && sign) || (rnd == Rounding::rp && !sign);
+  bool away = rnd == Rounding::rn || (rnd == Rounding::rm && sign) || (rnd == Rounding::rp && !sign);
   if (!f.has_sign() && sign && sig != 0) return f.nan();
   if (sig == 0) return f.zero(sign);
   int msb = detail::msb_index(sig);
@@ -68,7 +86,10 @@ template <typename Sig>
   int shift = msb - f.frac_bits;
   uint64_t base = static_cast<uint64_t>(top + f.bias() - 1);
   if (__builtin_expect(static_cast<unsigned>(top - f.emin()) > static_cast<unsigned>(f.emax() - f.emin()), 0)) {
-    if (top > f.emax()) return away ? f.inf(sign) : f.max_finite(sign);
+    if (top > f.emax()) {
+      if (rs.width) away = stochastic_carry(msb - f.frac_bits);
+      return away ? f.inf(sign) : f.max_finite(sign);
+    }
     if (f.min_biased() == 0) return f.zero(sign);  // no subnormals and no zero (ue8m0): the smallest value
     shift = f.emin() - f.frac_bits - exp;
     base = 0;
@@ -81,6 +102,7 @@ template <typename Sig>
     if (rnd == Rounding::rm) mant += s & sticky;
     if (rnd == Rounding::rp) mant += (s ^ 1) & sticky;
   } else {
+    if (rs.width) away = stochastic_carry(shift);  // before the far-below case folds sig
     if (__builtin_expect(shift >= kBits, 0)) {
       // Far below the kept bits. shift == kBits: halve, keeping the lost
       // bit as a sticky bit below the guard; beyond: the value is nonzero
@@ -104,6 +126,10 @@ template <typename Sig>
       case Rounding::rz: break;
       case Rounding::rm: inc = (2 * h - 1 + sticky) & (Sig{0} - s); break;
       case Rounding::rp: inc = (2 * h - 1 + sticky) & (Sig{0} - (s ^ 1)); break;
+    }
+    if (rs.width) {  // .rs: the carry of the random bits decides
+      sig &= ~((Sig{1} << shift) - 1);
+      inc = away ? Sig{1} << shift : 0;
     }
     mant = static_cast<uint64_t>((sig + inc) >> shift);
   }

@@ -23,4 +23,10 @@ uint64_t cvt_int(uint64_t a, unsigned from_bits, bool from_signed, unsigned to_b
   return ext > max ? max : ext;
 }
 
+uint32_t cvt_pack(uint32_t a, uint32_t b, uint32_t c, unsigned bits, bool to_signed) {
+  const uint64_t ta = cvt_int(a, 32, true, bits, to_signed, true);
+  const uint64_t tb = cvt_int(b, 32, true, bits, to_signed, true);
+  return static_cast<uint32_t>((uint64_t{c} << (2 * bits)) | (ta << bits) | tb);
+}
+
 }  // namespace ptxfu::integer

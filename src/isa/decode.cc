@@ -48,9 +48,16 @@ bool takes_comparison(Op op) {
 constexpr ModSet kAnyRounding = kRoundingMods | kIntRoundingMods | bit(Mod::rna) | bit(Mod::rs);
 
 // Whether the rows of `op` ask for a direction (shf.l/shf.r): then ptxas
-// reads it as part of the name.
+// reads it as part of the name, and the name alone names nothing.
 bool named_with_direction(Op op) {
   return any_row_of(op, [](const FormRow& r) { return (r.required & kNameMods) != 0; });
+}
+
+// Whether ptxas reads modifier `m` of `op` as part of the name (shf.l,
+// cvt.pack): some row requires or selects it. Then it must come first.
+bool part_of_name(Op op, Mod m) {
+  return (bit(m) & kNameMods) &&
+         any_row_of(op, [m](const FormRow& r) { return ((r.required | r.selector) & bit(m)) != 0; });
 }
 
 // Whether some row of `op` for these types takes a boolean operation (.and
@@ -89,6 +96,28 @@ constexpr OpWording kOpWordings[] = {
     {Op::mad24, "Not a name of any known instruction: '{}'"},
     {Op::dp2a, "'.hi/.lo' modifier required for instruction '{}'"},
 };
+
+// How ptxas words a required modifier that is missing, where not generically
+// ("Modifier '.x' required for instruction 'op'"); {type} is the destination type.
+struct RequiredWording {
+  Op op;
+  Mod mod;
+  std::string_view text;
+};
+constexpr RequiredWording kRequiredWordings[] = {
+    {Op::cvt, Mod::satfinite, "'.satfinite' modifier required for instruction 'cvt' with destination type '.{type}'"},
+    {Op::cvt, Mod::sat, ".sat modifier required for instruction 'cvt.pack'"},
+};
+
+std::string required_message(Op op, Mod m, Type type) {
+  for (const RequiredWording& w : kRequiredWordings)
+    if (w.op == op && w.mod == m) {
+      std::string text(w.text);
+      if (const auto pos = text.find("{type}"); pos != std::string::npos) text.replace(pos, 6, name(type));
+      return text;
+    }
+  return fmt::format("Modifier '.{}' required for instruction '{}'", name(m), name(op));
+}
 
 std::string no_mode_message(Op op) {
   for (const OpWording& w : kOpWordings)
@@ -177,16 +206,19 @@ std::string illegal_modifier_message(Op op, ModSet mods, Type type, Mod m) {
   return text;
 }
 
-bool matches_types(const FormRow& row, Op op, Type t1, Type t2, unsigned num_types) {
-  if (!(row.ops & op_bit(op)) || !(row.types & type_bit(t1))) return false;
+bool matches_types(const FormRow& row, Op op, const Type (&t)[3], unsigned num_types) {
+  if (!(row.ops & op_bit(op)) || !(row.types & type_bit(t[0]))) return false;
   if (row.types2 == 0) return num_types == 1;
-  return num_types == 2 && (row.types2 & type_bit(t2));
+  if (num_types < 2 || !(row.types2 & type_bit(t[1]))) return false;
+  if (row.types3 == 0) return num_types == 2;
+  return num_types == 3 && (row.types3 & type_bit(t[2]));
 }
 
 }  // namespace
 
 std::string instruction_name(Op op, ModSet mods) {
   std::string text(name(op));
+  if (mods & bit(Mod::pack)) return text += ".pack";
   for (Mod m : {Mod::hi, Mod::lo, Mod::wide})
     if (mods & bit(m)) return (text += '.') += name(m);
   return text;
@@ -204,8 +236,7 @@ std::optional<std::string> modifier_error(const FormRow& row, Op op, Type type, 
   if (row.selector && !(mods & row.selector)) return missing_selector_message(op, row.selector);
   for (unsigned i = 0; i < static_cast<unsigned>(Mod::kCount); ++i) {
     const Mod m = static_cast<Mod>(i);
-    if ((row.required & bit(m)) && !(mods & bit(m)))
-      return fmt::format("Modifier '.{}' required for instruction '{}'", name(m), name(op));
+    if ((row.required & bit(m)) && !(mods & bit(m))) return required_message(op, m, type);
   }
   if (__builtin_popcountll(mods & kRoundingMods) > 1) return std::string("Multiple rounding modifiers specified");
   if ((row.selector & kModeMods) && __builtin_popcountll(mods & row.selector) > 1)
@@ -226,15 +257,16 @@ std::optional<std::string> modifier_error(const FormRow& row, Op op, Type type, 
 }
 
 bool check_form(std::string_view mnemonic, unsigned num_src, const Capabilities& caps, unsigned column, Instr& out,
-                Diagnostic& err) {
-  return decode(mnemonic, num_src, column, out, err) && check_target(out, caps, column, err);
+                Diagnostic& err, unsigned dest_values) {
+  return decode(mnemonic, num_src, column, out, err, dest_values) && check_target(out, caps, column, err);
 }
 
 Capabilities capabilities_of(const Target& target, uint16_t ptx) {
   return Capabilities{target.name, target.sm, ptx, target.mask};
 }
 
-bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr& out, Diagnostic& err) {
+bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr& out, Diagnostic& err,
+            unsigned dest_values) {
   size_t dot = mnemonic.find('.');
   const std::string_view op_word = mnemonic.substr(0, dot);
   Op op;
@@ -243,7 +275,7 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
 
   ModSet mods = 0;
   Cmp cmp = Cmp::none;
-  Type type_list[2] = {Type::kCount, Type::kCount};
+  Type type_list[3] = {Type::kCount, Type::kCount, Type::kCount};
   unsigned num_types = 0;
   unsigned first_type_column = column;
   bool mode_first = false;                     // ptxas reads "mad.hi" as the name: the mode must lead
@@ -265,8 +297,8 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
       for (const RepeatRule& rule : kRepeatRules)
         if ((rule.group & bit(m)) && (mods & rule.group)) return fail(err, word_column, repeat_message(rule, op, mods));
       if (start == op_word.size() + 1) mode_first = (bit(m) & kModeMods) != 0;
-      // ptxas reads "shf.l" as the name: a direction anywhere else is unknown.
-      if ((bit(m) & kNameMods) && start != op_word.size() + 1 && named_with_direction(op))
+      // ptxas reads "shf.l" and "cvt.pack" as the name: the word anywhere else is unknown.
+      if (start != op_word.size() + 1 && part_of_name(op, m))
         return fail(err, word_column, fmt::format("Unknown modifier '.{}'", word));
       // ptxas 13.0 accepts the testp classes on every instruction and ignores
       // them (tb/unit/isa/ptxas_agreement_test.cc): so does ptxfu.
@@ -275,16 +307,21 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
     } else if (const auto found = find_type(word)) {
       t = *found;
       if (num_types == 0) first_type_column = word_column;
-      if (num_types == 2)
-        return fail(err, word_column, fmt::format("Unexpected instruction types specified for '{}'", name(op)));
+      const bool third = num_types == 2 && any_row_of(op, [](const FormRow& r) { return r.types3 != 0; });
+      if (num_types == 3 || (num_types == 2 && !third))
+        return fail(err, word_column,
+                    fmt::format("Unexpected instruction types specified for '{}'",
+                                instruction_name(op, mods & bit(Mod::pack))));
       type_list[num_types++] = t;
     } else {
       return fail(err, word_column, fmt::format("Unknown modifier '.{}'", word));
     }
   }
   const Type t1 = type_list[0];
-  const Type t2 = num_types == 2 ? type_list[1] : t1;
-  const std::string type_error = fmt::format("Unexpected instruction types specified for '{}'", name(op));
+  const Type t2 = num_types >= 2 ? type_list[1] : t1;
+  const Type t3 = num_types == 3 ? type_list[2] : Type::kCount;
+  const std::string type_error =
+      fmt::format("Unexpected instruction types specified for '{}'", instruction_name(op, mods & bit(Mod::pack)));
   if (num_types == 0) return fail(err, column, type_error);
 
   bool any_type_match = false;
@@ -292,11 +329,11 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
   ModSet selectors = 0;
   const FormRow* chosen = nullptr;
   for (const FormRow* row = rows_begin(); row != rows_end(); ++row) {
-    if (!matches_types(*row, op, t1, t2, num_types)) continue;
+    if (!matches_types(*row, op, type_list, num_types)) continue;
     any_type_match = true;
     cmps |= row->cmps;
     if (row->cmps && !(row->cmps & cmp_bit(cmp))) continue;
-    if (row->num_src != num_src) continue;
+    if (row->num_values() != num_src || elements(row->dest) != dest_values) continue;
     selectors |= row->selector;
     if (row->selector != 0 && !(row->selector & mods)) continue;
     if (!chosen) chosen = row;
@@ -327,10 +364,21 @@ bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr&
   if ((chosen->selector & kModeMods) && !mode_first) return fail(err, column, no_mode_message(op));
   if ((mods & kBoolMods) && !(chosen->allowed() & kBoolMods) && takes_boolop(op, t1))
     return fail(err, column, fmt::format("Arguments mismatch for instruction '{}'", name(op)));
+  // cvt.pack with the types or operands of another cvt: ptxas speaks of cvt.pack's.
+  if ((mods & bit(Mod::pack)) && !(chosen->allowed() & bit(Mod::pack)) &&
+      any_row_of(op, [](const FormRow& r) { return (r.allowed() & bit(Mod::pack)) != 0; })) {
+    const bool types_fit = any_row_of(op, [&](const FormRow& r) {
+      return (r.allowed() & bit(Mod::pack)) && matches_types(r, op, type_list, num_types);
+    });
+    return fail(err, column,
+                fmt::format(types_fit ? "Arguments mismatch for instruction '{}'"
+                                      : "Unexpected instruction types specified for '{}'",
+                            instruction_name(op, bit(Mod::pack))));
+  }
 
   if (auto message = modifier_error(*chosen, op, t1, mods)) return fail(err, column, std::move(*message));
 
-  out = Instr{op, t1, t2, mods, cmp, static_cast<uint8_t>(num_src), chosen};
+  out = Instr{op, t1, t2, mods, cmp, static_cast<uint8_t>(num_src), chosen, t3};
   return true;
 }
 
@@ -345,6 +393,8 @@ bool check_target(const Instr& in, const Capabilities& caps, unsigned column, Di
     if (!caps.mask.test(id)) {
       if (f.scope == FeatureScope::specific_targets)
         return fail(err, column, fmt::format("Instruction '{}' not supported on .target '{}'", text, caps.target_name));
+      if (f.scope == FeatureScope::listed_targets)
+        return fail(err, column, fmt::format("{} '{}' not supported on .target '{}'", kind, text, caps.target_name));
       if (f.min_sm > caps.sm)
         return fail(err, column, fmt::format("{} '{}' requires .target sm_{} or higher", kind, text, f.min_sm));
       return fail(err, column,
@@ -358,8 +408,8 @@ bool check_target(const Instr& in, const Capabilities& caps, unsigned column, Di
     return true;
   };
   // ptxas speaks of a type the target lacks before the form that uses it.
-  for (const Type t : {in.type, in.type2})
-    if (!check_one(info(t).feature, t)) return false;
+  for (const Type t : {in.type, in.type2, in.type3})
+    if (t != Type::kCount && !check_one(info(t).feature, t)) return false;
   if (!check_one(in.row->feature, in.type)) return false;
   for (const ModFeature& mf : in.row->mod_features)
     if (mf.feature != kNoFeature && in.has(mf.mod) && !check_one(mf.feature, in.type)) return false;

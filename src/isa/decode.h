@@ -28,18 +28,20 @@ struct Capabilities {
 
 Capabilities capabilities_of(const Target& target, uint16_t ptx);
 
-// Decodes `mnemonic` for an instruction with `num_src` source operands.
-// `column` is where the mnemonic starts in the line (1-based), for diagnostics.
-bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr& out,
-            Diagnostic& err);
+// Decodes `mnemonic` for an instruction with `num_src` source values (a
+// vector operand {a, b, e, f} counts its elements) and a destination of
+// `dest_values` elements (1, or a vector's: mov's unpack). `column` is where
+// the mnemonic starts in the line (1-based), for diagnostics.
+bool decode(std::string_view mnemonic, unsigned num_src, unsigned column, Instr& out, Diagnostic& err,
+            unsigned dest_values = 1);
 
 // Checks that `caps` provide every feature the decoded form uses.
 bool check_target(const Instr& in, const Capabilities& caps, unsigned column, Diagnostic& err);
 
 // The one legality check of a form: decode, then the target's features.
 // `check`, `eval`, the C API and the models all call it.
-bool check_form(std::string_view mnemonic, unsigned num_src, const Capabilities& caps, unsigned column,
-                Instr& out, Diagnostic& err);
+bool check_form(std::string_view mnemonic, unsigned num_src, const Capabilities& caps, unsigned column, Instr& out,
+                Diagnostic& err, unsigned dest_values = 1);
 
 // The instruction's name as ptxas writes it in messages: the opcode, with
 // its mode where it has one ('mul.hi', 'mad24.lo').

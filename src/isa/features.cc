@@ -24,11 +24,32 @@ constexpr TargetRow kTargets[] = {
     {"sm_121f", 121, 88},
 };
 
-// `specific`: an architecture- or family-specific target (sm_100a, sm_100f).
-FeatureMask mask_for_sm(uint16_t sm, bool specific) {
+// Whether `name` is one of the space-separated names in `list`.
+bool listed(std::string_view list, std::string_view name) {
+  while (!list.empty()) {
+    const size_t space = list.find(' ');
+    if (list.substr(0, space) == name) return true;
+    if (space == std::string_view::npos) break;
+    list.remove_prefix(space + 1);
+  }
+  return false;
+}
+
+// The features of target `row`: by sm number; the specific ones on an
+// architecture- or family-specific target (sm_100a, sm_100f); the listed
+// ones on the targets their row names.
+FeatureMask mask_for(const TargetRow& row) {
+  const char last = row.name.back();
+  const bool specific = last == 'a' || last == 'f';
   FeatureMask mask;
-  for (size_t i = 0; i < kNumFeatures; ++i)
-    if (kFeatures[i].min_sm <= sm && (specific || kFeatures[i].scope == FeatureScope::every_target)) mask.set(i);
+  for (size_t i = 0; i < kNumFeatures; ++i) {
+    const Feature& f = kFeatures[i];
+    switch (f.scope) {
+      case FeatureScope::every_target: mask.set(i, f.min_sm <= row.sm); break;
+      case FeatureScope::specific_targets: mask.set(i, f.min_sm <= row.sm && specific); break;
+      case FeatureScope::listed_targets: mask.set(i, listed(f.targets, row.name)); break;
+    }
+  }
   return mask;
 }
 
@@ -53,10 +74,7 @@ const std::vector<uint16_t>& known_sm_numbers() {
 
 std::optional<Target> find_target(std::string_view name) {
   for (const auto& t : kTargets)
-    if (t.name == name) {
-      const char last = t.name.back();
-      return Target{std::string(t.name), t.sm, t.min_ptx, mask_for_sm(t.sm, last == 'a' || last == 'f')};
-    }
+    if (t.name == name) return Target{std::string(t.name), t.sm, t.min_ptx, mask_for(t)};
   return std::nullopt;
 }
 

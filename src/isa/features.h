@@ -23,8 +23,10 @@ enum class FeatureKind : uint8_t { feature, modifier };
 
 // Which targets of an sm number have a feature: all of them, or only the
 // architecture- and family-specific ones (sm_100a, sm_100f, ...), for which
-// ptxas says "Instruction '...' not supported on .target 'sm_100'".
-enum class FeatureScope : uint8_t { every_target, specific_targets };
+// ptxas says "Instruction '...' not supported on .target 'sm_100'"; or only
+// the targets the row lists (Feature::targets), whatever their number:
+// "Feature '.rs' not supported on .target 'sm_120a'".
+enum class FeatureScope : uint8_t { every_target, specific_targets, listed_targets };
 
 struct Feature {
   std::string_view id;    // stable name used by configs
@@ -33,6 +35,7 @@ struct Feature {
   uint16_t min_sm;        // e.g. 90
   uint16_t min_ptx;       // PTX ISA version times ten, e.g. 81 for 8.1
   FeatureScope scope = FeatureScope::every_target;
+  std::string_view targets = {};  // listed_targets: the target names, separated by spaces
 };
 
 // One row per feature. min_sm/min_ptx were checked against NVIDIA's ptxas
@@ -82,6 +85,13 @@ inline constexpr Feature kFeatures[] = {
     {"cvt_fp6", "cvt with .e2m3x2/.e3m2x2", FeatureKind::feature, 100, 86, FeatureScope::specific_targets},
     {"cvt_fp4", "cvt with .e2m1x2", FeatureKind::feature, 100, 86, FeatureScope::specific_targets},
     {"cvt_ue8m0", "cvt with .ue8m0x2", FeatureKind::feature, 100, 86, FeatureScope::specific_targets},
+    // stochastic rounding: on sm_100a and sm_103a only (ptxas 13.0 refuses sm_100f, sm_110a, sm_120a, sm_121a, ...)
+    {"cvt_rs", ".rs", FeatureKind::feature, 100, 87, FeatureScope::listed_targets, "sm_100a sm_103a"},
+    {"b128_type", "Type .b128", FeatureKind::feature, 70, 83},  // mov.b128 (PTX ISA: sm_70, PTX 8.3)
+    // cvt.pack (PTX ISA 6.5; sm_72, the sub-byte types sm_75: below sm_75 not checkable with ptxas 13.0)
+    {"cvt_pack", "cvt.pack", FeatureKind::feature, 72, 65},
+    {"cvt_pack_subbyte", "cvt.pack", FeatureKind::feature, 75, 65},
+    {"int2_type", ".{type}", FeatureKind::feature, 75, 65},
 };
 inline constexpr size_t kNumFeatures = sizeof(kFeatures) / sizeof(kFeatures[0]);
 static_assert(kNumFeatures <= kMaxFeatures);

@@ -8,14 +8,17 @@
 
 namespace ptxfu::isa {
 
-// "fma.rn.ftz.f16": the comparison, modifiers in enum order, then the type suffixes.
-std::string spell(Op op, ModSet mods, Type type, Type type2, bool two_types, Cmp cmp = Cmp::none);
+// "fma.rn.ftz.f16": a name modifier (.pack), the comparison, modifiers in
+// enum order, then the type suffixes (type3: none when kCount).
+std::string spell(Op op, ModSet mods, Type type, Type type2, bool two_types, Cmp cmp = Cmp::none,
+                  Type type3 = Type::kCount);
 std::string spell(const Instr& in);
 
 // The form (op, mods, types) with its row, found the way decode() finds it;
 // `row` stays nullptr when the table has no such form (no executor claims
 // it). For tests and tools that name forms by their parts.
-Instr make_form(Op op, Type type, ModSet mods, unsigned num_src, Type type2 = Type::kCount, Cmp cmp = Cmp::none);
+Instr make_form(Op op, Type type, ModSet mods, unsigned num_src, Type type2 = Type::kCount, Cmp cmp = Cmp::none,
+                Type type3 = Type::kCount);
 
 // Calls `visit` for every op and type (pair) of one row, with no modifiers
 // (Instr::row set): the one walk over a row's forms.

@@ -19,13 +19,17 @@ enum class Op : uint8_t {
   mul24, mad24, sad, copysign, testp,
   setp, set, selp, slct,
   and_, or_, xor_, not_, cnot, lop3, shl, shr, shf, prmt,  // C++ reserves and/or/xor/not
-  cvt,
+  cvt, mov,
   kCount
 };
 
 struct OpInfo {
   Op op;
   std::string_view name;
+  // The table holds only this opcode's forms with a vector operand (mov's
+  // pack and unpack); its other statements are among PTX's other
+  // instructions (isa/opcodes.h), checked for syntax and symbols only.
+  bool vector_forms_only = false;
 };
 
 // One row per opcode, in enum order (checked below).
@@ -44,7 +48,7 @@ inline constexpr OpInfo kOps[] = {
     {Op::and_, "and"},    {Op::or_, "or"},      {Op::xor_, "xor"},    {Op::not_, "not"},
     {Op::cnot, "cnot"},   {Op::lop3, "lop3"},   {Op::shl, "shl"},     {Op::shr, "shr"},
     {Op::shf, "shf"},     {Op::prmt, "prmt"},
-    {Op::cvt, "cvt"},
+    {Op::cvt, "cvt"},     {Op::mov, "mov", true},
 };
 
 // Whether row i of a table keyed by an enum describes enumerator i.
@@ -69,6 +73,8 @@ enum class Type : uint8_t {
   // conversion-only formats (cvt): tf32 in a 32-bit container, and the
   // packed FP8/FP6/FP4/UE8M0 pairs and quads, one byte a value (FP4: a nibble)
   tf32, e4m3x2, e5m2x2, e2m3x2, e3m2x2, e2m1x2, ue8m0x2, e4m3x4, e5m2x4, e2m3x4, e3m2x4, e2m1x4,
+  // cvt.pack's sub-byte destinations: no register has them
+  u4, s4, u2, s2,
   kCount
 };
 
@@ -97,7 +103,7 @@ inline constexpr TypeInfo kTypeInfo[] = {
     {Type::b16, "b16", 16, 1, TypeClass::bits, nullptr},
     {Type::b32, "b32", 32, 1, TypeClass::bits, nullptr},
     {Type::b64, "b64", 64, 1, TypeClass::bits, nullptr},
-    {Type::b128, "b128", 128, 1, TypeClass::bits, nullptr},
+    {Type::b128, "b128", 128, 1, TypeClass::bits, nullptr, feature("b128_type")},
     {Type::u16x2, "u16x2", 32, 2, TypeClass::unsigned_int, nullptr},
     {Type::s16x2, "s16x2", 32, 2, TypeClass::signed_int, nullptr},
     {Type::f16, "f16", 16, 1, TypeClass::floating, &fp::kF16},
@@ -120,6 +126,10 @@ inline constexpr TypeInfo kTypeInfo[] = {
     {Type::e2m3x4, "e2m3x4", 32, 4, TypeClass::floating, &fp::kE2M3},
     {Type::e3m2x4, "e3m2x4", 32, 4, TypeClass::floating, &fp::kE3M2},
     {Type::e2m1x4, "e2m1x4", 16, 4, TypeClass::floating, &fp::kE2M1},
+    {Type::u4, "u4", 4, 1, TypeClass::unsigned_int, nullptr},
+    {Type::s4, "s4", 4, 1, TypeClass::signed_int, nullptr},
+    {Type::u2, "u2", 2, 1, TypeClass::unsigned_int, nullptr, feature("int2_type")},
+    {Type::s2, "s2", 2, 1, TypeClass::signed_int, nullptr, feature("int2_type")},
 };
 static_assert(rows_in_enum_order(kTypeInfo, &TypeInfo::type, Type::kCount));
 
@@ -183,7 +193,8 @@ constexpr ModSet bit(Mod m) { return ModSet{1} << static_cast<unsigned>(m); }
 constexpr ModSet kRoundingMods = bit(Mod::rn) | bit(Mod::rz) | bit(Mod::rm) | bit(Mod::rp);
 constexpr ModSet kModeMods = bit(Mod::hi) | bit(Mod::lo) | bit(Mod::wide);
 constexpr ModSet kIntRoundingMods = bit(Mod::rni) | bit(Mod::rzi) | bit(Mod::rmi) | bit(Mod::rpi);
-constexpr ModSet kNameMods = bit(Mod::l) | bit(Mod::r);  // part of the name (shf.l): they lead
+// Part of the name where a row selects or requires them (shf.l, cvt.pack): they lead.
+constexpr ModSet kNameMods = bit(Mod::l) | bit(Mod::r) | bit(Mod::pack);
 constexpr ModSet kBoolMods = bit(Mod::and_) | bit(Mod::or_) | bit(Mod::xor_);
 constexpr ModSet kPrmtMods = bit(Mod::f4e) | bit(Mod::b4e) | bit(Mod::rc8) | bit(Mod::ecl) | bit(Mod::ecr) |
                              bit(Mod::rc16);
@@ -195,15 +206,16 @@ struct FormRow;  // isa/table.h
 // A decoded instruction. `type` is the destination/operation type as PTX
 // spells it first; `type2` is the second type suffix where the form has one
 // (mixed precision .f32.f16: the source type; dp4a/dp2a: b's type) and
-// otherwise equals `type`.
+// otherwise equals `type`; `type3` the third (cvt.pack's c), else kCount.
 struct Instr {
   Op op = Op::add;
   Type type = Type::u32;
   Type type2 = Type::u32;
   ModSet mods = 0;
   Cmp cmp = Cmp::none;  // setp/set: the comparison
-  uint8_t num_src = 0;  // source operands (cc= not counted)
+  uint8_t num_src = 0;  // source values (cc= not counted): a vector {a, b, e, f} is four
   const FormRow* row = nullptr;
+  Type type3 = Type::kCount;
 
   constexpr bool has(Mod m) const { return (mods & bit(m)) != 0; }
 };

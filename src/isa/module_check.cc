@@ -21,6 +21,22 @@ bool is_table_opcode(std::string_view word) {
   return false;
 }
 
+}  // namespace
+
+bool is_table_statement(const Statement& st) {
+  const std::string_view opcode = opcode_of(st);
+  for (const OpInfo& o : kOps) {
+    if (o.name != opcode) continue;
+    if (!o.vector_forms_only) return true;
+    for (unsigned k = 0; k < st.num_operands; ++k)
+      if (st.forms[k] == OperandForm::vector) return true;
+    return false;
+  }
+  return false;
+}
+
+namespace {
+
 // The names visible inside one function: registers and variables in nested
 // scopes, plus the function's labels and the module's symbols.
 class FunctionScope {
@@ -111,7 +127,7 @@ void check_instruction(const Instruction& in, const std::vector<NameRef>& names,
 bool check_statement(const Statement& st, const Capabilities& caps, const RegisterTable* regs, Diagnostic& err,
                      bool& other_instruction) {
   const std::string_view opcode = opcode_of(st);
-  other_instruction = !is_table_opcode(opcode) && is_other_instruction(opcode);
+  other_instruction = !is_table_statement(st) && is_other_instruction(opcode);
   if (other_instruction) {
     err = {st.mnemonic.column,
            fmt::format("'{}' is not an arithmetic instruction; ptxfu checks the arithmetic chapter only", opcode)};
@@ -125,8 +141,14 @@ bool check_statement(const Statement& st, const Capabilities& caps, const Regist
     }
     return false;
   }
+  const OperandValues values = operand_values(st);
+  if (values.bad_vector >= 0) {
+    const Token& v = st.operands[values.bad_vector];
+    err = {v.column, fmt::format("Illegal vector size: {}", vector_elements(v.text, nullptr, 0)), v.line};
+    return false;
+  }
   Instr instr;
-  return check_form(st.mnemonic.text, st.num_operands - 1, caps, st.mnemonic.column, instr, err) &&
+  return check_form(st.mnemonic.text, values.src, caps, st.mnemonic.column, instr, err, values.dest) &&
          check_operands(instr, st, regs, err);
 }
 

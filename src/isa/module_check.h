@@ -10,6 +10,12 @@
 
 namespace ptxfu::isa {
 
+// Whether the instruction table judges `st`: its opcode is the table's and,
+// where the table holds only an opcode's vector forms (mov), it has a
+// vector operand. Other statements of PTX's other instructions are checked
+// for syntax and symbols only.
+bool is_table_statement(const Statement& st);
+
 // One statement against the instruction table: its form, its target and its
 // operands (register widths and kinds where `regs` knows them). Statements
 // of instructions outside the table fail with `other_instruction` set.

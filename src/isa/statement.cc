@@ -94,4 +94,36 @@ bool literal_overflows(std::string_view s) {
   return false;
 }
 
+unsigned vector_elements(std::string_view text, std::string_view* out, unsigned max) {
+  if (!text.empty() && text.front() == '{') text.remove_prefix(1);
+  if (!text.empty() && text.back() == '}') text.remove_suffix(1);
+  unsigned n = 0;
+  while (true) {
+    const size_t comma = text.find(',');
+    std::string_view e = text.substr(0, comma);
+    while (!e.empty() && (e.front() == ' ' || e.front() == '\t')) e.remove_prefix(1);
+    while (!e.empty() && (e.back() == ' ' || e.back() == '\t')) e.remove_suffix(1);
+    if (n < max) out[n] = e;
+    ++n;
+    if (comma == std::string_view::npos) return n;
+    text.remove_prefix(comma + 1);
+  }
+}
+
+OperandValues operand_values(const Statement& st) {
+  OperandValues v;
+  for (unsigned k = 0; k < st.num_operands; ++k) {
+    unsigned n = 1;
+    if (st.forms[k] == OperandForm::vector) {
+      n = vector_elements(st.operands[k].text, nullptr, 0);
+      if (n != 1 && n != 2 && n != 4 && v.bad_vector < 0) v.bad_vector = static_cast<int>(k);
+    }
+    if (k == 0)
+      v.dest = n;
+    else
+      v.src += n;
+  }
+  return v;
+}
+
 }  // namespace ptxfu::isa

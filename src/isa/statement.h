@@ -40,6 +40,20 @@ struct Statement {
 // starts in the line.
 bool parse_statement(std::string_view text, unsigned column, Statement& out, Diagnostic& err);
 
+// The elements of a vector operand "{a, b, e, f}", trimmed: returns how many
+// there are and stores the first `max` in `out`.
+unsigned vector_elements(std::string_view text, std::string_view* out, unsigned max);
+
+// The values a statement's operands hold, as decode() counts them: a vector
+// operand gives one per element. `bad_vector` is the first vector whose size
+// PTX has no vector of (not 1, 2 or 4: "Illegal vector size: 3"), or -1.
+struct OperandValues {
+  unsigned dest = 1;
+  unsigned src = 0;
+  int bad_vector = -1;
+};
+OperandValues operand_values(const Statement& st);
+
 enum class LiteralKind : uint8_t { none, integer, floating };
 // Classifies a PTX immediate: 123, -7, 0x1f, 0b101, 017, 0f3f800000,
 // 0d3ff0000000000000, 1.5, 1e-3.

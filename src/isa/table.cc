@@ -39,6 +39,7 @@ class Form {
     return c;
   }
   constexpr Form second_type(TypeMask t) const { return with(&FormRow::types2, t); }
+  constexpr Form third_type(TypeMask t) const { return with(&FormRow::types3, t); }
   // One of `m` must be present, and it picks this row over its neighbours.
   constexpr Form select(ModSet m) const { return with(&FormRow::selector, m); }
   constexpr Form require(ModSet m) const { return with(&FormRow::required, m); }
@@ -80,6 +81,17 @@ constexpr Form floating(OpMask o, TypeMask t, unsigned sources) {
 constexpr Form convert(TypeMask to, TypeMask from, unsigned sources = 1) {
   return Form(op_bit(Op::cvt), to, sources, Pipe::alu, Executor::convert).second_type(from).shape(Shape::convert);
 }
+// cvt.pack.sat: d (32 bits) packs a and b of the second type, saturated to
+// the first; the narrower forms take the rest of d from c, of the third.
+constexpr Form packing(TypeMask to, unsigned sources) {
+  return Form(op_bit(Op::cvt), to, sources, Pipe::alu, Executor::convert)
+      .second_type(type_bit(Type::s32))
+      .select(bit(Mod::pack))
+      .require(bit(Mod::sat))
+      .shape(Shape::pack_int);
+}
+// mov's pack (d, {a, b}) and unpack ({d, e}, a) forms.
+constexpr Form moving(TypeMask t) { return Form(op_bit(Op::mov), t, 1, Pipe::alu, Executor::move).shape(Shape::pack); }
 constexpr Form approximate(OpMask o, TypeMask t, unsigned sources) {
   return Form(o, t, sources, Pipe::mufu, Executor::approx);
 }
@@ -445,6 +457,18 @@ constexpr FormRow kRows[] = {
         .allow(mods(M::relu))
         .needs("cvt_fp8"),
     convert(types(T::f16x2), types(T::e4m3x2, T::e5m2x2)).select(mods(M::rn)).allow(mods(M::relu)).needs("cvt_fp8"),
+    // stochastic rounding with random bits (.rs): sm_100a and sm_103a, PTX 8.7
+    convert(types(T::f16x2, T::bf16x2), types(T::f32), 3)
+        .select(mods(M::rs))
+        .allow(mods(M::relu, M::satfinite))
+        .sources({Operand::reg, Operand::reg, Operand::random_bits})
+        .needs("cvt_rs"),
+    convert(types(T::e4m3x4, T::e5m2x4, T::e2m3x4, T::e3m2x4, T::e2m1x4), types(T::f32), 2)
+        .select(mods(M::rs))
+        .require(mods(M::satfinite))
+        .allow(mods(M::relu))
+        .sources({Operand::vector4, Operand::random_bits})
+        .needs("cvt_rs"),
     // FP6, FP4 and UE8M0 pairs: architecture- and family-specific targets (sm_100a, sm_120f, ...)
     convert(types(T::e2m3x2, T::e3m2x2), types(T::f32), 2)
         .select(mods(M::rn))
@@ -467,6 +491,17 @@ constexpr FormRow kRows[] = {
         .allow(mods(M::satfinite))
         .needs("cvt_ue8m0"),
     convert(types(T::bf16x2), types(T::ue8m0x2)).select(mods(M::rn)).needs("cvt_ue8m0"),
+    // ---- mov's pack and unpack forms: a vector of 2 or 4 elements that split
+    // the type's width, the first element in the lowest bits (PTX ISA, mov).
+    // The other movs are not the table's (OpInfo::vector_forms_only).
+    moving(types(T::b16, T::b32, T::b64, T::b128)).sources({Operand::vector2}),
+    moving(types(T::b32, T::b64, T::b128)).sources({Operand::vector4}),
+    moving(types(T::b16, T::b32, T::b64, T::b128)).dest(Operand::vector2),
+    moving(types(T::b32, T::b64, T::b128)).dest(Operand::vector4),
+    // cvt.pack.sat (ptxas 13.0 reads cvt.pack as the name: .pack leads)
+    packing(types(T::u16, T::s16), 2).needs("cvt_pack"),
+    packing(types(T::u8, T::s8), 3).third_type(types(T::b32)).needs("cvt_pack"),
+    packing(types(T::u4, T::s4, T::u2, T::s2), 3).third_type(types(T::b32)).needs("cvt_pack_subbyte"),
 };
 
 }  // namespace
@@ -481,6 +516,8 @@ unsigned register_bits(Type t) { return std::max(16u, static_cast<unsigned>(info
 
 unsigned dest_bits(const Instr& in) {
   const unsigned w = info(in.type).bits;
+  if (in.row->shape == Shape::pack_int) return 32;  // "Destination d is an unsigned 32-bit integer"
+  if (in.row->shape == Shape::pack) return w / elements(in.row->dest);
   if (in.row->shape == Shape::convert && !is_float(in.type)) return register_bits(in.type);
   if (in.row->dest == Operand::pred || in.row->dest == Operand::pred_pair) return 1;
   switch (in.row->shape) {
@@ -492,9 +529,21 @@ unsigned dest_bits(const Instr& in) {
   }
 }
 
-unsigned src_bits(const Instr& in, unsigned index) {
+unsigned src_position(const Instr& in, unsigned index) {
+  unsigned position = 0;
+  for (unsigned first = 0; position + 1 < in.row->num_src; ++position) {
+    first += elements(in.row->src[position]);
+    if (index < first) break;
+  }
+  return position;
+}
+
+unsigned src_bits(const Instr& in, unsigned value) {
   const unsigned w = info(in.type).bits;
-  if (in.row->src[index] == Operand::pred) return 1;
+  const unsigned index = src_position(in, value);
+  const Operand kind = in.row->src[index];
+  if (kind == Operand::pred) return 1;
+  if (kind == Operand::random_bits) return 32;
   switch (in.row->shape) {
     case Shape::same:
     case Shape::count: return w;
@@ -506,12 +555,15 @@ unsigned src_bits(const Instr& in, unsigned index) {
     case Shape::shift: return index == 1 ? 32 : w;
     case Shape::convert: return is_float(in.type2) ? info(in.type2).bits : register_bits(in.type2);
     case Shape::select: return index == 2 ? info(in.type2).bits : w;
+    case Shape::pack_int: return index == 2 ? info(in.type3).bits : info(in.type2).bits;
+    case Shape::pack: return w / elements(kind);
   }
   return w;
 }
 
 unsigned num_dests(const Instr& in) {
   if (in.row->dest == Operand::reg_pred) return 2;
+  if (is_vector(in.row->dest)) return elements(in.row->dest);
   if (in.row->dest != Operand::pred_pair) return 1;
   return (in.mods & kBoolMods) || info(in.type).lanes == 2 ? 2 : 1;
 }

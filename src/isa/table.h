@@ -35,34 +35,43 @@ enum class Executor : uint8_t {
   approx,    // src/approx: MUFU and the .approx/.full forms
   compare,   // setp, set, selp, slct: comparisons and selection (exec_compare.cc)
   convert,   // cvt and its packing forms (exec_convert.cc)
+  move,      // mov's pack and unpack forms (exec_move.cc)
 };
 
 // What an operand position holds. Widths of `reg` operands follow from the
 // type(s) and the shape.
 enum class Operand : uint8_t {
   none,
-  reg,        // a register or an immediate of the operand's width
-  pred,       // a .pred register (a source may be negated: !%p)
-  pred_pair,  // a destination: p, or p|q (setp)
-  reg_pred,   // a destination d|p: a register of the type and a predicate (lop3.and/.or)
-  imm,        // an immediate only (lop3's LUT)
-  vector4,    // four registers {a, b, e, f} (the x4 conversions)
+  reg,          // a register or an immediate of the operand's width
+  pred,         // a .pred register (a source may be negated: !%p)
+  pred_pair,    // a destination: p, or p|q (setp)
+  reg_pred,     // a destination d|p: a register of the type and a predicate (lop3.and/.or)
+  imm,          // an immediate only (lop3's LUT)
+  vector2,      // a vector of two elements {a, b} (mov's pack and unpack)
+  vector4,      // a vector of four elements {a, b, e, f} (the x4 conversions, mov)
+  random_bits,  // a .b32 register and nothing else: cvt .rs's random bits (measured, ptxas 13.0)
 };
 
-inline constexpr unsigned kMaxSources = 5;  // lop3.and: a, b, c, the LUT and q
+// How many values an operand position holds: a vector one per element.
+constexpr unsigned elements(Operand o) { return o == Operand::vector4 ? 4 : o == Operand::vector2 ? 2 : 1; }
+constexpr bool is_vector(Operand o) { return o == Operand::vector2 || o == Operand::vector4; }
+
+inline constexpr unsigned kMaxSources = 5;  // lop3.and: a, b, c, the LUT and q; cvt.rs x4: a, b, e, f, rbits
 
 // Operand widths follow from the type(s) and the shape.
 enum class Shape : uint8_t {
-  same,   // d and every source have the type's width
-  wide,   // .wide: d (and mad's c) twice the width of a and b
-  count,  // d is .u32 (popc, clz, bfind)
-  bfe,    // d, a of the type; b, c are .u32
-  bfi,    // f, a, b of the type; c, d are .u32
-  mixed,  // d and the last source .f32; the others of type2 (.f16/.bf16)
-  word,   // every operand 32 bits (dp4a, dp2a, fns, bmsk, szext)
-  shift,  // d and a of the type, the shift amount .u32 (shl, shr)
-  convert,  // d of the first type, the sources of the second (cvt, set)
-  select,   // d, a, b of the first type, c of the second (slct)
+  same,      // d and every source have the type's width
+  wide,      // .wide: d (and mad's c) twice the width of a and b
+  count,     // d is .u32 (popc, clz, bfind)
+  bfe,       // d, a of the type; b, c are .u32
+  bfi,       // f, a, b of the type; c, d are .u32
+  mixed,     // d and the last source .f32; the others of type2 (.f16/.bf16)
+  word,      // every operand 32 bits (dp4a, dp2a, fns, bmsk, szext)
+  shift,     // d and a of the type, the shift amount .u32 (shl, shr)
+  convert,   // d of the first type, the sources of the second (cvt, set)
+  select,    // d, a, b of the first type, c of the second (slct)
+  pack_int,  // cvt.pack: d 32 bits, a and b of the second type, c of the third
+  pack,      // mov: the scalar of the type; a vector's elements split its width evenly
 };
 
 struct ModFeature {
@@ -74,7 +83,8 @@ struct FormRow {
   OpMask ops = 0;
   TypeMask types = 0;
   TypeMask types2 = 0;   // 0: the form has a single type suffix
-  uint8_t num_src = 0;
+  TypeMask types3 = 0;   // 0: the form has at most two type suffixes
+  uint8_t num_src = 0;   // source operand positions (a vector is one)
   Operand dest = Operand::reg;
   std::array<Operand, kMaxSources> src{};
   CmpSet cmps = 0;      // non-empty: the form takes one of these comparisons
@@ -89,6 +99,12 @@ struct FormRow {
   bool carry_in = false;  // reads the carry flag (addc, subc, madc)
 
   constexpr ModSet allowed() const { return selector | required | optional; }
+  // Source values: what eval takes and the executors read (a vector gives one per element).
+  constexpr unsigned num_values() const {
+    unsigned n = 0;
+    for (unsigned i = 0; i < num_src; ++i) n += elements(src[i]);
+    return n;
+  }
 };
 
 struct PairRule {
@@ -109,12 +125,18 @@ inline constexpr PairRule kPairRules[] = {
 const FormRow* rows_begin();
 const FormRow* rows_end();
 
-// Operand widths in bits of a decoded instruction.
+// Operand widths in bits of a decoded instruction: the destination (one
+// element of a vector destination), and source value `index` (values count
+// a vector's elements one by one, as Instr::num_src does).
 unsigned dest_bits(const Instr& in);
 unsigned src_bits(const Instr& in, unsigned index);
+// The source operand position (0-based) that holds source value `index`.
+unsigned src_position(const Instr& in, unsigned index);
 // How many destinations eval prints: 2 where a form writes p and q that
 // carry separate information (a boolean operation, setp on an x2 pack,
-// lop3's d|p), else 1. Result::second holds the second.
+// lop3's d|p), a vector destination's elements (mov's unpack), else 1.
+// Result::second holds a second predicate; a vector's elements are packed
+// in Result::value/high (exec::element).
 unsigned num_dests(const Instr& in);
 // Whether a form writes or reads the carry flag.
 bool writes_carry(const Instr& in);

@@ -15,6 +15,7 @@
 #include "cli/check_cmd.h"
 #include "isa/instr.h"
 #include "isa/module.h"
+#include "isa/module_check.h"
 
 namespace ptxfu::corpus {
 
@@ -66,9 +67,7 @@ inline std::string_view opcode_of(const isa::Statement& st) {
 
 // Whether the statement goes through the instruction table (its opcode is a
 // name in isa::kOps); the others are only resolved for their symbols.
-inline bool in_table(const isa::Statement& st) {
-  const std::string_view op = opcode_of(st);
-  return std::any_of(std::begin(isa::kOps), std::end(isa::kOps), [&](const isa::OpInfo& o) { return o.name == op; });
-}
+// A statement the instruction table judges (mov only with a vector operand).
+inline bool in_table(const isa::Statement& st) { return isa::is_table_statement(st); }
 
 }  // namespace ptxfu::corpus

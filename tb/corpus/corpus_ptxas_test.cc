@@ -283,7 +283,8 @@ Copy modifier_copy(const FileInfo& fi, const std::vector<size_t>& sample, const 
       const std::string mnemonic = insert_modifier(st.mnemonic.text, mod);
       isa::Instr instr;
       isa::Diagnostic d;
-      const bool legal = isa::check_form(mnemonic, st.num_operands - 1, caps, 1, instr, d);
+      const isa::OperandValues values = isa::operand_values(st);
+      const bool legal = isa::check_form(mnemonic, values.src, caps, 1, instr, d, values.dest);
       if (legal != want_legal) continue;
       if (substitute(c.lines, st.mnemonic.line, st.mnemonic.column, st.mnemonic.text, mnemonic))
         c.variants.push_back({st.mnemonic.line, fmt::format(".{} inserted", mod)});

@@ -5,7 +5,9 @@
 // the README:
 //  - exactly one output line per instruction line (blank lines and lines
 //    starting with '#' or '//' give none; a too-long line gives one error);
-//  - every output line is "0x<hex>[ cc=0|1]" or "error: LINE:COL: MESSAGE";
+//  - every output line is "0x<hex>[ 0x<hex>...][ cc=0|1]" (up to four values:
+//    p and q, d and p, an unpacked vector's elements) or
+//    "error: LINE:COL: MESSAGE";
 //  - the exit status is 1 exactly when some line erred, else 0.
 // The first input byte picks the target (the default newest or sm_70) and a
 // small line limit so that the too-long path is reached.
@@ -46,10 +48,15 @@ size_t expected_lines(std::string_view input, size_t max_line) {
 bool well_formed(std::string_view line, bool& is_error) {
   is_error = line.rfind("error: ", 0) == 0;
   if (is_error) return line.size() > 7;
-  if (line.size() < 3 || line.substr(0, 2) != "0x") return false;
-  size_t i = 2;
-  while (i < line.size() && ((line[i] >= '0' && line[i] <= '9') || (line[i] >= 'a' && line[i] <= 'f'))) ++i;
-  if (i == 2) return false;
+  size_t i = 0;
+  for (unsigned values = 0; values < 4; ++values) {
+    if (line.substr(i, 2) != "0x") return false;
+    const size_t start = i += 2;
+    while (i < line.size() && ((line[i] >= '0' && line[i] <= '9') || (line[i] >= 'a' && line[i] <= 'f'))) ++i;
+    if (i == start) return false;
+    if (line.substr(i, 3) != " 0x") break;
+    ++i;
+  }
   const std::string_view rest = line.substr(i);
   return rest.empty() || rest == " cc=0" || rest == " cc=1";
 }

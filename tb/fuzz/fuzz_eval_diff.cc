@@ -15,7 +15,11 @@
 //   integer add sub (.sat .cc) addc subc (.sat .cc) mul mad madc (.lo .hi
 //           .wide .sat .cc) div rem abs neg min max (.relu) on every integer
 //           type and pack of the table; popc clz brev; and or xor not cnot
-//           (.pred included) shl shr selp.
+//           (.pred included) shl shr selp; cvt.pack.sat (every type); mov's
+//           pack and unpack forms (every width and element count).
+//   stochastic rounding: cvt.rs to .f16x2, .bf16x2 and .e5m2x4 (.relu,
+//           .satfinite) in exact integer arithmetic: the top K dropped bits
+//           plus the K random bits, carried or not.
 //   alu     setp set slct (no .ftz), lop3 (and its BoolOp forms), shf, prmt
 //           (eval_diff_alu.cc).
 //   cvt     integer, float-to-integer, integer-to-float, float-to-float and
@@ -24,6 +28,7 @@
 // Other forms (approximations, bit fields, dot products, min/max on floats,
 // .ftz/.sat/.relu on floats) are still run, and their output must be one
 // well-formed value of the destination's width.
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -151,7 +156,9 @@ s128 high_half(s128 p, unsigned n) {
 bool int_covered(const Instr& in) {
   IntType it;
   if (!int_type(in.type, it)) return false;
+  if (in.op == Op::cvt) return in.has(Mod::pack);
   switch (in.op) {
+    case Op::mov:
     case Op::add:
     case Op::sub:
     case Op::addc:
@@ -277,7 +284,25 @@ IntResult int_lane(const Instr& in, const IntType& it, const uint64_t* s, bool c
   }
 }
 
+// cvt.pack.sat: a and b clamped to the n-bit type, a above b, c's bits above both.
+uint64_t pack_reference(const Instr& in, const uint64_t* src) {
+  const IntType it{info(in.type).bits, 1, info(in.type).cls == TypeClass::signed_int};
+  const u128 a = clamp(value_of(src[0], 32, true), it.n, it.sgn), b = clamp(value_of(src[1], 32, true), it.n, it.sgn);
+  const u128 c = in.num_src == 3 ? u128{src[2]} : 0;
+  return static_cast<uint64_t>(((c << (2 * it.n)) | (a << it.n) | b) & mask_of(32));
+}
+
+// mov: the elements, first lowest, as one number of the type's width.
+u128 mov_reference(const Instr& in, const uint64_t* src) {
+  if (is_vector(in.row->dest)) return u128{src[0]} | (u128{src[1]} << 64);  // unpack: the scalar itself
+  const unsigned w = info(in.type).bits / in.num_src;
+  u128 d = 0;
+  for (unsigned k = 0; k < in.num_src; ++k) d |= (u128{src[k]} & mask_of(w)) << (k * w);
+  return d;
+}
+
 IntResult int_reference(const Instr& in, const uint64_t* src, bool cf) {
+  if (in.op == Op::cvt) return {pack_reference(in, src), false};
   IntType it{};
   int_type(in.type, it);
   if (it.lanes == 1) return int_lane(in, it, src, cf);
@@ -288,6 +313,69 @@ IntResult int_reference(const Instr& in, const uint64_t* src, bool cf) {
     d |= int_lane(in, it, s, cf).value << (l * it.n);
   }
   return {d, false};
+}
+
+// ---- stochastic rounding, in integers: x = m * 2^e, u = 2^ue the
+// destination's ulp at |x| (its subnormal quantum below the normal range);
+// the result is floor((floor(|x| * 2^(K - ue)) + r) / 2^K) ulps.
+
+struct RsFormat {
+  Type type;
+  orc::Spec spec;  // IEEE-like: f16, bf16, e5m2
+  unsigned K;      // random bits per value
+};
+constexpr RsFormat kRsFormats[] = {
+    {Type::f16x2, orc::kF16, 13}, {Type::bf16x2, orc::kBF16, 16}, {Type::e5m2x4, orc::Spec{5, 2}, 8}};
+
+const RsFormat* rs_format(const Instr& in) {
+  if (in.op != Op::cvt || !in.has(Mod::rs)) return nullptr;
+  for (const RsFormat& f : kRsFormats)
+    if (f.type == in.type) return &f;
+  return nullptr;
+}
+
+uint64_t rs_lane(const RsFormat& f, uint32_t a, uint32_t r, bool sat, bool relu) {
+  const unsigned e_bits = static_cast<unsigned>(f.spec.exp_bits), m_bits = static_cast<unsigned>(f.spec.frac_bits);
+  const uint64_t sign_bit = uint64_t{1} << (e_bits + m_bits), exp_all = ((uint64_t{1} << e_bits) - 1) << m_bits;
+  const uint64_t max = exp_all - 1, nan = exp_all | ((uint64_t{1} << m_bits) - 1);
+  const bool neg = a >> 31;
+  const unsigned ea = (a >> 23) & 0xff;
+  const uint32_t fa = a & 0x7fffff;
+  if (ea == 0xff && fa) return nan;
+  if (relu && neg) return 0;
+  const uint64_t s = neg ? sign_bit : 0;
+  if (ea == 0xff) return s | (sat ? max : exp_all);
+  if (ea == 0 && fa == 0) return s;
+  // |x| = mant * 2^exp
+  const uint64_t mant = ea ? fa | 0x800000u : fa;
+  const int exp = (ea ? static_cast<int>(ea) : 1) - 127 - 23;
+  const int top = exp + 63 - __builtin_clzll(mant);  // floor(log2 |x|)
+  const int bias = (1 << (e_bits - 1)) - 1;
+  const int emin = 1 - bias;
+  const int ue = (top < emin ? emin : top) - static_cast<int>(m_bits);
+  // floor(|x| * 2^(K - ue)), then add r and drop K bits
+  const int shift = exp - ue + static_cast<int>(f.K);
+  const u128 scaled = shift >= 0 ? u128{mant} << shift : (-shift >= 64 ? 0 : u128{mant} >> -shift);
+  const u128 kept = (scaled + r) >> f.K;  // in ulps of 2^ue
+  const u128 down = scaled >> f.K;
+  const bool carry = kept > down;
+  const double v = std::ldexp(static_cast<double>(static_cast<uint64_t>(kept)), ue);
+  const double vmax = orc::decode(f.spec, max);
+  if (v > vmax) return s | (sat || !carry ? max : exp_all);
+  return s | orc::encode(f.spec, v);
+}
+
+uint64_t rs_reference(const Instr& in, const RsFormat& f, const uint64_t* src) {
+  const unsigned n = info(in.type).lanes, w = info(in.type).bits / n;
+  const auto rbits = static_cast<uint32_t>(src[n]);
+  uint64_t d = 0;
+  for (unsigned k = 0; k < n; ++k) {
+    // a: upper half (f16x2: its 13 LSBs), b: lower half; x4: byte 3 - k
+    uint32_t r = n == 2 ? (k == 0 ? rbits >> 16 : rbits & 0xffff) : (rbits >> (24 - 8 * k)) & 0xff;
+    if (f.K == 13) r &= 0x1fff;
+    d |= rs_lane(f, static_cast<uint32_t>(src[k]), r, in.has(Mod::satfinite), in.has(Mod::relu)) << ((n - 1 - k) * w);
+  }
+  return d;
 }
 
 // ---- the forms and the line
@@ -301,7 +389,8 @@ const Forms& forms() {
     Forms f;
     for_each_legal_form([&f](const Instr& in) {
       f.all.push_back(in);
-      if (float_covered(in) || int_covered(in) || alu_covered(in) || cvt_covered(in)) f.covered.push_back(in);
+      if (float_covered(in) || int_covered(in) || rs_format(in) || alu_covered(in) || cvt_covered(in))
+        f.covered.push_back(in);
     });
     return f;
   }();
@@ -318,16 +407,18 @@ uint64_t take(const uint8_t*& p, const uint8_t* end, unsigned bytes) {
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   const Forms& f = forms();
-  size_t floats = 0, ints = 0, alu = 0;
+  size_t floats = 0, ints = 0, stochastic = 0, alu = 0;
   for (const Instr& in : f.covered) {
     floats += float_covered(in) ? 1 : 0;
     ints += int_covered(in) ? 1 : 0;
+    stochastic += rs_format(in) ? 1 : 0;
     alu += alu_covered(in) ? 1 : 0;
   }
   std::fprintf(stderr,
                "fuzz_eval_diff: the reference covers %zu of the %zu legal forms (%zu float, %zu integer, %zu "
-               "comparison/logic/permute, %zu cvt)\n",
-               f.covered.size(), f.all.size(), floats, ints, alu, f.covered.size() - floats - ints - alu);
+               "stochastic rounding, %zu comparison/logic/permute, %zu cvt)\n",
+               f.covered.size(), f.all.size(), floats, ints, stochastic, alu,
+               f.covered.size() - floats - ints - stochastic - alu);
   return 0;
 }
 
@@ -342,24 +433,51 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Instr in = pool[(pick >> 3) % pool.size()];
   const bool cf = take(p, end, 1) & 1;
 
-  uint64_t src[ptxfu::isa::kMaxSources] = {};
+  uint64_t src[ptxfu::isa::kMaxSources + 1] = {};  // a 128-bit value takes two words
   std::string line = spell(in);
-  for (unsigned k = 0; k < in.num_src; ++k) {
+  const unsigned dest_elements = elements(in.row->dest);
+  if (dest_elements > 1) line += dest_elements == 2 ? " {_,_}" : " {_,_,_,_}";  // an unpacking mov
+  for (unsigned k = 0, word = 0; k < in.num_src; ++k) {
     const unsigned bits = src_bits(in, k);
-    src[k] =
+    if (bits > 64) {
+      src[word] = take(p, end, 8);
+      src[word + 1] = take(p, end, 8);
+      line += ' ';
+      line += hex(src[word + 1], 64) + hex(src[word], 64).substr(2);
+      word += 2;
+      continue;
+    }
+    src[word] =
         take(p, end, (bits + 7) / 8) & (bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);  // a predicate: 1 bit
     line += ' ';
-    line += hex(src[k], bits);
+    line += hex(src[word++], bits);
   }
   if (reads_carry(in)) line += cf ? " cc=1" : " cc=0";
 
-  const ptxfu::fuzz::EvalRun r = ptxfu::fuzz::run_eval_on(line + "\n", ptxfu::cli::EvalOptions{});
+  // The .rs forms exist on sm_100a and sm_103a only, not on the newest target.
+  ptxfu::cli::EvalOptions options;
+  if (in.has(Mod::rs)) options.target.target = "sm_100a";
+  const ptxfu::fuzz::EvalRun r = ptxfu::fuzz::run_eval_on(line + "\n", options);
   std::string got = r.out;
   if (!got.empty() && got.back() == '\n') got.pop_back();
 
+  // A vector destination prints its elements, a 128-bit one 32 digits.
+  const auto print = [&](u128 v) {
+    const unsigned w = dest_bits(in);
+    if (w > 64) return hex(static_cast<uint64_t>(v >> 64), 64) + hex(static_cast<uint64_t>(v), 64).substr(2);
+    if (dest_elements == 1) return hex(static_cast<uint64_t>(v), w);
+    std::string text;
+    for (unsigned i = 0; i < dest_elements; ++i)
+      text += (i ? " " : "") + hex(static_cast<uint64_t>((v >> (i * w)) & mask_of(w)), w);
+    return text;
+  };
   std::string want;
   if (float_covered(in)) {
     want = hex(float_reference(in, src), dest_bits(in));
+  } else if (const RsFormat* rs = rs_format(in)) {
+    want = hex(rs_reference(in, *rs, src), dest_bits(in));
+  } else if (in.op == Op::mov) {
+    want = print(mov_reference(in, src));
   } else if (int_covered(in)) {
     const IntResult ref = int_reference(in, src, cf);
     want = hex(ref.value, dest_bits(in));
@@ -371,7 +489,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } else {
     // Not covered by the reference: one well-formed value of the right width.
     want = got;
-    const size_t digits = (dest_bits(in) + 3) / 4;  // a predicate: one digit
+    const size_t digits =
+        (dest_bits(in) + 3) / 4;  // a predicate: one digit (no uncovered form has a vector or 128 bits)
     const size_t sp = got.find(' ');
     const std::string value = got.substr(0, sp);
     // after the value: " 0x0"/" 0x1" for a second destination (p|q, d|p), " cc=N" for the carry

@@ -17,6 +17,7 @@
 
 #include "fuzz_support.h"
 #include "isa/forms.h"
+#include "isa/module_check.h"
 #include "isa/opcodes.h"
 #include "isa/registers.h"
 #include "isa/source.h"
@@ -40,7 +41,7 @@ const RegisterTable& registers() {
     RegisterTable t;
     Diagnostic d;
     for (const char* decl : {".b16 %h<8>", ".b32 %r<8>", ".b64 %rd<8>", ".f32 %f<8>", ".f64 %fd<8>", ".pred %p<4>",
-                             ".u32 %u<8>", ".s64 %sd<8>"})
+                             ".u32 %u<8>", ".s64 %sd<8>", ".b8 %rb<4>", ".b128 %q<4>", ".f16 %hf<4>"})
       if (!t.declare(decl, 1, d)) fail("bad .reg fixture", decl);
     return t;
   }();
@@ -56,15 +57,19 @@ void statement(std::string_view text, unsigned column, std::string_view line) {
   Statement st;
   Diagnostic d;
   if (!parse_statement(text, column, st, d)) return check_diagnostic(d, line);
-  if (st.num_operands == 0 || is_other_instruction(st.mnemonic.text.substr(0, st.mnemonic.text.find('.')))) return;
+  if (st.num_operands == 0 ||
+      (is_other_instruction(st.mnemonic.text.substr(0, st.mnemonic.text.find('.'))) && !is_table_statement(st)))
+    return;
+  const OperandValues values = operand_values(st);
   Instr instr;
-  if (!decode(st.mnemonic.text, st.num_operands - 1, st.mnemonic.column, instr, d)) return check_diagnostic(d, line);
+  if (!decode(st.mnemonic.text, values.src, st.mnemonic.column, instr, d, values.dest))
+    return check_diagnostic(d, line);
 
   // The canonical spelling decodes to the same form.
   const std::string spelled = spell(instr);
   Instr again;
   Diagnostic d2;
-  if (!decode(spelled, instr.num_src, 1, again, d2)) fail("spelled form does not decode", spelled);
+  if (!decode(spelled, instr.num_src, 1, again, d2, values.dest)) fail("spelled form does not decode", spelled);
   if (again.op != instr.op || again.type != instr.type || again.type2 != instr.type2 || again.mods != instr.mods ||
       again.row != instr.row)
     fail("spelled form decodes differently", spelled);

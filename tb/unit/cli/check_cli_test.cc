@@ -157,6 +157,52 @@ $L__info_string0:
 	}
 )";
 
+// The packing families in a module: register widths and kinds as ptxas
+// checks them (each verdict here measured with ptxas 13.0); mov without a
+// vector operand stays one of the other instructions, checked for symbols.
+TEST(CheckCli, PackingFormsInAModule) {
+  const std::string head =
+      ".version 9.0\n.target sm_100a\n.address_size 64\n.visible .entry k() {\n"
+      ".reg .b8 %rb<4>;\n.reg .b16 %h<4>;\n.reg .f16 %hf<4>;\n.reg .u16 %us<4>;\n.reg .b32 %r<8>;\n"
+      ".reg .f32 %f<8>;\n.reg .u32 %u<4>;\n.reg .b64 %rd<4>;\n.reg .b128 %q<2>;\n";
+  const auto r = check(head +
+                           "mov.b32 %r1, {%h1, %h2};\n"                                          // 14: ok
+                           "mov.b32 {%hf1, %hf2}, %f1;\n"                                        // ok: any kind moves
+                           "mov.b64 %rd1, {%h1, %h2, %h3, %h0};\n"                               // ok
+                           "mov.b128 {%rd1, %rd2}, %q1;\n"                                       // ok
+                           "mov.b32 {%h1, _}, %r1;\n"                                            // ok: a sink
+                           "mov.u32 %r1, %r2;\n"                                                 // ok: not the table's
+                           "mov.b32 %r1, {%h1, %h2, %h3};\n"                                     // 20
+                           "mov.b32 %rd1, {%h1, %h2};\n"                                         // 21
+                           "mov.b32 %r1, {%us1, %hf2};\n"                                        // 22
+                           "mov.u32 %r1, {%h1, %h2};\n"                                          // 23
+                           "cvt.pack.sat.u8.s32.b32 %rd1, %r1, %r2, %r3;\n"                      // ok: wider registers
+                           "cvt.pack.sat.u16.s32 %r1, %h1, %r2;\n"                               // 25
+                           "cvt.rs.relu.satfinite.e4m3x4.f32 %r1, {%f1, %f2, %f3, %f4}, %r5;\n"  // ok
+                           "cvt.rs.satfinite.e2m1x4.f32 %h1, {%f1, %f2, %f3, %f4}, %u1;\n"       // 27: rbits is .b32
+                           "cvt.rs.satfinite.e4m3x4.f32 %r1, {%f1, %f2, %f3, _}, %r5;\n"         // 28
+                           "cvt.rs.bf16x2.f32 %r1, %f1, %f2, %r3;\n"                             // ok
+                           "ret;\n}\n",
+                       [] {
+                         TargetOptions t;
+                         t.target = "sm_100a";
+                         return t;
+                       }());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out,
+            "t.ptx:20:14: error: Illegal vector size: 3\n"
+            "t.ptx:21:9: error: Arguments mismatch for instruction 'mov'\n"
+            "t.ptx:22:14: error: Vector with elements of different types are not allowed in mov instruction\n"
+            "t.ptx:23:4: error: Unexpected instruction types specified for 'mov'\n"
+            "t.ptx:25:27: error: Arguments mismatch for instruction 'cvt.pack'\n"
+            "t.ptx:27:56: error: Arguments mismatch for instruction 'cvt'\n"
+            "t.ptx:28:34: error: Sink '_' not allowed as a source operand\n");
+  TargetOptions sm120;
+  sm120.target = "sm_120a";
+  EXPECT_EQ(check("cvt.rs.bf16x2.f32 %r1, %r2, %r3, %r4;\n", sm120).out,
+            "error: 1:1: Feature '.rs' not supported on .target 'sm_120a'\n");
+}
+
 TEST(CheckCli, ReadsWhatNvccEmits) {
   const auto r = check(kNvccLike, TargetOptions{std::nullopt, std::nullopt, {}, {}});
   EXPECT_EQ(r.out, "");

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cli/eval_cmd.h"
+#include "isa/decode.h"
 #include "isa/forms.h"
 #include "isa/table.h"
 
@@ -100,40 +101,102 @@ TEST(EvalCli, BadInputNeverCrashes) {
 }
 
 // Every legal form of the table evaluates (no executor is missing) and its
-// output has the destination's width.
+// output has the destination's width. Forms the default (newest) target
+// lacks (the .rs conversions of sm_100a and sm_103a) run on sm_100a.
 TEST(EvalCli, EveryFormOfTheTableExecutes) {
   std::mt19937_64 rng(2024);
-  std::string input;
-  std::vector<unsigned> widths;
-  std::vector<bool> carries;
-  std::vector<unsigned> dests;
+  struct Batch {
+    std::string input;
+    std::vector<size_t> lengths;  // of each output line
+  } on_default, on_sm100a;
+  const isa::Capabilities newest = isa::capabilities_of(isa::newest_target(), isa::kNewestPtx);
   isa::for_each_legal_form([&](const isa::Instr& in) {
-    input += isa::spell(in);
+    isa::Diagnostic d;
+    Batch& b = isa::check_target(in, newest, 1, d) ? on_default : on_sm100a;
+    b.input += isa::spell(in);
+    const unsigned dest_elements = isa::elements(in.row->dest);
+    if (dest_elements > 1) b.input += dest_elements == 2 ? " {_,_}" : " {_,_,_,_}";
     for (unsigned k = 0; k < in.num_src; ++k) {
       const unsigned bits = isa::src_bits(in, k);
-      const uint64_t v = bits == 64 ? rng() : rng() & ((uint64_t{1} << bits) - 1);
-      char buf[24];
-      std::snprintf(buf, sizeof buf, " 0x%llx", static_cast<unsigned long long>(v));
-      input += buf;
+      char buf[48];
+      if (bits > 64) {
+        std::snprintf(buf, sizeof buf, " 0x%016llx%016llx", static_cast<unsigned long long>(rng()),
+                      static_cast<unsigned long long>(rng()));
+      } else {
+        const uint64_t v = bits == 64 ? rng() : rng() & ((uint64_t{1} << bits) - 1);
+        std::snprintf(buf, sizeof buf, " 0x%llx", static_cast<unsigned long long>(v));
+      }
+      b.input += buf;
     }
-    if (isa::reads_carry(in)) input += " cc=1";
-    input += "\n";
-    widths.push_back(isa::dest_bits(in));
-    carries.push_back(isa::writes_carry(in));
-    dests.push_back(isa::num_dests(in));
+    if (isa::reads_carry(in)) b.input += " cc=1";
+    b.input += "\n";
+    // a predicate: one digit; a second destination (q, or lop3's p): " 0x0";
+    // a vector's elements separated by one space
+    const size_t one = 2 + (isa::dest_bits(in) + 3) / 4;
+    const bool second_predicate = isa::num_dests(in) == 2 && dest_elements == 1;
+    b.lengths.push_back(dest_elements * one + (dest_elements - 1) + (isa::writes_carry(in) ? 5 : 0) +
+                        (second_predicate ? 4 : 0));
   });
-  const auto r = eval(input);
-  EXPECT_EQ(r.status, 0) << r.out.substr(0, 2000);
-  std::istringstream lines(r.out);
-  std::string line;
-  size_t i = 0;
-  for (; std::getline(lines, line) && i < widths.size(); ++i) {
-    // a predicate: one digit; a second destination (q, or lop3's p): " 0x0"
-    const size_t expected = 2 + (widths[i] + 3) / 4 + (carries[i] ? 5 : 0) + (dests[i] == 2 ? 4 : 0);
-    EXPECT_EQ(line.size(), expected) << line;
+  size_t forms = 0;
+  for (const auto& [batch, target] : {std::pair<const Batch&, const char*>{on_default, ""}, {on_sm100a, "sm_100a"}}) {
+    const auto r = eval(batch.input, target);
+    EXPECT_EQ(r.status, 0) << target << ": " << r.out.substr(0, 2000);
+    std::istringstream lines(r.out);
+    std::string line;
+    size_t i = 0;
+    for (; std::getline(lines, line) && i < batch.lengths.size(); ++i) EXPECT_EQ(line.size(), batch.lengths[i]) << line;
+    EXPECT_EQ(i, batch.lengths.size());
+    forms += i;
   }
-  EXPECT_EQ(i, widths.size());
-  std::cout << "forms evaluated: " << widths.size() << "\n";
+  EXPECT_GT(on_sm100a.lengths.size(), 0u);
+  std::cout << "forms evaluated: " << forms << " (" << on_sm100a.lengths.size() << " on sm_100a)\n";
+}
+
+// The packing families and their conventions (README, eval): mov packs its
+// sources with the first lowest and prints an unpacked vector's elements
+// first to last, separated by one space, the destination written {_, _};
+// cvt.pack takes a, b (and c) in PTX order; a .rs conversion's vector
+// {a, b, e, f} is four operands, then rbits, on a target that has .rs.
+TEST(EvalCli, PackingForms) {
+  const auto r = eval(
+      "mov.b32 0x1234 0x5678\n"
+      "mov.b32 {_,_} 0x56781234\n"
+      "mov.b32 {_, _, _, _} 0x56781234\n"
+      "mov.b64 0x0001 0x0002 0x0003 0x0004\n"
+      "mov.b16 0x12 0x34\n"
+      "mov.b128 0x1111111122222222 0x3333333344444444\n"
+      "mov.b128 {_,_,_,_} 0x44444444333333332222222211111111\n"
+      "cvt.pack.sat.s16.s32 0x00010000 0x80000000\n"
+      "cvt.pack.sat.u8.s32.b32 0x00000100 0xffffff00 0x0000abcd\n"
+      "cvt.pack.sat.s4.s32.b32 0xfffffff0 0x00000007 0x00000000\n"
+      "mov.b32 0x12345678\n");  // an unpacking mov without its destination vector
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out,
+            "0x56781234\n"
+            "0x1234 0x5678\n"
+            "0x34 0x12 0x78 0x56\n"
+            "0x0004000300020001\n"
+            "0x3412\n"
+            "0x33333333444444441111111122222222\n"
+            "0x11111111 0x22222222 0x33333333 0x44444444\n"
+            "0x7fff8000\n"
+            "0xabcdff00\n"
+            "0x00000087\n"
+            "error: 11:1: Arguments mismatch for instruction 'mov'\n");
+  const std::string rs =
+      "cvt.rs.f16x2.f32 0x3f801000 0x3f801000 0xf000e000\n"
+      "cvt.rs.satfinite.e4m3x4.f32 0x3f880000 0x3f880000 0x3f880000 0x3f880000 0x807f7f80\n"
+      "cvt.rs.satfinite.e2m1x4.f32 0x3fa00000 0x3fa00000 0x3fa00000 0x3fa00000 0x80807f7f\n";
+  const auto on_100a = eval(rs, "sm_100a");
+  EXPECT_EQ(on_100a.status, 0) << on_100a.out;
+  EXPECT_EQ(on_100a.out, "0x3c013c00\n0x39383839\n0x3232\n");
+  EXPECT_EQ(eval(rs, "sm_103a").out, on_100a.out);
+  // the default (newest) target has no .rs: ptxas's words
+  EXPECT_EQ(eval(rs.substr(0, rs.find('\n') + 1)).out,
+            "error: 1:1: Feature '.rs' not supported on .target 'sm_121f'\n");
+  EXPECT_EQ(
+      eval("mov.b32 {_,%r1} 0x1\n").out.rfind("error: 1:9: '{_,%r1}': a destination vector is written with sinks", 0),
+      0u);
 }
 
 // The comparison, selection, logic and shift forms: predicates are 0x0/0x1,

@@ -97,17 +97,21 @@ TEST(ModifierEffect, EveryAllowedModifierChangesSomeResult) {
         const isa::Mod m = static_cast<isa::Mod>(i);
         if (!(with & isa::bit(m)) || !sets.count(with & ~isa::bit(m))) continue;
         if (m == isa::Mod::rn) continue;  // the default rounding: no change by definition
-        const isa::Instr a{op, type, type2, with, cmp, row->num_src, row};
+        const auto num_values = static_cast<uint8_t>(row->num_values());
+        const isa::Instr a{op, type, type2, with, cmp, num_values, row};
         if (cannot_matter(a, m)) continue;
-        const isa::Instr b{op, type, type2, with & ~isa::bit(m), cmp, row->num_src, row};
+        const isa::Instr b{op, type, type2, with & ~isa::bit(m), cmp, num_values, row};
         std::vector<std::vector<uint64_t>> values;
         for (unsigned k = 0; k < a.num_src; ++k) {
+          const unsigned pos = isa::src_position(a, k);
+          const isa::Operand kind = row->src[pos];
           // set's sources and slct's c are of the second type
-          const bool second = row->shape == isa::Shape::convert || (row->shape == isa::Shape::select && k == 2);
+          const bool second = row->shape == isa::Shape::convert || (row->shape == isa::Shape::select && pos == 2);
           const isa::Type t = second ? type2 : type;
-          const bool floating = isa::info(t).cls == isa::TypeClass::floating && row->src[k] == isa::Operand::reg;
-          // A predicate or mixed-precision source is one lane whatever the type.
-          const bool one_lane = row->shape == isa::Shape::mixed || row->src[k] != isa::Operand::reg;
+          const bool value_operand = kind == isa::Operand::reg || isa::is_vector(kind);
+          const bool floating = isa::info(t).cls == isa::TypeClass::floating && value_operand;
+          // A predicate, a random-bits or mixed-precision source is one lane whatever the type.
+          const bool one_lane = row->shape == isa::Shape::mixed || !value_operand;
           values.push_back(operand_values(isa::src_bits(a, k), one_lane ? 1 : isa::info(t).lanes, floating, rng));
         }
         bool differs = false;

@@ -26,6 +26,8 @@
 #include "isa/decode.h"
 #include "oracle/mpfr_oracle.h"
 
+#include <mpfr.h>
+
 namespace ptxfu::fptest {
 namespace {
 
@@ -418,6 +420,209 @@ TEST(Cvt, ExecutorForms) {
   EXPECT_EQ(run("cvt.rn.f16x2.e2m1x2", {0x24}), 0x3c004000u);                      // 1, 2
   EXPECT_EQ(run("cvt.rp.ue8m0x2.f32", {0x3f800001, 0x3f800000}), 0x807fu);         // 2, 1
   EXPECT_EQ(run("cvt.rn.bf16x2.ue8m0x2", {0x7f80}), 0x3f804000u);
+  // cvt.pack.sat: a above b, c's low bits above both
+  EXPECT_EQ(run("cvt.pack.sat.u8.s32.b32", {0x00000100, 0xffffff00, 0x0000abcd}), 0xabcdff00u);
+  EXPECT_EQ(run("cvt.pack.sat.s16.s32", {0x00010000, 0x80000000}), 0x7fff8000u);
+  EXPECT_EQ(run("cvt.pack.sat.s2.s32.b32", {0x1, 0xfffffffe, 0xffffffff}), 0xfffffff6u);
+}
+
+// .rs: which random bits each value reads (PTX ISA, cvt). Every value sits
+// half a destination ulp above a grid point, so it rounds up exactly when
+// its random bits are at least half their range.
+TEST(Cvt, StochasticRoundingTakesEachValuesRandomBits) {
+  // f16x2: 13 LSBs of the upper half for a (bits 15:13 not read), of the lower for b
+  EXPECT_EQ(run("cvt.rs.f16x2.f32", {0x3f801000, 0x3f801000, 0xf000e000}), 0x3c013c00u);
+  EXPECT_EQ(run("cvt.rs.f16x2.f32", {0x3f801000, 0x3f801000, 0x0fff1000}), 0x3c003c01u);
+  // bf16x2: the upper half for a, the lower for b
+  EXPECT_EQ(run("cvt.rs.bf16x2.f32", {0x3f808000, 0x3f808000, 0x80007fff}), 0x3f813f80u);
+  // e4m3x4 (1.0625 = 1 + half an ulp): a [31:24], b [23:16], e [15:8], f [7:0]
+  EXPECT_EQ(run("cvt.rs.satfinite.e4m3x4.f32", {0x3f880000, 0x3f880000, 0x3f880000, 0x3f880000, 0x807f7f80}),
+            0x39383839u);
+  // e2m1x4 (1.25 = 1 + half an ulp): a [31:24], e [23:16], b [15:8], f [7:0]
+  EXPECT_EQ(run("cvt.rs.satfinite.e2m1x4.f32", {0x3fa00000, 0x3fa00000, 0x3fa00000, 0x3fa00000, 0x80807f7f}), 0x3232u);
+  // e3m2x4 (1.125): six bits a byte, two zero bits above each
+  EXPECT_EQ(run("cvt.rs.satfinite.e3m2x4.f32", {0x3f900000, 0x3f900000, 0x3f900000, 0x3f900000, 0x807f7f80}),
+            0x0d0c0c0du);
+  // NaN, +-inf and overflow under .satfinite; .relu
+  EXPECT_EQ(run("cvt.rs.satfinite.e4m3x4.f32", {0x7fc00000, 0x7f800000, 0xff800000, 0x44000000, 0}), 0x7f7efe7eu);
+  EXPECT_EQ(run("cvt.rs.relu.satfinite.e5m2x4.f32", {0xbf800000, 0x3f800000, 0x80000000, 0x7fc00000, 0}), 0x003c007fu);
+  // f16 without .satfinite: 65520 (max + half an ulp) overflows to inf when it carries, else max
+  EXPECT_EQ(run("cvt.rs.f16x2.f32", {0x477ff000, 0x477ff000, 0x10000fff}), 0x7c007bffu);
+  EXPECT_EQ(run("cvt.rs.satfinite.f16x2.f32", {0x477ff000, 0x7f800000, 0x1fff0000}), 0x7bff7bffu);
+}
+
+// ---- Stochastic rounding (.rs) against MPFR.
+// The PTX ISA's rule: ".rs ... the result is rounded in the direction toward
+// zero or away from zero based on the carry out of the integer addition of
+// the supplied random bits (rbits) to the truncated off (discarded) bits of
+// mantissa from the input". Restated on values and computed here with MPFR,
+// sharing nothing with src/fp: with u the destination's ulp at |x| (the
+// subnormal quantum below its normal range) and K random bits r,
+// y = |x| + r * u * 2^-K is truncated to a multiple of u; the result moved
+// away from zero exactly when that multiple exceeds |x| truncated. Beyond the
+// largest finite value the result overflows in that direction (IEEE: to
+// infinity away from zero, to max-finite towards zero); .satfinite clamps,
+// .relu takes negatives to +0; NaN gives the canonical NaN (none in the
+// FP6/FP4 rows: +max, ptxfu's choice for their .rn forms too).
+struct SmallFormat {
+  const fp::Format* core;
+  int e, m, K;
+  bool ieee;     // all-ones exponent is inf/NaN (f16, bf16, e5m2)
+  uint64_t nan;  // what a NaN becomes
+  int bias() const { return (1 << (e - 1)) - 1; }
+  int emin() const { return 1 - bias(); }
+  // Value of a non-negative finite code (e4m3's top exponent holds numbers).
+  double value(unsigned code) const {
+    const unsigned E = (code >> m) & ((1u << e) - 1), M = code & ((1u << m) - 1);
+    return E == 0 ? std::ldexp(M, emin() - m) : std::ldexp((1u << m) + M, static_cast<int>(E) - bias() - m);
+  }
+  unsigned max_code() const {
+    if (ieee) return ((((1u << e) - 2) << m) | ((1u << m) - 1));
+    return core == &fp::kE4M3 ? 0x7e : (1u << (e + m)) - 1;
+  }
+  uint64_t sign_bit() const { return uint64_t{1} << (e + m); }
+  uint64_t inf(bool neg) const {  // an infinite result: inf, e4m3's NaN, the FP6/FP4 max
+    if (ieee) return (neg ? sign_bit() : 0) | (((1u << e) - 1) << m);
+    return core == &fp::kE4M3 ? (neg ? sign_bit() : 0) | 0x7f : (neg ? sign_bit() : 0) | max_code();
+  }
+  uint64_t encode(double v) const {  // v >= 0 on the grid, <= max
+    if (ieee) return oracle::encode(oracle::Spec{e, m}, v);
+    for (unsigned c = 0; c <= max_code(); ++c)
+      if (value(c) == v) return c;
+    ADD_FAILURE() << core->name << ": " << v << " is not on the grid";
+    return 0;
+  }
+};
+const SmallFormat kRsFormats[] = {
+    {&fp::kF16, 5, 10, 13, true, 0x7fff}, {&fp::kBF16, 8, 7, 16, true, 0x7fff}, {&fp::kE4M3, 4, 3, 8, false, 0x7f},
+    {&fp::kE5M2, 5, 2, 8, true, 0x7f},    {&fp::kE2M3, 2, 3, 8, false, 0x1f},   {&fp::kE3M2, 3, 2, 8, false, 0x1f},
+    {&fp::kE2M1, 2, 1, 8, false, 0x7},
+};
+
+std::string fmt_hex(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+// |x| truncated to the grid after adding r * u * 2^-K; `carry` whether it moved.
+double rs_truncate(const SmallFormat& f, double ax, uint32_t r, bool& carry) {
+  const int e = std::max(std::ilogb(ax), f.emin());
+  const int ulp = e - f.m;  // u = 2^ulp
+  mpfr_t t, q0, q1;
+  mpfr_inits2(512, t, q0, q1, static_cast<mpfr_ptr>(nullptr));
+  mpfr_set_d(t, ax, MPFR_RNDN);         // exact
+  mpfr_mul_2si(t, t, -ulp, MPFR_RNDN);  // |x| / u
+  mpfr_floor(q0, t);
+  mpfr_set_ui(q1, r, MPFR_RNDN);
+  mpfr_mul_2si(q1, q1, -f.K, MPFR_RNDN);
+  mpfr_add(q1, q1, t, MPFR_RNDN);  // exact at 512 bits
+  mpfr_floor(q1, q1);
+  carry = mpfr_cmp(q1, q0) > 0;
+  const double v = std::ldexp(mpfr_get_d(q1, MPFR_RNDN), ulp);  // q1 < 2^(m + 2): exact
+  mpfr_clears(t, q0, q1, static_cast<mpfr_ptr>(nullptr));
+  return v;
+}
+
+uint64_t ref_rs(const SmallFormat& f, uint32_t a, uint32_t r, bool satfinite, bool relu) {
+  const double x = f32_value(a);
+  if (std::isnan(x)) return f.nan;
+  const bool neg = std::signbit(x);
+  if (relu && neg) return 0;
+  const double ax = std::fabs(x);
+  uint64_t mag;
+  if (std::isinf(ax)) {
+    mag = satfinite ? f.max_code() : f.inf(false);
+  } else if (ax == 0) {
+    mag = 0;
+  } else {
+    bool carry = false;
+    const double v = rs_truncate(f, ax, r, carry);
+    if (v > f.value(f.max_code()))
+      mag = satfinite || !carry ? f.max_code() : f.inf(false);
+    else
+      mag = f.encode(v);
+  }
+  return (neg ? f.sign_bit() : 0) | mag;
+}
+
+TEST(Cvt, StochasticRoundingAgainstMpfr) {
+  std::mt19937_64 rng(87);
+  for (const SmallFormat& f : kRsFormats) {
+    uint64_t checked = 0, bad = 0, ups = 0;
+    std::string first;
+    const uint32_t rmax = (uint32_t{1} << f.K) - 1;
+    // f32 exponents from below the destination's subnormals to above its range
+    const int lo = f.emin() - f.m - 4 + 127, hi = f.emin() + 2 * f.bias() + 2 + 127;
+    for (int i = 0; i < 1000000; ++i) {
+      auto a = static_cast<uint32_t>(rng());
+      if (i % 8)
+        a = (a & 0x807fffff) |
+            (static_cast<uint32_t>(std::clamp<int>(lo + static_cast<int>(rng() % (hi - lo + 1)), 0, 255)) << 23);
+      if (i % 64 == 1)
+        a = (a & 0x80000000) | (rng() % 3 == 0 ? 0x7f800000 : rng() % 2 ? 0x7fc00000 : 0);  // inf, NaN, 0
+      if (i % 16 == 2) a &= 0xfffc0000;  // few significant bits: exact and tie-like inputs
+      // r: random, the extremes, and the two sides of this input's carry boundary
+      uint32_t r = static_cast<uint32_t>(rng()) & rmax;
+      if (i % 5 == 1) r = rng() % 2 ? 0 : rmax;
+      if (i % 5 == 2 && !std::isnan(f32_value(a)) && !std::isinf(f32_value(a)) && f32_value(a) != 0) {
+        bool carry = false;  // the smallest r that carries, found by bisection on the oracle
+        uint32_t low = 0, high = rmax + 1;
+        while (low < high) {
+          const uint32_t mid = (low + high) / 2;
+          rs_truncate(f, std::fabs(f32_value(a)), mid, carry);
+          if (carry)
+            high = mid;
+          else
+            low = mid + 1;
+        }
+        r = low > rmax ? rmax : low - (rng() % 2 && low > 0 ? 1 : 0);
+      }
+      const bool sat = f.ieee && f.core != &fp::kE5M2 ? (i & 1) != 0 : true;  // the x4 forms require .satfinite
+      const bool relu = (i & 2) != 0;
+      fp::CvtPolicy p;
+      p.satfinite = sat;
+      p.relu = relu;
+      p.random = {r, static_cast<unsigned>(f.K)};
+      const uint64_t got = fp::cvt_float(fp::kF32, *f.core, a, p);
+      const uint64_t want = ref_rs(f, a, r, sat, relu);
+      ++checked;
+      ups += got != fp::cvt_float(fp::kF32, *f.core, a, [&] {
+               fp::CvtPolicy q = p;
+               q.rnd = Rounding::rz;
+               q.random = {};
+               return q;
+             }());
+      if (got != want && bad++ == 0)
+        first = fmt_hex(a) + " r=" + fmt_hex(r) + (sat ? " satfinite" : "") + (relu ? " relu" : "") + ": got " +
+                fmt_hex(got) + ", want " + fmt_hex(want);
+    }
+    EXPECT_EQ(bad, 0u) << f.core->name << ": " << bad << " of " << checked << " differ; first " << first;
+    EXPECT_GT(ups, checked / 10) << f.core->name << ": too few results differ from .rz to test the carry";
+  }
+}
+
+// Unbiased: over every r, an input rounds away from zero for exactly D of
+// the 2^13 values, D its top 13 dropped bits (f32 -> f16, normal results;
+// the integer arithmetic here reads the f32 pattern directly).
+TEST(Cvt, StochasticRoundingCountsTheDroppedBits) {
+  std::mt19937_64 rng(88);
+  for (int i = 0; i < 300; ++i) {
+    const uint32_t a = (static_cast<uint32_t>(rng()) & 0x807fffff) | ((113 + static_cast<uint32_t>(rng() % 30)) << 23);
+    const uint32_t dropped = a & 0x1fff;  // f16 keeps 10 of f32's 23 fraction bits
+    fp::CvtPolicy rz;
+    rz.rnd = Rounding::rz;
+    const uint64_t down = fp::cvt_float(fp::kF32, fp::kF16, a, rz);
+    uint32_t ups = 0;
+    for (uint32_t r = 0; r < 0x2000; ++r) {
+      fp::CvtPolicy p;
+      p.random = {r, 13};
+      const uint64_t got = fp::cvt_float(fp::kF32, fp::kF16, a, p);
+      ups += got != down;
+      ASSERT_TRUE(got == down || got == down + 1) << fmt_hex(a) << " r=" << r;
+    }
+    EXPECT_EQ(ups, dropped) << fmt_hex(a);
+  }
 }
 
 // Every f32 to f16, bf16, e4m3, e5m2 (rn, .satfinite for FP8). Long:

@@ -32,15 +32,19 @@ struct Candidate {
 };
 
 const char* reg_for(unsigned bits) {
-  return bits == 1 ? "%p" : bits == 8 ? "%rb" : bits == 16 ? "%h" : bits == 32 ? "%r" : "%rd";
+  return bits == 1 ? "%p" : bits == 8 ? "%rb" : bits == 16 ? "%h" : bits == 32 ? "%r" : bits == 64 ? "%rd" : "%q";
 }
 
-// Operand k (0: the destination) as a candidate writes it.
+// Operand k (0: the destination) as a candidate writes it; `bits` is the
+// width of a register (of one element of a vector).
 std::string operand_text(Operand kind, unsigned bits, unsigned k) {
   switch (kind) {
     case Operand::pred_pair: return "%p0|%p1";
     case Operand::reg_pred: return fmt::format("{}0|%p0", reg_for(bits));
     case Operand::imm: return "0x96";  // lop3's LUT
+    case Operand::vector2: return fmt::format("{{{0}{1}, {0}{2}}}", reg_for(bits), k, k + 1);
+    case Operand::vector4:
+      return fmt::format("{{{0}{1}, {0}{2}, {0}{3}, {0}{4}}}", reg_for(bits), k, k + 1, k + 2, k + 3);
     default: return fmt::format("{}{}", reg_for(bits), k);
   }
 }
@@ -61,7 +65,8 @@ std::vector<Candidate> make_candidates() {
       if (!(allowed & bit(static_cast<Mod>(i)))) mod_sets.push_back(minimal | bit(static_cast<Mod>(i)));
     auto add = [&](const Instr& in, const std::string& mnemonic) {
       std::string s = mnemonic + " " + operand_text(in.row->dest, dest_bits(in), 0);
-      for (unsigned k = 0; k < in.num_src; ++k) s += ", " + operand_text(in.row->src[k], src_bits(in, k), k + 1);
+      for (unsigned k = 0, value = 0; k < in.row->num_src; value += elements(in.row->src[k]), ++k)
+        s += ", " + operand_text(in.row->src[k], src_bits(in, value), k + 1);
       if (seen.insert(s).second) out.push_back({s, in});
     };
     for_each_op_and_type(*row, [&](const Instr& base) {
@@ -94,9 +99,9 @@ Verdict ptxfu_verdict(const Candidate& c, const Capabilities& caps, const Regist
   Statement st;
   Diagnostic d;
   Instr in;
-  if (!parse_statement(c.statement, 1, st, d) ||
-      !check_form(st.mnemonic.text, st.num_operands - 1, caps, 1, in, d) ||
-      !check_operands(in, st, &regs, d))
+  if (!parse_statement(c.statement, 1, st, d)) return {false, d.message};
+  const OperandValues values = operand_values(st);
+  if (!check_form(st.mnemonic.text, values.src, caps, 1, in, d, values.dest) || !check_operands(in, st, &regs, d))
     return {false, d.message};
   return {};
 }
@@ -107,11 +112,16 @@ std::map<size_t, std::string> run_ptxas(const std::string& ptxas, const std::vec
                                         const std::string& target, const std::string& version) {
   const std::string dir = testing::TempDir();
   const std::string path = fmt::format("{}/ptxfu_agree_{}_{}.ptx", dir, target, version);
-  constexpr unsigned kHeaderLines = 9;
+  // .b128 registers exist from PTX ISA 8.3 on: before it the candidates that
+  // use them name unknown registers, for ptxas and for ptxfu alike.
+  const bool b128 = *parse_ptx_version(version) >= 83;
+  const unsigned kHeaderLines = b128 ? 10 : 9;
   {
     std::ofstream f(path);
-    f << ".version " << version << "\n.target " << target << "\n.address_size 64\n"
-      << ".visible .entry k() {\n.reg .b8 %rb<8>;\n.reg .b16 %h<8>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n.reg .pred %p<8>;\n";
+    f << ".version " << version << "\n.target " << target << "\n.address_size 64\n.visible .entry k() {\n";
+    for (const char* decl : {".b8 %rb<8>", ".b16 %h<8>", ".b32 %r<8>", ".b64 %rd<8>", ".pred %p<8>"})
+      f << ".reg " << decl << ";\n";
+    if (b128) f << ".reg .b128 %q<8>;\n";
     for (const auto& c : cands) f << c.statement << ";\n";
     f << "ret;\n}\n";
   }
@@ -143,16 +153,27 @@ TEST(PtxasAgreement, EveryCandidateFormOnEveryTarget) {
   if (ptxas.empty()) GTEST_SKIP() << "ptxas not found (set PTXFU_PTXAS or install CUDA): agreement not checked";
 
   const auto cands = make_candidates();
-  RegisterTable regs;
+  RegisterTable regs, regs_b128;
   Diagnostic d;
-  for (const char* decl : {".b8 %rb<8>", ".b16 %h<8>", ".b32 %r<8>", ".b64 %rd<8>", ".pred %p<8>"}) ASSERT_TRUE(regs.declare(decl, 1, d));
+  for (const char* decl : {".b8 %rb<8>", ".b16 %h<8>", ".b32 %r<8>", ".b64 %rd<8>", ".pred %p<8>"}) {
+    ASSERT_TRUE(regs.declare(decl, 1, d));
+    ASSERT_TRUE(regs_b128.declare(decl, 1, d));
+  }
+  ASSERT_TRUE(regs_b128.declare(".b128 %q<8>", 1, d));
 
-  const std::vector<std::pair<std::string, std::string>> targets = {
+  std::vector<std::pair<std::string, std::string>> targets = {
       {"sm_75", "9.0"},  {"sm_80", "9.0"},  {"sm_86", "9.0"},  {"sm_89", "9.0"},  {"sm_90", "9.0"},
       {"sm_90a", "9.0"}, {"sm_100", "9.0"}, {"sm_100a", "9.0"}, {"sm_100f", "9.0"}, {"sm_120a", "9.0"}, {"sm_103", "9.0"}, {"sm_120", "9.0"}, {"sm_121", "9.0"},
       {"sm_75", "6.3"},  {"sm_75", "7.0"},  {"sm_80", "7.0"},  {"sm_86", "7.1"},  {"sm_90", "7.8"},
       {"sm_90", "8.0"},  {"sm_100", "8.6"}, {"sm_100", "8.7"}, {"sm_120", "8.7"},
   };
+  // The targets and versions where the stochastic-rounding cvt (sm_100a, sm_103a; PTX 8.7),
+  // cvt.pack (PTX 6.5) and .b128 (PTX 8.3) begin or end.
+  const std::vector<std::pair<std::string, std::string>> boundaries = {
+      {"sm_103a", "9.0"}, {"sm_110a", "9.0"}, {"sm_121a", "9.0"}, {"sm_100a", "8.6"}, {"sm_100a", "8.7"},
+      {"sm_75", "6.4"},   {"sm_75", "6.5"},   {"sm_90", "8.2"},   {"sm_90", "8.3"},
+  };
+  targets.insert(targets.end(), boundaries.begin(), boundaries.end());
   size_t pairs = 0, agree = 0, accepted = 0, same_message = 0, rejected = 0, deviations = 0;
   // statement -> the (target version: ptxas says / ptxfu says) where they differ
   std::map<std::string, std::vector<std::string>> disagreements;
@@ -161,9 +182,10 @@ TEST(PtxasAgreement, EveryCandidateFormOnEveryTarget) {
     const auto t = find_target(target);
     ASSERT_TRUE(t) << target;
     const Capabilities caps = capabilities_of(*t, *parse_ptx_version(version));
+    const RegisterTable& declared = *parse_ptx_version(version) >= 83 ? regs_b128 : regs;
     for (size_t i = 0; i < cands.size(); ++i) {
       ++pairs;
-      const Verdict ours = ptxfu_verdict(cands[i], caps, regs);
+      const Verdict ours = ptxfu_verdict(cands[i], caps, declared);
       const auto it = errors.find(i);
       const bool ptxas_ok = it == errors.end();
       if (ours.ok == ptxas_ok) {
