@@ -55,7 +55,7 @@ template <typename Sig>
   // bits under the top rs.width cannot: their sum with nothing stays below one.
   const auto stochastic_carry = [&](int drop) {
     if (drop <= 0) return false;
-    const int w = static_cast<int>(rs.width);
+    const int w = static_cast<int>(rs.width < 32 ? rs.width : 32);  // PTX gives 8, 13 or 16
     const Sig top = drop >= w ? (drop - w >= kBits ? Sig{0} : (sig >> (drop - w)) & ((Sig{1} << w) - 1))
                               : (sig & ((Sig{1} << drop) - 1)) << (w - drop);
     return top + rs.value >= (Sig{1} << w);

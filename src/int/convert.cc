@@ -24,9 +24,11 @@ uint64_t cvt_int(uint64_t a, unsigned from_bits, bool from_signed, unsigned to_b
 }
 
 uint32_t cvt_pack(uint32_t a, uint32_t b, uint32_t c, unsigned bits, bool to_signed) {
-  const uint64_t ta = cvt_int(a, 32, true, bits, to_signed, true);
-  const uint64_t tb = cvt_int(b, 32, true, bits, to_signed, true);
-  return static_cast<uint32_t>((uint64_t{c} << (2 * bits)) | (ta << bits) | tb);
+  const unsigned n = bits < 16 ? bits : 16;  // 16, 8, 4 or 2
+  const uint64_t ta = cvt_int(a, 32, true, n, to_signed, true);
+  const uint64_t tb = cvt_int(b, 32, true, n, to_signed, true);
+  const uint64_t rest = n == 16 ? 0 : uint64_t{c} << (2 * n);  // the 16-bit forms have no c
+  return static_cast<uint32_t>(rest | (ta << n) | tb);
 }
 
 }  // namespace ptxfu::integer
