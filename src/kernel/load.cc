@@ -728,10 +728,10 @@ class Loader {
     }
     const std::vector<std::string_view> words = split_dots(st.mnemonic.text);
     const std::string_view op = words[0];
-    if (is_table_opcode(op)) {
-      arith(in, st);
-    } else if (op == "mov") {
+    if (op == "mov") {  // every mov form, the table's pack/unpack rows included: lanes are moved here
       mov(in, st, words);
+    } else if (is_table_opcode(op)) {
+      arith(in, st);
     } else if (op == "ld" || op == "ldu" || op == "st") {
       load_store(in, st, words);
     } else if (op == "atom" || op == "red") {

@@ -21,6 +21,11 @@ TEST(Api, EveryFormEvaluatedOverArraysEqualsTheExecutorPerElement) {
   constexpr size_t kN = 67;  // not a multiple of any block size
   int forms = 0;
   ptxfu::isa::for_each_legal_form([&](const ptxfu::isa::Instr& in) {
+    // Not for this array API: .rs needs an arch-specific target (sm_100a); mov's unpacking and
+    // 128-bit forms carry more than one 64-bit value per element.
+    if (in.has(ptxfu::isa::Mod::rs) || ptxfu::isa::is_vector(in.row->dest) || ptxfu::isa::dest_bits(in) > 64) return;
+    for (unsigned k = 0; k < in.num_src; ++k)
+      if (ptxfu::isa::src_bits(in, k) > 64) return;
     const std::string spelling = ptxfu::isa::spell(in);
     const ptxfu::Form form(spelling, in.num_src);
     ASSERT_EQ(form.num_sources(), in.num_src) << spelling;
