@@ -85,7 +85,7 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   if (!root || root.IsNull()) throw ConfigError(origin + ": empty config");
   r.only_keys(root, "",
               {"name", "description", "target", "ptx_version", "features", "sub_partitions", "issue_width", "max_warps",
-               "scheduler", "units", "multi_instruction", "forms", "reference"});
+               "scheduler", "sm", "units", "memory", "multi_instruction", "forms", "reference"});
   ArchConfig c;
   c.origin = origin;
   c.name = r.string(r.required(root, "name", ""), "name");
@@ -117,6 +117,18 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   else
     r.fail(sched, "scheduler", fmt::format("unknown policy '{}' (expected lrr or gto)", policy));
 
+  const YAML::Node sm = r.required(root, "sm", "");
+  r.only_keys(sm, "sm", {"max_ctas", "shared_bytes", "reserved_shared_per_cta", "registers", "register_granularity",
+                         "source"});
+  c.sm.max_ctas = r.integer(r.required(sm, "max_ctas", "sm"), "sm.max_ctas", 1, 1024);
+  c.sm.shared_bytes = r.integer(r.required(sm, "shared_bytes", "sm"), "sm.shared_bytes", 0, 1u << 30);
+  if (sm["reserved_shared_per_cta"])
+    c.sm.reserved_shared_per_cta = r.integer(sm["reserved_shared_per_cta"], "sm.reserved_shared_per_cta", 0, 1u << 20);
+  c.sm.registers = r.integer(r.required(sm, "registers", "sm"), "sm.registers", 256, 1u << 24);
+  if (sm["register_granularity"])
+    c.sm.register_granularity = r.integer(sm["register_granularity"], "sm.register_granularity", 1, 4096);
+  r.string(r.required(sm, "source", "sm"), "sm.source");
+
   const YAML::Node units = r.required(root, "units", "");
   r.only_keys(units, "units", unit_names());
   for (const UnitRow& row : kUnits) {
@@ -124,6 +136,33 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
     c.units[static_cast<size_t>(row.unit)] =
         r.timing(r.required(units, name.c_str(), "units"), "units." + name, row.unit, false);
   }
+  const YAML::Node mem = r.required(root, "memory", "");
+  r.only_keys(mem, "memory",
+              {"shared", "global", "global_miss", "global_hit_rate", "local", "const", "param", "atomic", "line_bytes",
+               "shared_banks", "source"});
+  auto latency = [&](const char* key) {
+    return r.integer(r.required(mem, key, "memory"), std::string("memory.") + key, 1, 100000);
+  };
+  c.memory.shared = latency("shared");
+  c.memory.global = latency("global");
+  c.memory.local = latency("local");
+  c.memory.constant = latency("const");
+  c.memory.param = latency("param");
+  c.memory.atomic = latency("atomic");
+  c.memory.line_bytes = latency("line_bytes");
+  if ((c.memory.line_bytes & (c.memory.line_bytes - 1)) != 0)
+    r.fail(mem["line_bytes"], "memory.line_bytes", "expected a power of two");
+  c.memory.shared_banks = r.integer(r.required(mem, "shared_banks", "memory"), "memory.shared_banks", 1, 64);
+  if (mem["global_miss"].IsDefined() != mem["global_hit_rate"].IsDefined())
+    r.fail(mem, "memory", "global_miss and global_hit_rate go together");
+  c.memory.global_miss = mem["global_miss"] ? latency("global_miss") : c.memory.global;
+  if (mem["global_hit_rate"]) {
+    c.memory.global_hit_rate = r.number(mem["global_hit_rate"], "memory.global_hit_rate");
+    if (!(c.memory.global_hit_rate >= 0 && c.memory.global_hit_rate <= 1))
+      r.fail(mem["global_hit_rate"], "memory.global_hit_rate", "expected a fraction from 0 to 1");
+  }
+  r.string(r.required(mem, "source", "memory"), "memory.source");
+
   c.multi_instruction = r.timing(r.required(root, "multi_instruction", ""), "multi_instruction", Unit::fma, true);
 
   if (const YAML::Node forms = root["forms"]) {

@@ -39,6 +39,35 @@ struct FormOverride {
   std::optional<unsigned> lanes, interval, latency;
 };
 
+// What decides how many CTAs are resident on one SM at a time (with
+// max_warps), from NVIDIA's per-compute-capability limits.
+struct SmLimits {
+  unsigned max_ctas = 32;                   // resident CTAs
+  unsigned shared_bytes = 48 * 1024;        // shared memory per SM, shared by the resident CTAs
+  unsigned reserved_shared_per_cta = 0;     // what the driver keeps of it per CTA
+  unsigned registers = 64 * 1024;           // 32-bit registers per SM
+  unsigned register_granularity = 256;      // a warp's registers are allocated in units of this many
+};
+
+// The load/store unit's latencies, cycles from issue to a dependent use, by
+// state space. Global accesses are a model, not a cache simulator: a fixed
+// fraction `global_hit_rate` of them (spread evenly, deterministically) take
+// `global`, the others `global_miss`.
+struct MemoryTiming {
+  unsigned shared = 24;
+  unsigned global = 32;
+  unsigned global_miss = 32;
+  double global_hit_rate = 1.0;
+  unsigned local = 32;
+  unsigned constant = 8;
+  unsigned param = 8;
+  unsigned atomic = 32;  // an atomic or reduction, any space
+  // Bytes a global or local access moves per transaction (a coalescing
+  // unit); a warp's access occupies the LSU once per distinct one.
+  unsigned line_bytes = 128;
+  unsigned shared_banks = 32;  // 4-byte banks; conflicting lanes serialise
+};
+
 struct Reference {
   std::string bench;                 // ffma, hfma2, dfma, imad, iadd3, mufu_ex2
   std::optional<double> latency;     // cycles, dependent chain
@@ -55,7 +84,9 @@ struct ArchConfig {
   unsigned issue_width = 1;
   unsigned max_warps = 64;  // per SM
   SchedulerPolicy scheduler = SchedulerPolicy::gto;
+  SmLimits sm;
   std::array<Timing, kNumUnits> units{};  // per unit, in kUnits order
+  MemoryTiming memory;
   Timing multi_instruction;               // default for forms of class `multi`
   std::vector<FormOverride> forms;
   std::vector<Reference> references;

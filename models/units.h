@@ -16,7 +16,7 @@
 
 namespace ptxfu::models {
 
-enum class Unit : uint8_t { fma, alu, fp64, mufu, kCount };
+enum class Unit : uint8_t { fma, alu, fp64, mufu, conv, lsu, branch, warp, kCount };
 inline constexpr size_t kNumUnits = static_cast<size_t>(Unit::kCount);
 
 struct UnitRow {
@@ -28,6 +28,11 @@ inline constexpr UnitRow kUnits[] = {
     {Unit::alu, "alu"},    // INT32 add/logic/shift, compares, min/max; mov
     {Unit::fp64, "fp64"},  // FP64
     {Unit::mufu, "mufu"},  // transcendentals, popc/clz/brev
+    {Unit::conv, "conv"},  // conversions where the hardware has a unit of its own (the configs' form overrides)
+    // The units a kernel's other instructions run on (models/kernel_sm.h):
+    {Unit::lsu, "lsu"},        // ld/st/atom/red/fence; latency by state space (the config's `memory:`)
+    {Unit::branch, "branch"},  // bra/call/ret/exit
+    {Unit::warp, "warp"},      // shfl/vote/match/redux/activemask/bar
 };
 
 constexpr bool unit_rows_in_order() {
