@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include "models/exec_unit.h"
+#include "models/kernel_sm_module.h"
+#include "models/lsu_unit.h"
 #include "models/rtl_form.h"
 #include "models/rtl_half_unit.h"
 
@@ -21,31 +23,47 @@ namespace {
 // One SM: sub-partitions, each with its own units, warps spread round-robin.
 struct SmModel {
   std::vector<std::unique_ptr<UnitBase>> units;  // sub-partition-major
-  std::vector<std::unique_ptr<SubPartition>> parts;
+  std::vector<std::unique_ptr<SubPartition>> parts;  // a straight-line program's
+  std::unique_ptr<KernelSm> kernel_sm;               // or a kernel's
   std::vector<const RtlHalfUnit*> rtl_units;  // the FMA units when job.rtl_half, among `units`
 
   SmModel(const std::string& name, const SimJob& job) {
     const ArchConfig& c = *job.config;
     const bool trace = !job.vcd_path.empty();
+    const bool record = !job.kanata_path.empty();
+    if (job.kernel) kernel_sm = std::make_unique<KernelSm>(name.c_str(), job, record);
     for (unsigned p = 0; p < c.sub_partitions; ++p) {
-      std::vector<uint32_t> ids;
-      for (uint32_t w = p; w < job.warps; w += c.sub_partitions) ids.push_back(w);
       const std::string sp = fmt::format("{}_sp{}", name, p);
-      parts.push_back(std::make_unique<SubPartition>(sp.c_str(), c, *job.program, ids, cta_threads(job), job.style,
-                                                     job.quantum_cycles, !job.kanata_path.empty()));
+      if (!job.kernel) {
+        std::vector<uint32_t> ids;
+        for (uint32_t w = p; w < job.warps; w += c.sub_partitions) ids.push_back(w);
+        parts.push_back(std::make_unique<SubPartition>(sp.c_str(), c, *job.program, ids, cta_threads(job), job.style,
+                                                       job.quantum_cycles, record));
+      }
       for (const UnitRow& row : kUnits) {
         const std::string un = fmt::format("{}_{}", sp, row.name);
         if (job.rtl_half && row.unit == Unit::fma) {
           auto rtl = std::make_unique<RtlHalfUnit>(un.c_str(), rtl_stages_for(job), job.rtl_broken, trace);
           rtl_units.push_back(rtl.get());
           units.push_back(std::move(rtl));
+        } else if (row.unit == Unit::lsu) {
+          units.push_back(std::make_unique<LsuUnit>(un.c_str(), c.memory, trace));
         } else {
           units.push_back(std::make_unique<ExecUnit>(un.c_str(), row.unit, trace));
         }
-        parts.back()->unit_sockets[static_cast<size_t>(row.unit)].bind(units.back()->socket);
+        const size_t u = static_cast<size_t>(row.unit);
+        if (job.kernel)
+          kernel_sm->sockets[p * kNumUnits + u]->bind(units.back()->socket);
+        else
+          parts.back()->unit_sockets[u].bind(units.back()->socket);
       }
     }
   }
+
+  const std::vector<IssueRecord>& records(size_t part) const {
+    return kernel_sm ? kernel_sm->records() : parts[part]->records();
+  }
+  size_t record_sources() const { return kernel_sm ? 1 : parts.size(); }
 };
 
 void write_kanata(const std::string& path, const SimJob& job, const SmModel& sm) {
@@ -56,10 +74,11 @@ void write_kanata(const std::string& path, const SimJob& job, const SmModel& sm)
   };
   std::vector<Event> events;
   uint64_t id = 0;
-  for (const auto& part : sm.parts) {
-    for (const IssueRecord& r : part->records()) {
-      const ProgramInstr& pi = job.program->code[r.pc];
-      std::string label = fmt::format("w{} pc{} {}", r.warp, r.pc, pi.text);
+  for (size_t source = 0; source < sm.record_sources(); ++source) {
+    for (const IssueRecord& r : sm.records(source)) {
+      std::string label =
+          job.kernel ? fmt::format("w{} line{} {}", r.warp, job.kernel->insts[r.pc].line, job.kernel->insts[r.pc].mnemonic)
+                     : fmt::format("w{} pc{} {}", r.warp, r.pc, job.program->code[r.pc].text);
       std::replace(label.begin(), label.end(), '\t', ' ');  // Kanata columns are tab-separated
       events.push_back(
           {r.issue_cycle, 1, fmt::format("I\t{0}\t{0}\t{1}\nL\t{0}\t0\t{2}\nS\t{0}\t0\tIs", id, r.warp, label)});
@@ -95,6 +114,15 @@ void write_kanata(const std::string& path, const SimJob& job, const SmModel& sm)
 
 void validate(const SimJob& job) {
   const ArchConfig& c = *job.config;
+  if (!job.program == !job.kernel) throw ConfigError("a simulation runs a program or a kernel");
+  if (job.kernel) {
+    if (job.quantum_cycles == 0) throw ConfigError("the LT quantum must be at least one cycle");
+    if (job.rtl_half) throw ConfigError("--rtl-half runs straight-line programs only, not kernels");
+    residency(c, *job.kernel, job.launch,
+              job.registers_per_thread ? job.registers_per_thread : estimated_registers(*job.kernel));
+    kernel::make_memory(*job.kernel, job.launch);  // the arguments against the parameters
+    return;
+  }
   if (job.warps == 0 || job.warps > c.max_warps)
     throw ConfigError(
         fmt::format("{} warps: {} allows 1..{} warps per SM (max_warps)", job.warps, c.name, c.max_warps));
@@ -156,8 +184,34 @@ std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
   std::vector<SimResult> results;
   for (size_t i = 0; i < jobs.size(); ++i) {
     const SimJob& job = jobs[i];
-    const SmModel& sm = *sms[i];
+    SmModel& sm = *sms[i];
     SimResult r;
+    if (sm.kernel_sm) {
+      KernelSm& k = *sm.kernel_sm;
+      r.ok = k.ok();
+      r.error = k.error();
+      r.cycles = k.cycles();
+      r.warp_instructions = k.warp_instructions();
+      r.ctas = k.ctas();
+      r.residency = k.residency_limit();
+      r.lines = k.lines();
+      r.warp_stalls = k.stalls();
+      r.memory = std::move(k.memory());
+      for (const auto& u : sm.units) {
+        auto& us = r.units[static_cast<size_t>(u->unit_kind())];
+        us.busy_cycles += u->busy_cycles();
+        us.warp_instructions += u->warp_instructions();
+      }
+      for (auto& us : r.units)
+        us.utilisation = r.cycles ? static_cast<double>(us.busy_cycles) /
+                                        (static_cast<double>(r.cycles) * job.config->sub_partitions)
+                                  : 0;
+      r.ipc = r.cycles ? static_cast<double>(r.warp_instructions) / static_cast<double>(r.cycles) : 0;
+      r.host_seconds = seconds;
+      if (!job.kanata_path.empty()) write_kanata(job.kanata_path, job, sm);
+      results.push_back(std::move(r));
+      continue;
+    }
     for (const auto& p : sm.parts) r.cycles = std::max(r.cycles, p->last_done());
     for (const auto& p : sm.parts) {
       r.warp_instructions += p->warp_instructions();

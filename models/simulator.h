@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "kernel/kernel.h"
 #include "models/config.h"
+#include "models/kernel_sm.h"
 #include "models/program.h"
 #include "models/rtl_cosim_stats.h"
 #include "models/sub_partition.h"
@@ -14,7 +16,12 @@ namespace ptxfu::models {
 
 struct SimJob {
   const ArchConfig* config = nullptr;
+  // What runs: a straight-line program on `warps` warps, or a kernel launch.
   const Program* program = nullptr;
+  const kernel::Kernel* kernel = nullptr;
+  kernel::Launch launch;                  // kernel: grid, block, arguments, dynamic shared memory
+  unsigned registers_per_thread = 0;      // kernel: 0 is estimated_registers()
+  uint64_t max_cycles = 1'000'000'000;    // kernel: a run that has not ended by then is an error
   unsigned warps = 1;
   // Threads of the CTA the warps make; 0: warps * 32. Otherwise the last
   // warp has threads - (warps - 1) * 32 lanes and the others are inactive
@@ -51,6 +58,14 @@ struct SimResult {
   double host_seconds = 0;
   bool rtl_half = false;    // the job ran with the RTL in the loop
   RtlCosimStats rtl_cosim;  // summed over sub-partitions
+  // Kernel jobs:
+  bool ok = true;     // false: `error` says why the kernel stopped (a fault, the cycle limit, a deadlock)
+  std::string error;
+  uint64_t ctas = 0;  // CTAs run to completion
+  Residency residency;
+  kernel::Memory memory;          // the buffers after the run
+  std::vector<LineProfile> lines;  // per kernel instruction
+  std::array<uint64_t, static_cast<size_t>(WarpStall::kCount)> warp_stalls{};  // issue-less sub-partition cycles
 };
 
 // The threads of the job's CTA.

@@ -41,6 +41,7 @@ UnitBase::UnitBase(sc_core::sc_module_name name, Unit kind, bool trace, bool loo
 }
 
 void UnitBase::execute_on_core(WarpOp& op) {
+  if (!op.instr) return;  // a kernel's instruction: executed at issue
   const ProgramInstr& pi = *op.instr;
   switch (pi.kind) {
     case InstrKind::arithmetic:

@@ -8,6 +8,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "kernel/kernel.h"
 #include "models/config.h"
 #include "models/program.h"
 
@@ -16,8 +17,19 @@ namespace ptxfu::models {
 inline constexpr unsigned kWarpSize = 32;
 inline const sc_core::sc_time kCycle(1, sc_core::SC_NS);  // the model counts in cycles of 1 ns
 
+// A kernel's memory instruction, for the load/store unit's latency.
+struct MemoryAccess {
+  bool is_access = false;  // false: not a memory access (a fence takes the unit's latency)
+  kernel::Space space = kernel::Space::global;
+  bool atomic = false;
+};
+
 struct WarpOp {
+  // The straight-line program's instruction, executed by the unit; nullptr
+  // for a kernel's instruction, which kernel::step executed at issue (the
+  // unit only times it).
   const ProgramInstr* instr = nullptr;
+  MemoryAccess access;  // lsu only
   uint32_t warp = 0;
   uint32_t pc = 0;
   uint32_t active_mask = 0xffffffffu;

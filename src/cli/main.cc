@@ -89,8 +89,11 @@ int main(int argc, char** argv) {
   ptxfu::cli::SimCmdOptions sim;
   CLI::App* sim_cmd = app.add_subcommand(
       "sim",
-      "Run a straight-line PTX program (.reg, mov, arithmetic) on the cycle-approximate SM model and report\n"
-      "cycles, IPC, pipe utilisation, stall reasons and the final registers of warp 0.");
+      "Run a PTX kernel (a file with an .entry, as nvcc writes it) on the cycle-approximate SM model: its CTAs\n"
+      "launched as the config's limits allow, every lane computed exactly. Reports cycles, IPC, CTAs, unit\n"
+      "utilisation and stall reasons (--profile: per PTX line), and writes the buffers (--out-dir).\n"
+      "A file of straight-line statements (.reg, mov, arithmetic) runs on --warps warps and reports the\n"
+      "final registers of warp 0.");
   sim_cmd->add_option("--config", sim.config_path,
                       "architecture config: an embedded name (sm_70 ... sm_100) or a YAML file; default: sm_90");
   sim_cmd->add_option("--warps", sim.warps, "warps that run the program (spread over the sub-partitions)")->check(CLI::Range(1u, 100000000u));
@@ -102,7 +105,23 @@ int main(int argc, char** argv) {
                     "co-simulate: the FMA units run f16/bf16 add/sub/mul/fma on the verilated rtl_ref HFMA2 and check\n"
                     "every thread and the latency against the exact core and the config (implies --mode at;\n"
                     "exit status 3 on a mismatch)");
-  sim_cmd->add_option("PROGRAM", sim.program_path, "the .ptx program")->required();
+  sim_cmd->add_option("PROGRAM", sim.program_path, "the .ptx kernel or straight-line program")->required();
+  sim_cmd->add_option("--entry", sim.entry, "the kernel's .entry (default: the file's only one)");
+  sim_cmd->add_option("--grid", sim.grid, "grid of CTAs, X[,Y[,Z]] (default 1)");
+  sim_cmd->add_option("--block", sim.block, "threads per CTA, X[,Y[,Z]] (default 1)");
+  sim_cmd->add_option("--arg", sim.args,
+                      "one per kernel parameter, in order: u32:1024, s32:-3, u64:7, s64:-1, f32:0.5, f64:2,\n"
+                      "raw bits (f32:0x3f000000); buffers (the parameter gets the address): buf:FILE,\n"
+                      "buf:zeros:BYTES, buf:random:BYTES:SEED (SplitMix64)");
+  sim_cmd->add_option("--out-dir", sim.out_dir, "after the run, write each buffer argument N to DIR/argN.bin");
+  sim_cmd->add_option("--shared-bytes", sim.shared_bytes, "dynamic (.extern .shared) bytes per CTA (default 0)");
+  sim_cmd->add_option("--max-cycles", sim.max_cycles, "stop a kernel that has not ended after this many cycles (an error)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62));
+  sim_cmd->add_option("--regs-per-thread", sim.registers_per_thread,
+                      "registers per thread for the residency (default: the kernel's declared registers, at most 255)")
+      ->check(CLI::Range(1u, 255u));
+  sim_cmd->add_flag("--profile", sim.profile,
+                    "annotate the PTX listing per line: warp-instructions, active lanes, stall cycles by reason, unit");
   std::string sim_tables;
   sim_cmd->add_option("--mufu-tables", sim_tables, "directory of hardware MUFU tables that replace the model");
 

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/kernel_sim_cmd.h"
 #include "models/microbench.h"
+#include "models/text_file.h"
 #include "models/simulator.h"
 
 namespace ptxfu::cli {
@@ -27,6 +29,24 @@ nlohmann::json optional_number(const std::optional<double>& v) { return v ? nloh
 }  // namespace
 
 int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
+  {
+    std::string text;
+    switch (models::read_text_file(o.program_path, models::kMaxProgramBytes, text)) {
+      case models::ReadStatus::cannot_open: err << "ptxfu sim: " << o.program_path << ": cannot open\n"; return 1;
+      case models::ReadStatus::too_large:
+        err << "ptxfu sim: " << o.program_path << ": larger than " << models::kMaxProgramBytes << " bytes\n";
+        return 1;
+      case models::ReadStatus::ok: break;
+    }
+    if (is_kernel_text(text)) return run_kernel_sim(o, std::move(text), out, err);
+    if (!o.entry.empty() || o.grid != "1" || o.block != "1" || !o.args.empty() || !o.out_dir.empty() ||
+        o.shared_bytes || o.profile || o.registers_per_thread) {
+      err << "ptxfu sim: " << o.program_path
+          << ": --entry, --grid, --block, --arg, --out-dir, --shared-bytes, --regs-per-thread and --profile need a "
+             "kernel (a file with an .entry); this file is a straight-line program\n";
+      return 2;
+    }
+  }
   try {
     const ArchConfig config = config_from(o.config_path);
     const models::Program program = models::load_program_file(o.program_path, config.caps);

@@ -4,6 +4,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace ptxfu::cli {
 
@@ -16,6 +17,15 @@ struct SimCmdOptions {
   std::string kanata_path;
   bool json = false;
   bool rtl_half = false;  // the FMA units run half precision on the verilated RTL
+  // A kernel (a file with an .entry):
+  std::string entry;  // empty: the file's only .entry
+  std::string grid = "1", block = "1";
+  std::vector<std::string> args;
+  std::string out_dir;
+  uint32_t shared_bytes = 0;
+  uint64_t max_cycles = 1'000'000'000;
+  unsigned registers_per_thread = 0;  // 0: estimated from the kernel's registers
+  bool profile = false;
 };
 
 struct BenchCmdOptions {

@@ -1,0 +1,561 @@
+#include "models/kernel_sm.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "isa/instr.h"
+#include "models/kernel_sm_module.h"
+#include "models/simulator.h"
+
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+namespace ptxfu::models {
+
+using sc_core::sc_time;
+using sc_core::sc_time_stamp;
+
+uint64_t LineProfile::stall_total() const { return std::accumulate(stalls.begin(), stalls.end(), uint64_t{0}); }
+
+unsigned estimated_registers(const kernel::Kernel& k) {
+  unsigned regs = 0;
+  for (const uint8_t bits : k.entry().reg_bits) regs += bits == 1 ? 0 : bits > 32 ? (bits + 31) / 32 : 1;
+  return std::clamp(regs, 1u, 255u);
+}
+
+Residency residency(const ArchConfig& c, const kernel::Kernel& k, const kernel::Launch& launch,
+                    unsigned registers_per_thread) {
+  Residency r;
+  r.registers_per_thread = registers_per_thread;
+  r.warps_per_cta = static_cast<unsigned>((launch.block.count() + 31) / 32);
+  r.shared_per_cta = uint64_t{k.dynamic_shared_offset} + launch.shared_bytes + c.sm.reserved_shared_per_cta;
+  const uint64_t g = c.sm.register_granularity;
+  const uint64_t regs_per_warp = (uint64_t{registers_per_thread} * 32 + g - 1) / g * g;
+  const uint64_t regs_per_cta = regs_per_warp * r.warps_per_cta;
+  struct Limit {
+    uint64_t ctas;
+    const char* name;
+  };
+  const Limit limits[] = {
+      {c.sm.max_ctas, "max_ctas"},
+      {c.max_warps / std::max(r.warps_per_cta, 1u), "max_warps"},
+      {r.shared_per_cta ? c.sm.shared_bytes / r.shared_per_cta : c.sm.max_ctas, "shared memory"},
+      {c.sm.registers / regs_per_cta, "registers"},
+      {launch.grid.count(), "grid"},
+  };
+  const Limit* tightest = &limits[0];
+  for (const Limit& l : limits)
+    if (l.ctas < tightest->ctas) tightest = &l;
+  if (tightest->ctas == 0) {
+    const std::string why =
+        std::string(tightest->name) == "max_warps"
+            ? fmt::format("{} warps per CTA, the SM holds {}", r.warps_per_cta, c.max_warps)
+        : std::string(tightest->name) == "shared memory"
+            ? fmt::format("{} bytes of shared memory per CTA ({} dynamic, {} reserved), the SM has {}",
+                          r.shared_per_cta, launch.shared_bytes, c.sm.reserved_shared_per_cta, c.sm.shared_bytes)
+            : fmt::format("{} registers per CTA ({} per thread), the SM has {}", regs_per_cta,
+                          registers_per_thread, c.sm.registers);
+    throw ConfigError(fmt::format("{}: one CTA of '{}' does not fit on an SM of {}: {}", k.file, k.entry().name,
+                                  c.name, why));
+  }
+  r.ctas = static_cast<unsigned>(std::min<uint64_t>(tightest->ctas, 1u << 20));
+  r.limit = tightest->name;
+  return r;
+}
+
+namespace {
+
+uint64_t now_cycles() { return to_cycles(sc_time_stamp()); }
+sc_time at_cycle(uint64_t n) { return kCycle * static_cast<double>(n); }
+
+// How many transactions a warp's access needs: distinct lines for global,
+// local, const and param memory; the worst bank conflict for shared memory.
+unsigned transactions(const kernel::StepResult& r, const kernel::Inst& in, const MemoryTiming& m) {
+  const uint32_t lanes = r.executed;
+  if (lanes == 0) return 1;
+  const unsigned bytes = std::max(1u, unsigned{in.access_bytes} * in.vec);
+  if (r.space == kernel::Space::shared) {
+    // Words per bank, distinct ones: lanes reading one word share it.
+    std::vector<uint64_t> words;
+    for (unsigned lane = 0; lane < 32; ++lane)
+      if (lanes >> lane & 1)
+        for (uint64_t w = r.addresses[lane] / 4; w <= (r.addresses[lane] + bytes - 1) / 4; ++w) words.push_back(w);
+    std::sort(words.begin(), words.end());
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    std::vector<unsigned> per_bank(m.shared_banks, 0);
+    unsigned worst = 1;
+    for (uint64_t w : words) worst = std::max(worst, ++per_bank[w % m.shared_banks]);
+    // A wide access moves at most banks * 4 bytes per pass.
+    const unsigned passes = static_cast<unsigned>((static_cast<uint64_t>(__builtin_popcount(lanes)) * bytes + 4 * m.shared_banks - 1) /
+                                                  (4 * m.shared_banks));
+    return std::max(worst, passes);
+  }
+  uint64_t lines[64];
+  unsigned n = 0;
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    if (!(lanes >> lane & 1)) continue;
+    const uint64_t first = r.addresses[lane] / m.line_bytes, last = (r.addresses[lane] + bytes - 1) / m.line_bytes;
+    for (uint64_t l = first; l <= last && n < 64; ++l) lines[n++] = l;
+  }
+  std::sort(lines, lines + n);
+  return static_cast<unsigned>(std::unique(lines, lines + n) - lines);
+}
+
+bool is_control(kernel::Kind k) {
+  switch (k) {
+    case kernel::Kind::bra:
+    case kernel::Kind::call:
+    case kernel::Kind::ret:
+    case kernel::Kind::exit:
+    case kernel::Kind::func_end:
+    case kernel::Kind::bar: return true;
+    default: return false;
+  }
+}
+
+// Results that come back from the memory path (loads, atomics, shuffles):
+// a wait for them is a memory stall, not an arithmetic dependency.
+bool from_memory_path(kernel::Kind k) {
+  return k == kernel::Kind::ld || k == kernel::Kind::atom || k == kernel::Kind::shfl;
+}
+
+Unit unit_of_inst(const kernel::Inst& in) {
+  switch (in.unit()) {
+    case kernel::Unit::pipe: return Unit::alu;  // refined by the form's timing for arithmetic
+    case kernel::Unit::memory: return Unit::lsu;
+    case kernel::Unit::branch: return Unit::branch;
+    case kernel::Unit::warp: return Unit::warp;
+  }
+  return Unit::alu;
+}
+
+}  // namespace
+
+KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
+    : sc_module(name),
+      job_(job),
+      config_(*job.config),
+      kernel_(*job.kernel),
+      record_(record),
+      memory_(kernel::make_memory(kernel_, job.launch)),
+      residency_(residency(config_, kernel_, job.launch,
+                           job.registers_per_thread ? job.registers_per_thread : estimated_registers(kernel_))),
+      request_ends_("request_ends"),
+      responses_("responses") {
+  const unsigned n_parts = config_.sub_partitions;
+  for (unsigned i = 0; i < n_parts * kNumUnits; ++i) {
+    sockets.push_back(std::make_unique<Socket>(fmt::format("socket_{}", i).c_str()));
+    sockets.back()->register_nb_transport_bw(this, &KernelSm::nb_transport_bw);
+  }
+  for (const kernel::Inst& in : kernel_.insts) {
+    if (in.kind == kernel::Kind::arith) {
+      timing_.push_back(config_.timing_for(in.form));
+    } else {
+      timing_.push_back(config_.units[static_cast<size_t>(unit_of_inst(in))]);
+    }
+  }
+  lines_.resize(kernel_.insts.size());
+  for (size_t i = 0; i < lines_.size(); ++i) lines_[i].unit = timing_[i].unit;
+  parts_.resize(n_parts);
+  slots_.resize(size_t{config_.max_warps});
+  grid_ctas_ = job.launch.grid.count();
+  SC_HAS_PROCESS(KernelSm);
+  SC_THREAD(run);
+}
+
+bool KernelSm::fail(std::string message) {
+  if (error_.empty()) error_ = std::move(message);
+  return false;
+}
+
+bool KernelSm::finished() const { return !error_.empty() || (next_cta_ == grid_ctas_ && ctas_.empty()); }
+
+bool KernelSm::launch_one() {
+  if (next_cta_ >= grid_ctas_ || ctas_.size() >= residency_.ctas) return false;
+  const kernel::Dim3& g = job_.launch.grid;
+  const uint64_t i = next_cta_;
+  const kernel::Dim3 id{static_cast<uint32_t>(i % g.x), static_cast<uint32_t>(i / g.x % g.y),
+                        static_cast<uint32_t>(i / (uint64_t{g.x} * g.y))};
+  CtaSlot c;
+  c.cta = std::make_unique<kernel::Cta>(kernel_, job_.launch, id, 0);
+  const size_t cta_index = ctas_.size();
+  size_t free_slot = 0;
+  for (kernel::Warp& w : c.cta->warps) {
+    while (slots_[free_slot].used) ++free_slot;  // residency() leaves room for every warp
+    Slot& s = slots_[free_slot];
+    s = Slot{};
+    s.used = true;
+    s.cta = cta_index;
+    s.warp = &w;
+    s.part = static_cast<unsigned>(free_slot % config_.sub_partitions);
+    s.ready_at.assign(w.regs.size() / 32, 0);
+    s.from_memory.assign(w.regs.size() / 32, 0);
+    parts_[s.part].warps.push_back(free_slot);
+    c.slots.push_back(free_slot);
+  }
+  ctas_.push_back(std::move(c));
+  ++next_cta_;
+  return true;
+}
+
+void KernelSm::pending_retirements(uint64_t& next) const {
+  for (const CtaSlot& c : ctas_) {
+    if (!c.cta->done()) continue;
+    bool outstanding = false;
+    for (size_t s : c.slots) outstanding |= slots_[s].outstanding > 0;
+    if (!outstanding) next = std::min(next, c.retire_at);
+  }
+}
+
+void KernelSm::retire_and_launch(uint64_t t, uint64_t& next) {
+  for (size_t i = 0; i < ctas_.size();) {
+    CtaSlot& c = ctas_[i];
+    bool outstanding = false;
+    for (size_t s : c.slots) outstanding |= slots_[s].outstanding > 0;
+    if (!c.cta->done() || outstanding) {
+      ++i;
+      continue;
+    }
+    if (c.retire_at > t) {  // loosely timed: the results are known, not yet out
+      next = std::min(next, c.retire_at);
+      ++i;
+      continue;
+    }
+    end_cycle_ = std::max(end_cycle_, c.retire_at);
+    for (size_t s : c.slots) {
+      auto& warps = parts_[slots_[s].part].warps;
+      warps.erase(std::find(warps.begin(), warps.end(), s));
+      if (parts_[slots_[s].part].last == s) parts_[slots_[s].part].last = kNone;
+      slots_[s].used = false;
+    }
+    ++ctas_done_;
+    // The CTAs behind it move down one place: the slots name them by index.
+    ctas_.erase(ctas_.begin() + static_cast<std::ptrdiff_t>(i));
+    for (size_t j = i; j < ctas_.size(); ++j)
+      for (size_t s : ctas_[j].slots) slots_[s].cta = j;
+  }
+  // CTAs launched now issue from the next cycle.
+  while (launch_one()) next = std::min(next, t + 1);
+}
+
+WarpStall KernelSm::check(const Slot& s, uint64_t t, uint64_t& next) const {
+  const kernel::Warp& w = *s.warp;
+  if (w.done()) return WarpStall::idle;
+  if (w.waiting()) return WarpStall::barrier;
+  auto later = [&](uint64_t when) {
+    if (when > t) next = std::min(next, when);
+  };
+  if (s.resume_at > t) {
+    later(s.resume_at);
+    return WarpStall::control;
+  }
+  const uint32_t pc = w.pc();
+  const kernel::Inst& in = kernel_.insts[pc];
+  const uint32_t base = w.frames.back().reg_base;
+  bool dep = false, mem = false;
+  auto need = [&](uint32_t reg) {
+    const size_t r = size_t{base} + reg;
+    if (r < s.ready_at.size() && s.ready_at[r] > t) {
+      later(s.ready_at[r]);
+      (s.from_memory[r] ? mem : dep) = true;
+    }
+  };
+  for (unsigned i = 0; i < in.num_reads; ++i) need(in.reads[i]);
+  for (unsigned i = 0; i < in.num_writes; ++i) need(in.writes[i]);
+  if (in.kind == kernel::Kind::arith && (isa::reads_carry(in.form) || isa::writes_carry(in.form)) &&
+      s.carry_ready > t) {
+    later(s.carry_ready);
+    dep = true;
+  }
+  if (dep || mem) return mem ? WarpStall::memory : WarpStall::dependency;
+  const uint64_t free_at = parts_[s.part].unit_free_at[static_cast<size_t>(timing_[pc].unit)];
+  if (free_at > t) {
+    later(free_at);
+    return WarpStall::pipe_busy;
+  }
+  return WarpStall::not_selected;  // ready
+}
+
+bool KernelSm::issue_cycle(uint64_t t, uint64_t& next) {
+  bool any = false;
+  for (unsigned p = 0; p < parts_.size(); ++p) {
+    Part& part = parts_[p];
+    for (unsigned k = 0; k < config_.issue_width; ++k) {
+      const size_t n = part.warps.size();
+      if (n == 0) break;
+      // GTO: the last warp, then the oldest; LRR: round-robin after the last.
+      size_t start = 0;
+      const auto last_it = std::find(part.warps.begin(), part.warps.end(), part.last);
+      const size_t last_pos = last_it == part.warps.end() ? kNone : static_cast<size_t>(last_it - part.warps.begin());
+      if (config_.scheduler == SchedulerPolicy::lrr && last_pos != kNone) start = (last_pos + 1) % n;
+      size_t chosen = kNone;
+      auto consider = [&](size_t slot) {
+        Slot& s = slots_[slot];
+        s.reason = check(s, t, next);
+        if (s.reason == WarpStall::not_selected && chosen == kNone) chosen = slot;
+      };
+      if (config_.scheduler == SchedulerPolicy::gto && last_pos != kNone) consider(part.warps[last_pos]);
+      for (size_t i = 0; i < n; ++i) {
+        const size_t pos = (start + i) % n;
+        if (config_.scheduler == SchedulerPolicy::gto && pos == last_pos) continue;
+        consider(part.warps[pos]);
+      }
+      if (chosen == kNone) break;
+      issue(chosen, t);
+      slots_[chosen].reason = WarpStall::kCount;  // issued
+      any = true;
+      if (!error_.empty()) return any;
+    }
+  }
+  return any;
+}
+
+void KernelSm::account(uint64_t n) {
+  for (const Part& part : parts_) {
+    bool issued = false;
+    WarpStall best = WarpStall::idle;
+    for (size_t slot : part.warps) {
+      const Slot& s = slots_[slot];
+      if (s.reason == WarpStall::kCount) {
+        issued = true;
+        continue;
+      }
+      if (s.reason == WarpStall::idle) continue;  // exited, waiting for its CTA
+      if (static_cast<size_t>(s.reason) < static_cast<size_t>(best)) best = s.reason;
+      const uint32_t pc = s.reason == WarpStall::barrier ? s.barrier_pc : s.warp->pc();
+      lines_[pc].stalls[static_cast<size_t>(s.reason)] += n;
+    }
+    if (!issued) stalls_[static_cast<size_t>(best)] += n;
+  }
+}
+
+Timing KernelSm::timing_of(const kernel::Inst& in, const kernel::StepResult& r) const {
+  Timing t = timing_[r.pc];
+  if (t.unit == Unit::lsu && (in.kind == kernel::Kind::ld || in.kind == kernel::Kind::st ||
+                              in.kind == kernel::Kind::atom || in.kind == kernel::Kind::red))
+    t.interval *= transactions(r, in, config_.memory);
+  return t;
+}
+
+KernelSm::Txn* KernelSm::acquire() {
+  if (free_.empty()) {
+    pool_.push_back(std::make_unique<Txn>());
+    free_.push_back(pool_.back().get());
+  }
+  Txn* t = free_.back();
+  free_.pop_back();
+  return t;
+}
+
+void KernelSm::release(Txn& txn) {
+  --outstanding_;
+  free_.push_back(&txn);
+}
+
+void KernelSm::issue(size_t slot, uint64_t t) {
+  Slot& s = slots_[slot];
+  kernel::Warp& w = *s.warp;
+  kernel::Cta& cta = *ctas_[s.cta].cta;
+  const uint32_t reg_base = w.frames.back().reg_base;
+  const kernel::StepResult r = kernel::step(w, cta, memory_, t);
+  if (r.status == kernel::StepResult::Status::error) {
+    fail(r.error);
+    return;
+  }
+  const kernel::Inst& in = *r.inst;
+  if (w.regs.size() / 32 > s.ready_at.size()) {  // a call's frame
+    s.ready_at.resize(w.regs.size() / 32, 0);
+    s.from_memory.resize(w.regs.size() / 32, 0);
+  }
+  ++warp_instructions_;
+  LineProfile& line = lines_[r.pc];
+  ++line.warp_instructions;
+  line.active_lanes += static_cast<unsigned>(__builtin_popcount(r.active));
+  Part& part = parts_[s.part];
+  part.last = slot;
+
+  Txn& txn = *acquire();
+  ++outstanding_;
+  ++s.outstanding;
+  txn.slot = slot;
+  txn.part = s.part;
+  txn.reg_base = reg_base;
+  txn.inst = &in;
+  txn.released.clear();
+  txn.request_ended = txn.responded = false;
+  WarpOp& op = txn.op();
+  op.instr = nullptr;
+  op.warp = static_cast<uint32_t>(slot);
+  op.pc = r.pc;
+  op.active_mask = r.executed;
+  op.timing = timing_of(in, r);
+  op.access = {};
+  if (op.timing.unit == Unit::lsu && in.kind != kernel::Kind::fence && in.kind != kernel::Kind::nop)
+    op.access = {true, r.space, in.kind == kernel::Kind::atom || in.kind == kernel::Kind::red};
+  if (in.kind == kernel::Kind::bar) {
+    s.at_barrier = w.waiting();
+    s.barrier_pc = r.pc;
+  }
+  // Warps this step released from a barrier (by arriving last, or by
+  // exiting) go on when its result is out.
+  for (size_t other : ctas_[s.cta].slots)
+    if (slots_[other].at_barrier && !slots_[other].warp->waiting()) {
+      slots_[other].at_barrier = false;
+      txn.released.push_back(other);
+    }
+  const size_t unit = static_cast<size_t>(op.timing.unit);
+  Socket& socket = *sockets[s.part * kNumUnits + unit];
+
+  if (job_.style == TimingStyle::loosely_timed) {
+    sc_time delay = at_cycle(t) - sc_time_stamp();
+    socket->b_transport(txn, delay);
+    part.unit_free_at[unit] = op.free_cycle;
+    complete(txn, op.done_cycle);
+    release(txn);
+    return;
+  }
+  part.unit_free_at[unit] = kNever;
+  complete(txn, kNever);  // nothing is known until the unit answers
+  ++s.outstanding;        // complete() counted it out; the response does
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_time delay = sc_core::SC_ZERO_TIME;
+  if (socket->nb_transport_fw(txn, phase, delay) == tlm::TLM_UPDATED && phase == tlm::END_REQ)
+    request_ends_.notify(txn, delay);
+}
+
+// The results of `txn` may be used from `cycle` (kNever: not yet known).
+void KernelSm::complete(Txn& txn, uint64_t cycle) {
+  Slot& s = slots_[txn.slot];
+  const kernel::Inst& in = *txn.inst;
+  const bool memory = from_memory_path(in.kind);
+  for (unsigned i = 0; i < in.num_writes; ++i) {
+    const size_t r = size_t{txn.reg_base} + in.writes[i];
+    if (r >= s.ready_at.size()) continue;
+    s.ready_at[r] = cycle;
+    s.from_memory[r] = memory;
+  }
+  if (in.kind == kernel::Kind::arith && isa::writes_carry(in.form)) s.carry_ready = cycle;
+  if (is_control(in.kind)) s.resume_at = cycle;
+  for (size_t other : txn.released) slots_[other].resume_at = cycle;
+  --s.outstanding;
+  if (cycle != kNever) {
+    CtaSlot& c = ctas_[s.cta];
+    c.retire_at = std::max(c.retire_at, cycle);
+    if (record_)
+      records_.push_back({records_.size(), txn.op().warp, txn.op().pc, txn.op().timing.unit, txn.op().issue_cycle,
+                          txn.op().free_cycle, txn.op().done_cycle});
+  }
+}
+
+tlm::tlm_sync_enum KernelSm::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_time& delay) {
+  if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  responses_.notify(trans, delay);
+  return tlm::TLM_ACCEPTED;
+}
+
+void KernelSm::drain_events(uint64_t now) {
+  while (tlm::tlm_generic_payload* p = request_ends_.get_next_transaction()) {
+    Txn& txn = static_cast<Txn&>(*p);
+    parts_[txn.part].unit_free_at[static_cast<size_t>(txn.op().timing.unit)] = now;
+    txn.request_ended = true;
+    if (txn.responded) release(txn);
+  }
+  while (tlm::tlm_generic_payload* p = responses_.get_next_transaction()) {
+    Txn& txn = static_cast<Txn&>(*p);
+    complete(txn, now);
+    tlm::tlm_phase phase = tlm::END_RESP;
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    (*sockets[txn.part * kNumUnits + static_cast<size_t>(txn.op().timing.unit)])->nb_transport_fw(*p, phase, delay);
+    txn.responded = true;
+    if (txn.request_ended) release(txn);
+  }
+}
+
+void KernelSm::run() {
+  if (job_.style == TimingStyle::loosely_timed)
+    run_loosely_timed();
+  else
+    run_approximately_timed();
+}
+
+namespace {
+
+std::string cycle_limit_message(const kernel::Kernel& k, uint64_t limit, const kernel::Cta& cta,
+                                 const kernel::Warp& w) {
+  const kernel::Inst& in = k.insts[w.pc()];
+  return fmt::format(
+      "{}: error: cycle limit of {} reached (--max-cycles); warp {} of block ({},{},{}) was at '{}'", k.where(in),
+      limit, w.index, cta.ctaid.x, cta.ctaid.y, cta.ctaid.z, in.mnemonic);
+}
+
+}  // namespace
+
+void KernelSm::run_loosely_timed() {
+  tlm_utils::tlm_quantumkeeper qk;
+  qk.set_global_quantum(at_cycle(job_.quantum_cycles));
+  qk.reset();
+  uint64_t t = 0;
+  uint64_t next = kNever;
+  while (true) {
+    // As in the approximately-timed loop: CTAs whose results are all out
+    // retire at the start of the cycle, and new ones issue in it.
+    next = kNever;
+    retire_and_launch(t, next);
+    if (finished()) break;
+    const bool issued = issue_cycle(t, next);
+    if (!error_.empty()) return;
+    pending_retirements(next);
+    if (!issued && next == kNever) {
+      fail(fmt::format("{}: error: deadlock: every live warp waits at a barrier that cannot complete", kernel_.file));
+      return;
+    }
+    const uint64_t advance = issued ? 1 : std::max<uint64_t>(next - t, 1);
+    account(advance);
+    t += advance;
+    if (t > job_.max_cycles) {
+      for (const CtaSlot& c : ctas_)
+        for (const kernel::Warp& w : c.cta->warps)
+          if (!w.done()) {
+            fail(cycle_limit_message(kernel_, job_.max_cycles, *c.cta, w));
+            return;
+          }
+    }
+    qk.set(at_cycle(t) - sc_time_stamp());
+    if (qk.need_sync()) qk.sync();
+  }
+}
+
+void KernelSm::run_approximately_timed() {
+  uint64_t next = kNever;
+  while (!finished()) {
+    const uint64_t t = now_cycles();
+    drain_events(t);
+    next = kNever;
+    retire_and_launch(t, next);
+    if (finished()) break;
+    const bool issued = issue_cycle(t, next);
+    if (!error_.empty()) return;
+    if (!issued && outstanding_ == 0) {
+      fail(fmt::format("{}: error: deadlock: every live warp waits at a barrier that cannot complete", kernel_.file));
+      return;
+    }
+    if (issued) {
+      account(1);
+      wait(kCycle);
+    } else {
+      wait(request_ends_.get_event() | responses_.get_event());
+      account(now_cycles() - t);
+    }
+    if (now_cycles() > job_.max_cycles) {
+      for (const CtaSlot& c : ctas_)
+        for (const kernel::Warp& w : c.cta->warps)
+          if (!w.done()) {
+            fail(cycle_limit_message(kernel_, job_.max_cycles, *c.cta, w));
+            return;
+          }
+    }
+  }
+}
+
+}  // namespace ptxfu::models

@@ -1,0 +1,130 @@
+// The SystemC module behind models/kernel_sm.h: one thread for the whole SM
+// (the CTAs of a kernel share barriers, shared memory and atomics across
+// sub-partitions, so they advance in one cycle loop), one TLM-2.0 initiator
+// socket per unit of every sub-partition.
+#pragma once
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <tlm_utils/peq_with_get.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <systemc>
+#include <tlm>
+
+#include "models/kernel_sm.h"
+#include "models/sub_partition.h"
+
+namespace ptxfu::models {
+
+struct SimJob;
+
+class KernelSm : public sc_core::sc_module {
+ public:
+  using Socket = tlm_utils::simple_initiator_socket<KernelSm>;
+  std::vector<std::unique_ptr<Socket>> sockets;  // [sub_partition * kNumUnits + unit]
+
+  KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record);
+
+  // Results, valid after the simulation.
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+  uint64_t cycles() const { return end_cycle_; }
+  uint64_t warp_instructions() const { return warp_instructions_; }
+  uint64_t ctas() const { return ctas_done_; }
+  const Residency& residency_limit() const { return residency_; }
+  kernel::Memory& memory() { return memory_; }
+  const std::vector<LineProfile>& lines() const { return lines_; }
+  const std::array<uint64_t, static_cast<size_t>(WarpStall::kCount)>& stalls() const { return stalls_; }
+  const std::vector<IssueRecord>& records() const { return records_; }
+
+ private:
+  static constexpr uint64_t kNever = ~uint64_t{0};
+  static constexpr size_t kNone = ~size_t{0};
+
+  // A resident warp.
+  struct Slot {
+    bool used = false;
+    size_t cta = 0;  // index in ctas_
+    kernel::Warp* warp = nullptr;
+    unsigned part = 0;
+    std::vector<uint64_t> ready_at;      // per register (frame base + slot): when a consumer may issue
+    std::vector<uint8_t> from_memory;    // per register: its pending producer is a memory or warp operation
+    uint64_t carry_ready = 0;
+    uint64_t resume_at = 0;  // a branch or barrier holds the warp until then
+    bool at_barrier = false;
+    uint32_t barrier_pc = 0;  // the bar.sync it waits at (its stall is counted there)
+    unsigned outstanding = 0;  // issued instructions whose results are not out
+    WarpStall reason = WarpStall::idle;  // why it did not issue, this cycle
+  };
+  struct CtaSlot {
+    std::unique_ptr<kernel::Cta> cta;
+    std::vector<size_t> slots;
+    uint64_t retire_at = 0;  // the last result of its warps is out then
+  };
+  struct Part {
+    std::vector<size_t> warps;  // slots, oldest first
+    size_t last = kNone;        // the slot issued last
+    std::array<uint64_t, kNumUnits> unit_free_at{};
+  };
+  struct Txn : tlm::tlm_generic_payload {
+    Txn() : ext(new WarpOpExtension) {
+      set_extension(ext);
+      set_command(tlm::TLM_IGNORE_COMMAND);
+    }
+    WarpOp& op() { return ext->op; }
+    WarpOpExtension* ext;
+    size_t slot = 0;
+    unsigned part = 0;
+    uint32_t reg_base = 0;
+    const kernel::Inst* inst = nullptr;
+    std::vector<size_t> released;  // bar: the warps its arrival released
+    bool request_ended = false, responded = false;
+  };
+
+  void run();
+  void run_loosely_timed();
+  void run_approximately_timed();
+  // One cycle's issue decisions on every sub-partition; returns whether any
+  // issued and lowers `next` to the next cycle anything blocking changes.
+  bool issue_cycle(uint64_t t, uint64_t& next);
+  // Why the slot cannot issue at t (not_selected when it can).
+  WarpStall check(const Slot& s, uint64_t t, uint64_t& next) const;
+  void issue(size_t slot, uint64_t t);
+  void account(uint64_t cycles);  // the stall reasons of this cycle, for `cycles` cycles
+  void complete(Txn& txn, uint64_t cycle);
+  void retire_and_launch(uint64_t t, uint64_t& next);
+  void pending_retirements(uint64_t& next) const;  // lowers `next` to the next CTA that will retire
+  bool launch_one();
+  bool finished() const;
+  bool fail(std::string message);
+  Txn* acquire();
+  void release(Txn& txn);
+  void drain_events(uint64_t now);
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  Timing timing_of(const kernel::Inst& in, const kernel::StepResult& r) const;
+
+  const SimJob& job_;
+  const ArchConfig& config_;
+  const kernel::Kernel& kernel_;
+  bool record_;
+  kernel::Memory memory_;
+  Residency residency_;
+  std::vector<Timing> timing_;  // per instruction, the memory ones' before coalescing
+  std::vector<Slot> slots_;
+  std::vector<CtaSlot> ctas_;
+  std::vector<Part> parts_;
+  uint64_t next_cta_ = 0, grid_ctas_ = 0, ctas_done_ = 0;
+  uint64_t warp_instructions_ = 0, end_cycle_ = 0, outstanding_ = 0;
+  std::string error_;
+  std::vector<LineProfile> lines_;
+  std::array<uint64_t, static_cast<size_t>(WarpStall::kCount)> stalls_{};
+  std::vector<std::unique_ptr<Txn>> pool_;
+  std::vector<Txn*> free_;
+  tlm_utils::peq_with_get<tlm::tlm_generic_payload> request_ends_;
+  tlm_utils::peq_with_get<tlm::tlm_generic_payload> responses_;
+  std::vector<IssueRecord> records_;
+};
+
+}  // namespace ptxfu::models

@@ -1,0 +1,387 @@
+#include "cli/kernel_sim_cmd.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "models/simulator.h"
+#include "models/text_file.h"
+
+namespace ptxfu::cli {
+namespace {
+
+using kernel::Arg;
+using kernel::KernelError;
+
+constexpr size_t kMaxBufferBytes = size_t{1} << 32;  // one --arg buffer: 4 GiB
+
+bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.'; }
+
+// SplitMix64 (Steele, Lea and Flood, 2014): the --arg buf:random generator.
+uint64_t splitmix64(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15u);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+
+bool parse_u64(std::string_view s, uint64_t& v) {
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2), base = 16;
+  if (s.empty()) return false;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  return ec == std::errc() && ptr == s.data() + s.size();
+}
+
+bool parse_i64(std::string_view s, int64_t& v) {
+  const bool neg = !s.empty() && s[0] == '-';
+  uint64_t u = 0;
+  if (!parse_u64(neg ? s.substr(1) : s, u)) return false;
+  if (neg ? u > uint64_t{1} << 63 : u > uint64_t{INT64_MAX}) return false;
+  v = neg ? static_cast<int64_t>(0 - u) : static_cast<int64_t>(u);
+  return true;
+}
+
+}  // namespace
+
+bool is_kernel_text(std::string_view text) {
+  for (size_t pos = text.find(".entry"); pos != std::string_view::npos; pos = text.find(".entry", pos + 1)) {
+    const bool starts = pos == 0 || !is_ident(text[pos - 1]);
+    const bool ends = pos + 6 == text.size() || !is_ident(text[pos + 6]);
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+kernel::Dim3 parse_dim3(std::string_view text, std::string_view option) {
+  uint32_t v[3] = {1, 1, 1};
+  size_t n = 0;
+  std::string_view rest = text;
+  while (true) {
+    const size_t comma = rest.find(',');
+    const std::string_view part = rest.substr(0, comma);
+    uint64_t x = 0;
+    if (n == 3 || !parse_u64(part, x) || x == 0 || x > 0xffffffffu)
+      throw KernelError(fmt::format("{} '{}': expected X[,Y[,Z]] of positive integers", option, text));
+    v[n++] = static_cast<uint32_t>(x);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return {v[0], v[1], v[2]};
+}
+
+Arg parse_arg(std::string_view spec, unsigned index, const kernel::Param& p) {
+  auto bad = [&](const std::string& why) {
+    return KernelError(fmt::format("--arg {} '{}' for parameter {} ('.{} {}'): {}", index + 1, spec, index, p.type,
+                                   p.name, why));
+  };
+  const size_t colon = spec.find(':');
+  if (colon == std::string_view::npos) throw bad("expected TYPE:VALUE (u32:1024, f32:0.5, buf:FILE, ...)");
+  const std::string_view type = spec.substr(0, colon), value = spec.substr(colon + 1);
+  if (type == "buf") {
+    if (value.substr(0, 6) == "zeros:" || value.substr(0, 7) == "random:") {
+      const bool random = value[0] == 'r';
+      std::string_view rest = value.substr(random ? 7 : 6);
+      uint64_t seed = 0;
+      if (random) {
+        const size_t c = rest.find(':');
+        if (c == std::string_view::npos || !parse_u64(rest.substr(c + 1), seed))
+          throw bad("expected buf:random:BYTES:SEED");
+        rest = rest.substr(0, c);
+      }
+      uint64_t bytes = 0;
+      if (!parse_u64(rest, bytes) || bytes == 0 || bytes > kMaxBufferBytes)
+        throw bad(fmt::format("expected a size of 1 to {} bytes", kMaxBufferBytes));
+      std::vector<uint8_t> data(bytes);
+      for (size_t i = 0; random && i < data.size(); i += 8) {
+        const uint64_t r = splitmix64(seed);
+        for (size_t b = 0; b < 8 && i + b < data.size(); ++b) data[i + b] = static_cast<uint8_t>(r >> (8 * b));
+      }
+      return Arg::buffer(std::move(data));
+    }
+    std::string text;
+    switch (models::read_text_file(std::string(value), kMaxBufferBytes, text)) {
+      case models::ReadStatus::cannot_open: throw bad("cannot open the file");
+      case models::ReadStatus::too_large: throw bad(fmt::format("the file is larger than {} bytes", kMaxBufferBytes));
+      case models::ReadStatus::ok: break;
+    }
+    if (text.empty()) throw bad("the file is empty");
+    return Arg::buffer(std::vector<uint8_t>(text.begin(), text.end()));
+  }
+  struct ScalarType {
+    std::string_view name;
+    unsigned bytes;
+    bool is_signed, floating;
+  };
+  static constexpr ScalarType kTypes[] = {
+      {"u8", 1, false, false},  {"s8", 1, true, false},   {"u16", 2, false, false}, {"s16", 2, true, false},
+      {"u32", 4, false, false}, {"s32", 4, true, false},  {"u64", 8, false, false}, {"s64", 8, true, false},
+      {"f32", 4, false, true},  {"f64", 8, false, true},
+  };
+  const ScalarType* t = nullptr;
+  for (const ScalarType& k : kTypes)
+    if (k.name == type) t = &k;
+  if (!t) throw bad(fmt::format("unknown type '{}' (u8..u64, s8..s64, f32, f64 or buf)", type));
+  const uint64_t mask = t->bytes == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * t->bytes)) - 1;
+  Arg a;
+  a.bytes = t->bytes;
+  a.kind = t->floating ? Arg::Kind::floating : Arg::Kind::integer;
+  uint64_t bits = 0;
+  if (value.size() > 2 && value[0] == '0' && (value[1] == 'x' || value[1] == 'X')) {  // raw bits, any type
+    if (!parse_u64(value, bits) || (bits & ~mask) != 0) throw bad(fmt::format("bits wider than {} bytes", t->bytes));
+  } else if (t->floating) {
+    const std::string v(value);
+    char* end = nullptr;
+    const double d = std::strtod(v.c_str(), &end);
+    if (v.empty() || end != v.c_str() + v.size()) throw bad("expected a number or 0x bits");
+    if (t->bytes == 4) {
+      if (std::isfinite(d) && std::fabs(d) > 3.4028234663852886e38)
+        throw bad("out of the f32 range");  // strtod then a narrowing cast would be undefined
+      bits = Arg::f32(static_cast<float>(d)).value;
+    } else {
+      bits = Arg::f64(d).value;
+    }
+  } else if (t->is_signed) {
+    int64_t v = 0;
+    const int64_t lo = t->bytes == 8 ? INT64_MIN : -(int64_t{1} << (8 * t->bytes - 1));
+    const int64_t hi = t->bytes == 8 ? INT64_MAX : (int64_t{1} << (8 * t->bytes - 1)) - 1;
+    if (!parse_i64(value, v) || v < lo || v > hi) throw bad(fmt::format("expected an integer {}..{}", lo, hi));
+    bits = static_cast<uint64_t>(v) & mask;
+  } else {
+    if (!parse_u64(value, bits) || (bits & ~mask) != 0) throw bad(fmt::format("expected an integer 0..{}", mask));
+  }
+  a.value = bits;
+  return a;
+}
+
+namespace {
+
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  size_t from = 0;
+  for (size_t nl; (nl = text.find('\n', from)) != std::string_view::npos; from = nl + 1)
+    lines.push_back(text.substr(from, nl - from));
+  if (from < text.size()) lines.push_back(text.substr(from));
+  return lines;
+}
+
+// The per-instruction profile summed per source line.
+struct LineSums {
+  uint64_t warp_instructions = 0, active_lanes = 0, stall_total = 0;
+  std::array<uint64_t, static_cast<size_t>(models::WarpStall::kCount)> stalls{};
+  std::string units;
+};
+
+std::map<unsigned, LineSums> line_sums(const kernel::Kernel& k, const models::SimResult& r) {
+  std::map<unsigned, LineSums> sums;
+  for (size_t i = 0; i < k.insts.size(); ++i) {
+    const kernel::Inst& in = k.insts[i];
+    if (in.kind == kernel::Kind::func_end) continue;  // synthetic
+    LineSums& s = sums[in.line];
+    const models::LineProfile& p = r.lines[i];
+    s.warp_instructions += p.warp_instructions;
+    s.active_lanes += p.active_lanes;
+    for (size_t j = 0; j < s.stalls.size(); ++j) s.stalls[j] += p.stalls[j];
+    s.stall_total += p.stall_total();
+    const std::string unit(models::name(p.unit));
+    if (s.units.find(unit) == std::string::npos) s.units += (s.units.empty() ? "" : "+") + unit;
+  }
+  return sums;
+}
+
+std::string top_stalls(const LineSums& s, size_t count) {
+  std::vector<std::pair<uint64_t, size_t>> v;
+  for (size_t j = 0; j < s.stalls.size(); ++j)
+    if (s.stalls[j]) v.push_back({s.stalls[j], j});
+  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::string text;
+  for (size_t j = 0; j < v.size() && j < count; ++j)
+    text += fmt::format("{}{} {}", text.empty() ? "" : ", ", models::kWarpStallNames[v[j].second], v[j].first);
+  return text;
+}
+
+void print_profile(const kernel::Kernel& k, const models::SimResult& r, std::ostream& out) {
+  const auto sums = line_sums(k, r);
+  const auto lines = split_lines(*k.source);
+  out << "\n  profile: per PTX line, warp-instructions issued, active lanes on average, warp-cycles waiting to\n"
+         "  issue it (by reason), and its unit\n";
+  out << fmt::format("  {:>5} {:>11} {:>6} {:>12}  {:<32} {:<7} {}\n", "line", "warp-insts", "lanes", "stall-cycles",
+                     "top stall reasons", "unit", "source");
+  const unsigned first = sums.empty() ? 1 : sums.begin()->first;
+  for (unsigned line = first; line <= lines.size(); ++line) {
+    const std::string_view text = lines[line - 1];
+    const auto it = sums.find(line);
+    if (it == sums.end()) {
+      out << fmt::format("  {:>5} {:>11} {:>6} {:>12}  {:<32} {:<7} {}\n", line, "", "", "", "", "", text);
+      continue;
+    }
+    const LineSums& s = it->second;
+    const std::string lanes =
+        s.warp_instructions ? fmt::format("{:.1f}", static_cast<double>(s.active_lanes) / s.warp_instructions) : "-";
+    out << fmt::format("  {:>5} {:>11} {:>6} {:>12}  {:<32} {:<7} {}\n", line, s.warp_instructions, lanes,
+                       s.stall_total, top_stalls(s, 2), s.units, text);
+  }
+  std::vector<std::pair<uint64_t, unsigned>> top;
+  uint64_t total = 0;
+  for (const auto& [line, s] : sums) {
+    total += s.stall_total;
+    if (s.stall_total) top.push_back({s.stall_total, line});
+  }
+  std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  out << "\n  top stall lines:\n";
+  for (size_t i = 0; i < top.size() && i < 5; ++i) {
+    const LineSums& s = sums.at(top[i].second);
+    out << fmt::format("    line {:>5}: {:>5.1f}% of the warp-cycles waiting ({}): {}\n", top[i].second,
+                       100.0 * static_cast<double>(top[i].first) / static_cast<double>(total), top_stalls(s, 3),
+                       lines[top[i].second - 1]);
+  }
+  if (top.empty()) out << "    none\n";
+}
+
+nlohmann::json profile_json(const kernel::Kernel& k, const models::SimResult& r) {
+  const auto lines = split_lines(*k.source);
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& [line, s] : line_sums(k, r)) {
+    nlohmann::json stalls = nlohmann::json::object();
+    for (size_t i = 0; i < s.stalls.size(); ++i)
+      if (i != static_cast<size_t>(models::WarpStall::idle)) stalls[std::string(models::kWarpStallNames[i])] = s.stalls[i];
+    j.push_back({{"line", line},
+                 {"source", std::string(line <= lines.size() ? lines[line - 1] : "")},
+                 {"warp_instructions", s.warp_instructions},
+                 {"active_lanes", s.warp_instructions ? static_cast<double>(s.active_lanes) / s.warp_instructions : 0.0},
+                 {"stall_cycles", s.stall_total},
+                 {"stalls", stalls},
+                 {"unit", s.units}});
+  }
+  return j;
+}
+
+// Writes every buffer argument to DIR/argN.bin, each through a temporary
+// name so that no file looks complete before it is.
+void write_buffers(const std::string& dir, const kernel::Memory& m, std::vector<std::string>& written) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw KernelError(fmt::format("--out-dir {}: {}", dir, ec.message()));
+  for (const kernel::Buffer& b : m.buffers) {
+    if (b.arg < 0) continue;
+    const std::string path = fmt::format("{}/arg{}.bin", dir, b.arg), tmp = path + ".partial";
+    {
+      std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+      f.write(reinterpret_cast<const char*>(b.bytes.data()), static_cast<std::streamsize>(b.bytes.size()));
+      if (!f) throw KernelError(fmt::format("{}: cannot write", tmp));
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) throw KernelError(fmt::format("{}: cannot rename to {}", tmp, path));
+    written.push_back(path);
+  }
+}
+
+}  // namespace
+
+int run_kernel_sim(const SimCmdOptions& o, std::string text, std::ostream& out, std::ostream& err) {
+  try {
+    const models::ArchConfig config = o.config_path ? models::load_config(*o.config_path) : models::default_config();
+    kernel::LoadOptions load;
+    load.entry = o.entry;
+    const kernel::Kernel k = kernel::load_kernel(std::move(text), o.program_path, load);
+    const kernel::Function& e = k.entry();
+    models::SimJob job;
+    job.config = &config;
+    job.kernel = &k;
+    job.launch.grid = parse_dim3(o.grid, "--grid");
+    job.launch.block = parse_dim3(o.block, "--block");
+    job.launch.shared_bytes = o.shared_bytes;
+    if (o.args.size() != e.params.size()) {
+      std::string list;
+      for (const kernel::Param& p : e.params) list += fmt::format("{}.{} {}", list.empty() ? "" : ", ", p.type, p.name);
+      throw KernelError(fmt::format("{}: '{}' takes {} parameter{} ({}); {} --arg given", o.program_path, e.name,
+                                    e.params.size(), e.params.size() == 1 ? "" : "s", list, o.args.size()));
+    }
+    for (size_t i = 0; i < o.args.size(); ++i)
+      job.launch.args.push_back(parse_arg(o.args[i], static_cast<unsigned>(i), e.params[i]));
+    job.registers_per_thread = o.registers_per_thread;
+    job.max_cycles = o.max_cycles;
+    if (o.style != "lt" && o.style != "at") {
+      err << "ptxfu sim: --mode must be lt or at, not '" << o.style << "'\n";
+      return 2;
+    }
+    job.style = o.style == "lt" ? models::TimingStyle::loosely_timed : models::TimingStyle::approximately_timed;
+    job.vcd_path = o.vcd_path;
+    job.kanata_path = o.kanata_path;
+    job.rtl_half = o.rtl_half;
+    models::SimResult r = models::simulate({job}).front();
+    if (!r.ok) {
+      err << "ptxfu sim: " << r.error << "\n";
+      return 1;
+    }
+    std::vector<std::string> written;
+    if (!o.out_dir.empty()) write_buffers(o.out_dir, r.memory, written);
+
+    const auto unit_name = [](size_t u) { return std::string(models::name(static_cast<models::Unit>(u))); };
+    if (o.json) {
+      nlohmann::json j;
+      j["config"] = config.name;
+      j["kernel"] = o.program_path;
+      j["entry"] = std::string(e.name);
+      j["grid"] = {job.launch.grid.x, job.launch.grid.y, job.launch.grid.z};
+      j["block"] = {job.launch.block.x, job.launch.block.y, job.launch.block.z};
+      j["mode"] = o.style;
+      j["cycles"] = r.cycles;
+      j["warp_instructions"] = r.warp_instructions;
+      j["ipc"] = r.ipc;
+      j["ctas"] = r.ctas;
+      j["residency"] = {{"ctas", r.residency.ctas},
+                        {"limit", r.residency.limit},
+                        {"warps_per_cta", r.residency.warps_per_cta},
+                        {"registers_per_thread", r.residency.registers_per_thread},
+                        {"shared_bytes_per_cta", r.residency.shared_per_cta}};
+      for (size_t u = 0; u < r.units.size(); ++u)
+        j["pipes"][unit_name(u)] = {{"busy_cycles", r.units[u].busy_cycles},
+                                    {"utilisation", r.units[u].utilisation},
+                                    {"warp_instructions", r.units[u].warp_instructions}};
+      for (size_t s = 0; s < r.warp_stalls.size(); ++s)
+        j["stalls"][std::string(models::kWarpStallNames[s])] = r.warp_stalls[s];
+      j["outputs"] = written;
+      if (o.profile) j["lines"] = profile_json(k, r);
+      j["host_seconds"] = r.host_seconds;
+      out << j.dump(2) << "\n";
+      return 0;
+    }
+    out << fmt::format("ptxfu sim: {} '{}' on {} ({}), grid ({},{},{}) x block ({},{},{}), {}\n", o.program_path,
+                       e.name, config.name, config.description, job.launch.grid.x, job.launch.grid.y,
+                       job.launch.grid.z, job.launch.block.x, job.launch.block.y, job.launch.block.z,
+                       o.style == "lt" ? "loosely timed" : "approximately timed");
+    out << fmt::format(
+        "  cycles             {}\n  warp instructions  {}\n  IPC                {:.3f} (warp-instructions per cycle, "
+        "whole SM)\n  CTAs               {} ({} resident at once, limited by {}; {} warps, {} registers per thread, "
+        "{} bytes of shared memory each)\n",
+        r.cycles, r.warp_instructions, r.ipc, r.ctas, r.residency.ctas, r.residency.limit, r.residency.warps_per_cta,
+        r.residency.registers_per_thread, r.residency.shared_per_cta);
+    out << "  unit   busy cycles  utilisation  warp-instructions\n";
+    for (size_t u = 0; u < r.units.size(); ++u)
+      out << fmt::format("  {:<6} {:>11}  {:>10.1f}%  {:>17}\n", unit_name(u), r.units[u].busy_cycles,
+                         100 * r.units[u].utilisation, r.units[u].warp_instructions);
+    out << "  stall cycles (a sub-partition issued nothing):";
+    for (size_t s = 0; s < r.warp_stalls.size(); ++s)
+      if (s != static_cast<size_t>(models::WarpStall::not_selected))
+        out << fmt::format(" {} {}", models::kWarpStallNames[s], r.warp_stalls[s]);
+    out << "\n";
+    for (const std::string& path : written) out << "  wrote " << path << "\n";
+    if (o.profile) print_profile(k, r, out);
+    out << fmt::format("  host time {:.4f} s\n", r.host_seconds);
+    return 0;
+  } catch (const kernel::KernelError& ex) {
+    err << "ptxfu sim: " << ex.what() << "\n";
+  } catch (const models::ConfigError& ex) {
+    err << "ptxfu sim: " << ex.what() << "\n";
+  }
+  return 1;
+}
+
+}  // namespace ptxfu::cli
