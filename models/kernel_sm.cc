@@ -246,6 +246,7 @@ WarpStall KernelSm::check(const Slot& s, uint64_t t, uint64_t& next) const {
   auto later = [&](uint64_t when) {
     if (when > t) next = std::min(next, when);
   };
+  if (s.holds > 0) return WarpStall::control;  // until the unit answers
   if (s.resume_at > t) {
     later(s.resume_at);
     return WarpStall::control;
@@ -416,36 +417,43 @@ void KernelSm::issue(size_t slot, uint64_t t) {
     return;
   }
   part.unit_free_at[unit] = kNever;
-  complete(txn, kNever);  // nothing is known until the unit answers
-  ++s.outstanding;        // complete() counted it out; the response does
+  complete(txn, kNever, true);  // nothing is known until the unit answers
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_time delay = sc_core::SC_ZERO_TIME;
   if (socket->nb_transport_fw(txn, phase, delay) == tlm::TLM_UPDATED && phase == tlm::END_REQ)
     request_ends_.notify(txn, delay);
 }
 
-// The results of `txn` may be used from `cycle` (kNever: not yet known).
-void KernelSm::complete(Txn& txn, uint64_t cycle) {
+void KernelSm::complete(Txn& txn, uint64_t cycle, bool pending) {
   Slot& s = slots_[txn.slot];
   const kernel::Inst& in = *txn.inst;
   const bool memory = from_memory_path(in.kind);
+  const uint64_t ready = pending ? kNever : cycle;
   for (unsigned i = 0; i < in.num_writes; ++i) {
     const size_t r = size_t{txn.reg_base} + in.writes[i];
     if (r >= s.ready_at.size()) continue;
-    s.ready_at[r] = cycle;
+    s.ready_at[r] = ready;
     s.from_memory[r] = memory;
   }
-  if (in.kind == kernel::Kind::arith && isa::writes_carry(in.form)) s.carry_ready = cycle;
-  if (is_control(in.kind)) s.resume_at = cycle;
-  for (size_t other : txn.released) slots_[other].resume_at = cycle;
+  if (in.kind == kernel::Kind::arith && isa::writes_carry(in.form)) s.carry_ready = ready;
+  // A warp goes on after the latest of the branches and barriers that hold it.
+  auto hold = [&](Slot& w) {
+    if (pending) {
+      ++w.holds;
+      return;
+    }
+    w.resume_at = std::max(w.resume_at, cycle);
+    if (job_.style == TimingStyle::approximately_timed) --w.holds;
+  };
+  if (is_control(in.kind)) hold(s);
+  for (size_t other : txn.released) hold(slots_[other]);
+  if (pending) return;
   --s.outstanding;
-  if (cycle != kNever) {
-    CtaSlot& c = ctas_[s.cta];
-    c.retire_at = std::max(c.retire_at, cycle);
-    if (record_)
-      records_.push_back({records_.size(), txn.op().warp, txn.op().pc, txn.op().timing.unit, txn.op().issue_cycle,
-                          txn.op().free_cycle, txn.op().done_cycle});
-  }
+  CtaSlot& c = ctas_[s.cta];
+  c.retire_at = std::max(c.retire_at, cycle);
+  if (record_)
+    records_.push_back({records_.size(), txn.op().warp, txn.op().pc, txn.op().timing.unit, txn.op().issue_cycle,
+                        txn.op().free_cycle, txn.op().done_cycle});
 }
 
 tlm::tlm_sync_enum KernelSm::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_time& delay) {

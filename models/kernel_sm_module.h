@@ -53,6 +53,7 @@ class KernelSm : public sc_core::sc_module {
     std::vector<uint8_t> from_memory;    // per register: its pending producer is a memory or warp operation
     uint64_t carry_ready = 0;
     uint64_t resume_at = 0;  // a branch or barrier holds the warp until then
+    unsigned holds = 0;      // approximately timed: branches and barriers whose end is not known yet
     bool at_barrier = false;
     uint32_t barrier_pc = 0;  // the bar.sync it waits at (its stall is counted there)
     unsigned outstanding = 0;  // issued instructions whose results are not out
@@ -93,7 +94,9 @@ class KernelSm : public sc_core::sc_module {
   WarpStall check(const Slot& s, uint64_t t, uint64_t& next) const;
   void issue(size_t slot, uint64_t t);
   void account(uint64_t cycles);  // the stall reasons of this cycle, for `cycles` cycles
-  void complete(Txn& txn, uint64_t cycle);
+  // The results of `txn` may be used from `cycle`; `pending`: nothing is
+  // known yet (approximately timed, at issue).
+  void complete(Txn& txn, uint64_t cycle, bool pending = false);
   void retire_and_launch(uint64_t t, uint64_t& next);
   void pending_retirements(uint64_t& next) const;  // lowers `next` to the next CTA that will retire
   bool launch_one();

@@ -91,11 +91,18 @@ inline uint16_t fp16_of_integer(uint32_t n) {
   return static_cast<uint16_t>((e + 15) << 10 | ((n << (10 - e)) & 0x3ff));
 }
 
+#ifdef PTXFU_KERNELS_ON_MODEL
+// The same tests on the SM model (tb/kernels/model_run.h): both timing
+// styles, which must agree.
+RunResult run_on_model_both_styles(const Kernel& k, const Launch& l);
+inline RunResult run_ok(const Kernel& k, const Launch& l) { return run_on_model_both_styles(k, l); }
+#else
 // Runs and fails the test with the executor's message on a fault.
 inline RunResult run_ok(const Kernel& k, const Launch& l) {
   RunResult r = run_functional(k, l);
   EXPECT_TRUE(r.ok) << r.error;
   return r;
 }
+#endif
 
 }  // namespace ptxfu::kernel::testing

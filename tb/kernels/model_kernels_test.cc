@@ -1,0 +1,335 @@
+// The SM model on kernels: residency from the config's limits, cycle counts
+// that follow from the config's latencies (dependent chains, memory, bank
+// conflicts), stalls attributed to the instruction that waited, the error
+// paths, and `ptxfu sim KERNEL.ptx` from the command line.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "kernel_test_util.h"
+#include "model_run.h"
+#include "models/config.h"
+#include "models/kernel_sm.h"
+
+namespace ptxfu::kernel::testing {
+namespace {
+
+using models::ArchConfig;
+using models::WarpStall;
+
+std::string module(const std::string& entry_body, const std::string& params = "") {
+  return ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(" + params + ")\n{\n" + entry_body + "}\n";
+}
+
+Kernel load_text(const std::string& text) { return load_kernel(text, "k.ptx"); }
+
+// The config run_on_model uses without YAML of its own.
+ArchConfig test_config() {
+  const char* name = std::getenv("PTXFU_TEST_CONFIG");
+  return models::load_config(name ? name : "sm_90");
+}
+
+// ---- residency: the CUDA occupancy rules applied to the config's limits
+
+TEST(Residency, EveryConfigsLimitsDecide) {
+  const Kernel k = load_text(module(".reg .b32 %r<9>;\nret;\n"));
+  const unsigned regs = models::estimated_registers(k);
+  EXPECT_EQ(regs, 9u);  // %r<9> declares %r0..%r8
+  for (const auto& e : models::embedded_configs()) {
+    const ArchConfig c = models::load_config(std::string(e.name));
+    for (const unsigned threads : {32u, 96u, 256u, 1024u}) {
+      Launch l;
+      l.grid = {1000};
+      l.block = {threads};
+      const uint64_t warps = (threads + 31) / 32;
+      const uint64_t g = c.sm.register_granularity;
+      const uint64_t per_warp = (regs * 32 + g - 1) / g * g;
+      uint64_t want = c.sm.max_ctas;
+      want = std::min<uint64_t>(want, c.max_warps / warps);
+      if (c.sm.reserved_shared_per_cta) want = std::min<uint64_t>(want, c.sm.shared_bytes / c.sm.reserved_shared_per_cta);
+      want = std::min<uint64_t>(want, c.sm.registers / (per_warp * warps));
+      const models::Residency r = models::residency(c, k, l, regs);
+      EXPECT_EQ(r.ctas, want) << c.name << " " << threads << " threads";
+      EXPECT_EQ(r.warps_per_cta, warps);
+    }
+  }
+}
+
+TEST(Residency, SharedMemoryAndRegistersLimit) {
+  const Kernel k = load_text(module("ret;\n"));
+  const ArchConfig c = models::load_config("sm_86");  // 100 KiB, 1 KiB reserved per CTA, 16 CTAs, 48 warps
+  Launch l;
+  l.grid = {64};
+  l.block = {64};
+  l.shared_bytes = 40 * 1024;
+  models::Residency r = models::residency(c, k, l, 16);
+  EXPECT_EQ(r.ctas, 102400u / (41u * 1024));
+  EXPECT_EQ(r.limit, "shared memory");
+  l.shared_bytes = 0;
+  r = models::residency(c, k, l, 255);  // 255 * 32 rounds to 8192 a warp, 16384 a CTA
+  EXPECT_EQ(r.ctas, 65536u / 16384);
+  EXPECT_EQ(r.limit, "registers");
+  l.grid = {2};
+  r = models::residency(c, k, l, 16);
+  EXPECT_EQ(r.ctas, 2u);
+  EXPECT_EQ(r.limit, "grid");
+  l.shared_bytes = 200 * 1024;
+  try {
+    models::residency(c, k, l, 16);
+    ADD_FAILURE() << "a CTA larger than the SM's shared memory was accepted";
+  } catch (const models::ConfigError& e) {
+    EXPECT_TRUE(Contains(e.what(), "does not fit on an SM of sm_86"));
+    EXPECT_TRUE(Contains(e.what(), "shared memory"));
+  }
+}
+
+// ---- cycle counts that follow from the config
+
+// One warp, `n` links of a dependent chain `link` (which reads and writes %f1).
+ModelRun chain(const std::string& link, unsigned n, const std::string& yaml = "") {
+  std::string body = ".reg .f32 %f<4>;\nmov.f32 %f1, 0f3F800000;\nmov.f32 %f2, 0f3F000000;\n";
+  for (unsigned i = 0; i < n; ++i) body += link + "\n";
+  body += "ret;\n";
+  const Kernel k = load_text(module(body));
+  Launch l;
+  l.block = {32};
+  return run_on_model(k, l, false, 0, yaml);
+}
+
+TEST(ModelTiming, DependentChainsTakeTheConfiguredLatency) {
+  const ArchConfig c = test_config();
+  struct Case {
+    std::string link;
+    models::Unit unit;
+  };
+  for (const Case& t : {Case{"fma.rn.f32 %f1, %f1, %f2, %f2;", models::Unit::fma},
+                        Case{"ex2.approx.f32 %f1, %f1;", models::Unit::mufu},
+                        Case{"min.f32 %f1, %f1, %f2;", models::Unit::alu}}) {
+    const ModelRun a = chain(t.link, 8), b = chain(t.link, 40);
+    ASSERT_TRUE(a.result.ok && b.result.ok) << a.result.error << b.result.error;
+    const Kernel k = load_text(module(".reg .f32 %f<4>;\n" + t.link + "\nret;\n"));
+    const unsigned latency = c.timing_for(k.insts[0].form).latency;
+    EXPECT_EQ(c.timing_for(k.insts[0].form).unit, t.unit) << t.link;
+    EXPECT_EQ(b.cycles - a.cycles, 32u * latency) << t.link;
+  }
+}
+
+// A pointer chase: each load's address is the previous load's result plus
+// the base (the buffer holds zeros).
+ModelRun chase(const std::string& space, unsigned n, const std::string& yaml) {
+  std::string body = ".reg .b64 %rd<4>;\n";
+  body += space == "shared" ? ".shared .align 8 .b8 buf[64];\nmov.u64 %rd1, buf;\n" : "ld.param.u64 %rd1, [p];\n";
+  for (unsigned i = 0; i < n; ++i)
+    body += "ld." + space + ".u64 %rd2, [%rd1];\nadd.s64 %rd1, %rd1, %rd2;\n";
+  body += "ret;\n";
+  const Kernel k = load_text(module(body, ".param .u64 p"));
+  Launch l;
+  l.block = {32};
+  l.args = {Arg::zeros(64)};
+  return run_on_model(k, l, false, 0, yaml);
+}
+
+std::string embedded_text(const std::string& name) {
+  for (const auto& e : models::embedded_configs())
+    if (e.name == name) return std::string(e.text);
+  return "";
+}
+
+TEST(ModelTiming, LoadsTakeTheLatencyOfTheirStateSpace) {
+  // Every global access a hit: no miss share in the config.
+  std::string yaml = embedded_text("sm_80");
+  const std::string miss = "global_miss: 290, global_hit_rate: 0.5, ";
+  ASSERT_NE(yaml.find(miss), std::string::npos);
+  yaml.replace(yaml.find(miss), miss.size(), "");
+  const ArchConfig c = models::load_config_text(yaml, "hits.yaml");
+  const Kernel add = load_text(module(".reg .b64 %rd<4>;\nadd.s64 %rd1, %rd1, %rd2;\nret;\n"));
+  const unsigned add_latency = c.timing_for(add.insts[0].form).latency;
+  for (const auto& [space, latency] : {std::pair{std::string("global"), c.memory.global},
+                                       std::pair{std::string("shared"), c.memory.shared}}) {
+    const ModelRun a = chase(space, 2, yaml), b = chase(space, 10, yaml);
+    ASSERT_TRUE(a.result.ok && b.result.ok) << a.result.error << b.result.error;
+    EXPECT_EQ(b.cycles - a.cycles, 8u * (latency + add_latency)) << space;
+  }
+  // With the embedded miss share of one half, hits and misses alternate.
+  const ArchConfig sm80 = models::load_config("sm_80");
+  const ModelRun a = chase("global", 2, embedded_text("sm_80")), b = chase("global", 10, embedded_text("sm_80"));
+  ASSERT_TRUE(a.result.ok && b.result.ok);
+  EXPECT_EQ(b.cycles - a.cycles, 4u * (sm80.memory.global + add_latency) + 4u * (sm80.memory.global_miss + add_latency));
+}
+
+TEST(ModelTiming, SharedBankConflictsSerialise) {
+  const ArchConfig c = test_config();
+  auto run = [&](unsigned stride_words) {
+    const std::string body =
+        ".reg .b32 %r<4>;\n.shared .align 4 .b8 buf[4096];\nmov.u32 %r1, %laneid;\nmul.lo.u32 %r2, %r1, " +
+        std::to_string(4 * stride_words) + ";\nst.shared.u32 [%r2], %r1;\nst.shared.u32 [%r2], %r1;\nret;\n";
+    Launch l;
+    l.block = {32};
+    return run_on_model(load_text(module(body)), l, false);
+  };
+  const ModelRun linear = run(1), conflicted = run(32), two_way = run(2);
+  ASSERT_TRUE(linear.result.ok && conflicted.result.ok && two_way.result.ok);
+  const unsigned interval = c.units[static_cast<size_t>(models::Unit::lsu)].interval;
+  EXPECT_EQ(conflicted.cycles - linear.cycles, 31u * interval);  // 32 lanes on one bank: 32 passes
+  EXPECT_EQ(two_way.cycles - linear.cycles, 1u * interval);      // stride 2: two lanes a bank
+}
+
+// Warp 1 reaches the barrier at once; warp 0 first runs a dependent chain.
+TEST(ModelTiming, BarrierWaitsAreCountedAtTheBarrier) {
+  std::string body = ".reg .pred %p<2>;\n.reg .b32 %r<2>;\n.reg .f32 %f<3>;\nmov.u32 %r1, %tid.x;\n"
+                     "setp.ge.u32 %p1, %r1, 32;\n@%p1 bra WAIT;\n";
+  for (int i = 0; i < 20; ++i) body += "fma.rn.f32 %f1, %f1, %f2, %f2;\n";
+  body += "WAIT:\nbar.sync 0;\nret;\n";
+  const Kernel k = load_text(module(body));
+  Launch l;
+  l.block = {64};
+  const ModelRun r = run_on_model(k, l, false);
+  ASSERT_TRUE(r.result.ok) << r.result.error;
+  size_t bar = 0;
+  while (k.insts[bar].kind != Kind::bar) ++bar;
+  const unsigned fma = test_config().units[static_cast<size_t>(models::Unit::fma)].latency;
+  EXPECT_GE(r.lines[bar][static_cast<size_t>(WarpStall::barrier)], 19u * fma);
+  EXPECT_EQ(r.issued[bar], 2u);  // one bar.sync per warp
+  for (size_t i = 0; i < r.lines.size(); ++i)
+    if (i != bar) {
+      EXPECT_EQ(r.lines[i][static_cast<size_t>(WarpStall::barrier)], 0u) << "instruction " << i;
+    }
+}
+
+TEST(ModelTiming, MoreCtasThanFitRunInWaves) {
+  // Dynamic shared memory for one CTA at a time: CTAs run one after another,
+  // each starting in the cycle the one before it retires.
+  const Kernel k = load_text(module(".reg .f32 %f<3>;\nfma.rn.f32 %f1, %f1, %f2, %f2;\nret;\n"));
+  const ArchConfig c = test_config();
+  Launch one, four;
+  one.block = four.block = {256};
+  four.grid = {4};
+  one.shared_bytes = four.shared_bytes = c.sm.shared_bytes / 2 + 1;
+  EXPECT_EQ(models::residency(c, k, four, 8).ctas, 1u);
+  const ModelRun a = run_on_model(k, one, false), b = run_on_model(k, four, true);
+  ASSERT_TRUE(a.result.ok && b.result.ok) << a.result.error << b.result.error;
+  EXPECT_EQ(b.result.ctas, 4u);
+  EXPECT_EQ(b.cycles, 4 * a.cycles);
+}
+
+// ---- errors on the model
+
+TEST(ModelErrors, CycleLimit) {
+  const Kernel k = load_handwritten("errors.ptx", "spin");
+  Launch l;
+  l.block = {64};
+  for (const bool at : {false, true}) {
+    const ModelRun r = run_on_model(k, l, at, 1000);
+    EXPECT_FALSE(r.result.ok);
+    EXPECT_TRUE(Contains(r.result.error, "cycle limit of 1000 reached"));
+    EXPECT_TRUE(Contains(r.result.error, "bra.uni"));
+  }
+}
+
+TEST(ModelErrors, FaultsReadAsOnTheFunctionalExecutor) {
+  const Kernel k = load_handwritten("errors.ptx", "copy");
+  Launch l;
+  l.grid = {2};
+  l.block = {64};
+  l.args = {Arg::zeros(100 * 4), Arg::zeros(128 * 4), Arg::u32(128)};
+  const RunResult f = run_functional(k, l);
+  const ModelRun m = run_on_model(k, l, false);
+  ASSERT_FALSE(f.ok);
+  EXPECT_FALSE(m.result.ok);
+  EXPECT_EQ(m.result.error, f.error);
+  EXPECT_TRUE(Contains(m.result.error, "out of bounds"));
+}
+
+// ---- the command line
+
+struct Cli {
+  int status;
+  std::string out;
+};
+
+Cli ptxfu(const std::string& args) {
+  const std::string cmd = std::string(PTXFU_EXE) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  Cli r{-1, ""};
+  if (!p) return r;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
+  const int status = pclose(p);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string errors_ptx() { return std::string(PTXFU_KERNELS_DIR) + "/errors.ptx"; }
+
+TEST(SimCli, RunsAKernelAndWritesItsBuffers) {
+  const std::string dir = ::testing::TempDir() + "/ptxfu_sim_out";
+  std::filesystem::remove_all(dir);
+  const Cli r = ptxfu("sim " + errors_ptx() + " --entry copy --grid 2 --block 64 --arg buf:random:512:7 " +
+                      "--arg buf:zeros:512 --arg u32:128 --out-dir " + dir + " --config sm_80 --profile");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(Contains(r.out, "CTAs               2"));
+  EXPECT_TRUE(Contains(r.out, "top stall lines"));
+  const std::string in = read_file(dir + "/arg0.bin"), out = read_file(dir + "/arg1.bin");
+  // buf:random is SplitMix64 from the seed, little-endian
+  SplitMix64 rng{7};
+  std::string want;
+  for (int i = 0; i < 64; ++i) {
+    const uint64_t v = rng.next();
+    for (int b = 0; b < 8; ++b) want += static_cast<char>(v >> (8 * b));
+  }
+  EXPECT_TRUE(in == want);
+  EXPECT_TRUE(out == want);  // copy: out[i] = in[i]
+  EXPECT_FALSE(std::filesystem::exists(dir + "/arg2.bin"));  // a scalar
+}
+
+TEST(SimCli, JsonCarriesThePerLineProfile) {
+  const Cli r = ptxfu("sim " + errors_ptx() + " --entry scale --arg f32:1.5 --arg buf:zeros:4 --json --profile");
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (const char* key : {"\"cycles\"", "\"ctas\": 1", "\"residency\"", "\"lines\"", "\"stalls\"", "\"lsu\""})
+    EXPECT_TRUE(Contains(r.out, key));
+  EXPECT_TRUE(Contains(r.out, "\"source\": \"\\tadd.f32 \\t%f2, %f1, %f1;\""));
+}
+
+TEST(SimCli, ErrorsNameTheParameterOrTheLine) {
+  struct Case {
+    std::string args, message;
+  };
+  const std::string copy = "sim " + errors_ptx() + " --entry copy ";
+  const Case cases[] = {
+      {copy + "--arg buf:zeros:4", "'copy' takes 3 parameters (.u64 in_param, .u64 out_param, .u32 n_param); 1 --arg given"},
+      {copy + "--arg buf:zeros:4 --arg buf:zeros:4 --arg u32:x", "--arg 3 'u32:x' for parameter 2 ('.u32 n_param')"},
+      {copy + "--arg f32:1 --arg buf:zeros:4 --arg u32:1", "the argument is a 4-byte scalar"},
+      {copy + "--arg buf:zeros:4 --arg buf:zeros:4 --arg buf:zeros:4", "a buffer's address needs a 64-bit integer parameter"},
+      {copy + "--arg buf:zeros:4 --arg buf:zeros:4 --arg q32:1", "unknown type 'q32'"},
+      {copy + "--arg buf:/nonexistent --arg buf:zeros:4 --arg u32:1", "cannot open the file"},
+      {copy + "--grid 0 --arg buf:zeros:4 --arg buf:zeros:4 --arg u32:1", "--grid '0'"},
+      {copy + "--grid 2 --block 64 --arg buf:zeros:4 --arg buf:zeros:512 --arg u32:1", "out of bounds"},
+      {"sim " + errors_ptx() + " --entry spin --max-cycles 500", "cycle limit of 500 reached"},
+      {"sim " + std::string(PTXFU_KERNELS_DIR) + "/unsupported.ptx", "unsupported.ptx:"},
+      {"sim " + errors_ptx(), "entry"},  // several entries, none named
+  };
+  for (const Case& c : cases) {
+    const Cli r = ptxfu(c.args);
+    EXPECT_NE(r.status, 0) << c.args;
+    EXPECT_TRUE(Contains(r.out, c.message)) << c.args;
+  }
+}
+
+TEST(SimCli, NoOutputsFromAFailedRun) {
+  const std::string dir = ::testing::TempDir() + "/ptxfu_sim_failed";
+  std::filesystem::remove_all(dir);
+  const Cli r = ptxfu("sim " + errors_ptx() + " --entry copy --grid 2 --block 64 --arg buf:zeros:4 " +
+                      "--arg buf:zeros:512 --arg u32:1 --out-dir " + dir);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/arg1.bin"));
+}
+
+TEST(SimCli, StraightLineProgramsRefuseKernelOptions) {
+  const Cli r = ptxfu("sim " + std::string(PTXFU_SOURCE_DIR) + "/examples/sim_mix.ptx --grid 2");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(Contains(r.out, "need a kernel"));
+}
+
+}  // namespace
+}  // namespace ptxfu::kernel::testing
