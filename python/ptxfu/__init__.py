@@ -355,7 +355,7 @@ def bench(config=None, all=False):
 
 # ---------------------------------------------------------------- sweeps
 
-_TEXT_COLUMNS = ("key", "program", "status", "error")
+_TEXT_COLUMNS = ("key", "program", "base", "status", "error")
 
 
 def _column(values, numpy):
