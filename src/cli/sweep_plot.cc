@@ -46,6 +46,10 @@ std::string quoted(const std::string& s) {
   return out + "\"";
 }
 
+// A label in a .dat file: one column, even with spaces (a config file's
+// path, a list value such as [oob, relu]).
+std::string quoted_if_spaced(const std::string& s) { return s.find(' ') == std::string::npos ? s : quoted(s); }
+
 bool numeric(const std::string& s) {
   if (s.empty()) return false;
   char* end = nullptr;
@@ -179,7 +183,7 @@ PlotReport draw_plots(const std::string& dir, const Manifest& m, const Table& t,
         std::vector<std::pair<long, std::string>> line;
         for (const auto& [ij, key] : pts) line.push_back({ij.first, (*by_key[key])[c]});
         std::sort(line.begin(), line.end());
-        for (const auto& [i, v] : line) data += fmt::format("{} {} {}\n", i, px.values[static_cast<size_t>(i)], v);
+        for (const auto& [i, v] : line) data += fmt::format("{} {} {}\n", i, quoted_if_spaced(px.values[static_cast<size_t>(i)]), v);
         data += "\n\n";
         // Bases that give the same figures draw over each other: each base
         // gets its own point type, each program its own dash type.
