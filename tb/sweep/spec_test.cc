@@ -41,6 +41,9 @@ TEST(SweepSpec, ShippedExamplesLoad) {
   const Spec hfma2 = load_spec(kSweeps + "hfma2_lanes_issue.yaml");
   EXPECT_EQ(hfma2.programs.size(), 2u);
   EXPECT_EQ(hfma2.points.size(), 4u * 4u * 2u);
+  const Spec arch = load_spec(kSweeps + "arch_warps.yaml");
+  EXPECT_EQ(arch.parameters[0].values, (std::vector<std::string>{"sm_80", "sm_90", "sm_100"}));
+  EXPECT_EQ(arch.points.size(), 3u * 7u * 2u);
 }
 
 TEST(SweepSpec, ErrorsNameFileLineColumnAndKey) {
