@@ -355,7 +355,7 @@ def bench(config=None, all=False):
 
 # ---------------------------------------------------------------- sweeps
 
-_TEXT_COLUMNS = ("key", "program", "status", "error")
+_TEXT_COLUMNS = ("key", "program", "base", "status", "error")
 
 
 def _column(values, numpy):
@@ -383,7 +383,7 @@ class SweepResults:
     name, manifest  the sweep (sweep.json as a dict: parameters, programs, metrics, ...)
     columns         column name -> values, in results.csv's order: metrics and
                     numeric parameters as NumPy arrays (int64, or float64 with NaN
-                    for failed points), key/program/status/error and other text
+                    for failed points), key/program/base/status/error and other text
                     as lists of str (plain lists throughout with numpy=False)
     rows            one dict per point
     len()           the number of points recorded"""

@@ -66,3 +66,18 @@ def test_plain_lists(sweep_dir):
 def test_a_directory_without_a_sweep_raises(tmp_path):
     with pytest.raises(ptxfu.Error):
         ptxfu.load_sweep(tmp_path)
+
+
+def test_a_swept_base_is_a_text_column(tmp_path):
+    (tmp_path / "bases.yaml").write_text("base: [sm_80, sm_90]\nparameters:\n  warps: [1, 4]\nprograms: [ffma.stream]\n")
+    out = tmp_path / "out"
+    r = subprocess.run([BINARY, "sweep", str(tmp_path / "bases.yaml"), "--out", str(out), "--jobs", "2", "--quiet",
+                        "--no-plots"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    s = ptxfu.load_sweep(out)
+    assert s.header[:4] == ["key", "program", "base", "warps"]
+    assert sorted(s["base"]) == ["sm_80", "sm_80", "sm_90", "sm_90"]
+    assert s.manifest["parameters"][0] == {"key": "base", "values": ["sm_80", "sm_90"]}
+    # sm_80's FP32 pipe has half of sm_90's lanes: the stream takes longer there.
+    cycles = {(b, w): c for b, w, c in zip(s["base"], s["warps"].tolist(), s["cycles"].tolist())}
+    assert cycles[("sm_80", 4)] > cycles[("sm_90", 4)]

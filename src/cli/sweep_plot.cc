@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 
@@ -44,6 +45,10 @@ std::string quoted(const std::string& s) {
   }
   return out + "\"";
 }
+
+// A label in a .dat file: one column, even with spaces (a config file's
+// path, a list value such as [oob, relu]).
+std::string quoted_if_spaced(const std::string& s) { return s.find(' ') == std::string::npos ? s : quoted(s); }
 
 bool numeric(const std::string& s) {
   if (s.empty()) return false;
@@ -99,11 +104,23 @@ bool run_gnuplot(const std::string& gnuplot, const std::string& dir, const std::
 
 PlotReport draw_plots(const std::string& dir, const Manifest& m, const Table& t, const std::set<std::string>& keys) {
   PlotReport report;
+  // A swept base is not an axis: like the program, it splits the data into
+  // series (one line per base, or one heat map per base). When nothing else
+  // varies, it is the (categorical) axis.
+  long base_k = -1;
   std::vector<size_t> dims;
-  for (size_t k = 0; k < m.parameters.size(); ++k)
-    if (m.parameters[k].values.size() > 1) dims.push_back(k);
+  for (size_t k = 0; k < m.parameters.size(); ++k) {
+    if (m.parameters[k].values.size() <= 1) continue;
+    if (m.parameters[k].key == "base") base_k = static_cast<long>(k);
+    else dims.push_back(k);
+  }
+  if (dims.empty() && base_k >= 0) {
+    dims.push_back(static_cast<size_t>(base_k));
+    base_k = -1;
+  }
   if (dims.empty() || dims.size() > 2) {
-    report.note = fmt::format("none: charts are drawn for sweeps that vary one or two parameters (this one varies {})", dims.size());
+    report.note = fmt::format("none: charts are drawn for sweeps that vary one or two parameters{} (this one varies {})",
+                              base_k >= 0 ? " besides the base" : "", dims.size());
     return report;
   }
   const std::string gnuplot = find_gnuplot();
@@ -112,8 +129,9 @@ PlotReport draw_plots(const std::string& dir, const Manifest& m, const Table& t,
     return report;
   }
   const size_t status = t.column("status"), program = t.column("program");
-  if (status >= t.header.size() || program >= t.header.size()) {
-    report.note = "none: the results have no status or program column";
+  const size_t base_col = base_k >= 0 ? t.column("base") : 0;
+  if (status >= t.header.size() || program >= t.header.size() || base_col >= t.header.size()) {
+    report.note = "none: the results have no status, program or base column";
     return report;
   }
   auto index_of = [&](size_t k, const std::string& v) -> long {
@@ -122,14 +140,24 @@ PlotReport draw_plots(const std::string& dir, const Manifest& m, const Table& t,
       if (vals[i] == v) return static_cast<long>(i);
     return -1;
   };
-  // cell[program][i][j] = value, from ok rows only.
-  std::map<std::string, std::map<std::pair<long, long>, std::string>> cells;
+  // A series is a program and a base (indices in the manifest, so series
+  // come in spec order); its label names what tells it apart.
+  using Series = std::pair<size_t, size_t>;
+  auto label = [&](const Series& s) {
+    if (base_k < 0) return m.programs[s.first];
+    const std::string& b = m.parameters[static_cast<size_t>(base_k)].values[s.second];
+    return m.programs.size() > 1 ? m.programs[s.first] + " " + b : b;
+  };
+  // cells[series][i][j] = the row's key, from ok rows only.
+  std::map<Series, std::map<std::pair<long, long>, std::string>> cells;
   for (const auto& r : t.rows) {
     if (r[status] != "ok" || (!keys.empty() && !keys.count(r[0]))) continue;
+    const auto p = std::find(m.programs.begin(), m.programs.end(), r[program]);
+    const long b = base_k >= 0 ? index_of(static_cast<size_t>(base_k), r[base_col]) : 0;
     const long i = index_of(dims[0], r[t.column(m.parameters[dims[0]].key)]);
     const long j = dims.size() > 1 ? index_of(dims[1], r[t.column(m.parameters[dims[1]].key)]) : 0;
-    if (i < 0 || j < 0) continue;
-    cells[r[program]][{i, j}] = r[0];  // the row's key, resolved per metric below
+    if (p == m.programs.end() || b < 0 || i < 0 || j < 0) continue;
+    cells[{static_cast<size_t>(p - m.programs.begin()), static_cast<size_t>(b)}][{i, j}] = r[0];  // resolved per metric below
   }
   std::map<std::string, const std::vector<std::string>*> by_key;
   for (const auto& r : t.rows) by_key[r[0]] = &r;
@@ -145,19 +173,24 @@ PlotReport draw_plots(const std::string& dir, const Manifest& m, const Table& t,
     const size_t c = t.column(metric);
     if (c >= t.header.size()) continue;
     if (dims.size() == 1) {
-      // Line chart: the metric over the parameter, one line per program.
+      // Line chart: the metric over the parameter, one line per series.
       const std::string base = file_part(metric);
       std::string data, plot = "plot ";
       size_t block = 0;
-      for (const auto& [prog, pts] : cells) {
+      for (const auto& [series, pts] : cells) {
+        const std::string prog = label(series);
         data += "# " + prog + "\n";
         std::vector<std::pair<long, std::string>> line;
         for (const auto& [ij, key] : pts) line.push_back({ij.first, (*by_key[key])[c]});
         std::sort(line.begin(), line.end());
-        for (const auto& [i, v] : line) data += fmt::format("{} {} {}\n", i, px.values[static_cast<size_t>(i)], v);
+        for (const auto& [i, v] : line) data += fmt::format("{} {} {}\n", i, quoted_if_spaced(px.values[static_cast<size_t>(i)]), v);
         data += "\n\n";
-        plot += fmt::format("{}{} index {} using {} with linespoints lw 2 pt 7 title {}", block ? ", " : "", quoted(base + ".dat"),
-                            block, x_numeric ? "2:3" : "1:3:xticlabels(2)", quoted(prog));
+        // Bases that give the same figures draw over each other: each base
+        // gets its own point type, each program its own dash type.
+        static const int kPointTypes[] = {7, 5, 9, 11, 13};
+        plot += fmt::format("{}{} index {} using {} with linespoints lw 2 pt {} dt {} title {}", block ? ", " : "",
+                            quoted(base + ".dat"), block, x_numeric ? "2:3" : "1:3:xticlabels(2)",
+                            base_k >= 0 ? kPointTypes[series.second % 5] : 7, base_k >= 0 ? series.first % 5 + 1 : 1, quoted(prog));
         ++block;
       }
       std::string script = header(fmt::format("{}: {} over {}", m.name, metric, px.key));
@@ -171,9 +204,10 @@ PlotReport draw_plots(const std::string& dir, const Manifest& m, const Table& t,
       report.files.push_back(dir + "/" + base + ".svg");
       continue;
     }
-    // Heat map: the metric over both parameters, one chart per program.
+    // Heat map: the metric over both parameters, one chart per series.
     const auto& py = m.parameters[dims[1]];
-    for (const auto& [prog, pts] : cells) {
+    for (const auto& [series, pts] : cells) {
+      const std::string prog = label(series);
       const std::string base = file_part(metric) + (cells.size() > 1 ? "-" + file_part(prog) : "");
       std::string data;
       for (size_t i = 0; i < px.values.size(); ++i) {

@@ -74,7 +74,7 @@ bool is_number(const std::string& s, bool& integer) {
 }
 
 nlohmann::ordered_json cell(const std::string& column, const std::string& v) {
-  if (column == "key" || column == "program" || column == "status") return v;
+  if (column == "key" || column == "program" || column == "base" || column == "status") return v;
   if (column == "error") return v.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v);
   bool integer = false;
   if (is_number(v, integer)) {

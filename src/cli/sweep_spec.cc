@@ -196,7 +196,7 @@ models::ArchConfig config_for(const YAML::Node& base, const std::vector<std::pai
                               const std::string& origin) {
   YAML::Node tree = YAML::Clone(base);
   for (const auto& [p, v] : settings) {
-    if (p->run_parameter()) continue;
+    if (!p->config_key()) continue;
     std::string error;
     apply(tree, p->key, YAML::Load(p->yaml[v]), error);
     if (!error.empty()) throw ConfigError(origin + ": key '" + p->key + "': " + error);
@@ -288,24 +288,59 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
   if (spec.name.empty() || spec.name.find_first_of("/ \t\n'\"") != std::string::npos)
     r.fail(root["name"], "name", "expected a name without spaces, quotes or slashes");
 
-  // The base config: an embedded name or a file next to the spec.
+  // The base config: an embedded name or a file next to the spec; or a list
+  // of them, which makes `base` the first parameter of the sweep.
   const YAML::Node base_node = root["base"];
-  if (!base_node) r.fail(root, "base", "missing (an embedded config such as sm_90, or a config file)");
-  spec.base = r.string(base_node, "base");
-  try {
-    models::ConfigSource source = models::resolve_config(spec.base, directory_of(path));
-    spec.base_text = std::move(source.text);
-    spec.base_origin = std::move(source.origin);
-  } catch (const ConfigError& e) {
-    r.fail(base_node, "base", e.what());
+  if (!base_node) r.fail(root, "base", "missing (an embedded config such as sm_90, a config file, or a list of them)");
+  std::vector<std::pair<YAML::Node, std::string>> base_entries;  // node, spec key
+  if (base_node.IsSequence()) {
+    if (base_node.size() == 0) r.fail(base_node, "base", "expected at least one config (an embedded name such as sm_90, or a file)");
+    for (size_t i = 0; i < base_node.size(); ++i) base_entries.push_back({base_node[i], fmt::format("base[{}]", i)});
+    spec.base = flow(base_node);
+  } else {
+    base_entries.push_back({base_node, "base"});
   }
-  models::ArchConfig base_config;
-  try {
-    base_config = models::load_config_text(spec.base_text, spec.base_origin);
-  } catch (const ConfigError& e) {
-    r.fail(base_node, "base", e.what());
+  std::vector<models::ArchConfig> base_configs;
+  std::vector<YAML::Node> base_trees;
+  for (size_t i = 0; i < base_entries.size(); ++i) {
+    const auto& [node, key] = base_entries[i];
+    Base b;
+    b.name = r.string(node, key);
+    try {
+      models::ConfigSource source = models::resolve_config(b.name, directory_of(path));
+      b.text = std::move(source.text);
+      b.origin = std::move(source.origin);
+    } catch (const ConfigError& e) {
+      r.fail(node, key, e.what());
+    }
+    // A point is known by its base's text: two entries with the same text
+    // would be one point twice.
+    for (size_t j = 0; j < spec.bases.size(); ++j) {
+      if (spec.bases[j].name == b.name) r.fail(node, key, fmt::format("'{}' given twice", b.name));
+      if (spec.bases[j].text == b.text) r.fail(node, key, fmt::format("'{}' is the same config as base[{}] ('{}')", b.name, j, spec.bases[j].name));
+    }
+    try {
+      base_configs.push_back(models::load_config_text(b.text, b.origin));
+    } catch (const ConfigError& e) {
+      r.fail(node, key, e.what());
+    }
+    base_trees.push_back(YAML::Load(b.text));
+    spec.bases.push_back(std::move(b));
   }
-  const YAML::Node base_tree = YAML::Load(spec.base_text);
+  if (!base_node.IsSequence()) {
+    spec.base = spec.bases[0].name;
+  } else {
+    Parameter p;
+    p.key = "base";
+    for (const Base& b : spec.bases) {
+      p.values.push_back(b.name);
+      p.yaml.push_back(flow(YAML::Node(b.name)));
+    }
+    spec.parameters.push_back(std::move(p));
+  }
+  const bool several_bases = spec.bases.size() > 1;
+  // " on base 'sm_80'" when the sweep has several bases, for messages.
+  auto on_base = [&](size_t b) { return several_bases ? fmt::format(" on base '{}'", spec.bases[b].name) : std::string(); };
 
   if (const YAML::Node m = root["mode"]) {
     spec.mode = r.string(m, "mode");
@@ -317,11 +352,12 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
   const YAML::Node params = root["parameters"];
   if (!params) r.fail(root, "parameters", "missing (a mapping of config key path to values)");
   if (!params.IsMap() || params.size() == 0) r.fail(params, "parameters", "expected a mapping of config key path to values");
-  size_t product = 1;
+  size_t product = spec.parameters.empty() ? 1 : spec.parameters[0].values.size();
   for (const auto& kv : params) {
     Parameter p;
     p.key = r.string(kv.first, "parameters");
     const std::string key = "parameters." + p.key;
+    if (p.base_parameter()) r.fail(kv.first, key, "the base config is swept by giving base: a list (base: [sm_80, sm_90]), not as a parameter");
     for (const auto& q : spec.parameters)
       if (q.key == p.key) r.fail(kv.first, key, "given twice");
     for (const char* c : kReservedColumns)
@@ -377,21 +413,24 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
     } else {
       r.fail(v, key, "expected a value, a list of values, a range {from, to, step|times} or a sample {sample, from, to, seed}");
     }
-    // Each value alone on the base.
+    // Each value alone on each base.
     for (size_t i = 0; i < p.values.size(); ++i) {
       const Located& at = locs[i];
-      if (p.key == "warps") {
-        const YAML::Node n = YAML::Load(p.yaml[i]);
-        const long long w = r.integer(n.IsScalar() ? n : at.node, at.key, 1, 100000000);
-        if (!params["max_warps"] && w > base_config.max_warps)
-          r.fail(at.node, at.key, fmt::format("{} warps: {} allows 1..{} warps per SM (max_warps)", w, base_config.name, base_config.max_warps));
-      } else if (p.key == "mode") {
-        if (p.values[i] != "lt" && p.values[i] != "at") r.fail(at.node, at.key, "expected lt or at");
-      } else {
-        try {
-          config_for(base_tree, {{&p, i}}, "<" + p.key + ">");
-        } catch (const ConfigError& e) {
-          r.fail(at.node, at.key, fmt::format("{} = {}: {}", p.key, p.values[i], strip_origin(e.what(), "<" + p.key + ">")));
+      for (size_t b = 0; b < spec.bases.size(); ++b) {
+        if (p.key == "warps") {
+          const YAML::Node n = YAML::Load(p.yaml[i]);
+          const long long w = r.integer(n.IsScalar() ? n : at.node, at.key, 1, 100000000);
+          if (!params["max_warps"] && w > base_configs[b].max_warps)
+            r.fail(at.node, at.key,
+                   fmt::format("{} warps: {} allows 1..{} warps per SM (max_warps)", w, base_configs[b].name, base_configs[b].max_warps));
+        } else if (p.key == "mode") {
+          if (p.values[i] != "lt" && p.values[i] != "at") r.fail(at.node, at.key, "expected lt or at");
+        } else {
+          try {
+            config_for(base_trees[b], {{&p, i}}, "<" + p.key + ">");
+          } catch (const ConfigError& e) {
+            r.fail(at.node, at.key, fmt::format("{} = {}{}: {}", p.key, p.values[i], on_base(b), strip_origin(e.what(), "<" + p.key + ">")));
+          }
         }
       }
     }
@@ -449,11 +488,21 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
     }
     for (const auto& q : spec.programs)
       if (q.id == src.id) r.fail(n, key, fmt::format("program '{}' given twice", src.id));
-    try {
-      models::load_program(src.text, src.id, base_config.caps);
-    } catch (const models::ProgramError& e) {
-      r.fail(n, key, e.what());
+    // The program must load on some base. Where one base accepts it and
+    // another's feature mask does not, those points fail with the checker's
+    // message: a result about that base, as for a point's feature mask.
+    std::string first_error;
+    bool loads = false;
+    for (size_t b = 0; b < spec.bases.size() && !loads; ++b) {
+      try {
+        models::load_program(src.text, src.id, base_configs[b].caps);
+        loads = true;
+      } catch (const models::ProgramError& e) {
+        if (first_error.empty())
+          first_error = several_bases ? fmt::format("no base accepts it; on '{}': {}", spec.bases[b].name, e.what()) : e.what();
+      }
     }
+    if (!loads) r.fail(n, key, first_error);
     spec.programs.push_back(std::move(src));
   }
 
@@ -514,13 +563,18 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
     }
     pt.program = rest;
     // The key hashes what decides the result: the base config's text, the
-    // program's text and the parameter values (sorted by key path).
+    // program's text and the parameter values (sorted by key path). The base
+    // is known by its text, not its name, so a spec with one base keeps
+    // the keys it had before bases could be swept.
     std::map<std::string, std::string> settings;
-    for (size_t k = 0; k < spec.parameters.size(); ++k) settings[spec.parameters[k].key] = spec.parameters[k].yaml[pt.choice[k]];
+    for (size_t k = 0; k < spec.parameters.size(); ++k) {
+      if (spec.parameters[k].base_parameter()) pt.base = pt.choice[k];
+      else settings[spec.parameters[k].key] = spec.parameters[k].yaml[pt.choice[k]];
+    }
     if (!settings.count("mode")) settings["mode"] = spec.mode;
     if (!settings.count("warps")) settings["warps"] = "1";
-    std::string identity = "ptxfu-sweep-point-1\nbase " + hash_hex(spec.base_text) + "\nprogram " + spec.programs[pt.program].id +
-                           " " + hash_hex(spec.programs[pt.program].text) + "\n";
+    std::string identity = "ptxfu-sweep-point-1\nbase " + hash_hex(spec.bases[pt.base].text) + "\nprogram " +
+                           spec.programs[pt.program].id + " " + hash_hex(spec.programs[pt.program].text) + "\n";
     for (const auto& [k, v] : settings) identity += k + "=" + v + "\n";
     pt.key = hash_hex(identity);
     all.push_back(std::move(pt));
@@ -552,22 +606,23 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
   std::map<std::string, std::unique_ptr<models::ArchConfig>> configs;
   for (const Point& pt : spec.points) {
     try {
-      std::string signature;
+      std::string signature = std::to_string(pt.base) + "\n";
       std::vector<std::pair<const Parameter*, size_t>> settings;
       models::SimJob job;
       for (size_t k = 0; k < spec.parameters.size(); ++k) {
         const Parameter& p = spec.parameters[k];
         if (p.key == "warps") job.warps = static_cast<unsigned>(std::stoul(p.values[pt.choice[k]]));
-        if (p.run_parameter()) continue;
+        if (!p.config_key()) continue;
         settings.push_back({&p, pt.choice[k]});
         signature += p.yaml[pt.choice[k]] + "\n";
       }
       auto& config = configs[signature];
-      if (!config) config = std::make_unique<models::ArchConfig>(config_for(base_tree, settings, spec.base_origin));
+      if (!config) config = std::make_unique<models::ArchConfig>(config_for(base_trees[pt.base], settings, spec.bases[pt.base].origin));
       job.config = config.get();
       models::validate(job);
     } catch (const ConfigError& e) {
-      r.fail(params, "parameters", fmt::format("point {} ({}): {}", pt.index, describe(spec, pt), strip_origin(e.what(), spec.base_origin)));
+      r.fail(params, "parameters",
+             fmt::format("point {} ({}): {}", pt.index, describe(spec, pt), strip_origin(e.what(), spec.bases[pt.base].origin)));
     }
   }
   return spec;
@@ -584,8 +639,8 @@ PointJob build_point(const Spec& spec, const Point& point) {
     if (p.key == "warps") warps = static_cast<unsigned>(std::stoul(p.values[point.choice[k]]));
     if (p.key == "mode") mode = p.values[point.choice[k]];
   }
-  const YAML::Node base = YAML::Load(spec.base_text);
-  pj.config = std::make_unique<models::ArchConfig>(config_for(base, settings, spec.base_origin));
+  const Base& base = spec.bases[point.base];
+  pj.config = std::make_unique<models::ArchConfig>(config_for(YAML::Load(base.text), settings, base.origin));
   pj.job.config = pj.config.get();
   pj.job.warps = warps;
   pj.job.style = mode == "at" ? models::TimingStyle::approximately_timed : models::TimingStyle::loosely_timed;

@@ -16,11 +16,22 @@
 namespace ptxfu::cli::sweep {
 
 // One parameter and the values it takes, in the order the spec gives them.
+// `base` (when the spec gives `base:` a list) is the first parameter; its
+// values are the configs' names as written, in the order of Spec::bases.
 struct Parameter {
-  std::string key;                   // config key path (units.fma.latency, forms[0].lanes) or warps / mode
+  std::string key;                   // config key path (units.fma.latency, forms[0].lanes), or warps / mode / base
   std::vector<std::string> values;   // canonical text: the CSV cell
   std::vector<std::string> yaml;     // the value as YAML (flow style), applied to the base config
   bool run_parameter() const { return key == "warps" || key == "mode"; }
+  bool base_parameter() const { return key == "base"; }
+  bool config_key() const { return !run_parameter() && !base_parameter(); }
+};
+
+// A base config: each parameter override applies on top of it.
+struct Base {
+  std::string name;    // as written in the spec: sm_90, or a path relative to the spec
+  std::string text;    // the config's YAML
+  std::string origin;  // embedded:sm_90 or the resolved path
 };
 
 // A program every point runs: a .ptx file or a built-in microbenchmark.
@@ -34,15 +45,15 @@ struct Point {
   size_t index = 0;    // position in the spec's full product (before sampling), stable for one spec
   std::string key;     // stable identity: a hash of what decides the result
   size_t program = 0;  // into Spec::programs
+  size_t base = 0;     // into Spec::bases
   std::vector<size_t> choice;  // per parameter, an index into its values
 };
 
 struct Spec {
   std::string path;         // as given
   std::string name;         // `name:` or the file's stem
-  std::string base;         // `base:` as written (sm_90 or a path)
-  std::string base_text;    // the base config's YAML
-  std::string base_origin;  // embedded:sm_90 or the resolved path
+  std::string base;         // `base:` as written: sm_90, a path, or a list in flow style ([sm_80, sm_90])
+  std::vector<Base> bases;  // one; or one per value of the `base` parameter, when `base:` is a list
   std::string mode = "lt";  // default timing style when `mode` is not a parameter
   std::vector<Parameter> parameters;
   std::vector<ProgramSource> programs;
@@ -77,11 +88,11 @@ Spec load_spec_text(const std::string& text, const std::string& path);
 // what load_spec already rejects.
 PointJob build_point(const Spec& spec, const Point& point);
 
-// "units.fma.latency=4 warps=8" for messages.
+// "base=sm_80 units.fma.latency=4 warps=8" for messages.
 std::string describe(const Spec& spec, const Point& point);
 
-// The CSV/JSON column names, in order: key, program, one per parameter,
-// status, the metrics, error.
+// The CSV/JSON column names, in order: key, program, one per parameter
+// (base first when it is swept), status, the metrics, error.
 std::vector<std::string> columns(const Spec& spec);
 
 // Built-in microbenchmark programs: BENCH.chain (one dependent chain of

@@ -1,7 +1,7 @@
 // Fuzz target: the sweep spec loader (cli::sweep::load_spec_text), which
 // validates every point of the product (config built and checked) before
 // anything runs. Any input either loads, with at least one point and each
-// point's choices inside its parameters, or throws models::ConfigError naming
+// point's choices inside its parameters and its base one of the spec's, or throws models::ConfigError naming
 // the file; any other exception escapes and is reported as a crash.
 // The spec's origin is "fuzz.yaml", so relative paths in it (base:,
 // programs:) resolve against the working directory (the repository root
@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     const ptxfu::cli::sweep::Spec spec = ptxfu::cli::sweep::load_spec_text(text, origin);
     for (const auto& p : spec.points) {
-      bool ok = p.program < spec.programs.size() && p.choice.size() == spec.parameters.size();
+      bool ok = p.program < spec.programs.size() && p.base < spec.bases.size() && p.choice.size() == spec.parameters.size();
       for (size_t i = 0; ok && i < p.choice.size(); ++i) ok = p.choice[i] < spec.parameters[i].values.size();
       if (!ok) {
         std::fprintf(stderr, "fuzz_sweep_spec: a loaded point is out of range\n");

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -40,6 +41,9 @@ TEST(SweepSpec, ShippedExamplesLoad) {
   const Spec hfma2 = load_spec(kSweeps + "hfma2_lanes_issue.yaml");
   EXPECT_EQ(hfma2.programs.size(), 2u);
   EXPECT_EQ(hfma2.points.size(), 4u * 4u * 2u);
+  const Spec arch = load_spec(kSweeps + "arch_warps.yaml");
+  EXPECT_EQ(arch.parameters[0].values, (std::vector<std::string>{"sm_80", "sm_90", "sm_100"}));
+  EXPECT_EQ(arch.points.size(), 3u * 7u * 2u);
 }
 
 TEST(SweepSpec, ErrorsNameFileLineColumnAndKey) {
@@ -151,6 +155,121 @@ TEST(SweepSpec, ProgramIllegalForAPointIsAPointError) {
   EXPECT_NE(build_point(s, s.points[1]).error.find("feature 'oob' removed"), std::string::npos) << build_point(s, s.points[1]).error;
 }
 
+// `base:` as a list makes the base config the first parameter: a column, a
+// part of each point's identity, and every override applied on each base.
+TEST(SweepSpec, ABaseListIsTheFirstParameter) {
+  const Spec s = load_spec_text("base: [sm_80, sm_90, sm_100]\nprograms: [ffma.chain, hfma2.stream]\nparameters:\n  warps: [1, 8]\n"
+                                "  units.fma.latency: [4, 6]\n",
+                                "s.yaml");
+  ASSERT_EQ(s.parameters.size(), 3u);
+  EXPECT_EQ(s.parameters[0].key, "base");
+  EXPECT_EQ(s.parameters[0].values, (std::vector<std::string>{"sm_80", "sm_90", "sm_100"}));
+  ASSERT_EQ(s.bases.size(), 3u);
+  EXPECT_EQ(s.bases[2].origin, "embedded:sm_100");
+  EXPECT_EQ(s.base, "[sm_80, sm_90, sm_100]");
+  EXPECT_EQ(columns(s)[2], "base");
+  EXPECT_EQ(s.points.size(), 2u * 3 * 2 * 2);
+  std::set<std::string> keys;
+  for (const auto& p : s.points) keys.insert(p.key);
+  EXPECT_EQ(keys.size(), s.points.size()) << "points that differ only in their base must have distinct keys";
+  // Each point runs its own base, with the overrides on top of it.
+  for (const Point& p : s.points) {
+    const PointJob pj = build_point(s, p);
+    EXPECT_EQ(pj.config->name, s.bases[p.base].name) << describe(s, p);
+    EXPECT_EQ(pj.config->origin, s.bases[p.base].origin);
+    EXPECT_EQ(pj.config->units[0].latency, std::stoul(s.parameters[2].values[p.choice[2]]));
+    EXPECT_EQ(pj.config->units[0].lanes, models::load_config(s.bases[p.base].name).units[0].lanes);
+    EXPECT_EQ(p.base, p.choice[0]);
+  }
+  EXPECT_EQ(describe(s, s.points[3]), "ffma.chain base=sm_80 warps=8 units.fma.latency=6");
+  // A point's key is that of the same point in a sweep of its base alone.
+  const Spec one = load_spec_text("base: sm_90\nprograms: [ffma.chain, hfma2.stream]\nparameters:\n  warps: [1, 8]\n"
+                                  "  units.fma.latency: [4, 6]\n",
+                                  "one.yaml");
+  EXPECT_EQ(columns(one)[2], "warps");  // a single base is not a column
+  for (size_t i = 0; i < one.points.size(); ++i) {
+    const Point& q = one.points[i];
+    const auto it = std::find_if(s.points.begin(), s.points.end(), [&](const Point& p) {
+      return p.base == 1 && p.program == q.program && p.choice[1] == q.choice[0] && p.choice[2] == q.choice[1];
+    });
+    ASSERT_NE(it, s.points.end());
+    EXPECT_EQ(it->key, q.key);
+  }
+}
+
+// Config files in the list, relative to the spec, and the errors of a list.
+TEST(SweepSpec, BaseListErrorsNameTheEntry) {
+  const std::string dir = temp_dir();
+  const std::string sm90 = models::resolve_config("sm_90").text;
+  // A copy of sm_90 without the HFMA2 form override, and one with fewer warps.
+  std::string no_hfma2 = sm90;
+  const size_t f16x2 = no_hfma2.find("  - {match: \"*.f16x2\"");
+  ASSERT_NE(f16x2, std::string::npos);
+  no_hfma2.erase(f16x2, no_hfma2.find('\n', f16x2) + 1 - f16x2);
+  std::ofstream(dir + "/no_hfma2.yaml") << std::regex_replace(no_hfma2, std::regex("name: sm_90"), "name: no_hfma2");
+  std::ofstream(dir + "/small.yaml") << std::regex_replace(std::regex_replace(sm90, std::regex("max_warps: 64"), "max_warps: 32"),
+                                                           std::regex("name: sm_90"), "name: small");
+  std::ofstream(dir + "/copy.yaml") << sm90;
+  auto error_of = [&](const std::string& text) {
+    std::ofstream(dir + "/s.yaml") << text;
+    try {
+      load_spec(dir + "/s.yaml");
+    } catch (const models::ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string tail = "programs: [ffma.chain]\nparameters: {warps: 1}\n";
+  const std::string at = std::regex_replace(dir, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") + R"(/s\.yaml:)";
+  struct Case {
+    std::string text;
+    std::string expect;
+  };
+  const Case cases[] = {
+      {"base: [sm_80, sm_42]\n" + tail, "^" + at + R"(1:15: key 'base\[1\]': no embedded config 'sm_42')"},
+      {"base:\n  - sm_80\n  - nothere.yaml\n" + tail, "^" + at + R"(3:5: key 'base\[1\]': no embedded config 'nothere\.yaml' .* and no file '.*/nothere\.yaml')"},
+      {"base: []\n" + tail, "^" + at + R"(1:7: key 'base': expected at least one config)"},
+      {"base: [sm_80, {name: x}]\n" + tail, "^" + at + R"(1:15: key 'base\[1\]': expected a string)"},
+      {"base: [sm_80, sm_90, sm_80]\n" + tail, "^" + at + R"(1:22: key 'base\[2\]': 'sm_80' given twice)"},
+      {"base: [sm_90, copy.yaml]\n" + tail, "^" + at + R"(1:15: key 'base\[1\]': 'copy\.yaml' is the same config as base\[0\] \('sm_90'\))"},
+      {"base: [sm_80]\nprograms: [ffma.chain]\nparameters:\n  base: [sm_90]\n",
+       "^" + at + R"(4:3: key 'parameters\.base': the base config is swept by giving base: a list)"},
+      // An override that one base lacks names that base.
+      {"base: [sm_90, no_hfma2.yaml]\nprograms: [hfma2.stream]\nparameters:\n  forms[*.f16x2].lanes: [16, 8]\n",
+       "^" + at + R"(4:26: key 'parameters\.forms\[\*\.f16x2\]\.lanes\[0\]': forms\[\*\.f16x2\]\.lanes = 16 on base 'no_hfma2\.yaml': .*no entry with match: "\*\.f16x2")"},
+      {"base: [sm_90, small.yaml]\nprograms: [ffma.chain]\nparameters:\n  warps: [16, 64]\n",
+       "^" + at + R"(4:15: key 'parameters\.warps\[1\]': 64 warps: small allows 1\.\.32)"},
+  };
+  for (const auto& c : cases) {
+    const std::string msg = error_of(c.text);
+    EXPECT_TRUE(std::regex_search(msg, std::regex(c.expect))) << "spec:\n" << c.text << "message: " << msg << "\nexpected: " << c.expect;
+  }
+  // Files in the list load, relative to the spec.
+  std::ofstream(dir + "/ok.yaml") << "base: [sm_90, small.yaml]\n" << tail;
+  const Spec s = load_spec(dir + "/ok.yaml");
+  EXPECT_EQ(s.parameters[0].values, (std::vector<std::string>{"sm_90", "small.yaml"}));
+  EXPECT_EQ(build_point(s, s.points[1]).config->max_warps, 32u);
+}
+
+// A program one base's feature mask rejects fails on that base's points; a
+// program that no base accepts is a spec error.
+TEST(SweepSpec, AProgramIllegalOnOneBaseFailsThosePoints) {
+  const std::string dir = temp_dir();
+  std::ofstream(dir + "/oob.ptx") << ".reg .b32 %h<4>;\nmov.b32 %h1, 0x3c003c00;\nfma.rn.oob.f16x2 %h0, %h1, %h1, %h1;\n";
+  std::ofstream(dir + "/s.yaml") << "base: [sm_80, sm_90]\nprograms: [oob.ptx]\nparameters:\n  warps: 1\n";
+  const Spec s = load_spec(dir + "/s.yaml");
+  ASSERT_EQ(s.points.size(), 2u);
+  EXPECT_NE(build_point(s, s.points[0]).error.find("sm_90"), std::string::npos) << build_point(s, s.points[0]).error;
+  EXPECT_TRUE(build_point(s, s.points[1]).error.empty()) << build_point(s, s.points[1]).error;
+  std::ofstream(dir + "/t.yaml") << "base: [sm_80, sm_86]\nprograms: [oob.ptx]\nparameters:\n  warps: 1\n";
+  try {
+    load_spec(dir + "/t.yaml");
+    ADD_FAILURE() << "no error";
+  } catch (const models::ConfigError& e) {
+    EXPECT_TRUE(std::regex_search(e.what(), std::regex(R"(t\.yaml:2:12: key 'programs\[0\]': no base accepts it; on 'sm_80': )"))) << e.what();
+  }
+}
+
 TEST(SweepResults, CsvRoundTrips) {
   const std::vector<std::string> fields = {"a", "b,c", "say \"hi\"", "", " padded ", "[oob]"};
   const std::string line = csv_line(fields);
@@ -170,6 +289,8 @@ TEST(SweepResults, JsonLinesHaveNumbersAndNullErrors) {
   EXPECT_EQ(j["ipc"], 0.5);
   EXPECT_TRUE(j["error"].is_null());
   EXPECT_EQ(j["host_seconds"], 0.25);
+  // A base is text, whatever it looks like.
+  EXPECT_EQ(nlohmann::json::parse(json_line({"key", "base"}, {"0123", "100"}, {}))["base"], "100");
 }
 
 // A torn last line (the machine went down mid-write) is cut off on opening;

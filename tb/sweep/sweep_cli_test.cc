@@ -14,6 +14,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -302,28 +303,196 @@ TEST(Sweep, ShardsMergeToTheSingleProcessResult) {
   EXPECT_NE(bad.out.find("nothing/sweep.json: missing"), std::string::npos) << bad.out;
 }
 
+// A sweep over base configs: three generations, a .ptx program and a
+// microbenchmark, three warp counts (18 points).
+std::string base_spec(const std::string& dir) {
+  std::ofstream(dir + "/mix.ptx") << slurp(kSource + "/examples/sim_mix.ptx");
+  const std::string path = dir + "/bases.yaml";
+  std::ofstream(path) << "name: bases\nbase: [sm_80, sm_90, sm_100]\nparameters:\n  warps: [1, 8, 64]\n"
+                      << "programs: [mix.ptx, ffma.stream]\nmetrics: [cycles, ipc, warp_instructions, pipes.fma.utilisation]\n";
+  return path;
+}
+
+// The JSON lines of DIR, by key.
+std::map<std::string, nlohmann::json> json_by_key(const std::string& dir) {
+  std::istringstream in(slurp(dir + "/results.jsonl"));
+  std::map<std::string, nlohmann::json> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto j = nlohmann::json::parse(line);
+    out[j["key"].get<std::string>()] = j;
+  }
+  return out;
+}
+
+// Each point of a base sweep is what that base gives on its own: the same
+// metrics as `ptxfu sim --config BASE`, and the same row (key included) as a
+// sweep whose base is that config alone.
+TEST(Sweep, EachBasePointIsWhatThatBaseGivesAlone) {
+  const std::string dir = temp_dir();
+  const std::string spec = base_spec(dir);
+  const CmdRun r = run({"sweep", spec, "--out", dir + "/all", "--jobs", "2", "--quiet", "--no-plots"});
+  ASSERT_EQ(r.status, 0) << r.out;
+  const Table all = read_table(dir + "/all");
+  ASSERT_EQ(all.rows.size(), 18u);
+  ASSERT_EQ(all.header[2], "base");
+  const auto json = json_by_key(dir + "/all");
+  std::map<std::string, std::string> mix_cycles;  // "base warps" -> cycles
+  for (const auto& row : all.rows) {
+    if (row[1] != "mix") continue;
+    const std::string base = row[2], warps = row[all.column("warps")];
+    const CmdRun sim = run({"sim", "--config", base, dir + "/mix.ptx", "--warps", warps, "--json"});
+    ASSERT_EQ(sim.status, 0) << sim.out;
+    const auto s = nlohmann::json::parse(sim.out);
+    const auto& j = json.at(row[0]);
+    EXPECT_EQ(s["config"], base);
+    EXPECT_EQ(j["base"], base);
+    EXPECT_EQ(j["cycles"], s["cycles"]) << base << " warps=" << warps;
+    EXPECT_EQ(j["warp_instructions"], s["warp_instructions"]) << base << " warps=" << warps;
+    EXPECT_EQ(j["ipc"], s["ipc"]) << base << " warps=" << warps;
+    EXPECT_EQ(j["pipes.fma.utilisation"], s["pipes"]["fma"]["utilisation"]) << base << " warps=" << warps;
+    mix_cycles[base + " " + warps] = row[all.column("cycles")];
+  }
+  ASSERT_EQ(mix_cycles.size(), 9u);
+  // The bases differ where their configs do (sm_80's FP32 pipe has 16 lanes,
+  // sm_90's 32), so a sweep that ran one base three times would fail here.
+  EXPECT_NE(mix_cycles["sm_80 64"], mix_cycles["sm_90 64"]);
+
+  // Each base alone: the same rows, keys included, without the base column.
+  std::vector<std::vector<std::string>> from_all, alone;
+  for (auto row : all.rows) {
+    row.erase(row.begin() + 2);
+    from_all.push_back(row);
+  }
+  for (const std::string base : {"sm_80", "sm_90", "sm_100"}) {
+    std::string text = slurp(spec);
+    text.replace(text.find("[sm_80, sm_90, sm_100]"), 22, base);
+    std::ofstream(dir + "/" + base + ".yaml") << text;
+    const CmdRun one = run({"sweep", dir + "/" + base + ".yaml", "--out", dir + "/" + base, "--jobs", "2", "--quiet", "--no-plots"});
+    ASSERT_EQ(one.status, 0) << one.out;
+    for (const auto& row : read_table(dir + "/" + base).rows) alone.push_back(row);
+  }
+  std::sort(from_all.begin(), from_all.end());
+  std::sort(alone.begin(), alone.end());
+  EXPECT_EQ(from_all, alone);
+}
+
+// A resumed base sweep runs exactly the points of the bases it lacks: the
+// base is part of each point's identity.
+TEST(Sweep, ResumingABaseSweepKeepsEachBasesPoints) {
+  const std::string dir = temp_dir();
+  const std::string spec = base_spec(dir);
+  const CmdRun ref = run({"sweep", spec, "--out", dir + "/ref", "--jobs", "2", "--quiet", "--no-plots"});
+  ASSERT_EQ(ref.status, 0) << ref.out;
+  // Keep only the sm_90 rows, as if the other points were never run (the
+  // JSON lines of the others stay, to be dropped on opening).
+  const Table t = read_table(dir + "/ref");
+  std::filesystem::create_directory(dir + "/cut");
+  std::string csv = slurp(dir + "/ref/results.csv");
+  std::string kept = csv.substr(0, csv.find('\n') + 1);
+  std::istringstream in(csv.substr(kept.size()));
+  std::string line;
+  size_t rows = 0;
+  while (std::getline(in, line))
+    if (line.find(",sm_90,") != std::string::npos) {
+      kept += line + "\n";
+      ++rows;
+    }
+  ASSERT_EQ(rows, 6u);
+  std::ofstream(dir + "/cut/results.csv") << kept;
+  std::ofstream(dir + "/cut/results.jsonl") << slurp(dir + "/ref/results.jsonl");
+  const CmdRun again = run({"sweep", spec, "--out", dir + "/cut", "--jobs", "2", "--quiet", "--no-plots"});
+  ASSERT_EQ(again.status, 0) << again.out;
+  EXPECT_NE(again.out.find("6 done before, 12 run now (12 ok, 0 failed), 0 missing"), std::string::npos) << again.out;
+  EXPECT_EQ(sorted_rows(dir + "/cut"), sorted_rows(dir + "/ref"));
+  EXPECT_EQ(sorted_json(dir + "/cut"), sorted_json(dir + "/ref"));
+  // --dry-run names each point's base.
+  const CmdRun dry = run({"sweep", spec, "--dry-run"});
+  EXPECT_EQ(dry.status, 0);
+  EXPECT_NE(dry.out.find(t.rows[0][0]), std::string::npos) << dry.out;
+  EXPECT_NE(dry.out.find("  mix base=sm_100 warps=64\n"), std::string::npos) << dry.out;
+}
+
+// Shards of a base sweep merge to the single-process result, in spec order,
+// and the charts draw one line per program and base.
+TEST(Sweep, BaseSweepShardsMergeAndPlotOneLinePerBase) {
+  const std::string dir = temp_dir();
+  const std::string spec = base_spec(dir);
+  const CmdRun one = run({"sweep", spec, "--out", dir + "/one", "--jobs", "2", "--quiet", "--no-plots"});
+  ASSERT_EQ(one.status, 0) << one.out;
+  for (int k = 1; k <= 4; ++k) {
+    const CmdRun s = run({"sweep", spec, "--shard", std::to_string(k) + "/4", "--out", dir + "/shard-" + std::to_string(k), "--quiet", "--no-plots"});
+    ASSERT_EQ(s.status, 0) << s.out;
+  }
+  const CmdRun m = run({"sweep", "merge", dir + "/shard-1", dir + "/shard-2", dir + "/shard-3", dir + "/shard-4", "--out", dir + "/merged"});
+  ASSERT_EQ(m.status, 0) << m.out;
+  EXPECT_NE(m.out.find("18 of 18"), std::string::npos) << m.out;
+  EXPECT_EQ(sorted_rows(dir + "/merged"), sorted_rows(dir + "/one"));
+  EXPECT_EQ(sorted_json(dir + "/merged"), sorted_json(dir + "/one"));
+  const Table t = read_table(dir + "/merged");
+  const size_t base = t.column("base"), warps = t.column("warps");
+  EXPECT_EQ(t.rows[0][1] + " " + t.rows[0][base] + " " + t.rows[0][warps], "mix sm_80 1");
+  EXPECT_EQ(t.rows[1][1] + " " + t.rows[1][base] + " " + t.rows[1][warps], "mix sm_80 8");
+  EXPECT_EQ(t.rows[3][1] + " " + t.rows[3][base] + " " + t.rows[3][warps], "mix sm_90 1");
+  EXPECT_EQ(t.rows[17][1] + " " + t.rows[17][base] + " " + t.rows[17][warps], "ffma.stream sm_100 64");
+  // Shards of another base list are another sweep.
+  std::string text = slurp(spec);
+  text.replace(text.find("sm_100"), 6, "sm_89");
+  std::ofstream(dir + "/other.yaml") << text;
+  ASSERT_EQ(run({"sweep", dir + "/other.yaml", "--out", dir + "/other", "--quiet", "--no-plots"}).status, 0);
+  const CmdRun bad = run({"sweep", "merge", dir + "/one", dir + "/other", "--out", dir + "/bad", "--no-plots"});
+  EXPECT_EQ(bad.status, 2) << bad.out;
+  EXPECT_NE(bad.out.find("parameter 'base' takes other values"), std::string::npos) << bad.out;
+  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) return;
+  EXPECT_EQ(slurp(dir + "/merged/ipc.png").substr(0, 4), "\x89PNG") << m.out;
+  const std::string gp = slurp(dir + "/merged/ipc.gp");
+  for (const char* series : {"mix sm_80", "mix sm_90", "mix sm_100", "ffma.stream sm_80", "ffma.stream sm_90", "ffma.stream sm_100"})
+    EXPECT_NE(gp.find(std::string("title \"") + series + "\""), std::string::npos) << series << "\n" << gp;
+  EXPECT_NE(gp.find("over warps"), std::string::npos) << gp;
+}
+
+// When only the base varies, it is the chart's (categorical) axis.
+TEST(Sweep, ABaseOnlySweepIsChartedOverTheBase) {
+  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot is not installed";
+  const std::string dir = temp_dir();
+  std::ofstream(dir + "/s.yaml") << "base: [sm_70, sm_80, sm_90]\nparameters:\n  warps: 16\nprograms: [ffma.stream]\n";
+  const CmdRun r = run({"sweep", dir + "/s.yaml", "--out", dir + "/out", "--quiet"});
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(slurp(dir + "/out/ipc.png").substr(0, 4), "\x89PNG") << r.out;
+  const std::string gp = slurp(dir + "/out/ipc.gp"), dat = slurp(dir + "/out/ipc.dat");
+  EXPECT_NE(gp.find("xticlabels"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("over base"), std::string::npos) << gp;
+  EXPECT_NE(dat.find("0 sm_70 "), std::string::npos) << dat;
+  EXPECT_NE(dat.find("2 sm_90 "), std::string::npos) << dat;
+}
+
 // The emitted Slurm scripts, run by bash with the variables Slurm would set
 // (the real cluster run is scripts/test-slurm.sh).
 TEST(Sweep, SlurmScriptsRunEveryShardAndMerge) {
-  const std::string dir = temp_dir();
-  const std::string spec = fast_spec(dir);
-  const CmdRun e = run({"sweep", spec, "--emit-slurm", "--shards", "3", "--jobs", "2", "--out", dir + "/slurm",
-                     "--slurm-option", "partition=debug", "--slurm-option", "time=10"});
-  ASSERT_EQ(e.status, 0) << e.out;
-  EXPECT_NE(e.out.find("sbatch --parsable"), std::string::npos) << e.out;
-  const std::string script = slurp(dir + "/slurm/sweep.sbatch");
-  EXPECT_NE(script.find("#SBATCH --array=1-3\n"), std::string::npos) << script;
-  EXPECT_NE(script.find("#SBATCH --cpus-per-task=2\n"), std::string::npos) << script;
-  EXPECT_NE(script.find("#SBATCH --partition=debug\n#SBATCH --time=10\n"), std::string::npos) << script;
-  for (int k = 1; k <= 3; ++k) {
-    const std::string cmd = "cd / && SLURM_ARRAY_TASK_ID=" + std::to_string(k) + " SLURM_CPUS_PER_TASK=2 bash " + dir +
-                            "/slurm/sweep.sbatch > /dev/null 2>&1";
-    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  const std::string top = temp_dir();
+  for (const bool bases : {false, true}) {
+    SCOPED_TRACE(bases ? "a sweep over base configs" : "one base");
+    const std::string dir = top + (bases ? "/bases" : "/one-base");
+    std::filesystem::create_directory(dir);
+    const std::string spec = bases ? base_spec(dir) : fast_spec(dir);
+    const CmdRun e = run({"sweep", spec, "--emit-slurm", "--shards", "3", "--jobs", "2", "--out", dir + "/slurm",
+                       "--slurm-option", "partition=debug", "--slurm-option", "time=10"});
+    ASSERT_EQ(e.status, 0) << e.out;
+    EXPECT_NE(e.out.find("sbatch --parsable"), std::string::npos) << e.out;
+    const std::string script = slurp(dir + "/slurm/sweep.sbatch");
+    EXPECT_NE(script.find("#SBATCH --array=1-3\n"), std::string::npos) << script;
+    EXPECT_NE(script.find("#SBATCH --cpus-per-task=2\n"), std::string::npos) << script;
+    EXPECT_NE(script.find("#SBATCH --partition=debug\n#SBATCH --time=10\n"), std::string::npos) << script;
+    for (int k = 1; k <= 3; ++k) {
+      const std::string cmd = "cd / && SLURM_ARRAY_TASK_ID=" + std::to_string(k) + " SLURM_CPUS_PER_TASK=2 bash " + dir +
+                              "/slurm/sweep.sbatch > /dev/null 2>&1";
+      ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    }
+    ASSERT_EQ(std::system(("bash " + dir + "/slurm/merge.sbatch > /dev/null 2>&1").c_str()), 0);
+    const CmdRun one = run({"sweep", spec, "--out", dir + "/one", "--quiet", "--no-plots"});
+    ASSERT_EQ(one.status, 0);
+    EXPECT_EQ(sorted_rows(dir + "/slurm/merged"), sorted_rows(dir + "/one"));
   }
-  ASSERT_EQ(std::system(("bash " + dir + "/slurm/merge.sbatch > /dev/null 2>&1").c_str()), 0);
-  const CmdRun one = run({"sweep", spec, "--out", dir + "/one", "--quiet", "--no-plots"});
-  ASSERT_EQ(one.status, 0);
-  EXPECT_EQ(sorted_rows(dir + "/slurm/merged"), sorted_rows(dir + "/one"));
 }
 
 TEST(Sweep, ABadSpecRunsNothingAndWritesNothing) {
@@ -367,7 +536,7 @@ TEST(Sweep, AProgramIllegalForAPointIsRecordedAsFailed) {
 
 TEST(Sweep, ExampleSpecsProduceCsvJsonAndPlots) {
   const bool gnuplot = std::system("command -v gnuplot > /dev/null 2>&1") == 0;
-  for (const std::string name : {"fma_latency_warps", "hfma2_lanes_issue"}) {
+  for (const std::string name : {"fma_latency_warps", "hfma2_lanes_issue", "arch_warps"}) {
     const std::string dir = temp_dir();
     const CmdRun r = run({"sweep", kSource + "/configs/sweeps/" + name + ".yaml", "--out", dir, "--jobs", "2", "--quiet"});
     ASSERT_EQ(r.status, 0) << r.out;
@@ -378,7 +547,7 @@ TEST(Sweep, ExampleSpecsProduceCsvJsonAndPlots) {
       EXPECT_NE(r.out.find("gnuplot is not installed"), std::string::npos) << r.out;
       continue;
     }
-    const std::string png = name == std::string("fma_latency_warps") ? dir + "/ipc.png" : dir + "/ipc-hfma2_stream.png";
+    const std::string png = name == std::string("hfma2_lanes_issue") ? dir + "/ipc-hfma2_stream.png" : dir + "/ipc.png";
     EXPECT_EQ(slurp(png).substr(0, 4), "\x89PNG") << r.out;
     EXPECT_NE(slurp(png.substr(0, png.size() - 4) + ".svg").find("<svg"), std::string::npos);
   }
