@@ -77,17 +77,20 @@ unsigned transactions(const kernel::StepResult& r, const kernel::Inst& in, const
   const unsigned bytes = std::max(1u, unsigned{in.access_bytes} * in.vec);
   if (r.space == kernel::Space::shared) {
     // Words per bank, distinct ones: lanes reading one word share it.
-    std::vector<uint64_t> words;
+    uint64_t words[32 * 4];  // at most 16 bytes a lane
+    unsigned n = 0;
     for (unsigned lane = 0; lane < 32; ++lane)
       if (lanes >> lane & 1)
-        for (uint64_t w = r.addresses[lane] / 4; w <= (r.addresses[lane] + bytes - 1) / 4; ++w) words.push_back(w);
-    std::sort(words.begin(), words.end());
-    words.erase(std::unique(words.begin(), words.end()), words.end());
-    std::vector<unsigned> per_bank(m.shared_banks, 0);
+        for (uint64_t w = r.addresses[lane] / 4; w <= (r.addresses[lane] + bytes - 1) / 4 && n < 128; ++w)
+          words[n++] = w;
+    std::sort(words, words + n);
+    n = static_cast<unsigned>(std::unique(words, words + n) - words);
+    unsigned per_bank[64] = {};
     unsigned worst = 1;
-    for (uint64_t w : words) worst = std::max(worst, ++per_bank[w % m.shared_banks]);
+    for (unsigned i = 0; i < n; ++i) worst = std::max(worst, ++per_bank[words[i] % m.shared_banks]);
     // A wide access moves at most banks * 4 bytes per pass.
-    const unsigned passes = static_cast<unsigned>((static_cast<uint64_t>(__builtin_popcount(lanes)) * bytes + 4 * m.shared_banks - 1) /
+    const unsigned passes = static_cast<unsigned>((static_cast<uint64_t>(__builtin_popcount(lanes)) * bytes +
+                                                   4 * m.shared_banks - 1) /
                                                   (4 * m.shared_banks));
     return std::max(worst, passes);
   }

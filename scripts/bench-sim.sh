@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures simulation speed (warp-instructions simulated per host second) of
-# `ptxfu sim` in both timing styles with 1 and 32 warps, from the command's
-# own report (host_seconds covers the simulation, not loading).
+# `ptxfu sim`: a straight-line mix in both timing styles with 1 and 32 warps,
+# then two real kernels; from the command's own report (host_seconds covers
+# the simulation, not loading). Wall-clock: run it on a quiet machine.
 # Usage: scripts/bench-sim.sh [INSTRUCTIONS_PER_WARP]   (default 20000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,3 +38,20 @@ for style in lt at; do
     printf '%-22s %14s %12.3f %16.0f\n' "$style/$warps" "$wi" "$hs" "$(awk -v a="$wi" -v b="$hs" 'BEGIN { print a / b }')"
   done
 done
+
+# Real kernels (nvcc's PTX from tb/corpus): a softmax with warp shuffles and
+# a shared-memory tiled matmul, loosely timed on sm_90.
+corpus=tb/corpus/ptx
+printf '\n%-22s %14s %12s %16s\n' kernel warp-instr host-seconds warp-instr/s
+kernel() {
+  local label=$1
+  shift
+  out=$("$exe" sim --json "$@")
+  wi=$(sed -n 's/^  "warp_instructions": \([0-9]*\),*$/\1/p' <<<"$out")
+  hs=$(sed -n 's/^  "host_seconds": \([0-9.e+-]*\),*$/\1/p' <<<"$out")
+  printf '%-22s %14s %12.3f %16.0f\n' "$label" "$wi" "$hs" "$(awk -v a="$wi" -v b="$hs" 'BEGIN { print a / b }')"
+}
+kernel softmax "$corpus/softmax.sm_90.ptx" --entry softmax_warp_per_row --grid 512 --block 128 \
+  --arg buf:random:2097152:1 --arg buf:zeros:2097152 --arg s32:2048 --arg s32:256
+kernel matmul "$corpus/matmul_tiled.sm_90.ptx" --entry matmul_tiled_static --grid 16,16 --block 16,16 \
+  --arg buf:random:262144:1 --arg buf:random:262144:2 --arg buf:zeros:262144 --arg s32:256 --arg s32:256 --arg s32:256
