@@ -19,9 +19,62 @@ using sc_core::sc_time_stamp;
 uint64_t LineProfile::stall_total() const { return std::accumulate(stalls.begin(), stalls.end(), uint64_t{0}); }
 
 unsigned estimated_registers(const kernel::Kernel& k) {
-  unsigned regs = 0;
-  for (const uint8_t bits : k.entry().reg_bits) regs += bits == 1 ? 0 : bits > 32 ? (bits + 31) / 32 : 1;
-  return std::clamp(regs, 1u, 255u);
+  // Backward liveness over the entry's instructions: a register is live
+  // between a write and its last read on some path. A guarded write may not
+  // happen, so it does not end the old value's life.
+  const kernel::Function& f = k.entry();
+  const size_t words = (size_t{f.num_regs} + 63) / 64, count = size_t{f.end} - f.begin + 1;
+  std::vector<uint64_t> live_in(count * words, 0), live_out(count * words, 0);
+  auto successors = [&](uint32_t pc, uint32_t out[2]) {
+    const kernel::Inst& in = k.insts[pc];
+    unsigned n = 0;
+    const bool guarded = in.guard >= 0;
+    switch (in.kind) {
+      case kernel::Kind::bra:
+        if (in.target >= f.begin && in.target <= f.end) out[n++] = in.target;
+        if (guarded && pc < f.end) out[n++] = pc + 1;
+        break;
+      case kernel::Kind::ret:
+      case kernel::Kind::exit:
+        if (guarded && pc < f.end) out[n++] = pc + 1;
+        break;
+      case kernel::Kind::func_end: break;
+      default:
+        if (pc < f.end) out[n++] = pc + 1;
+    }
+    return n;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t pc = f.end + 1; pc-- > f.begin;) {
+      const size_t i = pc - f.begin;
+      uint64_t* out = &live_out[i * words];
+      uint32_t next[2];
+      const unsigned n = successors(pc, next);
+      for (unsigned j = 0; j < n; ++j)
+        for (size_t w = 0; w < words; ++w) out[w] |= live_in[(next[j] - f.begin) * words + w];
+      std::vector<uint64_t> in(out, out + words);
+      const kernel::Inst& inst = k.insts[pc];
+      if (inst.guard < 0)
+        for (unsigned j = 0; j < inst.num_writes; ++j) in[inst.writes[j] / 64] &= ~(uint64_t{1} << inst.writes[j] % 64);
+      for (unsigned j = 0; j < inst.num_reads; ++j) in[inst.reads[j] / 64] |= uint64_t{1} << inst.reads[j] % 64;
+      for (size_t w = 0; w < words; ++w)
+        if (in[w] != live_in[i * words + w]) live_in[i * words + w] = in[w], changed = true;
+    }
+  }
+  // 32-bit registers live at once at the worst point; predicates have a
+  // register file of their own.
+  unsigned worst = 0;
+  for (size_t i = 0; i < count; ++i) {
+    unsigned regs = 0;
+    for (uint32_t r = 0; r < f.num_regs; ++r) {
+      const bool live = (live_in[i * words + r / 64] | live_out[i * words + r / 64]) >> (r % 64) & 1;
+      const unsigned bits = f.reg_bits[r];
+      if (live && bits != 1) regs += bits > 32 ? (bits + 31) / 32 : 1;
+    }
+    worst = std::max(worst, regs);
+  }
+  return std::clamp(worst, 1u, 255u);
 }
 
 Residency residency(const ArchConfig& c, const kernel::Kernel& k, const kernel::Launch& launch,

@@ -63,10 +63,11 @@ struct Residency {
 Residency residency(const ArchConfig& config, const kernel::Kernel& k, const kernel::Launch& launch,
                     unsigned registers_per_thread);
 
-// The 32-bit registers per thread a kernel is assumed to use: its entry's
-// declared registers (64-bit ones count twice, predicates not at all),
-// at most 255. PTX registers are virtual, so this is an upper bound of what
-// ptxas allocates; `--regs-per-thread` replaces it.
+// The 32-bit registers per thread a kernel is assumed to use: the most
+// registers of its entry live at once (a liveness analysis of the PTX
+// registers; 64-bit ones count twice, predicates not at all), at most 255.
+// ptxas allocates after its own optimisations, so this is an estimate;
+// `--regs-per-thread` replaces it.
 unsigned estimated_registers(const kernel::Kernel& k);
 
 }  // namespace ptxfu::models

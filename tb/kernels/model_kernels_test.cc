@@ -333,3 +333,38 @@ TEST(SimCli, StraightLineProgramsRefuseKernelOptions) {
 
 }  // namespace
 }  // namespace ptxfu::kernel::testing
+
+namespace ptxfu::kernel::testing {
+namespace {
+
+// The liveness estimate beside what ptxas allocates for every corpus entry
+// (skipped where ptxas is absent).
+TEST(Residency, EstimatedRegistersFollowPtxas) {
+  const char* ptxas = "/usr/local/cuda/bin/ptxas";
+  if (!std::filesystem::exists(ptxas)) GTEST_SKIP() << "no ptxas";
+  unsigned entries = 0;
+  for (const auto& file : std::filesystem::directory_iterator(PTXFU_CORPUS_DIR)) {
+    const std::string path = file.path().string();
+    if (path.find(".sm_90.ptx") == std::string::npos || path.find("debug") != std::string::npos) continue;
+    FILE* p = popen((std::string(ptxas) + " -arch=sm_90 -v " + path + " -o /dev/null 2>&1").c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    std::string text;
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) text.append(buf, n);
+    pclose(p);
+    const std::regex entry(R"(Compiling entry function '([^']+)'[\s\S]*?Used (\d+) registers)");
+    for (std::sregex_iterator it(text.begin(), text.end(), entry), end; it != end; ++it) {
+      const Kernel k = load_kernel(read_file(path), path, {(*it)[1].str(), {}});
+      const unsigned ours = models::estimated_registers(k), theirs = std::stoi((*it)[2].str());
+      // Within a factor of 2.5 either way: entries that call .funcs are the
+      // farthest (ptxas keeps the ABI's registers across the calls).
+      EXPECT_LE(ours * 5, theirs * 12 + 4) << (*it)[1] << ": ptxas " << theirs << ", estimate " << ours;
+      EXPECT_GE(ours * 5, theirs * 2) << (*it)[1] << ": ptxas " << theirs << ", estimate " << ours;
+      ++entries;
+    }
+  }
+  EXPECT_GT(entries, 10u);
+}
+
+}  // namespace
+}  // namespace ptxfu::kernel::testing
