@@ -33,9 +33,16 @@ ArchConfig test_config() {
 // ---- residency: the CUDA occupancy rules applied to the config's limits
 
 TEST(Residency, EveryConfigsLimitsDecide) {
-  const Kernel k = load_text(module(".reg .b32 %r<9>;\nret;\n"));
+  // Nine 32-bit registers and two 64-bit ones (four words) live at once
+  // before the first add; a predicate counts nothing.
+  std::string body = ".reg .pred %p<2>;\n.reg .b32 %r<9>;\n.reg .b64 %rd<2>;\nsetp.eq.u32 %p1, 1, 1;\n";
+  for (int i = 0; i < 9; ++i) body += "mov.u32 %r" + std::to_string(i) + ", " + std::to_string(i) + ";\n";
+  body += "mov.u64 %rd0, 1;\nmov.u64 %rd1, 2;\n";
+  for (int i = 1; i < 9; ++i) body += "@%p1 add.u32 %r0, %r0, %r" + std::to_string(i) + ";\n";
+  body += "add.u64 %rd0, %rd0, %rd1;\nret;\n";
+  const Kernel k = load_text(module(body));
   const unsigned regs = models::estimated_registers(k);
-  EXPECT_EQ(regs, 9u);  // %r<9> declares %r0..%r8
+  EXPECT_EQ(regs, 13u);
   for (const auto& e : models::embedded_configs()) {
     const ArchConfig c = models::load_config(std::string(e.name));
     for (const unsigned threads : {32u, 96u, 256u, 1024u}) {
