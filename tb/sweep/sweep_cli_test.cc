@@ -439,7 +439,8 @@ TEST(Sweep, BaseSweepShardsMergeAndPlotOneLinePerBase) {
   EXPECT_EQ(t.rows[17][1] + " " + t.rows[17][base] + " " + t.rows[17][warps], "ffma.stream sm_100 64");
   // Shards of another base list are another sweep.
   std::string text = slurp(spec);
-  text.replace(text.find("sm_100"), 6, "sm_89");
+  std::ofstream(dir + "/copy.yaml") << ptxfu::models::resolve_config("sm_100").text << "# another base of the same figures\n";
+  text.replace(text.find("sm_100"), 6, "copy.yaml");
   std::ofstream(dir + "/other.yaml") << text;
   ASSERT_EQ(run({"sweep", dir + "/other.yaml", "--out", dir + "/other", "--quiet", "--no-plots"}).status, 0);
   const CmdRun bad = run({"sweep", "merge", dir + "/one", dir + "/other", "--out", dir + "/bad", "--no-plots"});
