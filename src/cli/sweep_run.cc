@@ -75,7 +75,10 @@ bool parse_shard(const std::string& s, unsigned& k, unsigned& n) {
       reply = nlohmann::json{{"error", pj.error}}.dump();
     } else {
       const models::SimResult r = models::simulate({pj.job}).front();
-      reply = nlohmann::json{{"metrics", metric_values(r, spec.metrics)}, {"host_seconds", r.host_seconds}}.dump();
+      if (!r.ok)  // a kernel's fault, its cycle limit or a deadlock: the point's result
+        reply = nlohmann::json{{"error", r.error}}.dump();
+      else
+        reply = nlohmann::json{{"metrics", metric_values(r, spec.metrics, pj.job.kernel != nullptr)}, {"host_seconds", r.host_seconds}}.dump();
     }
   } catch (const std::exception& e) {
     reply = nlohmann::json{{"error", std::string("simulation failed: ") + e.what()}}.dump();

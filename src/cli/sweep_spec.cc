@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "cli/kernel_sim_cmd.h"
 #include "models/microbench.h"
 #include "models/text_file.h"
 #include "models/yaml_reader.h"
@@ -206,6 +207,97 @@ models::ArchConfig config_for(const YAML::Node& base, const std::vector<std::pai
   return models::load_config_text(e.c_str(), origin);
 }
 
+// A launch dimension as written: 4, "4,2", or [4, 2].
+std::string dim_text(const Reader& r, const YAML::Node& n, const std::string& key) {
+  if (!n.IsSequence()) return r.string(n, key);
+  std::string text;
+  for (size_t i = 0; i < n.size(); ++i) text += (i ? "," : "") + r.string(n[i], fmt::format("{}[{}]", key, i));
+  return text;
+}
+
+// A kernel launch: {kernel: FILE, entry:, name:, grid:, block:, args: [...],
+// shared_bytes:, registers_per_thread:, max_cycles:}, checked as `ptxfu sim`
+// checks its options, each error at the key that causes it.
+ProgramSource kernel_program(const Reader& r, const YAML::Node& n, const std::string& key, const std::string& spec_path) {
+  r.only_keys(n, key, {"kernel", "entry", "name", "grid", "block", "args", "shared_bytes", "registers_per_thread", "max_cycles"});
+  const std::string file = r.string(n["kernel"], key + ".kernel");
+  const std::string resolved = resolve(spec_path, file);
+  bool ok = false;
+  std::string text = read_file(resolved, ok, models::kMaxProgramBytes);
+  if (!ok) r.fail(n["kernel"], key + ".kernel", fmt::format("cannot open '{}'", resolved));
+  const std::string entry = n["entry"] ? r.string(n["entry"], key + ".entry") : "";
+  auto kp = std::make_shared<KernelProgram>();
+  try {
+    kernel::LoadOptions load;
+    load.entry = entry;
+    kp->kernel = std::make_shared<const kernel::Kernel>(kernel::load_kernel(text, resolved, load));
+  } catch (const kernel::KernelError& e) {
+    // A missing or ambiguous entry is the entry's fault; anything else the file's.
+    const bool about_entry = std::string_view(e.what()).find(".entry") != std::string_view::npos;
+    if (about_entry) r.fail(n["entry"] ? n["entry"] : n, key + ".entry", e.what());
+    r.fail(n["kernel"], key + ".kernel", e.what());
+  }
+  const kernel::Function& fn = kp->kernel->entry();
+  kernel::Launch& launch = kp->launch;
+  std::string identity = fmt::format("kernel {} entry {}\n", hash_hex(text), fn.name);
+  for (const char* dim : {"grid", "block"}) {
+    const YAML::Node d = n[dim];
+    if (!d) continue;
+    try {
+      (dim[0] == 'g' ? launch.grid : launch.block) = parse_dim3(dim_text(r, d, key + "." + dim), dim);
+    } catch (const kernel::KernelError& e) {
+      r.fail(d, key + "." + dim, e.what());
+    }
+  }
+  identity += fmt::format("grid {},{},{} block {},{},{}\n", launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x,
+                          launch.block.y, launch.block.z);
+  const YAML::Node args = n["args"];
+  if (args && !args.IsSequence()) r.fail(args, key + ".args", "expected a list of argument specs (u32:1024, buf:random:4096:1, ...)");
+  const size_t given = args ? args.size() : 0;
+  if (given != fn.params.size()) {
+    std::string list;
+    for (const kernel::Param& p : fn.params) list += fmt::format("{}.{} {}", list.empty() ? "" : ", ", p.type, p.name);
+    r.fail(args ? args : n, key + ".args",
+           fmt::format("'{}' takes {} parameter{} ({}); {} argument{} given", fn.name, fn.params.size(),
+                       fn.params.size() == 1 ? "" : "s", list, given, given == 1 ? "" : "s"));
+  }
+  for (size_t i = 0; i < given; ++i) {
+    const std::string at = fmt::format("{}.args[{}]", key, i);
+    std::string spec = r.string(args[i], at);
+    // buf:FILE is relative to the sweep spec, as every file it names.
+    const bool buffer_file = spec.rfind("buf:", 0) == 0 && spec.rfind("buf:zeros:", 0) != 0 && spec.rfind("buf:random:", 0) != 0;
+    if (buffer_file) spec = "buf:" + resolve(spec_path, spec.substr(4));
+    try {
+      launch.args.push_back(parse_arg(spec, static_cast<unsigned>(i), fn.params[i]));
+    } catch (const kernel::KernelError& e) {
+      std::string why = e.what();
+      if (why.rfind("--arg ", 0) == 0 && why.find(' ', 6) != std::string::npos) why = why.substr(why.find(' ', 6) + 1);  // the position says which
+      r.fail(args[i], at, why);
+    }
+    const kernel::Arg& a = launch.args.back();
+    // Known by value: u32:1024 and u32:0x400 are one point, a file by its bytes.
+    if (a.kind != kernel::Arg::Kind::buffer) identity += fmt::format("arg {}-byte {:#x}\n", a.bytes, a.value);
+    else identity += "arg " + (buffer_file ? "file " + hash_hex(std::string(a.data.begin(), a.data.end())) : spec) + "\n";
+  }
+  if (const YAML::Node b = n["shared_bytes"]) launch.shared_bytes = static_cast<uint32_t>(r.integer(b, key + ".shared_bytes", 0, 0xffffffffLL));
+  if (const YAML::Node g = n["registers_per_thread"])
+    kp->registers_per_thread = static_cast<unsigned>(r.integer(g, key + ".registers_per_thread", 1, 255));
+  if (const YAML::Node m = n["max_cycles"]) kp->max_cycles = static_cast<uint64_t>(r.integer(m, key + ".max_cycles", 1, 1LL << 62));
+  identity += fmt::format("shared {} registers {} max_cycles {}\n", launch.shared_bytes, kp->registers_per_thread, kp->max_cycles);
+  // The arguments against the parameters' types, and the launch's shape.
+  try {
+    kernel::make_memory(*kp->kernel, launch);
+  } catch (const kernel::KernelError& e) {
+    r.fail(n, key, e.what());
+  }
+  ProgramSource src;
+  src.id = n["name"] ? r.string(n["name"], key + ".name") : std::string(fn.name);
+  src.identity = std::move(identity);
+  src.text = std::move(text);
+  src.kernel = std::move(kp);
+  return src;
+}
+
 }  // namespace
 
 std::string hash_hex(const std::string& text) {
@@ -217,31 +309,57 @@ std::string hash_hex(const std::string& text) {
   return fmt::format("{:016x}", h);
 }
 
+namespace {
+
+// A straight-line program's stall reasons (models::Stall) and a kernel's
+// (models::WarpStall) share the names they share; the others belong to one kind.
+bool is_name_in(std::string_view name, const std::string_view* names, size_t count) {
+  return std::find(names, names + count, name) != names + count;
+}
+
+}  // namespace
+
 const std::vector<std::string>& all_metrics() {
   static const std::vector<std::string> names = [] {
-    std::vector<std::string> v = {"cycles", "warp_instructions", "ipc"};
+    std::vector<std::string> v = {"cycles", "warp_instructions", "ipc", "ctas"};
     for (const auto& row : models::kUnits)
       for (const char* m : {"busy_cycles", "utilisation", "warp_instructions"}) v.push_back(fmt::format("pipes.{}.{}", row.name, m));
     for (auto s : models::kStallNames) v.push_back(fmt::format("stalls.{}", s));
+    for (auto s : models::kWarpStallNames)
+      if (!is_name_in(s, std::begin(models::kStallNames), std::size(models::kStallNames))) v.push_back(fmt::format("stalls.{}", s));
     return v;
   }();
   return names;
 }
 
-std::vector<std::string> metric_values(const models::SimResult& r, const std::vector<std::string>& metrics) {
+bool records(const std::string& metric, bool kernel) {
+  if (metric == "ctas") return kernel;
+  if (metric.rfind("stalls.", 0) != 0) return true;
+  const std::string_view reason = std::string_view(metric).substr(7);
+  return kernel ? is_name_in(reason, std::begin(models::kWarpStallNames), std::size(models::kWarpStallNames))
+                : is_name_in(reason, std::begin(models::kStallNames), std::size(models::kStallNames));
+}
+
+std::vector<std::string> metric_values(const models::SimResult& r, const std::vector<std::string>& metrics, bool kernel) {
   std::vector<std::string> out;
   for (const std::string& m : metrics) {
     if (m == "cycles") out.push_back(fmt::format("{}", r.cycles));
     else if (m == "warp_instructions") out.push_back(fmt::format("{}", r.warp_instructions));
     else if (m == "ipc") out.push_back(fmt::format("{}", r.ipc));
+    else if (m == "ctas") out.push_back(fmt::format("{}", r.ctas));
     for (size_t u = 0; u < r.units.size(); ++u) {
       const std::string p = fmt::format("pipes.{}.", models::name(static_cast<models::Unit>(u)));
       if (m == p + "busy_cycles") out.push_back(fmt::format("{}", r.units[u].busy_cycles));
       if (m == p + "utilisation") out.push_back(fmt::format("{}", r.units[u].utilisation));
       if (m == p + "warp_instructions") out.push_back(fmt::format("{}", r.units[u].warp_instructions));
     }
-    for (size_t s = 0; s < r.stalls.size(); ++s)
-      if (m == fmt::format("stalls.{}", models::kStallNames[s])) out.push_back(fmt::format("{}", r.stalls[s]));
+    if (kernel) {
+      for (size_t s = 0; s < r.warp_stalls.size(); ++s)
+        if (m == fmt::format("stalls.{}", models::kWarpStallNames[s])) out.push_back(fmt::format("{}", r.warp_stalls[s]));
+    } else {
+      for (size_t s = 0; s < r.stalls.size(); ++s)
+        if (m == fmt::format("stalls.{}", models::kStallNames[s])) out.push_back(fmt::format("{}", r.stalls[s]));
+    }
   }
   return out;
 }
@@ -458,6 +576,12 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
         bench = s.substr(0, dot);
         kind = s.substr(dot + 1);
       }
+    } else if (n.IsMap() && n["kernel"]) {
+      spec.programs.push_back(kernel_program(r, n, key, path));
+      for (size_t j = 0; j + 1 < spec.programs.size(); ++j)
+        if (spec.programs[j].id == spec.programs.back().id)
+          r.fail(n, key, fmt::format("program '{}' given twice (name: tells two launches of one entry apart)", spec.programs.back().id));
+      continue;
     } else if (n.IsMap()) {
       r.only_keys(n, key, {"file", "name", "bench", "kind", "length"});
       if (n["name"]) name = r.string(n["name"], key + ".name");
@@ -471,13 +595,15 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
         if (n["length"]) length = static_cast<unsigned>(r.integer(n["length"], key + ".length", 1, 100000));
       }
     } else {
-      r.fail(n, key, "expected a .ptx file, BENCH.chain / BENCH.stream, or {file:} / {bench:, kind:, length:}");
+      r.fail(n, key, "expected a .ptx file, BENCH.chain / BENCH.stream, or {file:} / {bench:, kind:, length:} / {kernel:, entry:, grid:, block:, args:}");
     }
     ProgramSource src;
     if (!file.empty()) {
       const std::string resolved = resolve(path, file);
       src.text = read_file(resolved, ok, models::kMaxProgramBytes);
       if (!ok) r.fail(n, key, fmt::format("cannot open '{}'", resolved));
+      if (is_kernel_text(src.text))
+        r.fail(n, key, fmt::format("'{}' holds kernels (.entry): name it as {{kernel: {}, entry: NAME, grid: X, block: X, args: [...]}}", file, file));
       src.id = name.empty() ? stem_of(file) : name;
     } else {
       std::string error;
@@ -486,6 +612,7 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
       if (!error.empty()) r.fail(n, key, error);
       src.id = !name.empty() ? name : length ? fmt::format("{}.{}.{}", bench, kind, length) : bench + "." + kind;
     }
+    src.identity = src.text;
     for (const auto& q : spec.programs)
       if (q.id == src.id) r.fail(n, key, fmt::format("program '{}' given twice", src.id));
     // The program must load on some base. Where one base accepts it and
@@ -506,8 +633,20 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
     spec.programs.push_back(std::move(src));
   }
 
-  // Metrics: names or globs over all_metrics().
+  // A kernel's warps are its launch's (block:); `warps` sizes straight-line programs only.
+  const ProgramSource* a_kernel = nullptr;
+  const ProgramSource* a_program = nullptr;
+  for (const auto& src : spec.programs) (src.kernel ? a_kernel : a_program) = &src;
+  if (a_kernel && params["warps"])
+    r.fail(params["warps"], "parameters.warps",
+           fmt::format("warps sizes straight-line programs; kernel '{}' runs the warps of its block:", a_kernel->id));
+
+  // Metrics: names or globs over all_metrics(), those every program records.
+  auto recorded = [&](const std::string& metric) {
+    return (!a_kernel || records(metric, true)) && (!a_program || records(metric, false));
+  };
   std::vector<std::string> asked = {"cycles", "warp_instructions", "ipc", "pipes.*.utilisation", "stalls.*"};
+  if (!a_program) asked.insert(asked.begin() + 3, "ctas");
   std::vector<YAML::Node> asked_nodes(asked.size(), root);
   if (const YAML::Node m = root["metrics"]) {
     if (!m.IsSequence() || m.size() == 0) r.fail(m, "metrics", "expected a non-empty list of metric names");
@@ -520,10 +659,22 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
   }
   for (size_t i = 0; i < asked.size(); ++i) {
     bool any = false;
+    std::string unrecorded;  // a match some program does not record
     for (const auto& name : all_metrics()) {
       if (fnmatch(asked[i].c_str(), name.c_str(), 0) != 0) continue;
+      if (!recorded(name)) {
+        if (unrecorded.empty()) unrecorded = name;
+        continue;
+      }
       any = true;
       if (std::find(spec.metrics.begin(), spec.metrics.end(), name) == spec.metrics.end()) spec.metrics.push_back(name);
+    }
+    if (!any && !unrecorded.empty()) {
+      const bool for_kernels = records(unrecorded, true);
+      r.fail(asked_nodes[i], fmt::format("metrics[{}]", i),
+             fmt::format("'{}' is recorded for {} only, and '{}' is a {}", unrecorded,
+                         for_kernels ? "kernels" : "straight-line programs", (for_kernels ? a_program : a_kernel)->id,
+                         for_kernels ? "straight-line program" : "kernel"));
     }
     if (!any) {
       std::string list;
@@ -574,7 +725,7 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
     if (!settings.count("mode")) settings["mode"] = spec.mode;
     if (!settings.count("warps")) settings["warps"] = "1";
     std::string identity = "ptxfu-sweep-point-1\nbase " + hash_hex(spec.bases[pt.base].text) + "\nprogram " +
-                           spec.programs[pt.program].id + " " + hash_hex(spec.programs[pt.program].text) + "\n";
+                           spec.programs[pt.program].id + " " + hash_hex(spec.programs[pt.program].identity) + "\n";
     for (const auto& [k, v] : settings) identity += k + "=" + v + "\n";
     pt.key = hash_hex(identity);
     all.push_back(std::move(pt));
@@ -603,7 +754,10 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
   // that differ only in warps, mode or program share a config, built once.
   // (Whether a program is legal for a point's feature mask is the point's
   // result, not a spec error: build_point reports it when the point runs.)
+  // A kernel's launch is checked against each config once (its residency).
+  static const models::Program kUnchecked;  // stands for the straight-line program: validate() checks the warps
   std::map<std::string, std::unique_ptr<models::ArchConfig>> configs;
+  std::set<std::pair<std::string, size_t>> launches_checked;  // config signature, program
   for (const Point& pt : spec.points) {
     try {
       std::string signature = std::to_string(pt.base) + "\n";
@@ -619,7 +773,17 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
       auto& config = configs[signature];
       if (!config) config = std::make_unique<models::ArchConfig>(config_for(base_trees[pt.base], settings, spec.bases[pt.base].origin));
       job.config = config.get();
-      models::validate(job);
+      const ProgramSource& program = spec.programs[pt.program];
+      if (!program.kernel) {
+        job.program = &kUnchecked;
+        models::validate(job);
+      } else if (launches_checked.insert({signature, pt.program}).second) {
+        job.kernel = program.kernel->kernel.get();
+        job.launch = program.kernel->launch;
+        job.registers_per_thread = program.kernel->registers_per_thread;
+        job.max_cycles = program.kernel->max_cycles;
+        models::validate(job);
+      }
     } catch (const ConfigError& e) {
       r.fail(params, "parameters",
              fmt::format("point {} ({}): {}", pt.index, describe(spec, pt), strip_origin(e.what(), spec.bases[pt.base].origin)));
@@ -642,9 +806,16 @@ PointJob build_point(const Spec& spec, const Point& point) {
   const Base& base = spec.bases[point.base];
   pj.config = std::make_unique<models::ArchConfig>(config_for(YAML::Load(base.text), settings, base.origin));
   pj.job.config = pj.config.get();
-  pj.job.warps = warps;
   pj.job.style = mode == "at" ? models::TimingStyle::approximately_timed : models::TimingStyle::loosely_timed;
-  models::validate(pj.job);
+  if (const KernelProgram* k = spec.programs[point.program].kernel.get()) {
+    pj.job.kernel = k->kernel.get();
+    pj.job.launch = k->launch;
+    pj.job.registers_per_thread = k->registers_per_thread;
+    pj.job.max_cycles = k->max_cycles;
+    models::validate(pj.job);
+    return pj;
+  }
+  pj.job.warps = warps;
   try {
     pj.program = std::make_unique<models::Program>(
         models::load_program(spec.programs[point.program].text, spec.programs[point.program].id, pj.config->caps));
@@ -652,6 +823,7 @@ PointJob build_point(const Spec& spec, const Point& point) {
   } catch (const models::ProgramError& e) {
     pj.error = e.what();
   }
+  if (pj.job.program) models::validate(pj.job);
   return pj;
 }
 

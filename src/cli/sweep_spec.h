@@ -34,10 +34,22 @@ struct Base {
   std::string origin;  // embedded:sm_90 or the resolved path
 };
 
-// A program every point runs: a .ptx file or a built-in microbenchmark.
+// A kernel launch a program entry names: {kernel: FILE, entry:, grid:,
+// block:, args:, shared_bytes:}, what `ptxfu sim FILE --entry ...` runs.
+struct KernelProgram {
+  std::shared_ptr<const kernel::Kernel> kernel;
+  kernel::Launch launch;              // the arguments parsed (buffers filled)
+  unsigned registers_per_thread = 0;  // 0: estimated from the kernel
+  uint64_t max_cycles = models::SimJob{}.max_cycles;
+};
+
+// A program every point runs: a .ptx file, a built-in microbenchmark or a
+// kernel launch.
 struct ProgramSource {
-  std::string id;    // column value: "ffma.chain" or the path as written in the spec
-  std::string text;  // PTX
+  std::string id;        // column value: "ffma.chain", the file's stem, the kernel's entry or `name:`
+  std::string text;      // PTX
+  std::string identity;  // what of it decides the result (hashed into each point's key)
+  std::shared_ptr<const KernelProgram> kernel;  // set: a kernel launch, not a straight-line program
 };
 
 // One point: a program and one value per parameter.
@@ -66,18 +78,22 @@ struct Spec {
 struct PointJob {
   std::unique_ptr<models::ArchConfig> config;
   std::unique_ptr<models::Program> program;
-  models::SimJob job;
+  models::SimJob job;  // a kernel's: its kernel points into the Spec
   std::string error;  // non-empty: the point cannot run (e.g. its program is illegal for its feature mask)
 };
 
 // Every metric a sweep can record, in canonical order: cycles,
-// warp_instructions, ipc, pipes.UNIT.{busy_cycles,utilisation,warp_instructions},
-// stalls.REASON.
+// warp_instructions, ipc, ctas, pipes.UNIT.{busy_cycles,utilisation,warp_instructions},
+// stalls.REASON. Each is named as `ptxfu sim --json` names it. Straight-line
+// programs record all but ctas and the kernels' stall reasons (stalls.memory,
+// ...); kernels all but stalls.no_ready_warp.
 const std::vector<std::string>& all_metrics();
+bool records(const std::string& metric, bool kernel);
 
 // The metric values of one simulation, formatted (integers exactly, reals in
 // shortest round-trip form).
-std::vector<std::string> metric_values(const models::SimResult& r, const std::vector<std::string>& metrics);
+std::vector<std::string> metric_values(const models::SimResult& r, const std::vector<std::string>& metrics,
+                                       bool kernel = false);
 
 // Loads and validates a spec: every point's config is built and checked.
 // Throws models::ConfigError.

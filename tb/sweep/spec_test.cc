@@ -44,6 +44,11 @@ TEST(SweepSpec, ShippedExamplesLoad) {
   const Spec arch = load_spec(kSweeps + "arch_warps.yaml");
   EXPECT_EQ(arch.parameters[0].values, (std::vector<std::string>{"sm_80", "sm_90", "sm_100"}));
   EXPECT_EQ(arch.points.size(), 3u * 7u * 2u);
+  const Spec kernels = load_spec(kSweeps + "kernel_arch.yaml");
+  ASSERT_EQ(kernels.programs.size(), 2u);
+  EXPECT_EQ(kernels.programs[0].id, "matmul64");
+  EXPECT_TRUE(kernels.programs[0].kernel && kernels.programs[1].kernel);
+  EXPECT_EQ(kernels.points.size(), 2u * 3u * 3u);
 }
 
 TEST(SweepSpec, ErrorsNameFileLineColumnAndKey) {
@@ -268,6 +273,159 @@ TEST(SweepSpec, AProgramIllegalOnOneBaseFailsThosePoints) {
   } catch (const models::ConfigError& e) {
     EXPECT_TRUE(std::regex_search(e.what(), std::regex(R"(t\.yaml:2:12: key 'programs\[0\]': no base accepts it; on 'sm_80': )"))) << e.what();
   }
+}
+
+// ---- kernel launches as programs
+
+const std::string kCorpus = std::string(PTXFU_SOURCE_DIR) + "/tb/corpus/ptx/";
+
+// softmax_warp_per_row(in, out, rows, cols) of the corpus, 8 rows of 64.
+std::string softmax_program(const std::string& indent = "  ") {
+  return indent + "- kernel: " + kCorpus + "softmax.sm_80.ptx\n" + indent + "  entry: softmax_warp_per_row\n" + indent +
+         "  grid: 2\n" + indent + "  block: 128\n" + indent + "  args: [buf:random:2048:1, buf:zeros:2048, s32:8, s32:64]\n";
+}
+
+// A kernel entry is a launch: its label, its parsed arguments, the metrics
+// kernels record, and each point a kernel job on its config.
+TEST(SweepSpec, AKernelProgramIsALaunch) {
+  const Spec s = load_spec_text("base: [sm_80, sm_90]\nparameters:\n  mode: [lt, at]\nprograms:\n" + softmax_program() +
+                                    "  - {name: mm, kernel: " + kCorpus + "matmul_tiled.sm_80.ptx, entry: matmul_tiled_dynamic, grid: \"2,2\","
+                                    " block: [8, 8], shared_bytes: 512, registers_per_thread: 64, max_cycles: 1000000,"
+                                    " args: [buf:zeros:1024, buf:zeros:1024, buf:zeros:1024, s32:16, u32:16, s32:0x10, s32:8]}\n",
+                                "s.yaml");
+  ASSERT_EQ(s.programs.size(), 2u);
+  EXPECT_EQ(s.programs[0].id, "softmax_warp_per_row");  // the entry, when no name: is given
+  EXPECT_EQ(s.programs[1].id, "mm");
+  ASSERT_TRUE(s.programs[1].kernel);
+  const KernelProgram& k = *s.programs[1].kernel;
+  EXPECT_EQ(k.launch.grid.x, 2u);
+  EXPECT_EQ(k.launch.grid.y, 2u);
+  EXPECT_EQ(k.launch.block.y, 8u);
+  EXPECT_EQ(k.launch.shared_bytes, 512u);
+  EXPECT_EQ(k.registers_per_thread, 64u);
+  EXPECT_EQ(k.max_cycles, 1000000u);
+  ASSERT_EQ(k.launch.args.size(), 7u);
+  EXPECT_EQ(k.launch.args[0].data.size(), 1024u);
+  EXPECT_EQ(k.launch.args[5].value, 16u);
+  EXPECT_EQ(s.metrics, (std::vector<std::string>{"cycles", "warp_instructions", "ipc", "ctas", "pipes.fma.utilisation",
+                                                 "pipes.alu.utilisation", "pipes.fp64.utilisation", "pipes.mufu.utilisation",
+                                                 "pipes.conv.utilisation", "pipes.lsu.utilisation", "pipes.branch.utilisation",
+                                                 "pipes.warp.utilisation", "stalls.dependency", "stalls.pipe_busy",
+                                                 "stalls.memory", "stalls.control", "stalls.barrier", "stalls.not_selected",
+                                                 "stalls.idle"}));
+  ASSERT_EQ(s.points.size(), 2u * 2 * 2);
+  std::set<std::string> keys;
+  for (const Point& p : s.points) {
+    keys.insert(p.key);
+    const PointJob pj = build_point(s, p);
+    EXPECT_TRUE(pj.error.empty()) << pj.error;
+    EXPECT_EQ(pj.job.program, nullptr);
+    ASSERT_EQ(pj.job.kernel, s.programs[p.program].kernel->kernel.get());
+    EXPECT_EQ(pj.job.launch.args.size(), p.program ? 7u : 4u);
+    EXPECT_EQ(pj.job.registers_per_thread, p.program ? 64u : 0u);
+    EXPECT_EQ(pj.config->name, s.bases[p.base].name);
+    EXPECT_EQ(pj.job.style == models::TimingStyle::approximately_timed, s.parameters[1].values[p.choice[1]] == "at");
+  }
+  EXPECT_EQ(keys.size(), s.points.size());
+  // A spec of straight-line programs records what it recorded before kernels.
+  const Spec lines = load_spec_text("base: sm_90\nprograms: [ffma.chain]\nparameters: {warps: 1}\n", "s.yaml");
+  EXPECT_EQ(lines.metrics.back(), "stalls.no_ready_warp");
+  EXPECT_EQ(std::count(lines.metrics.begin(), lines.metrics.end(), "ctas"), 0);
+  // Mixed: the metrics both kinds record.
+  const Spec mixed = load_spec_text("base: sm_90\nparameters: {mode: lt}\nprograms:\n  - ffma.chain\n" + softmax_program(), "s.yaml");
+  EXPECT_EQ(std::vector<std::string>(mixed.metrics.end() - 2, mixed.metrics.end()),
+            (std::vector<std::string>{"stalls.dependency", "stalls.pipe_busy"}));
+}
+
+// A launch's key is what decides its result: the same values spelled
+// otherwise are the same point, another launch is another point.
+TEST(SweepSpec, KernelKeysDependOnTheLaunch) {
+  auto key_of = [](const std::string& grid, const std::string& rows, const std::string& name = "") {
+    const Spec s = load_spec_text("base: sm_90\nparameters: {mode: lt}\nprograms:\n  - {" + name + "kernel: " + kCorpus +
+                                      "softmax.sm_80.ptx, entry: softmax_warp_per_row, grid: " + grid + ", block: 128, args: [buf:random:2048:1, buf:zeros:2048, " +
+                                      rows + ", s32:64]}\n",
+                                  "s.yaml");
+    return s.points.at(0).key;
+  };
+  EXPECT_EQ(key_of("2", "s32:8"), key_of("[2, 1]", "u32:0x8"));
+  EXPECT_NE(key_of("2", "s32:8"), key_of("3", "s32:8"));
+  EXPECT_NE(key_of("2", "s32:8"), key_of("2", "s32:7"));
+  EXPECT_NE(key_of("2", "s32:8"), key_of("2", "s32:8", "name: other, "));
+}
+
+// Every mistake in a kernel entry is named at its key, with the parameter
+// where an argument is wrong.
+TEST(SweepSpec, KernelErrorsNameTheKeyAndTheParameter) {
+  const std::string dir = temp_dir();
+  std::ofstream(dir + "/straight.ptx") << ".reg .b32 %r<2>;\nmov.b32 %r1, 1;\n";
+  std::ofstream(dir + "/bad.ptx") << ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n  frobnicate;\n  ret;\n}\n";
+  const std::string softmax = kCorpus + "softmax.sm_80.ptx";
+  auto error_of = [&](const std::string& programs, const std::string& rest = "parameters: {mode: lt}\n") {
+    std::ofstream(dir + "/s.yaml") << "base: sm_90\n" << rest << "programs:\n" << programs;
+    try {
+      load_spec(dir + "/s.yaml");
+    } catch (const models::ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string at = std::regex_replace(dir, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") + R"(/s\.yaml:)";
+  // One launch, block style; each case replaces one line of it.
+  const std::string launch = "  - kernel: " + softmax + "\n    entry: softmax_warp_per_row\n    grid: 2\n    block: 128\n"
+                             "    args: [buf:random:2048:1, buf:zeros:2048, s32:8, s32:64]\n";
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string s = launch;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  struct Case {
+    std::string programs, rest, expect;
+  };
+  const std::string params = "parameters: {mode: lt}\n";
+  const Case cases[] = {
+      {with(softmax, "nothere.ptx"), params, at + R"(4:13: key 'programs\[0\]\.kernel': cannot open '.*/nothere\.ptx')"},
+      {with("softmax_warp_per_row", "softmax"), params,
+       at + R"(5:12: key 'programs\[0\]\.entry': .*no \.entry named 'softmax' \(the module has softmax_warp_per_row, softmax_row128_float4\))"},
+      {with("    entry: softmax_warp_per_row\n", ""), params, at + R"(4:5: key 'programs\[0\]\.entry': .*2 \.entry functions; name one)"},
+      {with("s32:8", "s32:x"), params,
+       at + R"(8:47: key 'programs\[0\]\.args\[2\]': 's32:x' for parameter 2 \('\.u32 softmax_warp_per_row_param_2'\): expected an integer)"},
+      {with("buf:zeros:2048", "buf:zeros:0"), params, at + R"(8:31: key 'programs\[0\]\.args\[1\]': 'buf:zeros:0' for parameter 1 .*expected a size)"},
+      {with("buf:random:2048:1", "buf:in.bin"), params, at + R"(8:12: key 'programs\[0\]\.args\[0\]': 'buf:.*/in\.bin' for parameter 0 .*cannot open the file)"},
+      {with(", s32:64]", "]"), params,
+       at + R"(8:11: key 'programs\[0\]\.args': 'softmax_warp_per_row' takes 4 parameters \(\.u64 softmax_warp_per_row_param_0, .*\); 3 arguments given)"},
+      {with("    args: [buf:random:2048:1, buf:zeros:2048, s32:8, s32:64]\n", ""), params,
+       at + R"(4:5: key 'programs\[0\]\.args': 'softmax_warp_per_row' takes 4 parameters .*; 0 arguments given)"},
+      {with("s32:8", "u64:8"), params, at + R"(4:5: key 'programs\[0\]': .*argument 2 for parameter 2 \('\.u32 softmax_warp_per_row_param_2', 4 bytes\): the argument is a 8-byte scalar)"},
+      {with("s32:8", "buf:zeros:8"), params, at + R"(4:5: key 'programs\[0\]': .*parameter 2 .*a buffer's address needs a 64-bit integer parameter)"},
+      {with("grid: 2", "grid: 2,x"), params, at + R"(6:11: key 'programs\[0\]\.grid': grid '2,x': expected X\[,Y\[,Z\]\] of positive integers)"},
+      {with("block: 128", "block: 2048"), params, at + R"(4:5: key 'programs\[0\]': .*a block has 1 to 1024 threads)"},
+      {with("block: 128", "blok: 128"), params, at + R"(7:5: key 'programs\[0\]\.blok': unknown key)"},
+      {with("grid: 2", "grid: 2\n    max_cycles: 0"), params, at + R"(7:17: key 'programs\[0\]\.max_cycles': expected an integer 1\.\.)"},
+      {with(softmax, "bad.ptx"), params, at + R"(4:13: key 'programs\[0\]\.kernel': .*bad\.ptx:6:3: .*frobnicate)"},
+      // A kernel file named as a straight-line program, and the warps a kernel cannot take.
+      {"  - " + softmax + "\n", params, at + R"(4:5: key 'programs\[0\]': '.*softmax\.sm_80\.ptx' holds kernels \(\.entry\): name it as \{kernel:)"},
+      {launch, "parameters: {warps: [1, 2]}\n", at + R"(2:21: key 'parameters\.warps': warps sizes straight-line programs; kernel 'softmax_warp_per_row' runs the warps of its block:)"},
+      // A metric one kind of program does not record.
+      {launch + "  - ffma.chain\nmetrics: [cycles, ctas]\n", params, at + R"(10:19: key 'metrics\[1\]': 'ctas' is recorded for kernels only, and 'ffma\.chain' is a straight-line program)"},
+      {launch + "metrics: [stalls.no_ready_warp]\n", params,
+       at + R"(9:11: key 'metrics\[0\]': 'stalls\.no_ready_warp' is recorded for straight-line programs only, and 'softmax_warp_per_row' is a kernel)"},
+      {launch + launch, params, at + R"(9:5: key 'programs\[1\]': program 'softmax_warp_per_row' given twice \(name: tells two launches)"},
+      // A launch that does not fit one point's config.
+      {with("block: 128", "block: 1024\n    registers_per_thread: 32"), "parameters: {max_warps: [32, 16]}\n",
+       at + R"(2:13: key 'parameters': point 1 \(softmax_warp_per_row max_warps=16\): .*does not fit on an SM)"},
+  };
+  for (const auto& c : cases) {
+    const std::string msg = error_of(c.programs, c.rest);
+    EXPECT_TRUE(std::regex_search(msg, std::regex("^" + c.expect))) << "programs:\n" << c.programs << "message: " << msg << "\nexpected: " << c.expect;
+  }
+  // buf:FILE is relative to the spec, and known by its bytes.
+  std::ofstream(dir + "/in.bin") << std::string(2048, '\1');
+  std::ofstream(dir + "/s.yaml") << "base: sm_90\nparameters: {mode: lt}\nprograms:\n" << with("buf:random:2048:1", "buf:in.bin");
+  const Spec s = load_spec(dir + "/s.yaml");
+  EXPECT_EQ(s.programs[0].kernel->launch.args[0].data, std::vector<uint8_t>(2048, 1));
+  const std::string key = s.points[0].key;
+  std::ofstream(dir + "/in.bin") << std::string(2048, '\2');
+  EXPECT_NE(load_spec(dir + "/s.yaml").points[0].key, key);
 }
 
 TEST(SweepResults, CsvRoundTrips) {

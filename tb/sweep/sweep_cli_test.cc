@@ -15,12 +15,14 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/sweep_results.h"
+#include "models/config.h"
 
 namespace {
 
@@ -437,7 +439,8 @@ TEST(Sweep, BaseSweepShardsMergeAndPlotOneLinePerBase) {
   EXPECT_EQ(t.rows[17][1] + " " + t.rows[17][base] + " " + t.rows[17][warps], "ffma.stream sm_100 64");
   // Shards of another base list are another sweep.
   std::string text = slurp(spec);
-  text.replace(text.find("sm_100"), 6, "sm_89");
+  std::ofstream(dir + "/copy.yaml") << ptxfu::models::resolve_config("sm_100").text << "# another base of the same figures\n";
+  text.replace(text.find("sm_100"), 6, "copy.yaml");
   std::ofstream(dir + "/other.yaml") << text;
   ASSERT_EQ(run({"sweep", dir + "/other.yaml", "--out", dir + "/other", "--quiet", "--no-plots"}).status, 0);
   const CmdRun bad = run({"sweep", "merge", dir + "/one", dir + "/other", "--out", dir + "/bad", "--no-plots"});
@@ -466,15 +469,157 @@ TEST(Sweep, ABaseOnlySweepIsChartedOverTheBase) {
   EXPECT_NE(dat.find("2 sm_90 "), std::string::npos) << dat;
 }
 
+// ---- kernels as programs
+
+const std::string kCorpus = kSource + "/tb/corpus/ptx/";
+
+// Two corpus kernels on two bases and two L1 hit rates (8 points): a softmax
+// whose input is a file next to the spec, a matmul with dynamic shared memory.
+std::string kernel_spec(const std::string& dir) {
+  std::string rows;
+  for (int i = 0; i < 8 * 64; ++i) {
+    const float v = static_cast<float>(i % 37) * 0.25f - 4.0f;
+    rows.append(reinterpret_cast<const char*>(&v), sizeof v);
+  }
+  std::ofstream(dir + "/rows.bin", std::ios::binary) << rows;
+  const std::string path = dir + "/kernels.yaml";
+  std::ofstream(path) << "name: kernels\nbase: [sm_80, sm_90]\nparameters:\n  memory.global_hit_rate: [0, 0.9]\nprograms:\n"
+                      << "  - name: softmax\n    kernel: " << kCorpus << "softmax.sm_80.ptx\n    entry: softmax_warp_per_row\n"
+                      << "    grid: 2\n    block: 128\n    args: [buf:rows.bin, buf:zeros:2048, s32:8, s32:64]\n"
+                      << "  - name: matmul\n    kernel: " << kCorpus << "matmul_tiled.sm_80.ptx\n    entry: matmul_tiled_dynamic\n"
+                      << "    grid: [2, 2]\n    block: [8, 8]\n    shared_bytes: 512\n"
+                      << "    args: [buf:random:1024:1, buf:random:1024:2, buf:zeros:1024, s32:16, s32:16, s32:16, s32:8]\n"
+                      << "metrics: [\"*\"]\n";
+  return path;
+}
+
+// `ptxfu sim` of one kernel_spec program: the same launch as its spec entry.
+std::vector<std::string> sim_args(const std::string& dir, const std::string& program) {
+  if (program == "softmax")
+    return {kCorpus + "softmax.sm_80.ptx", "--entry", "softmax_warp_per_row", "--grid", "2", "--block", "128", "--arg",
+            "buf:" + dir + "/rows.bin", "--arg", "buf:zeros:2048", "--arg", "s32:8", "--arg", "s32:64"};
+  return {kCorpus + "matmul_tiled.sm_80.ptx", "--entry", "matmul_tiled_dynamic", "--grid", "2,2", "--block", "8,8",
+          "--shared-bytes", "512", "--arg", "buf:random:1024:1", "--arg", "buf:random:1024:2", "--arg", "buf:zeros:1024",
+          "--arg", "s32:16", "--arg", "s32:16", "--arg", "s32:16", "--arg", "s32:8"};
+}
+
+// Every metric of every kernel point is what `ptxfu sim KERNEL --json`
+// reports for the same launch on the same config (the base with the point's
+// override, written as a file).
+TEST(Sweep, EachKernelPointIsWhatPtxfuSimGives) {
+  const std::string dir = temp_dir();
+  const CmdRun r = run({"sweep", kernel_spec(dir), "--out", dir + "/out", "--jobs", "2", "--quiet", "--no-plots"});
+  ASSERT_EQ(r.status, 0) << r.out;
+  const Table t = read_table(dir + "/out");
+  ASSERT_EQ(t.rows.size(), 8u);
+  const size_t first = t.column("status") + 1, last = t.column("error");
+  ASSERT_EQ(t.header[first], "cycles");
+  EXPECT_NE(t.column("ctas"), t.header.size());
+  EXPECT_NE(t.column("stalls.memory"), t.header.size());
+  EXPECT_NE(t.column("pipes.lsu.busy_cycles"), t.header.size());
+  const auto json = json_by_key(dir + "/out");
+  std::map<std::string, std::string> cycles;  // "program base rate" -> cycles
+  for (const auto& row : t.rows) {
+    const std::string program = row[1], base = row[t.column("base")], rate = row[t.column("memory.global_hit_rate")];
+    SCOPED_TRACE(program + " " + base + " global_hit_rate " + rate);
+    EXPECT_EQ(row[t.column("status")], "ok") << row[last];
+    const std::string config = dir + "/" + base + "-" + rate + ".yaml";
+    std::ofstream(config) << std::regex_replace(ptxfu::models::resolve_config(base).text, std::regex("global_hit_rate: [0-9.]+"),
+                                                "global_hit_rate: " + rate);
+    std::vector<std::string> args = {"sim", "--config", config, "--json"};
+    for (const auto& a : sim_args(dir, program)) args.push_back(a);
+    const CmdRun sim = run(args);
+    ASSERT_EQ(sim.status, 0) << sim.out;
+    const auto s = nlohmann::json::parse(sim.out);
+    const auto& j = json.at(row[0]);
+    for (size_t c = first; c < last; ++c) {
+      std::string pointer = "/" + t.header[c];
+      std::replace(pointer.begin(), pointer.end(), '.', '/');
+      ASSERT_TRUE(s.contains(nlohmann::json::json_pointer(pointer))) << t.header[c] << " is not in ptxfu sim --json";
+      EXPECT_EQ(j[t.header[c]], s[nlohmann::json::json_pointer(pointer)]) << t.header[c];
+    }
+    cycles[program + " " + base + " " + rate] = row[first];
+  }
+  // The override and the base reach the kernel's run.
+  EXPECT_NE(cycles["softmax sm_90 0"], cycles["softmax sm_90 0.9"]);
+  EXPECT_NE(cycles["softmax sm_80 0"], cycles["softmax sm_90 0"]);
+}
+
+// A kernel that faults or runs out of cycles is a failed point with the
+// simulator's message; the other points run.
+TEST(Sweep, AKernelFaultIsAFailedPoint) {
+  const std::string dir = temp_dir();
+  const std::string softmax = "    kernel: " + kCorpus + "softmax.sm_80.ptx\n    entry: softmax_warp_per_row\n    grid: 2\n    block: 64\n";
+  std::ofstream(dir + "/s.yaml") << "base: sm_90\nparameters:\n  mode: [lt, at]\nprograms:\n"
+                                 << "  - name: fine\n" << softmax << "    args: [buf:random:4096:3, buf:zeros:4096, s32:4, s32:256]\n"
+                                 << "  - name: oob\n" << softmax << "    args: [buf:random:4096:3, buf:zeros:64, s32:4, s32:256]\n"
+                                 << "  - name: limit\n" << softmax << "    max_cycles: 100\n"
+                                 << "    args: [buf:random:4096:3, buf:zeros:4096, s32:4, s32:256]\n";
+  const CmdRun r = run({"sweep", dir + "/s.yaml", "--out", dir + "/out", "--quiet", "--no-plots"});
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("6 run now (2 ok, 4 failed)"), std::string::npos) << r.out;
+  const Table t = read_table(dir + "/out");
+  ASSERT_EQ(t.rows.size(), 6u);
+  for (const auto& row : t.rows) {
+    SCOPED_TRACE(row[1] + " " + row[t.column("mode")]);
+    const std::string error = row[t.column("error")];
+    EXPECT_EQ(row[t.column("status")], row[1] == "fine" ? "ok" : "error");
+    EXPECT_EQ(row[t.column("cycles")].empty(), row[1] != "fine");
+    if (row[1] == "oob") {
+      EXPECT_NE(error.find("softmax.sm_80.ptx:"), std::string::npos) << error;
+      EXPECT_NE(error.find("Invalid __global__ write of size 4 bytes"), std::string::npos) << error;
+      EXPECT_NE(error.find("out of bounds"), std::string::npos) << error;
+    }
+    if (row[1] == "limit") {
+      EXPECT_NE(error.find("cycle limit of 100 reached"), std::string::npos) << error;
+    }
+  }
+}
+
+// A kernel sweep resumes to exactly its missing points, and its shards merge
+// to the single-process result.
+TEST(Sweep, AResumedKernelSweepKeepsItsPoints) {
+  const std::string dir = temp_dir();
+  const std::string spec = kernel_spec(dir);
+  const CmdRun ref = run({"sweep", spec, "--out", dir + "/ref", "--jobs", "2", "--quiet", "--no-plots"});
+  ASSERT_EQ(ref.status, 0) << ref.out;
+  // Keep the softmax rows, as if the matmul points were never run.
+  std::filesystem::create_directory(dir + "/cut");
+  const std::string csv = slurp(dir + "/ref/results.csv");
+  std::string kept = csv.substr(0, csv.find('\n') + 1);
+  std::istringstream in(csv.substr(kept.size()));
+  std::string line;
+  while (std::getline(in, line))
+    if (line.find(",softmax,") != std::string::npos) kept += line + "\n";
+  std::ofstream(dir + "/cut/results.csv") << kept;
+  std::ofstream(dir + "/cut/results.jsonl") << slurp(dir + "/ref/results.jsonl");
+  const CmdRun again = run({"sweep", spec, "--out", dir + "/cut", "--jobs", "2", "--quiet", "--no-plots"});
+  ASSERT_EQ(again.status, 0) << again.out;
+  EXPECT_NE(again.out.find("4 done before, 4 run now (4 ok, 0 failed), 0 missing"), std::string::npos) << again.out;
+  EXPECT_EQ(sorted_rows(dir + "/cut"), sorted_rows(dir + "/ref"));
+  EXPECT_EQ(sorted_json(dir + "/cut"), sorted_json(dir + "/ref"));
+  const CmdRun idle = run({"sweep", spec, "--out", dir + "/cut", "--quiet", "--no-plots"});
+  EXPECT_NE(idle.out.find("8 done before, 0 run now"), std::string::npos) << idle.out;
+  for (int k = 1; k <= 2; ++k) {
+    const CmdRun s = run({"sweep", spec, "--shard", std::to_string(k) + "/2", "--out", dir + "/shard-" + std::to_string(k), "--quiet", "--no-plots"});
+    ASSERT_EQ(s.status, 0) << s.out;
+  }
+  const CmdRun m = run({"sweep", "merge", dir + "/shard-1", dir + "/shard-2", "--out", dir + "/merged", "--no-plots"});
+  ASSERT_EQ(m.status, 0) << m.out;
+  EXPECT_EQ(sorted_rows(dir + "/merged"), sorted_rows(dir + "/ref"));
+  const CmdRun dry = run({"sweep", spec, "--dry-run"});
+  EXPECT_NE(dry.out.find("  matmul base=sm_90 memory.global_hit_rate=0.9\n"), std::string::npos) << dry.out;
+}
+
 // The emitted Slurm scripts, run by bash with the variables Slurm would set
 // (the real cluster run is scripts/test-slurm.sh).
 TEST(Sweep, SlurmScriptsRunEveryShardAndMerge) {
   const std::string top = temp_dir();
-  for (const bool bases : {false, true}) {
-    SCOPED_TRACE(bases ? "a sweep over base configs" : "one base");
-    const std::string dir = top + (bases ? "/bases" : "/one-base");
+  for (const std::string kind : {"one-base", "bases", "kernels"}) {
+    SCOPED_TRACE(kind);
+    const std::string dir = top + "/" + kind;
     std::filesystem::create_directory(dir);
-    const std::string spec = bases ? base_spec(dir) : fast_spec(dir);
+    const std::string spec = kind == "bases" ? base_spec(dir) : kind == "kernels" ? kernel_spec(dir) : fast_spec(dir);
     const CmdRun e = run({"sweep", spec, "--emit-slurm", "--shards", "3", "--jobs", "2", "--out", dir + "/slurm",
                        "--slurm-option", "partition=debug", "--slurm-option", "time=10"});
     ASSERT_EQ(e.status, 0) << e.out;
@@ -536,7 +681,7 @@ TEST(Sweep, AProgramIllegalForAPointIsRecordedAsFailed) {
 
 TEST(Sweep, ExampleSpecsProduceCsvJsonAndPlots) {
   const bool gnuplot = std::system("command -v gnuplot > /dev/null 2>&1") == 0;
-  for (const std::string name : {"fma_latency_warps", "hfma2_lanes_issue", "arch_warps"}) {
+  for (const std::string name : {"fma_latency_warps", "hfma2_lanes_issue", "arch_warps", "kernel_arch"}) {
     const std::string dir = temp_dir();
     const CmdRun r = run({"sweep", kSource + "/configs/sweeps/" + name + ".yaml", "--out", dir, "--jobs", "2", "--quiet"});
     ASSERT_EQ(r.status, 0) << r.out;
