@@ -20,7 +20,9 @@ namespace {
 using kernel::Arg;
 using kernel::KernelError;
 
-constexpr size_t kMaxBufferBytes = size_t{1} << 32;  // one --arg buffer: 4 GiB
+// One --arg buffer: 256 MiB (a single modelled SM runs far less data in
+// reasonable time; a sweep spec parses its buffers when it loads).
+constexpr size_t kMaxBufferBytes = size_t{256} << 20;
 
 bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.'; }
 

@@ -108,17 +108,20 @@ TEST(SimCli, BadInputGetsAClearErrorAndNonZeroExit) {
   EXPECT_EQ(run("sim /no/such.ptx").status, 1);
 }
 
-// Until sim executes guards and kernels, it refuses them instead of running
-// something else than the program says.
-TEST(SimCli, RefusesGuardsAndKernels) {
+// A straight-line program refuses guards (the kernel path runs them), so
+// that it never runs something else than the program says; a file with an
+// .entry runs as a kernel.
+TEST(SimCli, StraightLineRefusesGuardsKernelsRun) {
   const std::string dir = testing::TempDir();
   std::ofstream(dir + "/guard.ptx") << ".reg .b32 %r<4>;\n.reg .pred %p<2>;\n@!%p1 add.u32 %r1, %r2, %r3;\n";
   CmdResult r = run("sim " + dir + "/guard.ptx");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("guard.ptx:3:3: guarded instructions ('@!%p1') are not supported"), std::string::npos) << r.out;
-  r = run("sim " + std::string(PTXFU_SOURCE_DIR) + "/tb/corpus/ptx/softmax.sm_90.ptx");
-  EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.out.find("'.visible': ptxfu sim runs straight-line programs"), std::string::npos) << r.out;
+  r = run("sim " + std::string(PTXFU_SOURCE_DIR) +
+          "/tb/corpus/ptx/softmax.sm_90.ptx --entry softmax_warp_per_row --block 64 --arg buf:zeros:1024 "
+          "--arg buf:zeros:1024 --arg s32:2 --arg s32:128");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("'softmax_warp_per_row' on sm_90"), std::string::npos) << r.out;
 }
 
 TEST(BenchCli, JsonArrayOneObjectPerBenchmark) {
