@@ -213,6 +213,8 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
   }
   lines_.resize(kernel_.insts.size());
   for (size_t i = 0; i < lines_.size(); ++i) lines_[i].unit = timing_[i].unit;
+  for (const kernel::Inst& in : kernel_.insts)
+    uses_carry_.push_back(in.kind == kernel::Kind::arith && (isa::reads_carry(in.form) || isa::writes_carry(in.form)));
   parts_.resize(n_parts);
   slots_.resize(size_t{config_.max_warps});
   grid_ctas_ = job.launch.grid.count();
@@ -295,14 +297,21 @@ void KernelSm::retire_and_launch(uint64_t t, uint64_t& next) {
   while (launch_one()) next = std::min(next, t + 1);
 }
 
-WarpStall KernelSm::check(const Slot& s, uint64_t t, uint64_t& next) const {
+WarpStall KernelSm::check(const Slot& s, uint64_t t, uint64_t& until, bool& known) const {
+  until = kNever;
+  known = true;
   const kernel::Warp& w = *s.warp;
   if (w.done()) return WarpStall::idle;
+  known = false;  // a barrier ends when another warp arrives
   if (w.waiting()) return WarpStall::barrier;
-  auto later = [&](uint64_t when) {
-    if (when > t) next = std::min(next, when);
-  };
   if (s.holds > 0) return WarpStall::control;  // until the unit answers
+  known = true;
+  auto later = [&](uint64_t when) {
+    if (when == kNever)
+      known = false;
+    else if (when > t)
+      until = std::min(until, when);
+  };
   if (s.resume_at > t) {
     later(s.resume_at);
     return WarpStall::control;
@@ -320,15 +329,14 @@ WarpStall KernelSm::check(const Slot& s, uint64_t t, uint64_t& next) const {
   };
   for (unsigned i = 0; i < in.num_reads; ++i) need(in.reads[i]);
   for (unsigned i = 0; i < in.num_writes; ++i) need(in.writes[i]);
-  if (in.kind == kernel::Kind::arith && (isa::reads_carry(in.form) || isa::writes_carry(in.form)) &&
-      s.carry_ready > t) {
+  if (uses_carry_[pc] && s.carry_ready > t) {
     later(s.carry_ready);
     dep = true;
   }
   if (dep || mem) return mem ? WarpStall::memory : WarpStall::dependency;
   const uint64_t free_at = parts_[s.part].unit_free_at[static_cast<size_t>(timing_[pc].unit)];
   if (free_at > t) {
-    later(free_at);
+    later(free_at);  // a unit only gets busier: the warp waits at least until then
     return WarpStall::pipe_busy;
   }
   return WarpStall::not_selected;  // ready
@@ -349,7 +357,17 @@ bool KernelSm::issue_cycle(uint64_t t, uint64_t& next) {
       size_t chosen = kNone;
       auto consider = [&](size_t slot) {
         Slot& s = slots_[slot];
-        s.reason = check(s, t, next);
+        // A warp blocked until a known cycle stays blocked, for the same
+        // reason, until then: nothing it waits for can come sooner.
+        if (s.recheck_at <= t) {
+          uint64_t until = kNever;
+          bool known = true;
+          s.reason = check(s, t, until, known);
+          s.recheck_at = known && s.reason != WarpStall::not_selected ? until : 0;
+          if (until != kNever) next = std::min(next, until);
+        } else {
+          next = std::min(next, s.recheck_at);
+        }
         if (s.reason == WarpStall::not_selected && chosen == kNone) chosen = slot;
       };
       if (config_.scheduler == SchedulerPolicy::gto && last_pos != kNone) consider(part.warps[last_pos]);
@@ -361,6 +379,7 @@ bool KernelSm::issue_cycle(uint64_t t, uint64_t& next) {
       if (chosen == kNone) break;
       issue(chosen, t);
       slots_[chosen].reason = WarpStall::kCount;  // issued
+      slots_[chosen].recheck_at = 0;
       any = true;
       if (!error_.empty()) return any;
     }
@@ -491,7 +510,7 @@ void KernelSm::complete(Txn& txn, uint64_t cycle, bool pending) {
     s.ready_at[r] = ready;
     s.from_memory[r] = memory;
   }
-  if (in.kind == kernel::Kind::arith && isa::writes_carry(in.form)) s.carry_ready = ready;
+  if (uses_carry_[txn.op().pc] && isa::writes_carry(in.form)) s.carry_ready = ready;
   // A warp goes on after the latest of the branches and barriers that hold it.
   auto hold = [&](Slot& w) {
     if (pending) {

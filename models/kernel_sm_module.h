@@ -58,6 +58,7 @@ class KernelSm : public sc_core::sc_module {
     uint32_t barrier_pc = 0;  // the bar.sync it waits at (its stall is counted there)
     unsigned outstanding = 0;  // issued instructions whose results are not out
     WarpStall reason = WarpStall::idle;  // why it did not issue, this cycle
+    uint64_t recheck_at = 0;             // `reason` holds until then
   };
   struct CtaSlot {
     std::unique_ptr<kernel::Cta> cta;
@@ -90,8 +91,9 @@ class KernelSm : public sc_core::sc_module {
   // One cycle's issue decisions on every sub-partition; returns whether any
   // issued and lowers `next` to the next cycle anything blocking changes.
   bool issue_cycle(uint64_t t, uint64_t& next);
-  // Why the slot cannot issue at t (not_selected when it can).
-  WarpStall check(const Slot& s, uint64_t t, uint64_t& next) const;
+  // Why the slot cannot issue at t (not_selected when it can); `until`: the
+  // first cycle that may change, `known`: whether that is all it waits for.
+  WarpStall check(const Slot& s, uint64_t t, uint64_t& until, bool& known) const;
   void issue(size_t slot, uint64_t t);
   void account(uint64_t cycles);  // the stall reasons of this cycle, for `cycles` cycles
   // The results of `txn` may be used from `cycle`; `pending`: nothing is
@@ -115,6 +117,7 @@ class KernelSm : public sc_core::sc_module {
   kernel::Memory memory_;
   Residency residency_;
   std::vector<Timing> timing_;  // per instruction, the memory ones' before coalescing
+  std::vector<uint8_t> uses_carry_;  // per instruction: reads or writes the carry flag
   std::vector<Slot> slots_;
   std::vector<CtaSlot> ctas_;
   std::vector<Part> parts_;
