@@ -52,6 +52,12 @@ void sub_n(const Format& f, size_t n, const uint64_t* a, const uint64_t* b, uint
 void mul_n(const Format& f, size_t n, const uint64_t* a, const uint64_t* b, uint64_t* d, const Policy& p = {});
 void fma_n(const Format& f, size_t n, const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* d,
            const Policy& p = {});
+namespace detail {
+// Tests only: whether the array forms may use their SIMD kernels (x86-64
+// AVX2/F16C/FMA where the host has them); returns the previous setting.
+// Without them every array form runs the portable loop.
+bool use_array_simd(bool on);
+}  // namespace detail
 // copysign (PTX 9.7.4.2): b's magnitude with a's sign, a bit operation that
 // keeps a NaN's payload.
 uint64_t copysign(const Format& f, uint64_t a, uint64_t b);

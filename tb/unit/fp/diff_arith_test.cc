@@ -71,18 +71,22 @@ struct Case {
     const fp::Format& f = *fmt.core;
     const size_t n = va.size();
     std::vector<uint64_t> d(n);
+    for (const bool simd : {true, false}) {  // the SIMD kernels where the host has them, and the portable loops
+    const bool was = fp::detail::use_array_simd(simd);
     switch (op) {
       case BinOp::add: fp::add_n(f, n, va.data(), vb.data(), d.data(), p); break;
       case BinOp::sub: fp::sub_n(f, n, va.data(), vb.data(), d.data(), p); break;
       case BinOp::mul: fp::mul_n(f, n, va.data(), vb.data(), d.data(), p); break;
       case BinOp::fma: fp::fma_n(f, n, va.data(), vb.data(), vc.data(), d.data(), p); break;
-      case BinOp::div: return;  // no array form
+      case BinOp::div: fp::detail::use_array_simd(was); return;  // no array form
     }
+    fp::detail::use_array_simd(was);
     for (size_t i = 0; i < n; ++i)
       if (d[i] != vwant[i] && ++mismatches <= 10)
-        ADD_FAILURE() << op_name(op) << "." << mode_name(rnd) << "." << f.name << " (array) " << hex(va[i]) << " "
-                      << hex(vb[i]) << (op == BinOp::fma ? " " + hex(vc[i]) : "") << ": got " << hex(d[i])
-                      << " want " << hex(vwant[i]);
+        ADD_FAILURE() << op_name(op) << "." << mode_name(rnd) << "." << f.name << " (array, simd " << simd << ") "
+                      << hex(va[i]) << " " << hex(vb[i]) << (op == BinOp::fma ? " " + hex(vc[i]) : "") << ": got "
+                      << hex(d[i]) << " want " << hex(vwant[i]);
+    }
   }
 
   void check(uint64_t a, uint64_t b, uint64_t c) {
