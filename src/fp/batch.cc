@@ -11,6 +11,7 @@
 // apply_policy canonicalises NaNs as on the portable path.
 #include <cmath>
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -75,8 +76,13 @@ bool have_fma3() {
   return yes;
 }
 bool have_avx2_f16c() {
-  static const bool yes =
-      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+  // F16C from CPUID (clang's __builtin_cpu_supports does not name it);
+  // "avx2" includes the operating system's support for the AVX state.
+  const auto f16c = [] {
+    unsigned eax, ebx, ecx, edx;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+  };
+  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c();
   return yes;
 }
 
