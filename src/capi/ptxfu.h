@@ -34,6 +34,24 @@ int ptxfu_eval1(const char* op, uint64_t a, uint64_t* d);
 int ptxfu_eval2(const char* op, uint64_t a, uint64_t b, uint64_t* d);
 int ptxfu_eval3(const char* op, uint64_t a, uint64_t b, uint64_t c, uint64_t* d);
 
+/* Evaluates `op` on `n` vectors of `num_src` sources each, the form decoded
+ * and checked once for all of them (the floating-point arithmetic runs on
+ * the core's array path): what a testbench checking many vectors calls once
+ * per batch instead of ptxfu_eval once per vector. Operand k of vector i is
+ * src[i * num_src + k]; results[i] receives vector i's destination.
+ * carry_in (NULL: all 0) and carry_out (may be NULL) hold one flag per
+ * vector, as ptxfu_eval's. Nothing is evaluated when an operand does not fit
+ * its width: the status is PTXFU_BAD_OPERAND and the message names the
+ * first such vector.
+ *
+ *   SystemVerilog (fixed-size arrays are passed as C arrays):
+ *     import "DPI-C" function int ptxfu_eval_array(input string op, input int unsigned num_src,
+ *         input int unsigned n, input longint unsigned src[3 * N], input int carry_in[N],
+ *         output longint unsigned d[N], output int carry_out[N]);
+ */
+int ptxfu_eval_array(const char* op, unsigned num_src, uint32_t n, const uint64_t* src, const int* carry_in,
+                     uint64_t* results, int* carry_out);
+
 /* A readable message for the last error of this thread ("" if none). */
 const char* ptxfu_last_error(void);
 

@@ -1,5 +1,7 @@
 #include "capi/ptxfu.h"
 
+#include <cstddef>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -7,6 +9,7 @@
 #include "exec/execute.h"
 #include "isa/decode.h"
 #include "isa/table.h"
+#include "ptxfu/ptxfu.hpp"
 
 namespace {
 
@@ -50,4 +53,49 @@ extern "C" int ptxfu_eval3(const char* op, uint64_t a, uint64_t b, uint64_t c, u
   const uint64_t s[3] = {a, b, c};
   return ptxfu_eval(op, s, 3, 0, d, nullptr);
 }
+extern "C" int ptxfu_eval_array(const char* op, unsigned num_src, uint32_t n, const uint64_t* src, const int* carry_in,
+                                uint64_t* results, int* carry_out) {
+  last_error.clear();
+  if (!op || (n > 0 && (!results || (num_src > 0 && !src))) || num_src > 4)
+    return fail(PTXFU_BAD_FORM, "bad arguments");
+  std::optional<ptxfu::Form> form;
+  try {
+    form.emplace(op, num_src);
+  } catch (const ptxfu::Error& e) {
+    return fail(PTXFU_BAD_FORM, fmt::format("{}: {}", op, e.what()));
+  }
+  // Widths first, so that a bad operand leaves nothing half evaluated.
+  for (uint32_t i = 0; i < n; ++i)
+    for (unsigned k = 0; k < num_src; ++k) {
+      const uint64_t v = src[static_cast<size_t>(i) * num_src + k];
+      const unsigned bits = form->source_bits(k);
+      if (bits < 64 && (v >> bits))
+        return fail(PTXFU_BAD_OPERAND,
+                    fmt::format("{}: vector {}: operand {} 0x{:x} does not fit in {} bits", op, i, k + 1, v, bits));
+    }
+  // In blocks, so that the carry flags can be bytes as eval_many takes them.
+  constexpr uint32_t kBlock = 1024;
+  const uint64_t* sources[4] = {};
+  ptrdiff_t strides[4] = {};
+  uint8_t cin[kBlock], cout[kBlock];
+  for (uint32_t i0 = 0; i0 < n; i0 += kBlock) {
+    const uint32_t m = n - i0 < kBlock ? n - i0 : kBlock;
+    for (unsigned k = 0; k < num_src; ++k) {
+      sources[k] = src + static_cast<size_t>(i0) * num_src + k;
+      strides[k] = static_cast<ptrdiff_t>(num_src);
+    }
+    if (carry_in)
+      for (uint32_t i = 0; i < m; ++i) cin[i] = carry_in[i0 + i] != 0;
+    try {
+      form->eval_many(m, sources, strides, carry_in ? cin : nullptr, 1, results + i0, nullptr,
+                      carry_out ? cout : nullptr);
+    } catch (const ptxfu::Error& e) {  // unreachable after the width check above
+      return fail(PTXFU_BAD_OPERAND, fmt::format("{}: {}", op, e.what()));
+    }
+    if (carry_out)
+      for (uint32_t i = 0; i < m; ++i) carry_out[i0 + i] = cout[i];
+  }
+  return PTXFU_OK;
+}
+
 extern "C" const char* ptxfu_last_error(void) { return last_error.c_str(); }

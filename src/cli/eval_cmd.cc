@@ -98,7 +98,10 @@ constexpr unsigned kMaxTokens = 8;
 class Evaluator {
  public:
   Evaluator(std::FILE* out, const isa::Capabilities& caps) : out_(out), caps_(caps) { buffer_.reserve(1 << 17); }
-  ~Evaluator() { flush(); }
+  ~Evaluator() {
+    flush_batch();
+    flush();
+  }
 
   void line(std::string_view text, unsigned line_no) {
     line_no_ = line_no;
@@ -146,6 +149,14 @@ class Evaluator {
       word += form->src_bits[k] > 64 ? 2 : 1;
     }
 
+    if (form->batch) {  // evaluated with the lines of the same form around it
+      if (pending_form_ != form) flush_batch();
+      pending_form_ = form;
+      for (unsigned k = 0; k < num_src; ++k) pending_[k][pending_n_] = src[k];
+      if (++pending_n_ == kBatch) flush_batch();
+      return;
+    }
+    flush_batch();
     const exec::Result r = exec::execute(form->instr, src, carry_in.value_or(false));
     char buf[96];
     char* end = buf;
@@ -188,7 +199,32 @@ class Evaluator {
     uint8_t digits;     // of dest_bits; a predicate: one
     uint8_t dests;      // destinations (isa::num_dests)
     bool two_dests, vector_dest, writes_carry, reads_carry;
+    // The float executor's forms with one destination: consecutive lines of
+    // such a form are evaluated together (exec::execute_float_many, the
+    // core's array path), the form dispatched once per batch.
+    bool batch;
   };
+
+  // Consecutive lines of one batchable form, not yet evaluated: their
+  // operands, source by source. Flushed before any other output, so lines
+  // keep their order.
+  static constexpr size_t kBatch = 1024;
+  static constexpr unsigned kBatchSources = 4;
+  void flush_batch() {
+    if (pending_n_ == 0) return;
+    const Form& f = *pending_form_;
+    const uint64_t* src[kBatchSources];
+    const ptrdiff_t strides[kBatchSources] = {1, 1, 1, 1};
+    for (unsigned k = 0; k < kBatchSources; ++k) src[k] = pending_[k].data();
+    exec::execute_float_many(f.instr, pending_n_, src, strides, results_.data());
+    char* out = out_lines_.data();
+    for (size_t i = 0; i < pending_n_; ++i) {
+      out = put_hex(out, results_[i], f.digits);
+      *out++ = '\n';
+    }
+    pending_n_ = 0;
+    write(std::string_view(out_lines_.data(), static_cast<size_t>(out - out_lines_.data())));
+  }
 
   // Decoded forms are cached by mnemonic and source count: streams repeat a
   // few forms, often the same one line after line (checked first).
@@ -213,7 +249,10 @@ class Evaluator {
     f.vector_dest = isa::is_vector(f.instr.row->dest);
     f.writes_carry = isa::writes_carry(f.instr);
     f.reads_carry = isa::reads_carry(f.instr);
+    f.batch = f.instr.row->executor == isa::Executor::floating && f.dests == 1 && !f.vector_dest &&
+              !f.writes_carry && !f.reads_carry && f.dest_bits <= 64 && num_src <= kBatchSources;
     if (cache_.size() > 4096) {  // bounded memory on adversarial input
+      flush_batch();             // its form is about to go
       cache_.clear();
       last_ = nullptr;
     }
@@ -271,6 +310,7 @@ class Evaluator {
   }
 
   void error(unsigned column, const std::string& message) {
+    flush_batch();
     any_error_ = true;
     write(fmt::format("error: {}:{}: {}\n", line_no_, column, message));
   }
@@ -291,6 +331,11 @@ class Evaluator {
   unsigned last_shape_ = 0;
   const Form* last_ = nullptr;
   std::string buffer_;
+  const Form* pending_form_ = nullptr;
+  size_t pending_n_ = 0;
+  std::array<std::array<uint64_t, kBatch>, kBatchSources> pending_{};
+  std::array<uint64_t, kBatch> results_{};
+  std::array<char, kBatch * 20> out_lines_{};  // "0x" + 16 digits + "\n" a line at most
   unsigned line_no_ = 0;
   bool any_error_ = false;
 };

@@ -32,7 +32,7 @@ fp::TestClass testp_class(const isa::Instr& in) {
 }
 
 // One lane of the operation `op` (the form's) on lane operands `s`. Inline,
-// so that a loop over one op (execute_float_many) folds the dispatch away.
+// so that a loop over one op folds the dispatch away.
 [[gnu::always_inline]] inline uint64_t lane(Op op, const isa::Instr& in, const fp::Format& f, const fp::Policy& p,
                                             const uint64_t* s) {
   const fp::MinMaxMode mm{in.has(Mod::nan), in.has(Mod::xorsign), in.has(Mod::abs)};
@@ -119,14 +119,33 @@ bool execute_float_lanes(const isa::Instr& in, const uint64_t (*src)[4], unsigne
 
 namespace {
 
-// n scalar lanes of one op, the op a constant so that lane() is a direct call.
+// n scalar lanes of one op through the core's array forms (fp::add_n ...):
+// contiguous operands directly, others (strided, broadcast) gathered in
+// blocks.
 template <Op kOp, unsigned kSources>
-void scalar_lanes(const isa::Instr& in, const FloatPlan& plan, size_t n, const uint64_t* const* src,
-                  const ptrdiff_t* strides, uint64_t* results) {
-  uint64_t s[4] = {};
-  for (size_t i = 0; i < n; ++i) {
-    for (unsigned k = 0; k < kSources; ++k) s[k] = src[k][static_cast<ptrdiff_t>(i) * strides[k]];
-    results[i] = lane(kOp, in, *plan.f, plan.p, s) & plan.mask;
+void scalar_lanes(const FloatPlan& plan, size_t n, const uint64_t* const* src, const ptrdiff_t* strides,
+                  uint64_t* results) {
+  const auto run = [&](size_t m, const uint64_t* const* s, uint64_t* d) {
+    switch (kOp) {
+      case Op::add: fp::add_n(*plan.f, m, s[0], s[1], d, plan.p); break;
+      case Op::sub: fp::sub_n(*plan.f, m, s[0], s[1], d, plan.p); break;
+      case Op::mul: fp::mul_n(*plan.f, m, s[0], s[1], d, plan.p); break;
+      default: fp::fma_n(*plan.f, m, s[0], s[1], s[2], d, plan.p); break;
+    }
+  };
+  bool contiguous = true;
+  for (unsigned k = 0; k < kSources; ++k) contiguous &= strides[k] == 1;
+  if (contiguous) return run(n, src, results);
+  constexpr size_t kBlock = 512;
+  uint64_t buf[kSources][kBlock];
+  for (size_t i0 = 0; i0 < n; i0 += kBlock) {
+    const size_t m = n - i0 < kBlock ? n - i0 : kBlock;
+    const uint64_t* s[kSources];
+    for (unsigned k = 0; k < kSources; ++k) {
+      for (size_t i = 0; i < m; ++i) buf[k][i] = src[k][static_cast<ptrdiff_t>(i0 + i) * strides[k]];
+      s[k] = buf[k];
+    }
+    run(m, s, results + i0);
   }
 }
 
@@ -136,13 +155,13 @@ bool execute_float_many(const isa::Instr& in, size_t n, const uint64_t* const* s
                         uint64_t* results) {
   FloatPlan plan;
   if (!plan_float(in, plan)) return false;
-  if (plan.lanes == 1 && !plan.src_f) {  // the common arithmetic: one loop per op
+  if (plan.lanes == 1 && !plan.src_f) {  // the common arithmetic: the core's array forms
     switch (in.op) {
-      case Op::add: scalar_lanes<Op::add, 2>(in, plan, n, src, strides, results); return true;
-      case Op::sub: scalar_lanes<Op::sub, 2>(in, plan, n, src, strides, results); return true;
-      case Op::mul: scalar_lanes<Op::mul, 2>(in, plan, n, src, strides, results); return true;
+      case Op::add: scalar_lanes<Op::add, 2>(plan, n, src, strides, results); return true;
+      case Op::sub: scalar_lanes<Op::sub, 2>(plan, n, src, strides, results); return true;
+      case Op::mul: scalar_lanes<Op::mul, 2>(plan, n, src, strides, results); return true;
       case Op::fma:
-      case Op::mad: scalar_lanes<Op::fma, 3>(in, plan, n, src, strides, results); return true;
+      case Op::mad: scalar_lanes<Op::fma, 3>(plan, n, src, strides, results); return true;
       default: break;
     }
   }

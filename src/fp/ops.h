@@ -5,6 +5,7 @@
 // IEEE operation ends in fp::round_pack (or a fast path proven to give the
 // same bits, see fast_path.h).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 #include "fp/format.h"
@@ -42,6 +43,21 @@ uint64_t rcp(const Format& f, uint64_t a, const Policy& p = {});
 uint64_t sqrt(const Format& f, uint64_t a, const Policy& p = {});
 uint64_t abs(const Format& f, uint64_t a, const Policy& p = {});
 uint64_t neg(const Format& f, uint64_t a, const Policy& p = {});
+// ---- Arrays: d[i] = op(a[i], b[i][, c[i]]) under p for i < n, bit for bit
+// the operation above (batch.cc): the row, the rounding mode and the policy
+// are dispatched once per call instead of once per element. `d` may be one
+// of the operand arrays.
+void add_n(const Format& f, size_t n, const uint64_t* a, const uint64_t* b, uint64_t* d, const Policy& p = {});
+void sub_n(const Format& f, size_t n, const uint64_t* a, const uint64_t* b, uint64_t* d, const Policy& p = {});
+void mul_n(const Format& f, size_t n, const uint64_t* a, const uint64_t* b, uint64_t* d, const Policy& p = {});
+void fma_n(const Format& f, size_t n, const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* d,
+           const Policy& p = {});
+namespace detail {
+// Tests only: whether the array forms may use their SIMD kernels (x86-64
+// AVX2/F16C/FMA where the host has them); returns the previous setting.
+// Without them every array form runs the portable loop.
+bool use_array_simd(bool on);
+}  // namespace detail
 // copysign (PTX 9.7.4.2): b's magnitude with a's sign, a bit operation that
 // keeps a NaN's payload.
 uint64_t copysign(const Format& f, uint64_t a, uint64_t b);

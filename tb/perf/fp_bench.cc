@@ -8,6 +8,8 @@
 //                    a few binades of 1, random signs and significands).
 //   ws4096/...       the same 4096 triples again and again (a small working
 //                    set, as microbenchmarks often use), reported apart.
+// batch/stream/... and batch/ws4096/... run the same through the array API
+// (fp::add_n, mul_n, fma_n: one call per pass over the operands).
 // The host baseline `host/stream/fma/f32|f64` runs std::fma over the same
 // kind of stream, independent elements stored to memory: throughput, not a
 // dependent chain, and nothing the compiler can fold.
@@ -72,12 +74,21 @@ const Operands& operands(const Format& f, Dist dist, size_t n) {
 
 enum class Kind { add, mul, fma };
 
-void run(benchmark::State& st, const Format& f, Kind k, Rounding r, Dist dist, size_t n) {
+void run(benchmark::State& st, const Format& f, Kind k, Rounding r, Dist dist, size_t n, bool batch) {
   Operands& o = const_cast<Operands&>(operands(f, dist, n));
   const Policy p{r};
   const uint64_t *a = o.a.data(), *b = o.b.data(), *c = o.c.data();
   uint64_t* d = o.d.data();
   for (auto _ : st) {
+    if (batch) {  // the array API: one call for the whole stream
+      switch (k) {
+        case Kind::add: ptxfu::fp::add_n(f, n, a, b, d, p); break;
+        case Kind::mul: ptxfu::fp::mul_n(f, n, a, b, d, p); break;
+        case Kind::fma: ptxfu::fp::fma_n(f, n, a, b, c, d, p); break;
+      }
+      benchmark::ClobberMemory();
+      continue;
+    }
     switch (k) {
       case Kind::add:
         for (size_t i = 0; i < n; ++i) d[i] = ptxfu::fp::add(f, a[i], b[i], p);
@@ -127,18 +138,21 @@ int register_all() {
                  {"stream/near1", Dist::near1, kStream},
                  {"ws4096/near1", Dist::near1, kWorkingSet}};
   // Grouped by layout and format, so that one stream serves its benchmarks.
+  // batch/...: the same streams through the array API (fp::add_n, mul_n,
+  // fma_n), the row, mode and policy dispatched once per call.
+  for (const bool batch : {false, true})
   for (const auto& lay : layouts)
     for (const auto& fm : formats)
       for (const auto& kd : kinds)
         for (Rounding r : {Rounding::rn, Rounding::rz}) {
-          const std::string name =
-              std::string(lay.prefix) + "/" + kd.name + "/" + fm.name + "/" + (r == Rounding::rn ? "rn" : "rz");
+          const std::string name = std::string(batch ? "batch/" : "") + lay.prefix + "/" + kd.name + "/" + fm.name +
+                                   "/" + (r == Rounding::rn ? "rn" : "rz");
           const Format* f = fm.f;
           const Kind k = kd.k;
           const Dist dist = lay.dist;
           const size_t n = lay.n;
           benchmark::RegisterBenchmark(name.c_str(),
-                                       [f, k, r, dist, n](benchmark::State& st) { run(st, *f, k, r, dist, n); });
+                                       [f, k, r, dist, n, batch](benchmark::State& st) { run(st, *f, k, r, dist, n, batch); });
         }
   benchmark::RegisterBenchmark("host/stream/fma/f32", host_fma<float>);
   benchmark::RegisterBenchmark("host/stream/fma/f64", host_fma<double>);

@@ -1,8 +1,10 @@
 // Differential tests against the MPFR oracle: add, sub, mul, div, fma in the
 // four rounding modes for f16, bf16, f32 and f64. Structured edge cases
 // (exponent boundaries x significand patterns, crossed) and 250k seeded
-// random cases per (format, op, mode): 10^6 per (format, op).
+// random cases per (format, op, mode): 10^6 per (format, op). Every case is
+// also run through the array forms (fp::add_n, sub_n, mul_n, fma_n).
 #include <tuple>
+#include <vector>
 
 #include "fp_test_util.h"
 
@@ -60,9 +62,37 @@ struct Case {
     return 0;
   }
 
+  // Every case again through the array API (fp::add_n ...), checked by
+  // check_arrays() against the same oracle values.
+  std::vector<uint64_t> va{}, vb{}, vc{}, vwant{};
+
+  void check_arrays() {
+    const fp::Policy p{rnd};
+    const fp::Format& f = *fmt.core;
+    const size_t n = va.size();
+    std::vector<uint64_t> d(n);
+    for (const bool simd : {true, false}) {  // the SIMD kernels where the host has them, and the portable loops
+    const bool was = fp::detail::use_array_simd(simd);
+    switch (op) {
+      case BinOp::add: fp::add_n(f, n, va.data(), vb.data(), d.data(), p); break;
+      case BinOp::sub: fp::sub_n(f, n, va.data(), vb.data(), d.data(), p); break;
+      case BinOp::mul: fp::mul_n(f, n, va.data(), vb.data(), d.data(), p); break;
+      case BinOp::fma: fp::fma_n(f, n, va.data(), vb.data(), vc.data(), d.data(), p); break;
+      case BinOp::div: fp::detail::use_array_simd(was); return;  // no array form
+    }
+    fp::detail::use_array_simd(was);
+    for (size_t i = 0; i < n; ++i)
+      if (d[i] != vwant[i] && ++mismatches <= 10)
+        ADD_FAILURE() << op_name(op) << "." << mode_name(rnd) << "." << f.name << " (array, simd " << simd << ") "
+                      << hex(va[i]) << " " << hex(vb[i]) << (op == BinOp::fma ? " " + hex(vc[i]) : "") << ": got "
+                      << hex(d[i]) << " want " << hex(vwant[i]);
+    }
+  }
+
   void check(uint64_t a, uint64_t b, uint64_t c) {
     const uint64_t got = core(a, b, c);
     const uint64_t exp = want(a, b, c);
+    va.push_back(a), vb.push_back(b), vc.push_back(c), vwant.push_back(exp);
     uint64_t gen = generic(a, b, c);
     if (fp::is_nan(*fmt.core, gen)) gen = fp::canonical_nan(*fmt.core);
     if (got != exp || gen != exp) {
@@ -99,6 +129,7 @@ TEST_P(FpDiffArith, EdgeCases) {
         for (int i = 0; i < 4; ++i) k.check(a, b, g[rng() % g.size()]);
     for (int i = 0; i < 200000; ++i) k.check(v[rng() % v.size()], v[rng() % v.size()], v[rng() % v.size()]);
   }
+  k.check_arrays();
   EXPECT_EQ(k.mismatches, 0);
 }
 
@@ -117,6 +148,7 @@ TEST_P(FpDiffArith, Random) {
     }
     k.check(a, b, c);
   }
+  k.check_arrays();
   EXPECT_EQ(k.mismatches, 0);
 }
 

@@ -254,3 +254,46 @@ TEST(FpMixed, SpecExample) {
 
 }  // namespace
 }  // namespace ptxfu::fptest
+
+namespace ptxfu::fptest {
+namespace {
+
+// The array forms apply every policy as the scalar operations do: each
+// modifier combination, mode and row, on uniformly random bit patterns
+// (NaNs, infinities, subnormals, the OOB-NaN's neighbours included).
+TEST(FpPolicy, ArraysEqualScalar) {
+  std::mt19937_64 rng(15);
+  constexpr size_t kN = 3000;
+  int bad = 0;
+  for (const fp::Format* row : {&fp::kF16, &fp::kBF16, &fp::kF32, &fp::kF64, &fp::kTF32, &fp::kE5M2})
+    for (unsigned flags = 0; flags < 32; ++flags)
+      for (fp::Rounding r : kModes) {
+        const fp::Format& f = *row;
+        fp::Policy p{r};
+        p.ftz = flags & 1, p.sat = flags & 2, p.relu = flags & 4, p.oob = flags & 8;
+        p.nan = flags & 16 ? fp::NanMode::propagate : fp::NanMode::canonical;
+        std::vector<uint64_t> a(kN), b(kN), c(kN), d(kN);
+        for (size_t i = 0; i < kN; ++i) {
+          a[i] = rng() & f.bits_mask(), b[i] = rng() & f.bits_mask(), c[i] = rng() & f.bits_mask();
+          if (i % 97 == 0) a[i] = fp::oob_nan(f);
+        }
+        const auto expect = [&](const char* op, auto scalar) {
+          for (size_t i = 0; i < kN; ++i)
+            if (d[i] != scalar(i) && ++bad <= 10)
+              ADD_FAILURE() << op << " " << f.name << " flags " << flags << " " << mode_name(r) << " " << hex(a[i])
+                            << " " << hex(b[i]) << " " << hex(c[i]) << ": " << hex(d[i]) << " vs " << hex(scalar(i));
+        };
+        fp::add_n(f, kN, a.data(), b.data(), d.data(), p);
+        expect("add", [&](size_t i) { return fp::add(f, a[i], b[i], p); });
+        fp::sub_n(f, kN, a.data(), b.data(), d.data(), p);
+        expect("sub", [&](size_t i) { return fp::sub(f, a[i], b[i], p); });
+        fp::mul_n(f, kN, a.data(), b.data(), d.data(), p);
+        expect("mul", [&](size_t i) { return fp::mul(f, a[i], b[i], p); });
+        fp::fma_n(f, kN, a.data(), b.data(), c.data(), d.data(), p);
+        expect("fma", [&](size_t i) { return fp::fma(f, a[i], b[i], c[i], p); });
+      }
+  EXPECT_EQ(bad, 0);
+}
+
+}  // namespace
+}  // namespace ptxfu::fptest
