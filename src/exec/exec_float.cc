@@ -108,10 +108,33 @@ bool execute_float(const isa::Instr& in, const uint64_t* src, Result& out) {
   return true;
 }
 
+namespace {
+
+bool has_array_form(const isa::Instr& in, const FloatPlan& plan) {
+  const bool op = in.op == Op::add || in.op == Op::sub || in.op == Op::mul || in.op == Op::fma || in.op == Op::mad;
+  return op && plan.lanes == 1 && !plan.src_f;
+}
+
+}  // namespace
+
+bool execute_float_many(const isa::Instr& in, size_t n, const uint64_t* const* src, const ptrdiff_t* strides,
+                        uint64_t* results);
+
 bool execute_float_lanes(const isa::Instr& in, const uint64_t (*src)[4], unsigned lanes, uint32_t active,
                          uint64_t* results) {
   FloatPlan plan;
   if (!plan_float(in, plan)) return false;
+  if (lanes <= 32 && has_array_form(in, plan)) {
+    // A warp at once through the array forms; every lane is computed (the
+    // arithmetic has no side effects) and the active ones kept.
+    const uint64_t* s[4] = {&src[0][0], &src[0][1], &src[0][2], &src[0][3]};
+    const ptrdiff_t strides[4] = {4, 4, 4, 4};
+    uint64_t all[32];
+    execute_float_many(in, lanes, s, strides, all);
+    for (unsigned lane = 0; lane < lanes; ++lane)
+      if (active >> lane & 1) results[lane] = all[lane];
+    return true;
+  }
   for (unsigned lane = 0; lane < lanes; ++lane)
     if (active >> lane & 1) results[lane] = run_float(in, plan, src[lane]);
   return true;
@@ -155,7 +178,7 @@ bool execute_float_many(const isa::Instr& in, size_t n, const uint64_t* const* s
                         uint64_t* results) {
   FloatPlan plan;
   if (!plan_float(in, plan)) return false;
-  if (plan.lanes == 1 && !plan.src_f) {  // the common arithmetic: the core's array forms
+  if (has_array_form(in, plan)) {  // the common arithmetic: the core's array forms
     switch (in.op) {
       case Op::add: scalar_lanes<Op::add, 2>(plan, n, src, strides, results); return true;
       case Op::sub: scalar_lanes<Op::sub, 2>(plan, n, src, strides, results); return true;
