@@ -116,6 +116,13 @@ int main(int argc, char** argv) {
                             "architecture config: an embedded name (sm_70 ... sm_100) or a YAML file; default: sm_90");
   bench_cmd->add_flag("--all", bench.all, "every embedded config, sm_70 ... sm_100")->excludes(bench_config);
   bench_cmd->add_flag("--json", bench.json, "print a JSON array, one object per (config, benchmark)");
+  auto* bench_form = bench_cmd->add_option(
+      "--form", bench.form,
+      "measure any form of the instruction table, spelled as eval reads it (ex2.approx.ftz.f32): a dependent\n"
+      "chain (latency) and an independent stream over all resident warps (throughput)");
+  bench_cmd->add_option("--consumer", bench.consumer,
+                        "with --form: the latency from the form's issue to the earliest issue of this dependent form")
+      ->needs(bench_form);
 
   ptxfu::cli::SweepCmdOptions sweep;
   CLI::App* sweep_cmd = ptxfu::cli::add_sweep_subcommand(app, sweep);

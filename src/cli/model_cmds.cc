@@ -24,6 +24,84 @@ bool rtl_failed(const models::SimResult& r) {
 
 nlohmann::json optional_number(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
+// `bench --form FORM [--consumer FORM]`: one row per config.
+int run_form_bench(const BenchCmdOptions& o, const std::vector<ArchConfig>& configs, std::ostream& out,
+                   std::ostream& err) {
+  for (const std::string* f : {&*o.form, o.consumer ? &*o.consumer : nullptr}) {
+    if (!f) continue;
+    const std::string error = models::form_error(*f);
+    if (!error.empty()) {
+      err << "ptxfu bench: " << error << "\n";
+      return 1;
+    }
+  }
+  std::vector<models::FormBenchSpec> specs;
+  for (const ArchConfig& c : configs) specs.push_back({&c, *o.form, o.consumer.value_or("")});
+  const auto results = models::run_form_benches(specs);
+  // A form illegal on the one config asked for is an error; with --all, a row saying so.
+  int status = 0;
+  for (const auto& r : results)
+    if (!r.error.empty() && !o.all) {
+      err << "ptxfu bench: " << r.config << ": " << r.error << "\n";
+      status = 1;
+    }
+  if (status) return status;
+  if (o.json) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& r : results) {
+      nlohmann::json row = {{"config", r.config},
+                            {"form", r.form},
+                            {"consumer", r.consumer.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.consumer)}};
+      if (!r.error.empty()) {
+        row["latency"] = nullptr;
+        row["throughput"] = nullptr;
+        row["unit"] = nullptr;
+        row["error"] = r.error;
+      } else {
+        row["latency"] = r.latency;
+        row["throughput"] = r.throughput;
+        row["unit"] = std::string(models::name(r.unit));
+        row["chained_through"] = r.chained_through;
+      }
+      if (r.reference) {
+        row["ref_latency"] = optional_number(r.reference->latency);
+        row["ref_throughput"] = optional_number(r.reference->throughput);
+        row["ref_source"] = r.reference->source;
+      }
+      j.push_back(row);
+    }
+    out << j.dump(2) << "\n";
+    return 0;
+  }
+  auto cell = [](double model, const std::optional<double>& ref) {
+    if (!ref) return fmt::format("{:>8.2f} {:>6} {:>6}", model, "-", "-");
+    return fmt::format("{:>8.2f} {:>6g} {:>6.2f}", model, *ref, *ref != 0.0 ? model / *ref : 0.0);
+  };
+  const std::string what = o.consumer ? fmt::format("{} -> {}", *o.form, *o.consumer) : *o.form;
+  out << fmt::format("Model vs reference for {}: latency in cycles ({}), throughput in thread-instructions/clk/SM\n",
+                     what, o.consumer ? "producer issue to consumer issue" : "dependent chain");
+  out << fmt::format("{:<8} {:<6} {:>8} {:>6} {:>6}  {:>8} {:>6} {:>6}  {}\n", "config", "unit", "latency", "ref",
+                     "ratio", "thruput", "ref", "ratio", "dependent");
+  for (const auto& r : results) {
+    if (!r.error.empty()) {
+      out << fmt::format("{:<8} {}\n", r.config, r.error);
+      continue;
+    }
+    const auto* ref = r.reference;
+    out << fmt::format("{:<8} {:<6} {}  {}  {}\n", r.config, models::name(r.unit),
+                       cell(r.latency, ref ? ref->latency : std::nullopt),
+                       cell(r.throughput, ref ? ref->throughput : std::nullopt), r.chained_through);
+  }
+  bool any_ref = false;
+  for (const auto& r : results)
+    if (r.reference) {
+      if (!any_ref) out << "Sources:\n";
+      any_ref = true;
+      out << fmt::format("  {}: {}\n", r.config, r.reference->source);
+    }
+  return 0;
+}
+
 }  // namespace
 
 int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
@@ -123,6 +201,7 @@ int run_bench(const BenchCmdOptions& o, std::ostream& out, std::ostream& err) {
     err << "ptxfu bench: " << e.what() << "\n";
     return 1;
   }
+  if (o.form) return run_form_bench(o, configs, out, err);
   const auto results = models::run_benches(configs);
   if (o.json) {
     nlohmann::json j = nlohmann::json::array();

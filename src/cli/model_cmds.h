@@ -22,6 +22,8 @@ struct BenchCmdOptions {
   std::optional<std::string> config_path;
   bool all = false;  // every embedded config
   bool json = false;
+  std::optional<std::string> form;      // measure this form instead of the six built-in benchmarks
+  std::optional<std::string> consumer;  // ... to this consumer (producer-to-consumer latency)
 };
 
 int run_sim(const SimCmdOptions& options, std::ostream& out, std::ostream& err);
