@@ -247,6 +247,18 @@ std::string form_error(const std::string& form) {
   return "";
 }
 
+FormBenchSpec spec_of(const ArchConfig& config, const Reference& reference) {
+  FormBenchSpec s{&config, reference.bench, ""};
+  for (const MicroBench& b : micro_benches())
+    if (b.name == reference.bench) s.form = std::string(b.mnemonic);
+  const auto arrow = reference.bench.find(" -> ");
+  if (arrow != std::string::npos) {
+    s.form = reference.bench.substr(0, arrow);
+    s.consumer = reference.bench.substr(arrow + 4);
+  }
+  return s;
+}
+
 std::vector<FormBenchResult> run_form_benches(const std::vector<FormBenchSpec>& specs) {
   std::vector<FormBenchResult> results;
   std::vector<Program> programs;  // three per measured spec: latency, stream m, stream 2m

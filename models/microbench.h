@@ -64,6 +64,10 @@ struct FormBenchResult {
 // target. Returns an empty string, or the reason it is not.
 std::string form_error(const std::string& form);
 
+// What a `reference:` entry measures: a built-in bench's form, a form, or
+// "FORM -> CONSUMER" (the keys scripts/calibrate.sh writes).
+FormBenchSpec spec_of(const ArchConfig& config, const Reference& reference);
+
 // Runs every spec in one SystemC elaboration (call once per process). A
 // spec whose form (or consumer) is illegal on its config gets `error`.
 std::vector<FormBenchResult> run_form_benches(const std::vector<FormBenchSpec>& specs);

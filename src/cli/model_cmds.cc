@@ -102,6 +102,65 @@ int run_form_bench(const BenchCmdOptions& o, const std::vector<ArchConfig>& conf
   return 0;
 }
 
+// `bench --references`: every config's references, measured by form.
+int run_reference_table(const BenchCmdOptions& o, const std::vector<ArchConfig>& configs, std::ostream& out) {
+  std::vector<models::FormBenchSpec> specs;
+  std::vector<const models::Reference*> refs;
+  for (const ArchConfig& c : configs)
+    for (const models::Reference& r : c.references) {
+      specs.push_back(models::spec_of(c, r));
+      refs.push_back(&r);
+    }
+  const auto results = models::run_form_benches(specs);
+  if (o.json) {
+    nlohmann::json j = nlohmann::json::array();
+    for (size_t i = 0; i < results.size(); ++i) {
+      const auto& r = results[i];
+      j.push_back({{"config", r.config},
+                   {"reference", refs[i]->bench},
+                   {"form", r.form},
+                   {"consumer", r.consumer.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.consumer)},
+                   {"latency", r.error.empty() ? nlohmann::json(r.latency) : nlohmann::json(nullptr)},
+                   {"throughput", r.error.empty() ? nlohmann::json(r.throughput) : nlohmann::json(nullptr)},
+                   {"unit", std::string(models::name(r.unit))},
+                   {"ref_latency", optional_number(refs[i]->latency)},
+                   {"ref_throughput", optional_number(refs[i]->throughput)},
+                   {"ref_source", refs[i]->source}});
+    }
+    out << j.dump(2) << "\n";
+    return 0;
+  }
+  auto cell = [](double model, const std::optional<double>& ref) {
+    if (!ref) return fmt::format("{:>7.2f} {:>5} {:>5}", model, "-", "-");
+    return fmt::format("{:>7.2f} {:>5g} {:>5.2f}", model, *ref, *ref != 0.0 ? model / *ref : 0.0);
+  };
+  out << "| config | reference | unit | latency | ref | ratio | thruput | ref | ratio | source |\n";
+  out << "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+  for (size_t i = 0; i < results.size(); ++i) {
+    const auto& r = results[i];
+    const models::Reference& ref = *refs[i];
+    std::string lat = cell(r.latency, ref.latency), thr = cell(r.throughput, ref.throughput);
+    auto cols = [](const std::string& s) {  // "a b c" -> "a | b | c"
+      std::string t;
+      bool space = false;
+      for (char ch : s) {
+        if (ch == ' ') {
+          space = true;
+          continue;
+        }
+        if (space && !t.empty()) t += " | ";
+        space = false;
+        t += ch;
+      }
+      return t;
+    };
+    if (!r.error.empty()) lat = "- - -", thr = "- - -";
+    out << fmt::format("| {} | `{}` | {} | {} | {} | {} |\n", r.config, ref.bench, models::name(r.unit), cols(lat),
+                       cols(thr), r.error.empty() ? ref.source : r.error);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
@@ -202,6 +261,7 @@ int run_bench(const BenchCmdOptions& o, std::ostream& out, std::ostream& err) {
     return 1;
   }
   if (o.form) return run_form_bench(o, configs, out, err);
+  if (o.references) return run_reference_table(o, configs, out);
   const auto results = models::run_benches(configs);
   if (o.json) {
     nlohmann::json j = nlohmann::json::array();

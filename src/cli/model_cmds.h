@@ -24,6 +24,7 @@ struct BenchCmdOptions {
   bool json = false;
   std::optional<std::string> form;      // measure this form instead of the six built-in benchmarks
   std::optional<std::string> consumer;  // ... to this consumer (producer-to-consumer latency)
+  bool references = false;              // every reference of the config(s), measured by --form: the fidelity table
 };
 
 int run_sim(const SimCmdOptions& options, std::ostream& out, std::ostream& err);
