@@ -68,9 +68,9 @@ bool SubPartition::finished_issuing() const {
 }
 
 uint64_t SubPartition::readable_at(const Warp& warp, size_t r, const Timing& consumer) const {
-  const Timing* producer = warp.writer[r];
-  if (producer == nullptr) return warp.ready_at[r];
-  return std::max(warp.ready_at[r], warp.written_at[r] + config_.dependent_latency(*producer, consumer));
+  const unsigned* row = warp.writer[r];
+  if (row == nullptr) return warp.ready_at[r];
+  return std::max(warp.ready_at[r], warp.written_at[r] + row[static_cast<size_t>(consumer.dep)]);
 }
 
 int SubPartition::pick(uint64_t t, Stall& reason, uint64_t& next) const {
@@ -203,11 +203,11 @@ void SubPartition::set_writer(Warp& warp, const ProgramInstr& pi, const Timing& 
   for (unsigned d = 0; d < pi.num_dest; ++d) {
     if (pi.dest[d] == kSink) continue;
     warp.written_at[pi.dest[d]] = issued;
-    warp.writer[pi.dest[d]] = &t;
+    warp.writer[pi.dest[d]] = config_.dependency_table[static_cast<size_t>(t.dep)].data();
   }
   if (pi.writes_carry) {
     warp.written_at[program_.registers.size()] = issued;
-    warp.writer[program_.registers.size()] = &t;
+    warp.writer[program_.registers.size()] = config_.dependency_table[static_cast<size_t>(t.dep)].data();
   }
 }
 

@@ -64,9 +64,11 @@ class SubPartition : public sc_core::sc_module {
     uint32_t carry = 0;              // CC.CF per lane
     std::vector<uint64_t> ready_at;  // per register, then the carry flag last: its writer's result is back
     // Per register (and the carry flag), its last writer: when it issued and
-    // its timing (nullptr: none), for the config's producer->consumer latencies.
+    // its row of the config's dependency table (nullptr: none). A consumer of
+    // class c may read it at max(ready_at, written_at + row[c]): the same as
+    // ArchConfig::dependent_latency, ready_at being the writer's latency.
     std::vector<uint64_t> written_at;
-    std::vector<const Timing*> writer;
+    std::vector<const unsigned*> writer;
   };
   // The cycle from which an instruction with timing `consumer` may read
   // register `r` of `warp`.
