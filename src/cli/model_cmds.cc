@@ -46,28 +46,25 @@ int run_form_bench(const BenchCmdOptions& o, const std::vector<ArchConfig>& conf
       status = 1;
     }
   if (status) return status;
-  if (o.json) {
-    nlohmann::json j = nlohmann::json::array();
+  if (o.json) {  // the fields in the order of the calibration CSV (tb/hw/calib_csv.h)
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
     for (const auto& r : results) {
-      nlohmann::json row = {{"config", r.config},
-                            {"form", r.form},
-                            {"consumer", r.consumer.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.consumer)}};
-      if (!r.error.empty()) {
-        row["latency"] = nullptr;
-        row["throughput"] = nullptr;
-        row["unit"] = nullptr;
-        row["error"] = r.error;
-      } else {
-        row["latency"] = r.latency;
-        row["throughput"] = r.throughput;
-        row["unit"] = std::string(models::name(r.unit));
-        row["chained_through"] = r.chained_through;
-      }
+      nlohmann::ordered_json row;
+      row["config"] = r.config;
+      row["form"] = r.form;
+      row["consumer"] = r.consumer.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.consumer);
+      row["latency"] = r.error.empty() ? nlohmann::ordered_json(r.latency) : nlohmann::ordered_json(nullptr);
+      row["throughput"] = r.error.empty() ? nlohmann::ordered_json(r.throughput) : nlohmann::ordered_json(nullptr);
+      row["unit"] = r.error.empty() ? nlohmann::ordered_json(std::string(models::name(r.unit))) : nlohmann::ordered_json(nullptr);
       if (r.reference) {
-        row["ref_latency"] = optional_number(r.reference->latency);
-        row["ref_throughput"] = optional_number(r.reference->throughput);
+        auto number = [](const std::optional<double>& v) {
+          return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+        };
+        row["ref_latency"] = number(r.reference->latency);
+        row["ref_throughput"] = number(r.reference->throughput);
         row["ref_source"] = r.reference->source;
       }
+      if (!r.error.empty()) row["error"] = r.error;
       j.push_back(row);
     }
     out << j.dump(2) << "\n";
