@@ -61,7 +61,29 @@ struct Reader : YamlReader {
     t.lanes = lanes(required(n, "lanes", key), key + ".lanes");
     t.interval = n["interval"] ? integer(n["interval"], key + ".interval", 1, 4096) : 1;
     t.latency = integer(required(n, "latency", key), key + ".latency", 1, 100000);
+    t.dep = dep_class_of(t.unit);
     return t;
+  }
+
+  DepClass dep_class(const YAML::Node& n, const std::string& key) const {
+    const std::string s = string(n, key);
+    for (size_t i = 0; i < kNumDepClasses; ++i)
+      if (kDepClassNames[i] == s) return static_cast<DepClass>(i);
+    fail(n, key,
+         fmt::format("unknown class '{}' (expected {})", s,
+                     alternatives({std::begin(kDepClassNames), std::end(kDepClassNames)})));
+  }
+
+  // A class name or a list of them.
+  std::vector<DepClass> dep_classes(const YAML::Node& n, const std::string& key) const {
+    std::vector<DepClass> v;
+    if (n.IsSequence()) {
+      for (size_t i = 0; i < n.size(); ++i) v.push_back(dep_class(n[i], fmt::format("{}[{}]", key, i)));
+      if (v.empty()) fail(n, key, "expected at least one class");
+    } else {
+      v.push_back(dep_class(n, key));
+    }
+    return v;
   }
 };
 
@@ -85,7 +107,7 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   if (!root || root.IsNull()) throw ConfigError(origin + ": empty config");
   r.only_keys(root, "",
               {"name", "description", "target", "ptx_version", "features", "sub_partitions", "issue_width", "max_warps",
-               "scheduler", "sm", "units", "memory", "multi_instruction", "forms", "reference"});
+               "scheduler", "sm", "units", "memory", "multi_instruction", "forms", "dependencies", "reference"});
   ArchConfig c;
   c.origin = origin;
   c.name = r.string(r.required(root, "name", ""), "name");
@@ -164,13 +186,14 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   r.string(r.required(mem, "source", "memory"), "memory.source");
 
   c.multi_instruction = r.timing(r.required(root, "multi_instruction", ""), "multi_instruction", Unit::fma, true);
+  c.multi_instruction.dep = DepClass::multi;
 
   if (const YAML::Node forms = root["forms"]) {
     if (!forms.IsSequence()) r.fail(forms, "forms", "expected a list of {match: GLOB, ...} overrides");
     for (size_t i = 0; i < forms.size(); ++i) {
       const std::string key = fmt::format("forms[{}]", i);
       const YAML::Node f = forms[i];
-      r.only_keys(f, key, {"match", "class", "unit", "lanes", "interval", "latency"});
+      r.only_keys(f, key, {"match", "class", "unit", "lanes", "interval", "latency", "latency_class"});
       FormOverride o;
       o.match = r.string(r.required(f, "match", key), key + ".match");
       if (f["class"]) {
@@ -186,7 +209,29 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
       if (f["lanes"]) o.lanes = r.lanes(f["lanes"], key + ".lanes");
       if (f["interval"]) o.interval = r.integer(f["interval"], key + ".interval", 1, 4096);
       if (f["latency"]) o.latency = r.integer(f["latency"], key + ".latency", 1, 100000);
+      if (f["latency_class"]) o.dep = r.dep_class(f["latency_class"], key + ".latency_class");
       c.forms.push_back(o);
+    }
+  }
+  if (const YAML::Node deps = root["dependencies"]) {
+    if (!deps.IsSequence())
+      r.fail(deps, "dependencies", "expected a list of {producer: CLASS, consumer: CLASS, latency: N, source: TEXT}");
+    for (size_t i = 0; i < deps.size(); ++i) {
+      const std::string key = fmt::format("dependencies[{}]", i);
+      const YAML::Node d = deps[i];
+      r.only_keys(d, key, {"producer", "consumer", "latency", "source"});
+      const auto producers = r.dep_classes(r.required(d, "producer", key), key + ".producer");
+      const auto consumers = r.dep_classes(r.required(d, "consumer", key), key + ".consumer");
+      const unsigned latency = r.integer(r.required(d, "latency", key), key + ".latency", 1, 100000);
+      const std::string source = r.string(r.required(d, "source", key), key + ".source");
+      for (DepClass p : producers)
+        for (DepClass q : consumers) {
+          unsigned& cell = c.dependency_table[static_cast<size_t>(p)][static_cast<size_t>(q)];
+          if (cell != 0)
+            r.fail(d, key, fmt::format("the pair {} -> {} is given twice", name(p), name(q)));
+          cell = latency;
+          c.dependencies.push_back({p, q, latency, source});
+        }
     }
   }
   if (const YAML::Node ref = root["reference"]) {
@@ -259,9 +304,31 @@ Timing ArchConfig::timing_for(const isa::Instr& instr) const {
     if (o.lanes) t.lanes = *o.lanes;
     if (o.interval) t.interval = *o.interval;
     if (o.latency) t.latency = *o.latency;
+    if (pipe == isa::Pipe::multi) t.dep = DepClass::multi;  // a sequence, whatever unit it occupies
+    if (o.dep) t.dep = *o.dep;
     break;
   }
   return t;
+}
+
+DepClass dep_class_of(Unit u) {
+  switch (u) {
+    case Unit::fma: return DepClass::fma;
+    case Unit::alu: return DepClass::alu;
+    case Unit::fp64: return DepClass::fp64;
+    case Unit::mufu: return DepClass::mufu;
+    case Unit::conv: return DepClass::conv;
+    case Unit::lsu: return DepClass::lsu;
+    case Unit::branch: return DepClass::branch;
+    case Unit::warp: return DepClass::warp;
+    case Unit::kCount: break;
+  }
+  return DepClass::alu;  // not reached: every unit is a case
+}
+
+unsigned ArchConfig::dependent_latency(const Timing& producer, const Timing& consumer) const {
+  const unsigned entry = dependency_table[static_cast<size_t>(producer.dep)][static_cast<size_t>(consumer.dep)];
+  return std::max(producer.latency, entry);
 }
 
 const Reference* ArchConfig::reference(std::string_view bench) const {

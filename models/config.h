@@ -2,6 +2,8 @@
 // and validated on load. Timing lives here and in configs/, never in code.
 #pragma once
 #include <array>
+#include <cstdint>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -21,6 +23,19 @@ class ConfigError : public std::runtime_error {
 
 enum class SchedulerPolicy { lrr, gto };
 
+// Producer and consumer classes of the config's `dependencies:` table: which
+// kind of instruction wrote a register, which kind reads it. A unit's timing
+// has its unit's class (`fma` ... `warp`), `multi_instruction` has `multi`,
+// and a form override may name another (`latency_class: fp16` for HFMA2).
+enum class DepClass : uint8_t { fma, alu, fp16, fp64, mufu, conv, multi, lsu, branch, warp, kCount };
+inline constexpr size_t kNumDepClasses = static_cast<size_t>(DepClass::kCount);
+inline constexpr std::string_view kDepClassNames[] = {"fma",  "alu",   "fp16", "fp64",   "mufu",
+                                                      "conv", "multi", "lsu",  "branch", "warp"};
+static_assert(std::size(kDepClassNames) == kNumDepClasses, "one name per DepClass");
+constexpr std::string_view name(DepClass c) { return kDepClassNames[static_cast<size_t>(c)]; }
+// The class of a unit's own timing: the unit of the same name.
+DepClass dep_class_of(Unit u);
+
 // How one warp instruction uses a unit: it occupies the unit for
 // (32 / lanes) * interval cycles; a dependent instruction may issue `latency`
 // cycles after it.
@@ -29,6 +44,7 @@ struct Timing {
   unsigned lanes = 32;
   unsigned interval = 1;
   unsigned latency = 4;
+  DepClass dep = DepClass::fma;  // producer/consumer class for `dependencies:`
   unsigned occupancy() const { return (32 / lanes) * interval; }
 };
 
@@ -37,6 +53,16 @@ struct FormOverride {
   std::optional<isa::Pipe> pipe_class;  // only forms of this class (fma, alu, fp64, mufu, multi)
   std::optional<Unit> unit;
   std::optional<unsigned> lanes, interval, latency;
+  std::optional<DepClass> dep;  // `latency_class`
+};
+
+// One entry of `dependencies:`: a consumer of class `consumer` may issue
+// `latency` cycles after a producer of class `producer` issued.
+struct Dependency {
+  DepClass producer = DepClass::fma;
+  DepClass consumer = DepClass::fma;
+  unsigned latency = 0;
+  std::string source;
 };
 
 // What decides how many CTAs are resident on one SM at a time (with
@@ -90,6 +116,16 @@ struct ArchConfig {
   Timing multi_instruction;               // default for forms of class `multi`
   std::vector<FormOverride> forms;
   std::vector<Reference> references;
+  // `dependencies:` as given, and as a table: 0 where no entry names the pair.
+  std::vector<Dependency> dependencies;
+  std::array<std::array<unsigned, kNumDepClasses>, kNumDepClasses> dependency_table{};
+
+  // The cycles after the producer's issue at which a consumer with timing
+  // `consumer` may issue when it reads the producer's result: the
+  // `dependencies:` entry for the pair of classes, else producer.latency.
+  // Never less than producer.latency: a result is not read before its unit
+  // delivers it (an entry below it has no effect).
+  unsigned dependent_latency(const Timing& producer, const Timing& consumer) const;
 
   // The timing of a decoded form: its class's unit, then the first matching
   // override.

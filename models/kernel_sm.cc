@@ -249,6 +249,8 @@ bool KernelSm::launch_one() {
     s.part = static_cast<unsigned>(free_slot % config_.sub_partitions);
     s.ready_at.assign(w.regs.size() / 32, 0);
     s.from_memory.assign(w.regs.size() / 32, 0);
+    s.written_at.assign(w.regs.size() / 32, 0);
+    s.writer.assign(w.regs.size() / 32, nullptr);
     parts_[s.part].warps.push_back(free_slot);
     c.slots.push_back(free_slot);
   }
@@ -320,15 +322,19 @@ WarpStall KernelSm::check(const Slot& s, uint64_t t, uint64_t& until, bool& know
   const kernel::Inst& in = kernel_.insts[pc];
   const uint32_t base = w.frames.back().reg_base;
   bool dep = false, mem = false;
-  auto need = [&](uint32_t reg) {
+  const size_t consumer = static_cast<size_t>(timing_[pc].dep);
+  auto need = [&](uint32_t reg, bool read) {
     const size_t r = size_t{base} + reg;
-    if (r < s.ready_at.size() && s.ready_at[r] > t) {
-      later(s.ready_at[r]);
+    if (r >= s.ready_at.size()) return;
+    uint64_t at = s.ready_at[r];
+    if (read && s.writer[r] && at != kNever) at = std::max(at, s.written_at[r] + s.writer[r][consumer]);
+    if (at > t) {
+      later(at);
       (s.from_memory[r] ? mem : dep) = true;
     }
   };
-  for (unsigned i = 0; i < in.num_reads; ++i) need(in.reads[i]);
-  for (unsigned i = 0; i < in.num_writes; ++i) need(in.writes[i]);
+  for (unsigned i = 0; i < in.num_reads; ++i) need(in.reads[i], true);
+  for (unsigned i = 0; i < in.num_writes; ++i) need(in.writes[i], false);
   if (uses_carry_[pc] && s.carry_ready > t) {
     later(s.carry_ready);
     dep = true;
@@ -443,6 +449,8 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   if (w.regs.size() / 32 > s.ready_at.size()) {  // a call's frame
     s.ready_at.resize(w.regs.size() / 32, 0);
     s.from_memory.resize(w.regs.size() / 32, 0);
+    s.written_at.resize(w.regs.size() / 32, 0);
+    s.writer.resize(w.regs.size() / 32, nullptr);
   }
   ++warp_instructions_;
   LineProfile& line = lines_[r.pc];
@@ -467,6 +475,13 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   op.active_mask = r.executed;
   op.timing = timing_of(in, r);
   op.access = {};
+  const unsigned* row = config_.dependency_table[static_cast<size_t>(op.timing.dep)].data();
+  for (unsigned i = 0; i < in.num_writes; ++i) {
+    const size_t reg = size_t{reg_base} + in.writes[i];
+    if (reg >= s.written_at.size()) continue;
+    s.written_at[reg] = t;
+    s.writer[reg] = row;
+  }
   if (op.timing.unit == Unit::lsu && in.kind != kernel::Kind::fence && in.kind != kernel::Kind::nop)
     op.access = {true, r.space, in.kind == kernel::Kind::atom || in.kind == kernel::Kind::red};
   if (in.kind == kernel::Kind::bar) {
@@ -619,7 +634,7 @@ void KernelSm::run_approximately_timed() {
     if (finished()) break;
     const bool issued = issue_cycle(t, next);
     if (!error_.empty()) return;
-    if (!issued && outstanding_ == 0) {
+    if (!issued && outstanding_ == 0 && next == kNever) {
       fail(fmt::format("{}: error: deadlock: every live warp waits at a barrier that cannot complete", kernel_.file));
       return;
     }
@@ -627,7 +642,12 @@ void KernelSm::run_approximately_timed() {
       account(1);
       wait(kCycle);
     } else {
-      wait(request_ends_.get_event() | responses_.get_event());
+      // Until a unit reports, or a known cycle comes (a dependency-table
+      // delay) that no unit reports.
+      if (next == kNever)
+        wait(request_ends_.get_event() | responses_.get_event());
+      else
+        wait(at_cycle(next - t), request_ends_.get_event() | responses_.get_event());
       account(now_cycles() - t);
     }
     if (now_cycles() > job_.max_cycles) {

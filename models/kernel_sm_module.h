@@ -51,6 +51,11 @@ class KernelSm : public sc_core::sc_module {
     unsigned part = 0;
     std::vector<uint64_t> ready_at;      // per register (frame base + slot): when a consumer may issue
     std::vector<uint8_t> from_memory;    // per register: its pending producer is a memory or warp operation
+    // Per register, its last writer: when it issued and its row of the
+    // config's dependency table (a consumer of class c may read it at
+    // max(ready_at, written_at + row[c]), as in SubPartition).
+    std::vector<uint64_t> written_at;
+    std::vector<const unsigned*> writer;
     uint64_t carry_ready = 0;
     uint64_t resume_at = 0;  // a branch or barrier holds the warp until then
     unsigned holds = 0;      // approximately timed: branches and barriers whose end is not known yet

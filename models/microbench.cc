@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "isa/decode.h"
+#include "isa/forms.h"
 #include "models/simulator.h"
 
 namespace ptxfu::models {
@@ -78,6 +80,246 @@ std::vector<BenchResult> run_benches(const std::vector<ArchConfig>& configs) {
     results[i].latency = static_cast<double>(r[1].cycles - r[0].cycles) / kChain;
     const double instr = static_cast<double>(r[3].warp_instructions - r[2].warp_instructions) * 32;
     results[i].throughput = instr / static_cast<double>(r[3].cycles - r[2].cycles);
+  }
+  return results;
+}
+
+}  // namespace ptxfu::models
+
+namespace ptxfu::models {
+namespace {
+
+// Decodes a form spelled without operands: the source count is the one at
+// which the table knows it.
+bool decode_form(const std::string& form, const isa::Capabilities* caps, isa::Instr& out, std::string& error) {
+  std::string first_error;
+  for (unsigned n = 0; n <= 8; ++n) {
+    isa::Diagnostic d;
+    const bool ok = caps ? isa::check_form(form, n, *caps, 1, out, d) : isa::decode(form, n, 1, out, d);
+    if (ok) return true;
+    // Prefer a reason that is not about the operand count.
+    if (first_error.empty() || (first_error.find("mismatch") != std::string::npos &&
+                                d.message.find("mismatch") == std::string::npos))
+      first_error = d.message;
+  }
+  error = fmt::format("'{}': {}", form, first_error);
+  return false;
+}
+
+// A value every register of a width starts with (1.0 in the float formats).
+uint64_t initial_value(unsigned bits) {
+  switch (bits) {
+    case 1: return 1;
+    case 8: return 0x3c;
+    case 16: return 0x3c00;
+    case 32: return 0x3f800000;
+    default: return 0x3ff0000000000000;
+  }
+}
+
+bool dest_is_pred(const isa::Instr& in) {
+  return in.row->dest == isa::Operand::pred || in.row->dest == isa::Operand::pred_pair;
+}
+
+isa::Operand src_kind(const isa::Instr& in, unsigned value) { return in.row->src[isa::src_position(in, value)]; }
+
+// The source value of `in` that can read a first destination of `bits` bits
+// (a predicate when `pred`); -1 when none.
+int chain_source(const isa::Instr& in, unsigned bits, bool pred) {
+  for (unsigned k = 0; k < in.num_src; ++k) {
+    const isa::Operand o = src_kind(in, k);
+    if (o == isa::Operand::imm) continue;
+    if ((o == isa::Operand::pred) != pred) continue;
+    if (pred || isa::src_bits(in, k) == bits) return static_cast<int>(k);
+  }
+  return -1;
+}
+
+// Builds straight-line programs directly (the text loader refuses predicates).
+struct Builder {
+  Program p;
+  std::vector<ProgramInstr> init;
+
+  uint32_t reg(unsigned bits) {
+    const auto r = static_cast<uint32_t>(p.registers.size());
+    p.registers.push_back({fmt::format("%r{}", r), bits});
+    ProgramInstr mov;
+    mov.kind = InstrKind::mov;
+    mov.mov_bits = bits;
+    mov.dest[0] = r;
+    mov.num_src = 1;
+    mov.src[0] = {SourceOperand::Kind::imm, 0, initial_value(bits)};
+    mov.text = fmt::format("mov.b{} %r{}, {:#x};", bits, r, initial_value(bits));
+    init.push_back(mov);
+    return r;
+  }
+
+  // Fresh registers for every source of `in`.
+  std::vector<SourceOperand> sources(const isa::Instr& in) {
+    std::vector<SourceOperand> v;
+    for (unsigned k = 0; k < in.num_src; ++k) {
+      const isa::Operand o = src_kind(in, k);
+      if (o == isa::Operand::imm)
+        v.push_back({SourceOperand::Kind::imm, 0, 0x96});  // lop3's LUT: a ^ b ^ c
+      else
+        v.push_back({SourceOperand::Kind::reg, reg(o == isa::Operand::pred ? 1 : isa::src_bits(in, k)), 0});
+    }
+    return v;
+  }
+
+  static ProgramInstr instr(const isa::Instr& in, uint32_t dest, const std::vector<SourceOperand>& src) {
+    ProgramInstr pi;
+    pi.kind = InstrKind::arithmetic;
+    pi.instr = in;
+    pi.reads_carry = isa::reads_carry(in);
+    pi.writes_carry = isa::writes_carry(in);
+    pi.dest[0] = dest;
+    pi.num_src = in.num_src;
+    for (unsigned k = 0; k < in.num_src; ++k) pi.src[k] = src[k];
+    pi.text = isa::spell(in);
+    return pi;
+  }
+
+  Program finish(std::vector<ProgramInstr> body, const std::string& name) {
+    p.name = name;
+    p.code = std::move(init);
+    p.code.insert(p.code.end(), body.begin(), body.end());
+    return std::move(p);
+  }
+};
+
+unsigned first_dest_bits(const isa::Instr& in) { return dest_is_pred(in) ? 1 : isa::dest_bits(in); }
+
+// Latency: the producer, then one dependent consumer (or mov glue).
+// Returns the program; `consumer_pc` is the consumer's index, producer's is
+// consumer_pc - 1.
+Program latency_program(const isa::Instr& producer, const isa::Instr& consumer, const std::string& name,
+                        std::string& chained_through, size_t& consumer_pc) {
+  Builder b;
+  const unsigned bits = first_dest_bits(producer);
+  const bool pred = dest_is_pred(producer);
+  const uint32_t d = b.reg(bits);
+  const auto psrc = b.sources(producer);
+  std::vector<ProgramInstr> body{Builder::instr(producer, d, psrc)};
+  const int k = chain_source(consumer, bits, pred);
+  if (k >= 0) {
+    auto csrc = b.sources(consumer);
+    csrc[static_cast<size_t>(k)] = {SourceOperand::Kind::reg, d, 0};
+    body.push_back(Builder::instr(consumer, b.reg(first_dest_bits(consumer)), csrc));
+    chained_through = isa::spell(consumer);
+  } else {  // nothing of the consumer reads it: an ALU mov does
+    ProgramInstr mov;
+    mov.kind = InstrKind::mov;
+    mov.mov_bits = bits;
+    mov.dest[0] = b.reg(bits);
+    mov.num_src = 1;
+    mov.src[0] = {SourceOperand::Kind::reg, d, 0};
+    chained_through = pred ? "mov.pred" : fmt::format("mov.b{}", bits);
+    mov.text = chained_through;
+    body.push_back(mov);
+  }
+  Program p = b.finish(std::move(body), name);
+  consumer_pc = p.code.size() - 1;
+  return p;
+}
+
+// Throughput: `rounds` of eight independent instances, each writing its own
+// accumulator from shared sources.
+Program stream_program(const isa::Instr& in, unsigned rounds, const std::string& name) {
+  Builder b;
+  const auto src = b.sources(in);
+  std::vector<uint32_t> acc;
+  for (unsigned a = 0; a < kAccumulators; ++a) acc.push_back(b.reg(first_dest_bits(in)));
+  std::vector<ProgramInstr> body;
+  for (unsigned r = 0; r < rounds; ++r)
+    for (unsigned a = 0; a < kAccumulators; ++a) body.push_back(Builder::instr(in, acc[a], src));
+  return b.finish(std::move(body), name);
+}
+
+}  // namespace
+
+std::string form_error(const std::string& form) {
+  isa::Instr in;
+  std::string error;
+  if (!decode_form(form, nullptr, in, error)) return error;
+  if (in.num_src > 4) return fmt::format("'{}' has {} source values; the model takes at most 4", form, in.num_src);
+  if (isa::is_vector(in.row->dest)) return fmt::format("'{}' writes a vector; the model bench cannot chain it", form);
+  return "";
+}
+
+FormBenchSpec spec_of(const ArchConfig& config, const Reference& reference) {
+  FormBenchSpec s{&config, reference.bench, ""};
+  for (const MicroBench& b : micro_benches())
+    if (b.name == reference.bench) s.form = std::string(b.mnemonic);
+  const auto arrow = reference.bench.find(" -> ");
+  if (arrow != std::string::npos) {
+    s.form = reference.bench.substr(0, arrow);
+    s.consumer = reference.bench.substr(arrow + 4);
+  }
+  return s;
+}
+
+std::vector<FormBenchResult> run_form_benches(const std::vector<FormBenchSpec>& specs) {
+  std::vector<FormBenchResult> results;
+  std::vector<Program> programs;  // three per measured spec: latency, stream m, stream 2m
+  programs.reserve(specs.size() * 3);
+  std::vector<SimJob> jobs;
+  std::vector<size_t> consumer_pcs, measured;
+  for (const FormBenchSpec& s : specs) {
+    const ArchConfig& c = *s.config;
+    FormBenchResult r;
+    r.config = c.name;
+    r.form = s.form;
+    r.consumer = s.consumer;
+    isa::Instr producer, consumer;
+    std::string error = form_error(s.form);
+    if (error.empty() && !s.consumer.empty()) error = form_error(s.consumer);
+    if (error.empty() && decode_form(s.form, &c.caps, producer, error) &&
+        (s.consumer.empty() || decode_form(s.consumer, &c.caps, consumer, error))) {
+      if (s.consumer.empty()) consumer = producer;
+      r.form = isa::spell(producer);
+      if (!s.consumer.empty()) r.consumer = isa::spell(consumer);
+      r.unit = c.timing_for(producer).unit;
+      const std::string base = fmt::format("{}:{}", c.name, r.form);
+      size_t consumer_pc = 0;
+      programs.push_back(latency_program(producer, consumer, base + ":latency", r.chained_through, consumer_pc));
+      programs.push_back(stream_program(producer, kRounds, base + ":stream"));
+      programs.push_back(stream_program(producer, 2 * kRounds, base + ":stream2"));
+      for (size_t k = 0; k < 3; ++k) {
+        SimJob j;
+        j.config = &c;
+        j.program = &programs[programs.size() - 3 + k];
+        j.warps = k == 0 ? 1 : c.max_warps;
+        j.record_issues = k == 0;
+        jobs.push_back(j);
+      }
+      consumer_pcs.push_back(consumer_pc);
+      measured.push_back(results.size());
+      // The reference: a built-in bench's name, the form, or "FORM -> CONSUMER".
+      if (r.consumer.empty()) {
+        for (const MicroBench& b : micro_benches())
+          if (b.mnemonic == r.form && (r.reference = c.reference(b.name))) break;
+        if (!r.reference) r.reference = c.reference(r.form);
+      } else {
+        r.reference = c.reference(r.form + " -> " + r.consumer);
+      }
+    } else {
+      r.error = error.empty() ? "not measured" : error;
+    }
+    results.push_back(std::move(r));
+  }
+  const std::vector<SimResult> sims = simulate(jobs);
+  for (size_t m = 0; m < measured.size(); ++m) {
+    FormBenchResult& r = results[measured[m]];
+    const SimResult* s = &sims[3 * m];
+    uint64_t producer_issue = 0, consumer_issue = 0;
+    for (const IssueRecord& rec : s[0].issues) {
+      if (rec.pc == consumer_pcs[m] - 1) producer_issue = rec.issue_cycle;
+      if (rec.pc == consumer_pcs[m]) consumer_issue = rec.issue_cycle;
+    }
+    r.latency = static_cast<double>(consumer_issue - producer_issue);
+    const double instr = static_cast<double>(s[2].warp_instructions - s[1].warp_instructions) * 32;
+    r.throughput = instr / static_cast<double>(s[2].cycles - s[1].cycles);
   }
   return results;
 }

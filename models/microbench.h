@@ -37,4 +37,39 @@ struct BenchResult {
 // Runs every benchmark on every config in one SystemC elaboration.
 std::vector<BenchResult> run_benches(const std::vector<ArchConfig>& configs);
 
+// `ptxfu bench --form`: any form of the instruction table, spelled as `ptxfu
+// eval` reads it, on one config; with a consumer form, producer to consumer.
+struct FormBenchSpec {
+  const ArchConfig* config = nullptr;
+  std::string form;      // "ex2.approx.ftz.f32"
+  std::string consumer;  // empty: a dependent instance of the form itself
+};
+
+struct FormBenchResult {
+  std::string config;
+  std::string form;      // canonical spelling
+  std::string consumer;  // canonical spelling; empty: none asked for
+  // What read the producer's first destination in the latency measurement:
+  // the consumer, the form itself, or "mov.bN" where the form cannot read
+  // its own result (setp's predicate, cvt between widths).
+  std::string chained_through;
+  std::string error;        // non-empty: the form is not legal on this config (nothing measured)
+  double latency = 0;       // cycles from the producer's issue to its dependent's issue
+  double throughput = 0;    // thread-instructions of the form per clock per SM, all resident warps
+  Unit unit = Unit::fma;    // the form's unit
+  const Reference* reference = nullptr;  // the config's, under the bench's name, the form or "FORM -> CONSUMER"
+};
+
+// Checks that `form` is a form of the instruction table, independent of any
+// target. Returns an empty string, or the reason it is not.
+std::string form_error(const std::string& form);
+
+// What a `reference:` entry measures: a built-in bench's form, a form, or
+// "FORM -> CONSUMER" (the keys scripts/calibrate.sh writes).
+FormBenchSpec spec_of(const ArchConfig& config, const Reference& reference);
+
+// Runs every spec in one SystemC elaboration (call once per process). A
+// spec whose form (or consumer) is illegal on its config gets `error`.
+std::vector<FormBenchResult> run_form_benches(const std::vector<FormBenchSpec>& specs);
+
 }  // namespace ptxfu::models

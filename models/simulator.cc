@@ -38,7 +38,7 @@ struct SmModel {
         std::vector<uint32_t> ids;
         for (uint32_t w = p; w < job.warps; w += c.sub_partitions) ids.push_back(w);
         parts.push_back(std::make_unique<SubPartition>(sp.c_str(), c, *job.program, ids, cta_threads(job), job.style,
-                                                       job.quantum_cycles, record));
+                                                       job.quantum_cycles, record || job.record_issues));
       }
       for (const UnitRow& row : kUnits) {
         const std::string un = fmt::format("{}_{}", sp, row.name);
@@ -246,6 +246,8 @@ std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
       }
     }
     r.host_seconds = seconds;
+    if (job.record_issues)
+      for (const auto& p : sm.parts) r.issues.insert(r.issues.end(), p->records().begin(), p->records().end());
     if (!job.kanata_path.empty()) write_kanata(job.kanata_path, job, sm);
     results.push_back(std::move(r));
   }

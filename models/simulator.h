@@ -32,6 +32,7 @@ struct SimJob {
   uint64_t quantum_cycles = 10000;
   std::string vcd_path;     // pipe occupancy waveforms (sc_trace), empty: none
   std::string kanata_path;  // pipeline log for the Konata viewer, empty: none
+  bool record_issues = false;  // SimResult::issues (bench --form measures issue-to-issue distances)
   // In-model RTL co-simulation (models/rtl_half_unit.h): every sub-partition's
   // FMA unit runs the half-precision forms on the verilated rtl_ref HFMA2 and
   // checks them. Approximately timed only. rtl_stages 0: the configured
@@ -56,6 +57,7 @@ struct SimResult {
   std::vector<std::vector<uint64_t>> warp0_registers;                 // [register][lane]
   std::vector<std::vector<std::vector<uint64_t>>> registers;          // [warp][register][lane] if all_registers
   double host_seconds = 0;
+  std::vector<IssueRecord> issues;  // every warp-instruction's issue, if record_issues (sub-partition order)
   bool rtl_half = false;    // the job ran with the RTL in the loop
   RtlCosimStats rtl_cosim;  // summed over sub-partitions
   // Kernel jobs:

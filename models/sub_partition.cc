@@ -48,6 +48,8 @@ SubPartition::SubPartition(sc_core::sc_module_name name, const ArchConfig& confi
     w.id = id;
     w.values.assign(regs * kWarpSize, 0);
     w.ready_at.assign(regs + 1, 0);
+    w.written_at.assign(regs + 1, 0);
+    w.writer.assign(regs + 1, nullptr);
     // The lanes of the warp that are threads of the CTA.
     const uint64_t first = uint64_t{id} * kWarpSize;
     const uint64_t lanes = cta_threads > first ? std::min<uint64_t>(cta_threads - first, kWarpSize) : 0;
@@ -63,6 +65,12 @@ bool SubPartition::finished_issuing() const {
   for (const auto& w : warps_)
     if (w.simt.pc() < program_.code.size()) return false;
   return true;
+}
+
+uint64_t SubPartition::readable_at(const Warp& warp, size_t r, const Timing& consumer) const {
+  const unsigned* row = warp.writer[r];
+  if (row == nullptr) return warp.ready_at[r];
+  return std::max(warp.ready_at[r], warp.written_at[r] + row[static_cast<size_t>(consumer.dep)]);
 }
 
 int SubPartition::pick(uint64_t t, Stall& reason, uint64_t& next) const {
@@ -89,14 +97,16 @@ int SubPartition::pick(uint64_t t, Stall& reason, uint64_t& next) const {
       deps &= warp.ready_at[pi.dest[d]] <= t;
       later(warp.ready_at[pi.dest[d]]);
     }
-    for (unsigned s = 0; s < pi.num_src; ++s) {
+    for (unsigned s = 0; s < pi.num_src; ++s) {  // read-after-write, by producer and consumer class
       if (pi.src[s].kind != SourceOperand::Kind::reg) continue;
-      deps &= warp.ready_at[pi.src[s].reg] <= t;
-      later(warp.ready_at[pi.src[s].reg]);
+      const uint64_t at = readable_at(warp, pi.src[s].reg, timing_[pc]);
+      deps &= at <= t;
+      later(at);
     }
     if (pi.reads_carry || pi.writes_carry) {
-      deps &= warp.ready_at[carry] <= t;
-      later(warp.ready_at[carry]);
+      const uint64_t at = pi.reads_carry ? readable_at(warp, carry, timing_[pc]) : warp.ready_at[carry];
+      deps &= at <= t;
+      later(at);
     }
     const size_t unit = static_cast<size_t>(timing_[pc].unit);
     const bool unit_free = unit_free_at_[unit] <= t;
@@ -164,6 +174,7 @@ void SubPartition::issue(size_t w, uint64_t t) {
   last_issue_end_ = t + 1;
   const size_t unit = static_cast<size_t>(op.timing.unit);
 
+  set_writer(warp, pi, timing_[pc], t);
   if (style_ == TimingStyle::loosely_timed) {
     sc_time delay = cycles(t) - sc_time_stamp();
     unit_sockets[unit]->b_transport(txn, delay);
@@ -186,6 +197,18 @@ void SubPartition::set_ready(Warp& warp, const ProgramInstr& pi, uint64_t cycle)
   for (unsigned d = 0; d < pi.num_dest; ++d)
     if (pi.dest[d] != kSink) warp.ready_at[pi.dest[d]] = cycle;
   if (pi.writes_carry) warp.ready_at[program_.registers.size()] = cycle;
+}
+
+void SubPartition::set_writer(Warp& warp, const ProgramInstr& pi, const Timing& t, uint64_t issued) {
+  for (unsigned d = 0; d < pi.num_dest; ++d) {
+    if (pi.dest[d] == kSink) continue;
+    warp.written_at[pi.dest[d]] = issued;
+    warp.writer[pi.dest[d]] = config_.dependency_table[static_cast<size_t>(t.dep)].data();
+  }
+  if (pi.writes_carry) {
+    warp.written_at[program_.registers.size()] = issued;
+    warp.writer[program_.registers.size()] = config_.dependency_table[static_cast<size_t>(t.dep)].data();
+  }
 }
 
 void SubPartition::complete(Txn& txn, uint64_t cycle) {
@@ -270,7 +293,12 @@ void SubPartition::run() {
     if (issued) {
       wait(kCycle);
     } else {
-      wait(request_ends_.get_event() | responses_.get_event());
+      // A unit or a result reports back, or a result reaches its consumer
+      // class (the config's dependencies) with nothing to report.
+      if (next != kNever)
+        wait(cycles(next - t), request_ends_.get_event() | responses_.get_event());
+      else
+        wait(request_ends_.get_event() | responses_.get_event());
       stalls_[static_cast<size_t>(reason)] += now_cycles() - t;
     }
   }

@@ -62,8 +62,17 @@ class SubPartition : public sc_core::sc_module {
     SimtStack simt;                  // pc and active mask
     std::vector<uint64_t> values;    // registers x lanes
     uint32_t carry = 0;              // CC.CF per lane
-    std::vector<uint64_t> ready_at;  // per register, then the carry flag last
+    std::vector<uint64_t> ready_at;  // per register, then the carry flag last: its writer's result is back
+    // Per register (and the carry flag), its last writer: when it issued and
+    // its row of the config's dependency table (nullptr: none). A consumer of
+    // class c may read it at max(ready_at, written_at + row[c]): the same as
+    // ArchConfig::dependent_latency, ready_at being the writer's latency.
+    std::vector<uint64_t> written_at;
+    std::vector<const unsigned*> writer;
   };
+  // The cycle from which an instruction with timing `consumer` may read
+  // register `r` of `warp`.
+  uint64_t readable_at(const Warp& warp, size_t r, const Timing& consumer) const;
   // A pooled payload with its warp instruction, an extension the payload
   // owns (and frees with itself).
   struct Txn : tlm::tlm_generic_payload {
@@ -86,6 +95,8 @@ class SubPartition : public sc_core::sc_module {
   void issue(size_t w, uint64_t t);
   // The destinations (and the carry flag) of `pi` are ready at `cycle`.
   void set_ready(Warp& warp, const ProgramInstr& pi, uint64_t cycle);
+  // ... and were written by an instruction with timing `t` issued at `issued`.
+  void set_writer(Warp& warp, const ProgramInstr& pi, const Timing& t, uint64_t issued);
   void complete(Txn& txn, uint64_t cycle);
   Txn* acquire();
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);

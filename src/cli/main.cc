@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
       "A file of straight-line statements (.reg, mov, arithmetic) runs on --warps warps and reports the\n"
       "final registers of warp 0.");
   sim_cmd->add_option("--config", sim.config_path,
-                      "architecture config: an embedded name (sm_70 ... sm_100) or a YAML file; default: sm_90");
+                      "architecture config: an embedded name (sm_70 ... sm_120) or a YAML file; default: sm_90");
   sim_cmd->add_option("--warps", sim.warps, "warps that run the program (spread over the sub-partitions)")->check(CLI::Range(1u, 100000000u));
   sim_cmd->add_option("--mode", sim.style, "lt: loosely timed (b_transport, fast); at: approximately timed (nb_transport)");
   sim_cmd->add_option("--trace", sim.vcd_path, "write pipe occupancy as VCD (GTKWave)");
@@ -132,9 +132,21 @@ int main(int argc, char** argv) {
       "and print the model's latency and throughput beside each config's published reference numbers.");
   auto* bench_config =
       bench_cmd->add_option("--config", bench.config_path,
-                            "architecture config: an embedded name (sm_70 ... sm_100) or a YAML file; default: sm_90");
-  bench_cmd->add_flag("--all", bench.all, "every embedded config, sm_70 ... sm_100")->excludes(bench_config);
+                            "architecture config: an embedded name (sm_70 ... sm_120) or a YAML file; default: sm_90");
+  bench_cmd->add_flag("--all", bench.all, "every embedded config, sm_70 ... sm_120")->excludes(bench_config);
   bench_cmd->add_flag("--json", bench.json, "print a JSON array, one object per (config, benchmark)");
+  auto* bench_form = bench_cmd->add_option(
+      "--form", bench.form,
+      "measure any form of the instruction table, spelled as eval reads it (ex2.approx.ftz.f32): a dependent\n"
+      "chain (latency) and an independent stream over all resident warps (throughput)");
+  bench_cmd->add_option("--consumer", bench.consumer,
+                        "with --form: the latency from the form's issue to the earliest issue of this dependent form")
+      ->needs(bench_form);
+  bench_cmd
+      ->add_flag("--references", bench.references,
+                 "the fidelity table: every reference of the config(s) measured as --form measures it, with the\n"
+                 "ratio and the source")
+      ->excludes(bench_form);
 
   ptxfu::cli::SweepCmdOptions sweep;
   CLI::App* sweep_cmd = ptxfu::cli::add_sweep_subcommand(app, sweep);

@@ -26,6 +26,140 @@ bool rtl_failed(const models::SimResult& r) {
 
 nlohmann::json optional_number(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
+// `bench --form FORM [--consumer FORM]`: one row per config.
+int run_form_bench(const BenchCmdOptions& o, const std::vector<ArchConfig>& configs, std::ostream& out,
+                   std::ostream& err) {
+  for (const std::string* f : {&*o.form, o.consumer ? &*o.consumer : nullptr}) {
+    if (!f) continue;
+    const std::string error = models::form_error(*f);
+    if (!error.empty()) {
+      err << "ptxfu bench: " << error << "\n";
+      return 1;
+    }
+  }
+  std::vector<models::FormBenchSpec> specs;
+  for (const ArchConfig& c : configs) specs.push_back({&c, *o.form, o.consumer.value_or("")});
+  const auto results = models::run_form_benches(specs);
+  // A form illegal on the one config asked for is an error; with --all, a row saying so.
+  int status = 0;
+  for (const auto& r : results)
+    if (!r.error.empty() && !o.all) {
+      err << "ptxfu bench: " << r.config << ": " << r.error << "\n";
+      status = 1;
+    }
+  if (status) return status;
+  if (o.json) {  // the fields in the order of the calibration CSV (tb/hw/calib_csv.h)
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    for (const auto& r : results) {
+      nlohmann::ordered_json row;
+      row["config"] = r.config;
+      row["form"] = r.form;
+      row["consumer"] = r.consumer.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.consumer);
+      row["latency"] = r.error.empty() ? nlohmann::ordered_json(r.latency) : nlohmann::ordered_json(nullptr);
+      row["throughput"] = r.error.empty() ? nlohmann::ordered_json(r.throughput) : nlohmann::ordered_json(nullptr);
+      row["unit"] = r.error.empty() ? nlohmann::ordered_json(std::string(models::name(r.unit))) : nlohmann::ordered_json(nullptr);
+      if (r.reference) {
+        auto number = [](const std::optional<double>& v) {
+          return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+        };
+        row["ref_latency"] = number(r.reference->latency);
+        row["ref_throughput"] = number(r.reference->throughput);
+        row["ref_source"] = r.reference->source;
+      }
+      if (!r.error.empty()) row["error"] = r.error;
+      j.push_back(row);
+    }
+    out << j.dump(2) << "\n";
+    return 0;
+  }
+  auto cell = [](double model, const std::optional<double>& ref) {
+    if (!ref) return fmt::format("{:>8.2f} {:>6} {:>6}", model, "-", "-");
+    return fmt::format("{:>8.2f} {:>6g} {:>6.2f}", model, *ref, *ref != 0.0 ? model / *ref : 0.0);
+  };
+  const std::string what = o.consumer ? fmt::format("{} -> {}", *o.form, *o.consumer) : *o.form;
+  out << fmt::format("Model vs reference for {}: latency in cycles ({}), throughput in thread-instructions/clk/SM\n",
+                     what, o.consumer ? "producer issue to consumer issue" : "dependent chain");
+  out << fmt::format("{:<8} {:<6} {:>8} {:>6} {:>6}  {:>8} {:>6} {:>6}  {}\n", "config", "unit", "latency", "ref",
+                     "ratio", "thruput", "ref", "ratio", "dependent");
+  for (const auto& r : results) {
+    if (!r.error.empty()) {
+      out << fmt::format("{:<8} {}\n", r.config, r.error);
+      continue;
+    }
+    const auto* ref = r.reference;
+    out << fmt::format("{:<8} {:<6} {}  {}  {}\n", r.config, models::name(r.unit),
+                       cell(r.latency, ref ? ref->latency : std::nullopt),
+                       cell(r.throughput, ref ? ref->throughput : std::nullopt), r.chained_through);
+  }
+  bool any_ref = false;
+  for (const auto& r : results)
+    if (r.reference) {
+      if (!any_ref) out << "Sources:\n";
+      any_ref = true;
+      out << fmt::format("  {}: {}\n", r.config, r.reference->source);
+    }
+  return 0;
+}
+
+// `bench --references`: every config's references, measured by form.
+int run_reference_table(const BenchCmdOptions& o, const std::vector<ArchConfig>& configs, std::ostream& out) {
+  std::vector<models::FormBenchSpec> specs;
+  std::vector<const models::Reference*> refs;
+  for (const ArchConfig& c : configs)
+    for (const models::Reference& r : c.references) {
+      specs.push_back(models::spec_of(c, r));
+      refs.push_back(&r);
+    }
+  const auto results = models::run_form_benches(specs);
+  if (o.json) {
+    nlohmann::json j = nlohmann::json::array();
+    for (size_t i = 0; i < results.size(); ++i) {
+      const auto& r = results[i];
+      j.push_back({{"config", r.config},
+                   {"reference", refs[i]->bench},
+                   {"form", r.form},
+                   {"consumer", r.consumer.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.consumer)},
+                   {"latency", r.error.empty() ? nlohmann::json(r.latency) : nlohmann::json(nullptr)},
+                   {"throughput", r.error.empty() ? nlohmann::json(r.throughput) : nlohmann::json(nullptr)},
+                   {"unit", std::string(models::name(r.unit))},
+                   {"ref_latency", optional_number(refs[i]->latency)},
+                   {"ref_throughput", optional_number(refs[i]->throughput)},
+                   {"ref_source", refs[i]->source}});
+    }
+    out << j.dump(2) << "\n";
+    return 0;
+  }
+  auto cell = [](double model, const std::optional<double>& ref) {
+    if (!ref) return fmt::format("{:>7.2f} {:>5} {:>5}", model, "-", "-");
+    return fmt::format("{:>7.2f} {:>5g} {:>5.2f}", model, *ref, *ref != 0.0 ? model / *ref : 0.0);
+  };
+  out << "| config | reference | unit | latency | ref | ratio | thruput | ref | ratio | source |\n";
+  out << "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+  for (size_t i = 0; i < results.size(); ++i) {
+    const auto& r = results[i];
+    const models::Reference& ref = *refs[i];
+    std::string lat = cell(r.latency, ref.latency), thr = cell(r.throughput, ref.throughput);
+    auto cols = [](const std::string& s) {  // "a b c" -> "a | b | c"
+      std::string t;
+      bool space = false;
+      for (char ch : s) {
+        if (ch == ' ') {
+          space = true;
+          continue;
+        }
+        if (space && !t.empty()) t += " | ";
+        space = false;
+        t += ch;
+      }
+      return t;
+    };
+    if (!r.error.empty()) lat = "- - -", thr = "- - -";
+    out << fmt::format("| {} | `{}` | {} | {} | {} | {} |\n", r.config, ref.bench, models::name(r.unit), cols(lat),
+                       cols(thr), r.error.empty() ? ref.source : r.error);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
@@ -143,6 +277,8 @@ int run_bench(const BenchCmdOptions& o, std::ostream& out, std::ostream& err) {
     err << "ptxfu bench: " << e.what() << "\n";
     return 1;
   }
+  if (o.form) return run_form_bench(o, configs, out, err);
+  if (o.references) return run_reference_table(o, configs, out);
   const auto results = models::run_benches(configs);
   if (o.json) {
     nlohmann::json j = nlohmann::json::array();

@@ -32,6 +32,9 @@ struct BenchCmdOptions {
   std::optional<std::string> config_path;
   bool all = false;  // every embedded config
   bool json = false;
+  std::optional<std::string> form;      // measure this form instead of the six built-in benchmarks
+  std::optional<std::string> consumer;  // ... to this consumer (producer-to-consumer latency)
+  bool references = false;              // every reference of the config(s), measured by --form: the fidelity table
 };
 
 int run_sim(const SimCmdOptions& options, std::ostream& out, std::ostream& err);

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <regex>
 
+#include "isa/decode.h"
 #include "isa/forms.h"
 #include "models/simulator.h"
 
@@ -55,7 +56,7 @@ TEST(Config, EmbeddedNamesAndFilesResolveAlike) {
     FAIL() << "sm_42 resolved";
   } catch (const ConfigError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "no embedded config 'sm_42' (sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_100) and "
+              "no embedded config 'sm_42' (sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120) and "
               "no file 'sm_42'");
   }
 }
@@ -106,7 +107,7 @@ TEST(Config, ErrorsNameFileLineColumnAndKey) {
       {with("sub_partitions: 4", "sub_partitions: [4]"), R"(key 'sub_partitions': expected an integer)"},
       {with("  fp64: {lanes: 16, interval: 1, latency: 8}\n", ""), R"(key 'units\.fp64': missing)"},
       {with("class: fma, lanes: 16, latency: 4}   # IMAD", "class: tensor, lanes: 16, latency: 4}   # IMAD"),
-       R"(key 'forms\[4\]\.class': unknown class 'tensor' \(expected fma, alu, fp64, mufu or multi\))"},
+       R"(key 'forms\[7\]\.class': unknown class 'tensor' \(expected fma, alu, fp64, mufu or multi\))"},
       {with("target: sm_90", "target: sm_90\nfeatures: {add: [warp_drive]}"), R"(unknown feature 'warp_drive')"},
       {with("multi_instruction: {unit: fma", "multi_instruction: {unit: tensor"),
        R"(key 'multi_instruction\.unit': unknown unit 'tensor' \(expected fma, alu, fp64, mufu, conv, lsu, branch or warp\))"},
@@ -118,12 +119,56 @@ TEST(Config, ErrorsNameFileLineColumnAndKey) {
       {with("shared: 30, ", ""), R"(key 'memory\.shared': missing)"},
       {with("max_ctas: 32", "max_ctas: 0"), R"(key 'sm\.max_ctas': expected an integer 1\.\.1024)"},
       {with("registers: 65536", "regs: 65536"), R"(key 'sm\.regs': unknown key)"},
+      {with("{producer: alu, consumer: alu,", "{producer: tensor, consumer: alu,"),
+       R"(key 'dependencies\[0\]\.producer': unknown class 'tensor' \(expected fma, alu, fp16, fp64, mufu, conv, multi, lsu, branch or warp\))"},
+      {with("{producer: alu, consumer: alu, latency: 4,", "{producer: alu, consumer: [alu, alu], latency: 4,"),
+       R"(key 'dependencies\[0\]': the pair alu -> alu is given twice)"},
+      {with("{producer: alu, consumer: alu, latency: 4,", "{producer: alu, consumer: alu, latency: 0,"),
+       R"(key 'dependencies\[0\]\.latency': expected an integer 1\.\.100000)"},
+      {with("latency: 5, latency_class: fp16}", "latency: 5, latency_class: hmma}"),
+       R"(key 'forms\[3\]\.latency_class': unknown class 'hmma')"},
       {"name: [unclosed", R"(^cfg\.yaml:\d+:\d+: )"},
       {"", R"(empty config)"},
   };
   for (const auto& c : cases) {
     const std::string msg = config_error(c.text);
     EXPECT_TRUE(std::regex_search(msg, std::regex(c.expect))) << "expected /" << c.expect << "/ got: " << msg;
+  }
+}
+
+// dependent_latency: the `dependencies:` entry for the pair of classes,
+// else the producer's latency, never below it; every embedded config has a
+// table with a source on every entry.
+TEST(Config, DependentLatencyReadsThePairTable) {
+  const ArchConfig c = load_config("sm_80");
+  const Timing fma = c.units[static_cast<size_t>(Unit::fma)];
+  const Timing alu = c.units[static_cast<size_t>(Unit::alu)];
+  const Timing mufu = c.units[static_cast<size_t>(Unit::mufu)];
+  const Timing fp64 = c.units[static_cast<size_t>(Unit::fp64)];
+  EXPECT_EQ(c.dependent_latency(fma, fma), 4u);   // NAK SM80 CoupledFMA -> FMA
+  EXPECT_EQ(c.dependent_latency(fma, alu), 5u);   // -> ALU
+  EXPECT_EQ(c.dependent_latency(alu, fma), 5u);
+  EXPECT_EQ(c.dependent_latency(fp64, alu), 10u); // RedirectedFP64 -> ALU
+  EXPECT_EQ(c.dependent_latency(fp64, fp64), 6u);
+  EXPECT_EQ(c.dependent_latency(mufu, alu), mufu.latency);  // variable latency: no entry
+  // An entry below the producer's own latency has no effect.
+  ArchConfig low = c;
+  low.dependency_table[static_cast<size_t>(DepClass::fma)][static_cast<size_t>(DepClass::alu)] = 1;
+  EXPECT_EQ(low.dependent_latency(fma, alu), fma.latency);
+  // The half-precision forms carry the fp16 class; cvt F2I runs on the conversion unit.
+  isa::Diagnostic d;
+  isa::Instr hfma2, f2i, f2fp;
+  ASSERT_TRUE(isa::decode("fma.rn.f16x2", 3, 1, hfma2, d));
+  ASSERT_TRUE(isa::decode("cvt.rzi.s32.f32", 1, 1, f2i, d));
+  ASSERT_TRUE(isa::decode("cvt.rn.f16x2.f32", 2, 1, f2fp, d));
+  EXPECT_EQ(c.timing_for(hfma2).dep, DepClass::fp16);
+  EXPECT_EQ(c.dependent_latency(c.timing_for(hfma2), fma), 5u);
+  EXPECT_EQ(c.timing_for(f2i).unit, Unit::conv);
+  EXPECT_EQ(c.timing_for(f2fp).unit, Unit::alu);
+  for (const auto& e : embedded_configs()) {
+    const ArchConfig k = load_config(std::string(e.name));
+    EXPECT_GE(k.dependencies.size(), 20u) << k.name;
+    for (const Dependency& dep : k.dependencies) EXPECT_FALSE(dep.source.empty()) << k.name;
   }
 }
 
@@ -211,7 +256,7 @@ TEST(Config, MalformedKeysAndAbsurdValuesAreConfigErrors) {
   };
   const Case cases[] = {
       {with("  - {match: \"*.f16\", class: fma", "  - {[match]: \"*.f16\", class: fma"),
-       R"(key 'forms\[2\]\.\?': unknown key)"},
+       R"(key 'forms\[5\]\.\?': unknown key)"},
       {"? [name]\n: sm_90\n", R"(^cfg\.yaml:1:3: key '\?': unknown key)"},
       {with("\nreference:", "\nreference:\n  {a: 1}: {source: x}"), R"(key 'reference': expected a string)"},
       {with("fma:  {lanes: 32", "fma:  {lanes: 99999999999999999999999"),

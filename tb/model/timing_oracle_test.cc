@@ -20,7 +20,9 @@
 // - an instruction can issue in cycle t when its unit is free in t and every
 //   register it reads or writes (and the carry flag, if it reads or writes
 //   it) holds its value by t: a result is there `latency` cycles after its
-//   instruction issued;
+//   instruction issued; an instruction that reads it may issue no earlier
+//   than the config's `dependencies:` entry for (the writer's class, the
+//   reader's class) after the writer issued, when one names the pair;
 // - an instruction occupies its unit for 32/lanes * interval cycles from its
 //   issue; its unit and timing are the config's for its form (class unit,
 //   then the first matching form override); a mov runs on the ALU;
@@ -64,6 +66,14 @@ Figures oracle(const ArchConfig& c, const Program& p, unsigned warps) {
     unsigned id = 0;
     size_t pc = 0;
     std::vector<uint64_t> value_at;  // per register, then the carry flag
+    std::vector<uint64_t> written_at;      // ... when its writer issued
+    std::vector<int> writer_class;         // ... its writer's DepClass, -1: none
+  };
+  // The dependencies: entry for a pair, 0 when none names it (read from the list, not the table).
+  auto pair_latency = [&](int producer, DepClass consumer) {
+    for (const Dependency& d : c.dependencies)
+      if (static_cast<int>(d.producer) == producer && d.consumer == consumer) return d.latency;
+    return 0u;
   };
   struct Dispatcher {
     std::vector<WarpState> warps;  // in id order
@@ -74,7 +84,8 @@ Figures oracle(const ArchConfig& c, const Program& p, unsigned warps) {
   const size_t length = p.code.size();
   std::vector<Dispatcher> ds(c.sub_partitions);
   for (unsigned w = 0; w < warps; ++w)
-    ds[w % c.sub_partitions].warps.push_back({w, 0, std::vector<uint64_t>(carry + 1, 0)});
+    ds[w % c.sub_partitions].warps.push_back(
+        {w, 0, std::vector<uint64_t>(carry + 1, 0), std::vector<uint64_t>(carry + 1, 0), std::vector<int>(carry + 1, -1)});
 
   Figures f;
   f.issued_at.assign(warps, std::vector<uint64_t>(length));
@@ -82,8 +93,13 @@ Figures oracle(const ArchConfig& c, const Program& p, unsigned warps) {
   // Whether the warp's next instruction has its values at t, and whether its unit is free.
   auto values_ready = [&](const WarpState& w, uint64_t t) {
     const ProgramInstr& pi = p.code[w.pc];
+    auto readable = [&](size_t r) {
+      return w.value_at[r] <= t &&
+             (w.writer_class[r] < 0 || w.written_at[r] + pair_latency(w.writer_class[r], timing[w.pc].dep) <= t);
+    };
     for (unsigned k = 0; k < pi.num_src; ++k)
-      if (pi.src[k].kind == SourceOperand::Kind::reg && w.value_at[pi.src[k].reg] > t) return false;
+      if (pi.src[k].kind == SourceOperand::Kind::reg && !readable(pi.src[k].reg)) return false;
+    if (pi.reads_carry && !readable(carry)) return false;
     for (unsigned k = 0; k < pi.num_dest; ++k)
       if (pi.dest[k] != kSink && w.value_at[pi.dest[k]] > t) return false;
     return !((pi.reads_carry || pi.writes_carry) && w.value_at[carry] > t);
@@ -119,9 +135,14 @@ Figures oracle(const ArchConfig& c, const Program& p, unsigned warps) {
         const unsigned occupancy = 32 / tm.lanes * tm.interval;
         d.unit_free_at[static_cast<size_t>(tm.unit)] = t + occupancy;
         f.busy[static_cast<size_t>(tm.unit)] += occupancy;
+        auto write = [&](size_t r) {
+          ws.value_at[r] = t + tm.latency;
+          ws.written_at[r] = t;
+          ws.writer_class[r] = static_cast<int>(tm.dep);
+        };
         for (unsigned k = 0; k < pi.num_dest; ++k)
-          if (pi.dest[k] != kSink) ws.value_at[pi.dest[k]] = t + tm.latency;
-        if (pi.writes_carry) ws.value_at[carry] = t + tm.latency;
+          if (pi.dest[k] != kSink) write(pi.dest[k]);
+        if (pi.writes_carry) write(carry);
         f.cycles = std::max(f.cycles, t + tm.latency);
         ++f.warp_instructions;
         f.issued_at[ws.id][ws.pc] = t;
@@ -254,7 +275,7 @@ class TimingOracle : public testing::Test {
     variant("sm_100", "sm_100/3sp/gto/dual", [](ArchConfig& c) {
       c.sub_partitions = 3;
       c.issue_width = 2;
-      c.forms.insert(c.forms.begin(), FormOverride{"add.*", std::nullopt, Unit::mufu, 2, 5, 7});
+      c.forms.insert(c.forms.begin(), FormOverride{"add.*", std::nullopt, Unit::mufu, 2, 5, 7, std::nullopt});
     });
     std::mt19937 rng(20240611);
     const unsigned warp_counts[] = {1, 3, 8, 17, 64};

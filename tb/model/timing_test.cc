@@ -75,9 +75,11 @@ TEST_F(TimingTest, DependentChainFollowsTheConfig) {
   const Timing& alu = config_.units[static_cast<size_t>(Unit::alu)];
   const Timing& fma = config_.units[static_cast<size_t>(Unit::fma)];
   // mov at 0, the second mov when the ALU is free again, the first fma when
-  // both results are ready, then one fma latency per dependent fma.
+  // both results reach an FMA-pipe reader (the config's ALU -> FMA entry),
+  // then one fma latency per dependent fma.
   const uint64_t second_mov = alu.occupancy();
-  const uint64_t first_fma = second_mov + alu.latency;
+  const uint64_t first_fma = second_mov + config_.dependent_latency(alu, fma);
+  EXPECT_EQ(config_.dependent_latency(alu, fma), 5u);  // NAK: an ALU result reaches the FMA pipe after 5
   const uint64_t expected = first_fma + 3 * fma.latency;
   EXPECT_EQ(results_[0].cycles, expected);
   EXPECT_EQ(results_[0].warp_instructions, 5u);

@@ -137,6 +137,39 @@ TEST(BenchCli, JsonArrayOneObjectPerBenchmark) {
   }
 }
 
+// bench --form: one object per config with the contracted fields; a form of
+// no instruction, or one illegal on the config asked for, is an error.
+TEST(BenchCli, FormJsonOneObjectPerConfig) {
+  CmdResult r = run("bench --form ex2.approx.ftz.f32 --all --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.is_array());
+  EXPECT_GE(j.size(), 8u);
+  for (const auto& o : j) {
+    for (const char* key : {"config", "form", "consumer", "latency", "throughput", "unit"})
+      EXPECT_TRUE(o.contains(key)) << key;
+    EXPECT_EQ(o["form"], "ex2.approx.ftz.f32");
+    EXPECT_TRUE(o["consumer"].is_null());
+    EXPECT_EQ(o["unit"], "mufu");
+    EXPECT_EQ(o["throughput"], 16.0);
+  }
+  EXPECT_EQ(j[1]["config"], "sm_75");
+  EXPECT_EQ(j[1]["ref_latency"], 21.0);  // the config's mufu_ex2 reference
+  r = run("bench --form 'fma.rn.f16x2' --consumer 'fma.rn.f32' --config sm_75 --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j[0]["consumer"], "fma.rn.f32");
+  EXPECT_EQ(j[0]["latency"], 8.0);  // HFMA2 -> FFMA on Turing (NAK RegLatencySM75)
+  r = run("bench --form fma.rn.f42");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("ptxfu bench: 'fma.rn.f42'"), std::string::npos) << r.out;
+  r = run("bench --form tanh.approx.f32 --config sm_70");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("requires .target sm_75"), std::string::npos) << r.out;
+  r = run("bench --consumer add.s32");
+  EXPECT_NE(r.status, 0);
+}
+
 }  // namespace
 
 #include "approx/half_table.h"

@@ -1,0 +1,153 @@
+// `ptxfu bench --form`: what it measures follows from the config, read here
+// independently of the model, and every config's references by form and by
+// producer -> consumer pair are reproduced within the stated tolerance
+// (latency +-1 cycle, throughput 10%). The expected values are the published
+// figures in each config's `reference:`, never the model's own output.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+#include "models/microbench.h"
+
+namespace ptxfu::models {
+namespace {
+
+struct Check {
+  size_t config;
+  std::string form, consumer;
+  const Reference* reference = nullptr;  // a fidelity row; nullptr: a structural check
+};
+
+class FormBench : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    for (const auto& e : embedded_configs()) configs_.push_back(load_config(std::string(e.name)));
+    for (size_t ci = 0; ci < configs_.size(); ++ci) {
+      const ArchConfig& c = configs_[ci];
+      for (const char* f : {"fma.rn.f32", "add.s32", "mad.lo.s32", "ex2.approx.ftz.f32", "fma.rn.f16x2"})
+        checks_.push_back({ci, f, ""});
+      checks_.push_back({ci, "fma.rn.f32", "add.s32"});
+      checks_.push_back({ci, "add.s32", "fma.rn.f32"});
+      checks_.push_back({ci, "fma.rn.f16x2", "fma.rn.f32"});
+      checks_.push_back({ci, "fma.rn.f32", "ex2.approx.ftz.f32"});
+      // Every reference: a built-in bench by its form, a form, or "FORM -> CONSUMER".
+      for (const Reference& r : c.references) {
+        Check k{ci, r.bench, "", &r};
+        for (const MicroBench& b : micro_benches())
+          if (b.name == r.bench) k.form = std::string(b.mnemonic);
+        const auto arrow = r.bench.find(" -> ");
+        if (arrow != std::string::npos) {
+          k.form = r.bench.substr(0, arrow);
+          k.consumer = r.bench.substr(arrow + 4);
+        }
+        checks_.push_back(k);
+      }
+    }
+    std::vector<FormBenchSpec> specs;
+    for (const Check& k : checks_) specs.push_back({&configs_[k.config], k.form, k.consumer});
+    results_ = run_form_benches(specs);
+  }
+
+  // The latency the config gives a pair of units' timings, from its
+  // `dependencies:` list (not ArchConfig::dependent_latency).
+  static unsigned expected_latency(const ArchConfig& c, const Timing& p, const Timing& q) {
+    unsigned latency = p.latency;
+    for (const Dependency& d : c.dependencies)
+      if (d.producer == p.dep && d.consumer == q.dep) latency = std::max(latency, d.latency);
+    // A dependent instance on the same unit also waits for the unit.
+    if (p.unit == q.unit) latency = std::max(latency, p.occupancy());
+    return latency;
+  }
+
+  static const FormBenchResult& result(size_t config, const std::string& form, const std::string& consumer = "") {
+    for (size_t i = 0; i < checks_.size(); ++i)
+      if (checks_[i].config == config && checks_[i].form == form && checks_[i].consumer == consumer &&
+          !checks_[i].reference)
+        return results_[i];
+    static const FormBenchResult none;
+    ADD_FAILURE() << "no check " << form << " -> " << consumer;
+    return none;
+  }
+
+  static std::vector<ArchConfig> configs_;
+  static std::vector<Check> checks_;
+  static std::vector<FormBenchResult> results_;
+};
+std::vector<ArchConfig> FormBench::configs_;
+std::vector<Check> FormBench::checks_;
+std::vector<FormBenchResult> FormBench::results_;
+
+Timing unit_timing(const ArchConfig& c, Unit u) { return c.units[static_cast<size_t>(u)]; }
+
+// FFMA, IADD3, MUFU chains: the unit's latency, or the config's own pair
+// entry where it is longer; throughput: lanes * sub_partitions / interval.
+TEST_F(FormBench, ChainsAndStreamsFollowTheConfig) {
+  ASSERT_GE(configs_.size(), 8u);
+  for (size_t ci = 0; ci < configs_.size(); ++ci) {
+    const ArchConfig& c = configs_[ci];
+    for (const auto& [form, unit] : {std::pair{"fma.rn.f32", Unit::fma}, std::pair{"add.s32", Unit::alu},
+                                     std::pair{"ex2.approx.ftz.f32", Unit::mufu}}) {
+      const Timing t = unit_timing(c, unit);
+      const FormBenchResult& r = result(ci, form);
+      EXPECT_EQ(r.unit, unit) << c.name << " " << form;
+      EXPECT_EQ(r.latency, expected_latency(c, t, t)) << c.name << " " << form;
+      EXPECT_DOUBLE_EQ(r.throughput, static_cast<double>(t.lanes) * c.sub_partitions / t.interval)
+          << c.name << " " << form;
+    }
+  }
+}
+
+TEST_F(FormBench, PairsTakeTheConfigsProducerConsumerLatency) {
+  for (size_t ci = 0; ci < configs_.size(); ++ci) {
+    const ArchConfig& c = configs_[ci];
+    const Timing fma = unit_timing(c, Unit::fma), alu = unit_timing(c, Unit::alu), mufu = unit_timing(c, Unit::mufu);
+    EXPECT_EQ(result(ci, "fma.rn.f32", "add.s32").latency, expected_latency(c, fma, alu)) << c.name;
+    EXPECT_EQ(result(ci, "add.s32", "fma.rn.f32").latency, expected_latency(c, alu, fma)) << c.name;
+    EXPECT_EQ(result(ci, "fma.rn.f32", "ex2.approx.ftz.f32").latency, expected_latency(c, fma, mufu)) << c.name;
+    EXPECT_EQ(result(ci, "fma.rn.f32", "add.s32").chained_through, "add.s32");
+    // A crossing from the FMA pipe to the ALU costs more than staying (NAK on every table).
+    EXPECT_GT(result(ci, "fma.rn.f32", "add.s32").latency, result(ci, "fma.rn.f32").latency) << c.name;
+  }
+}
+
+TEST_F(FormBench, BadFormsAreErrors) {
+  EXPECT_NE(form_error("bogus.f32"), "");
+  EXPECT_NE(form_error("fma.rn.f33"), "");
+  EXPECT_EQ(form_error("setp.lt.f32"), "");
+  EXPECT_EQ(form_error("cvt.rn.f16x2.f32"), "");
+  // Illegal on one target: that row says why, the others measure.
+  for (const FormBenchResult& r : results_) EXPECT_EQ(r.error, "") << r.config << " " << r.form;
+}
+
+// The fidelity table: every reference of every config, within +-1 cycle and 10%.
+TEST_F(FormBench, EveryReferenceIsReproduced) {
+  std::map<std::string, unsigned> figures;  // per config
+  for (size_t i = 0; i < checks_.size(); ++i) {
+    const Check& k = checks_[i];
+    if (!k.reference) continue;
+    const FormBenchResult& r = results_[i];
+    const std::string what = configs_[k.config].name + " " + k.reference->bench;
+    EXPECT_FALSE(k.reference->source.empty()) << what;
+    ASSERT_EQ(r.error, "") << what;
+    EXPECT_EQ(r.reference, k.reference) << what << ": bench --form finds another reference";
+    if (k.reference->latency) {
+      EXPECT_LE(std::fabs(r.latency - *k.reference->latency), 1.0)
+          << what << ": model " << r.latency << ", reference " << *k.reference->latency;
+      ++figures[r.config];
+    }
+    if (k.reference->throughput) {
+      EXPECT_LE(std::fabs(r.throughput / *k.reference->throughput - 1.0), 0.10)
+          << what << ": model " << r.throughput << ", reference " << *k.reference->throughput;
+      ++figures[r.config];
+    }
+  }
+  for (const ArchConfig& c : configs_) {
+    EXPECT_GE(c.references.size(), 12u) << c.name << " has fewer than 12 references";
+    EXPECT_GE(figures[c.name], 12u) << c.name << " has fewer than 12 asserted figures";
+    std::cout << c.name << ": " << figures[c.name] << " figures asserted\n";
+  }
+}
+
+}  // namespace
+}  // namespace ptxfu::models
