@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "models/exec_unit.h"
-#include "models/rtl_form.h"
+#include "cosim/rtl_form.h"
 #include "models/rtl_half_unit.h"
 
 // ptxfu owns main(); SystemC's library still references sc_main.

@@ -15,7 +15,7 @@
 
 #include "cosim/checker.h"
 #include "cosim/cosim.h"
-#include "models/rtl_form.h"
+#include "cosim/rtl_form.h"
 #include "cosim/golden.h"
 #include "cosim/rtl_units.h"
 #include "cosim/vectors.h"
