@@ -3,8 +3,12 @@
 namespace ptxfu::cosim {
 
 Checker::Checker(Unit& unit, Golden golden, const Form& form, uint64_t seed, double stall_rate)
-    : unit_(unit), golden_(std::move(golden)), form_(form), board_(unit.tag_bits()),
-      rng_(seed ^ 0x5eedc0517ull), stall_rate_(stall_rate),
+    : unit_(unit),
+      golden_(std::move(golden)),
+      form_(form),
+      board_(unit.tag_bits()),
+      rng_(seed ^ 0x5eedc0517ull),
+      stall_rate_(stall_rate),
       lane_mask_(form.lanes == 2 ? 0xffffffffu : 0xffffu) {}
 
 // Ports from the PTX operands; ports the form does not read, and lane 1 of a
@@ -37,10 +41,11 @@ bool Checker::step(const Vector& v) {
   uint64_t src[3] = {v.src[0], v.src[1], v.src[2]};
   if (form_.lanes == 1)
     for (auto& s : src) s &= 0xffffu;
+  ExpectedThread thread;
+  for (unsigned k = 0; k < 3; ++k) thread.src[k] = static_cast<uint32_t>(src[k]);
+  thread.expected = static_cast<uint32_t>(golden_(form_.instr, src));
   Expected e;
   e.form = &form_;
-  for (unsigned k = 0; k < 3; ++k) e.src[0][k] = static_cast<uint32_t>(src[k]);
-  e.expected[0] = static_cast<uint32_t>(golden_(form_.instr, src));
   e.latency = unit_.latency();
   e.at_least = stall_rate_ > 0.0;  // bubbles and backpressure only delay
   const Beat beat = beat_of(v);
@@ -57,7 +62,7 @@ bool Checker::step(const Vector& v) {
   // is expected before the cycle and withdrawn if the unit was not ready.
   for (;;) {
     e.issued = unit_.cycles();
-    board_.issue(e);
+    board_.issue(e, &thread);
     bool accepted = false;
     tick(&beat, accepted);
     if (accepted) break;

@@ -29,24 +29,44 @@ uint32_t lane_mask(const Form& f) { return f.lanes == 2 ? 0xffffffffu : 0xffffu;
 
 Scoreboard::Scoreboard(unsigned tag_bits) : tag_mask_(tag_bits >= 32 ? 0xffffffffu : (1u << tag_bits) - 1) {}
 
-void Scoreboard::issue(const Expected& beat) {
-  pending_.push_back(beat);
-  Expected& e = pending_.back();
+void Scoreboard::issue(const Expected& beat, const ExpectedThread* thread) {
+  Expected& e = pending_.push_back();
+  e = beat;
   e.tag &= tag_mask_;
-  for (unsigned t = 0; t < e.threads; ++t) e.expected[t] &= lane_mask(*e.form);
+  const uint32_t mask = lane_mask(*e.form);
+  for (unsigned t = 0; t < e.threads; ++t) {
+    ExpectedThread& th = pending_threads_.push_back();
+    th = thread[t];
+    th.expected &= mask;
+  }
 }
 
-void Scoreboard::record(const Expected& e, unsigned thread, uint32_t got, uint64_t arrived, std::string what) {
+void Scoreboard::withdraw() {
+  pending_threads_.pop_back(pending_[pending_.size() - 1].threads);
+  pending_.pop_back();
+}
+
+const Expected* Scoreboard::pop_oldest() {
+  const Expected* e = &pending_[0];
+  pending_threads_.pop_front(e->threads);
+  pending_.pop_front();
+  return e;
+}
+
+void Scoreboard::record(const Expected& e, const ExpectedThread* th, unsigned thread, uint32_t got, uint64_t arrived,
+                        std::string what) {
   ++records_;
   if (first_.size() >= kKeep) return;
+  static const ExpectedThread kNone;
+  if (th == nullptr) th = &kNone;
   Mismatch m;
   if (e.form != nullptr) {
-    m.line = eval_line(*e.form, e.src[thread]);
+    m.line = eval_line(*e.form, th->src);
     m.lanes = e.form->lanes;
   } else {
     m.line = "# (no instruction)";
   }
-  m.expected = e.expected[thread];
+  m.expected = th->expected;
   m.got = got;
   m.issued = e.issued;
   m.arrived = arrived;
@@ -63,58 +83,57 @@ const Expected* Scoreboard::arrive(uint32_t tag, uint64_t arrived, const uint32_
     ghost.issued = arrived;
     ++beats_failed_;
     ++timing_mismatches_;
-    record(ghost, 0, got[0], arrived, "output (tag " + std::to_string(tag) + ") without a request");
+    record(ghost, nullptr, 0, got[0], arrived, "output (tag " + std::to_string(tag) + ") without a request");
     return nullptr;
   }
-  last_ = std::move(pending_.front());
-  pending_.pop_front();
-  const Expected& e = last_;
+  const Expected& e = pending_[0];
+  const ExpectedThread* first = e.threads != 0 ? &pending_threads_[0] : nullptr;
   const uint32_t mask = lane_mask(*e.form);
   const unsigned num_lanes = e.form->lanes;
   ++beats_checked_;
   const uint64_t before = records_;
   if (tag != e.tag) {
     ++timing_mismatches_;
-    record(e, 0, got[0] & mask, arrived, "tag " + std::to_string(tag) + " instead of " + std::to_string(e.tag));
+    record(e, first, 0, got[0] & mask, arrived, "tag " + std::to_string(tag) + " instead of " + std::to_string(e.tag));
   } else {
     for (unsigned t = 0; t < e.threads; ++t) {
       if (!(e.active >> t & 1)) continue;
       ++threads_checked_;
+      const ExpectedThread& th = pending_threads_[t];
       const uint32_t g = got[t] & mask;
-      if (g == e.expected[t]) continue;
+      if (g == th.expected) continue;
       ++value_mismatches_;
       std::string lanes;
       for (unsigned l = 0; l < num_lanes; ++l)
-        if (lane(g, l) != lane(e.expected[t], l)) lanes += (lanes.empty() ? "lane " : ",") + std::to_string(l);
-      record(e, t, g, arrived, "value (" + lanes + ")");
+        if (lane(g, l) != lane(th.expected, l)) lanes += (lanes.empty() ? "lane " : ",") + std::to_string(l);
+      record(e, &th, t, g, arrived, "value (" + lanes + ")");
     }
     const uint64_t latency = arrived - e.issued;
     if (e.at_least ? latency < e.latency : latency != e.latency) {
       ++timing_mismatches_;
-      record(e, 0, got[0] & mask, arrived,
+      record(e, first, 0, got[0] & mask, arrived,
              "latency " + std::to_string(latency) + " cycles, configured " + std::to_string(e.latency));
     }
   }
   if (records_ != before) ++beats_failed_;
-  return &last_;
+  return pop_oldest();
 }
 
 const Expected* Scoreboard::give_up(uint64_t now, const std::string& why) {
   if (pending_.empty()) return nullptr;
-  last_ = std::move(pending_.front());
-  pending_.pop_front();
   ++beats_missing_;
   ++beats_failed_;
   ++timing_mismatches_;
-  record(last_, 0, 0, now, "missing: " + why);
-  return &last_;
+  const Expected& e = pending_[0];
+  record(e, e.threads != 0 ? &pending_threads_[0] : nullptr, 0, 0, now, "missing: " + why);
+  return pop_oldest();
 }
 
 std::string Scoreboard::report(const Mismatch& m) {
   std::ostringstream os;
-  os << m.line << "\n# " << (m.where.empty() ? "" : m.where + ": ") << "expected "
-     << hex(m.expected, m.lanes) << " got " << hex(m.got, m.lanes) << ": " << m.what
-     << "; issued in cycle " << m.issued << ", arrived in cycle " << m.arrived;
+  os << m.line << "\n# " << (m.where.empty() ? "" : m.where + ": ") << "expected " << hex(m.expected, m.lanes)
+     << " got " << hex(m.got, m.lanes) << ": " << m.what << "; issued in cycle " << m.issued << ", arrived in cycle "
+     << m.arrived;
   return os.str();
 }
 

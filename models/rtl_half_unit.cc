@@ -123,6 +123,7 @@ void RtlHalfUnit::drive(uint64_t cycle) {
   const WarpOp& op = op_of(*s.trans);
   const uint64_t mask = f.lanes == 1 ? 0xffffu : 0xffffffffu;
   cosim::Expected e;  // what the scoreboard waits for
+  cosim::ExpectedThread threads[kWarpSize];
   e.form = &f;
   e.tag = tag;
   e.issued = s.accept_cycle;
@@ -145,10 +146,10 @@ void RtlHalfUnit::drive(uint64_t cycle) {
     lanes_[t]->a.write(port[0]);
     lanes_[t]->b.write(port[1]);
     lanes_[t]->c.write(port[2]);
-    for (unsigned k = 0; k < f.num_src; ++k) e.src[t][k] = static_cast<uint32_t>(op.src[t][k] & mask);
-    e.expected[t] = static_cast<uint32_t>(s.golden[t]);
+    for (unsigned k = 0; k < f.num_src; ++k) threads[t].src[k] = static_cast<uint32_t>(op.src[t][k] & mask);
+    threads[t].expected = static_cast<uint32_t>(s.golden[t]);
   }
-  board_.issue(e);
+  board_.issue(e, threads);
 }
 
 void RtlHalfUnit::sample(uint64_t cycle) {
@@ -167,7 +168,7 @@ void RtlHalfUnit::sample(uint64_t cycle) {
   const uint32_t mask = s.form->lanes == 1 ? 0xffffu : 0xffffffffu;
   for (unsigned t = 0; t < kWarpSize; ++t)
     if (op.active_mask >> t & 1) op.result[0][t] = got[t] & mask;  // the warp gets what the RTL computed
-  finish(*s.trans, out_cycle);  // BEGIN_RESP at k + 1
+  finish(*s.trans, out_cycle);                                     // BEGIN_RESP at k + 1
   s.trans = nullptr;
 }
 

@@ -78,13 +78,13 @@ class RtlHalfUnit final : public UnitBase {
   std::map<const isa::Instr*, std::unique_ptr<cosim::Form>> forms_;  // null: not an RTL form
   std::array<Slot, 1u << kHalfPipeTagBits> slots_{};
   uint32_t next_tag_ = 0;
-  std::deque<uint32_t> queued_;     // tags accepted, not yet driven
+  std::deque<uint32_t> queued_;  // tags accepted, not yet driven
   // An instruction the RTL has not answered this many cycles after
   // acceptance is completed with the core's results and reported.
   static constexpr uint64_t kWatchdogCycles = 64;
   sc_core::sc_event work_;
   cosim::Scoreboard board_{kHalfPipeTagBits};  // the beats driven, not yet out, oldest first
-  RtlCosimStats protocol_;  // handshake errors the scoreboard cannot see
+  RtlCosimStats protocol_;                     // handshake errors the scoreboard cannot see
 };
 
 }  // namespace ptxfu::models
