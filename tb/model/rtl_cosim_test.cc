@@ -6,10 +6,13 @@
 // elaborates once per process: every job runs in one simulate() call.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <random>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -111,7 +114,26 @@ ArchConfig embedded(std::string_view name) {
 
 enum JobId { cpp90, rtl90, cpp75, rtl75, broken90, slow90, cpp80, rtl80, cpp80_traced, rtl80_traced, kJobs };
 
-std::string vcd_path(const char* which) { return testing::TempDir() + "/rtl_cosim_" + which + ".vcd"; }
+// ctest runs each test as its own process, several at once, and each builds
+// the fixture: the waveforms go to a directory of this process (removed at
+// exit), or one process reads a VCD while another rewrites it.
+struct VcdDir {
+  std::string path = testing::TempDir() + "rtl_cosim_XXXXXX";
+  VcdDir() {
+    if (::mkdtemp(path.data()) == nullptr) throw std::runtime_error("cannot create " + path);
+  }
+  ~VcdDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
+
+const std::string& vcd_dir() {
+  static const VcdDir dir;
+  return dir.path;
+}
+
+std::string vcd_path(const char* which) { return vcd_dir() + "/rtl_cosim_" + which + ".vcd"; }
 
 struct Fixture {
   ArchConfig sm90 = embedded("sm_90"), sm75 = embedded("sm_75"), sm80 = embedded("sm_80");
