@@ -213,6 +213,19 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
   }
   lines_.resize(kernel_.insts.size());
   for (size_t i = 0; i < lines_.size(); ++i) lines_[i].unit = timing_[i].unit;
+  for (size_t i = 0; job.rtl_half && i < kernel_.insts.size(); ++i) {
+    const kernel::Inst& in = kernel_.insts[i];
+    bool plain = in.kind == kernel::Kind::arith && timing_[i].unit == Unit::fma && in.num_dst == 1 && in.num_src <= 4;
+    for (unsigned k = 0; k < in.num_src; ++k)
+      plain &= in.src[k].kind == kernel::Operand::Kind::reg || in.src[k].kind == kernel::Operand::Kind::imm;
+    rtl_instrs_.push_back(nullptr);
+    if (!plain) continue;
+    auto pi = std::make_unique<ProgramInstr>();
+    pi->instr = in.form;
+    pi->num_src = in.num_src;
+    pi->line = in.line;
+    rtl_instrs_.back() = std::move(pi);
+  }
   for (const kernel::Inst& in : kernel_.insts)
     uses_carry_.push_back(in.kind == kernel::Kind::arith && (isa::reads_carry(in.form) || isa::writes_carry(in.form)));
   parts_.resize(n_parts);
@@ -440,8 +453,28 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   kernel::Warp& w = *s.warp;
   kernel::Cta& cta = *ctas_[s.cta].cta;
   const uint32_t reg_base = w.frames.back().reg_base;
+  Txn& txn = *acquire();
+  WarpOp& op = txn.op();
+  op.instr = nullptr;
+  const uint32_t pc = w.pc();
+  if (!rtl_instrs_.empty() && rtl_instrs_[pc]) {
+    // The RTL unit computes this form again from its operands, read before
+    // the executor writes the destination, and checks it against the core.
+    const kernel::Inst& in = kernel_.insts[pc];
+    op.instr = rtl_instrs_[pc].get();
+    for (unsigned k = 0; k < in.num_src; ++k) {
+      const kernel::Operand& o = in.src[k];
+      const uint64_t mask = o.bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << o.bits) - 1;
+      for (unsigned lane = 0; lane < kWarpSize; ++lane)
+        op.src[lane][k] = o.kind == kernel::Operand::Kind::imm
+                              ? o.value
+                              : w.regs[(size_t{reg_base} + o.reg) * kWarpSize + lane] & mask;
+    }
+    op.carry_in = 0;
+  }
   const kernel::StepResult r = kernel::step(w, cta, memory_, t);
   if (r.status == kernel::StepResult::Status::error) {
+    free_.push_back(&txn);
     fail(r.error);
     return;
   }
@@ -459,7 +492,6 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   Part& part = parts_[s.part];
   part.last = slot;
 
-  Txn& txn = *acquire();
   ++outstanding_;
   ++s.outstanding;
   txn.slot = slot;
@@ -468,8 +500,6 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   txn.inst = &in;
   txn.released.clear();
   txn.request_ended = txn.responded = false;
-  WarpOp& op = txn.op();
-  op.instr = nullptr;
   op.warp = static_cast<uint32_t>(slot);
   op.pc = r.pc;
   op.active_mask = r.executed;

@@ -123,6 +123,9 @@ class KernelSm : public sc_core::sc_module {
   Residency residency_;
   std::vector<Timing> timing_;  // per instruction, the memory ones' before coalescing
   std::vector<uint8_t> uses_carry_;  // per instruction: reads or writes the carry flag
+  // --rtl-half: per instruction, the arithmetic the RTL unit checks (its
+  // form; kind arithmetic), or none.
+  std::vector<std::unique_ptr<ProgramInstr>> rtl_instrs_;
   std::vector<Slot> slots_;
   std::vector<CtaSlot> ctas_;
   std::vector<Part> parts_;

@@ -1,12 +1,8 @@
 #include "models/rtl_half_unit.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 
 #include "exec/execute.h"
-#include "isa/forms.h"
-#include "models/rtl_form.h"
 
 namespace ptxfu::models {
 
@@ -14,8 +10,6 @@ using sc_core::sc_time;
 using sc_core::sc_time_stamp;
 
 namespace {
-
-std::string hex(uint64_t v, unsigned bits) { return fmt::format("0x{:0{}x}", v, bits / 4); }
 
 std::string join(const std::vector<unsigned>& v) {
   std::string s;
@@ -43,22 +37,30 @@ RtlHalfUnit::RtlHalfUnit(sc_core::sc_module_name name, unsigned stages, bool bro
 
 RtlHalfUnit::~RtlHalfUnit() = default;
 
-const cosim::Form* RtlHalfUnit::rtl_form(const ProgramInstr& pi) {
-  auto it = forms_.find(&pi);
+const cosim::Form* RtlHalfUnit::rtl_form(const isa::Instr& instr) {
+  auto it = forms_.find(&instr);
   if (it != forms_.end()) return it->second.get();
-  std::unique_ptr<cosim::Form> f;
-  if (pi.kind == InstrKind::arithmetic) {
-    auto form = std::make_unique<cosim::Form>();
-    std::string error;
-    if (cosim::make_form(isa::spell(pi.instr), *form, error) && form->unit == cosim::UnitKind::hfma2)
-      f = std::move(form);
-  }
-  return forms_.emplace(&pi, std::move(f)).first->second.get();
+  auto form = std::make_unique<cosim::Form>();
+  std::string error;
+  if (!cosim::make_form(instr, *form, error) || form->unit != cosim::UnitKind::hfma2) form.reset();
+  return forms_.emplace(&instr, std::move(form)).first->second.get();
+}
+
+RtlCosimStats RtlHalfUnit::stats() const {
+  RtlCosimStats s;
+  s.instructions = board_.beats_checked() + board_.beats_missing();
+  s.lanes_checked = board_.threads_checked();
+  s.mismatches = board_.value_mismatches();
+  s.latency_mismatches = board_.timing_mismatches();
+  for (const cosim::Mismatch& m : board_.first_mismatches()) s.report(cosim::Scoreboard::report(m));
+  s.merge(protocol_);
+  return s;
 }
 
 bool RtlHalfUnit::execute(WarpOp& op, tlm::tlm_generic_payload& trans) {
+  if (!op.instr) return true;  // a kernel's instruction the executor ran: timed only
   const ProgramInstr& pi = *op.instr;
-  const cosim::Form* form = rtl_form(pi);
+  const cosim::Form* form = pi.kind == InstrKind::arithmetic ? rtl_form(pi.instr) : nullptr;
   if (!form) {
     execute_on_core(op);
     return true;
@@ -88,7 +90,7 @@ void RtlHalfUnit::clock() {
   wait(kCycle / 20);
   shared_.rst_n.write(true);
   for (;;) {
-    while (queued_.empty() && in_flight_.empty()) wait(work_);
+    while (queued_.empty() && board_.pending() == 0) wait(work_);
     // Next drive point: k + 1/4 of the current cycle, or of the next one.
     // A copy on purpose: sc_time_stamp() refers to the kernel's clock, which moves at wait().
     const sc_time now = sc_time_stamp();  // NOLINT(performance-unnecessary-copy-initialization)
@@ -113,15 +115,23 @@ void RtlHalfUnit::drive(uint64_t cycle) {
   }
   const uint32_t tag = queued_.front();
   queued_.pop_front();
-  in_flight_.push_back(tag);
   if (!lanes_[0]->in_ready.read()) {  // cannot happen with out_ready_i high: the beat is lost
-    ++stats_.latency_mismatches;
-    stats_.report(fmt::format("# cycle {}: the RTL's in_ready_o is low with out_ready_i high", cycle));
+    ++protocol_.latency_mismatches;
+    protocol_.report(fmt::format("# cycle {}: the RTL's in_ready_o is low with out_ready_i high", cycle));
   }
   const Slot& s = slots_[tag];
   const cosim::Form& f = *s.form;
   const WarpOp& op = op_of(*s.trans);
   const uint64_t mask = f.lanes == 1 ? 0xffffu : 0xffffffffu;
+  cosim::Expected e;  // what the scoreboard waits for
+  cosim::ExpectedThread threads[kWarpSize];
+  e.form = &f;
+  e.tag = tag;
+  e.issued = s.accept_cycle;
+  e.latency = op.timing.latency;
+  e.threads = kWarpSize;
+  e.active = static_cast<uint32_t>(op.active_mask);
+  e.where = fmt::format("warp {} pc {}", op.warp, op.pc);
   shared_.in_valid.write(true);
   shared_.tag.write(tag);
   shared_.op.write(f.ctrl.op);
@@ -137,63 +147,41 @@ void RtlHalfUnit::drive(uint64_t cycle) {
     lanes_[t]->a.write(port[0]);
     lanes_[t]->b.write(port[1]);
     lanes_[t]->c.write(port[2]);
+    for (unsigned k = 0; k < f.num_src; ++k) threads[t].src[k] = static_cast<uint32_t>(op.src[t][k] & mask);
+    threads[t].expected = static_cast<uint32_t>(s.golden[t]);
   }
+  board_.issue(e, threads);
 }
 
 void RtlHalfUnit::sample(uint64_t cycle) {
   const HalfPipeLane& l0 = *lanes_[0];
   if (!l0.out_valid.read()) return;
-  const uint32_t tag = l0.tag_out.read() % slots_.size();
-  Slot& s = slots_[tag];
-  const auto it = std::find(in_flight_.begin(), in_flight_.end(), tag);
-  if (!s.trans || it == in_flight_.end()) {
-    ++stats_.mismatches;
-    stats_.report(fmt::format("# cycle {}: the RTL produced a beat (tag {}) nothing is waiting for", cycle + 1, tag));
-    return;
-  }
-  in_flight_.erase(it);
-  WarpOp& op = op_of(*s.trans);
-  const cosim::Form& f = *s.form;
-  const uint64_t mask = f.lanes == 1 ? 0xffffu : 0xffffffffu;
-  const unsigned bits = f.lanes * 16;
-  for (unsigned t = 0; t < kWarpSize; ++t) {
-    if (!(op.active_mask >> t & 1)) continue;
-    const HalfPipeLane& l = *lanes_[t];
-    const uint64_t rtl = l.out_valid.read() ? (l.result.read() & mask) : ~uint64_t{0};
-    op.result[0][t] = rtl;  // the warp gets what the RTL computed
-    ++stats_.lanes_checked;
-    if (rtl != s.golden[t]) {
-      ++stats_.mismatches;
-      std::string srcs;
-      for (unsigned k = 0; k < f.num_src; ++k) srcs += " " + hex(op.src[t][k] & mask, bits);
-      // A comment line, then the instruction as `ptxfu eval` reads it.
-      stats_.report(fmt::format("# warp {} pc {} thread {}: rtl {} core {}\n{}{}", op.warp, op.pc, t, hex(rtl, bits),
-                                hex(s.golden[t], bits), f.mnemonic, srcs));
-    }
-  }
-  ++stats_.instructions;
   const uint64_t out_cycle = cycle + 1;  // visible from the posedge at k + 1/2
-  const uint64_t latency = out_cycle - s.accept_cycle;
-  if (latency != op.timing.latency) {
-    ++stats_.latency_mismatches;
-    stats_.report(fmt::format("# warp {} pc {} {}: RTL latency {} cycles, configured {}", op.warp, op.pc, f.mnemonic,
-                              latency, op.timing.latency));
+  uint32_t got[kWarpSize];
+  for (unsigned t = 0; t < kWarpSize; ++t) {
+    const HalfPipeLane& l = *lanes_[t];
+    got[t] = l.out_valid.read() ? l.result.read() : ~uint32_t{0};
   }
-  finish(*s.trans, out_cycle);  // BEGIN_RESP at k + 1
+  const cosim::Expected* e = board_.arrive(l0.tag_out.read(), out_cycle, got);
+  if (e == nullptr) return;  // a beat nothing waits for: the scoreboard reports it
+  Slot& s = slots_[e->tag];
+  WarpOp& op = op_of(*s.trans);
+  const uint32_t mask = s.form->lanes == 1 ? 0xffffu : 0xffffffffu;
+  for (unsigned t = 0; t < kWarpSize; ++t)
+    if (op.active_mask >> t & 1) op.result[0][t] = got[t] & mask;  // the warp gets what the RTL computed
+  finish(*s.trans, out_cycle);                                     // BEGIN_RESP at k + 1
   s.trans = nullptr;
 }
 
 void RtlHalfUnit::watchdog(uint64_t cycle) {
-  while (!in_flight_.empty() && cycle + 1 - slots_[in_flight_.front()].accept_cycle > kWatchdogCycles) {
-    Slot& s = slots_[in_flight_.front()];
-    in_flight_.pop_front();
+  while (board_.oldest() != nullptr && cycle + 1 - board_.oldest()->issued > kWatchdogCycles) {
+    const cosim::Expected* e =
+        board_.give_up(cycle + 1, fmt::format("no RTL result after {} cycles (configured {}); the core's is used",
+                                              kWatchdogCycles, board_.oldest()->latency));
+    Slot& s = slots_[e->tag];
     WarpOp& op = op_of(*s.trans);
     for (unsigned t = 0; t < kWarpSize; ++t)
       if (op.active_mask >> t & 1) op.result[0][t] = s.golden[t];
-    ++stats_.instructions;
-    ++stats_.latency_mismatches;
-    stats_.report(fmt::format("# warp {} pc {} {}: no RTL result after {} cycles (configured {}); the core's is used",
-                              op.warp, op.pc, s.form->mnemonic, kWatchdogCycles, op.timing.latency));
     finish(*s.trans, cycle + 1);
     s.trans = nullptr;
   }

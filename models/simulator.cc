@@ -8,10 +8,10 @@
 
 #include <fmt/format.h>
 
+#include "cosim/rtl_form.h"
 #include "models/exec_unit.h"
 #include "models/kernel_sm_module.h"
 #include "models/lsu_unit.h"
-#include "models/rtl_form.h"
 #include "models/rtl_half_unit.h"
 
 // ptxfu owns main(); SystemC's library still references sc_main.
@@ -115,20 +115,18 @@ void write_kanata(const std::string& path, const SimJob& job, const SmModel& sm)
 void validate(const SimJob& job) {
   const ArchConfig& c = *job.config;
   if (!job.program == !job.kernel) throw ConfigError("a simulation runs a program or a kernel");
+  if (job.quantum_cycles == 0) throw ConfigError("the LT quantum must be at least one cycle");
   if (job.kernel) {
-    if (job.quantum_cycles == 0) throw ConfigError("the LT quantum must be at least one cycle");
-    if (job.rtl_half) throw ConfigError("--rtl-half runs straight-line programs only, not kernels");
     residency(c, *job.kernel, job.launch,
               job.registers_per_thread ? job.registers_per_thread : estimated_registers(*job.kernel));
     kernel::make_memory(*job.kernel, job.launch);  // the arguments against the parameters
-    return;
+  } else {
+    if (job.warps == 0 || job.warps > c.max_warps)
+      throw ConfigError(
+          fmt::format("{} warps: {} allows 1..{} warps per SM (max_warps)", job.warps, c.name, c.max_warps));
+    if (job.threads && (job.threads > job.warps * 32 || job.threads <= (job.warps - 1) * 32))
+      throw ConfigError(fmt::format("{} threads do not make {} warps", job.threads, job.warps));
   }
-  if (job.warps == 0 || job.warps > c.max_warps)
-    throw ConfigError(
-        fmt::format("{} warps: {} allows 1..{} warps per SM (max_warps)", job.warps, c.name, c.max_warps));
-  if (job.threads && (job.threads > job.warps * 32 || job.threads <= (job.warps - 1) * 32))
-    throw ConfigError(fmt::format("{} threads do not make {} warps", job.threads, job.warps));
-  if (job.quantum_cycles == 0) throw ConfigError("the LT quantum must be at least one cycle");
   if (job.rtl_half) {
     if (job.style != TimingStyle::approximately_timed)
       throw ConfigError(
@@ -197,6 +195,8 @@ std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
       r.lines = k.lines();
       r.warp_stalls = k.stalls();
       r.memory = std::move(k.memory());
+      for (const RtlHalfUnit* u : sm.rtl_units) r.rtl_cosim.merge(u->stats());
+      r.rtl_half = job.rtl_half;
       for (const auto& u : sm.units) {
         auto& us = r.units[static_cast<size_t>(u->unit_kind())];
         us.busy_cycles += u->busy_cycles();

@@ -15,6 +15,8 @@
 // Internal number form (both formats): P = max(F0_MAN, F1_MAN) + 1 and
 //     value = (-1)^s * sig * 2^(exp - (P-1)),  sig normalised (hidden bit at P-1)
 // See the ASCII layouts in the sections below.
+`include "ptxfu_ops.svh"
+
 module ptxfu_hfma_lane #(
   parameter int unsigned F0_EXP   = 5,             // format 0 exponent bits (f16)
   parameter int unsigned F0_MAN   = 10,            // format 0 fraction bits
@@ -62,10 +64,10 @@ module ptxfu_hfma_lane #(
   localparam logic [FW-1:0] ONE0      = FW'(BIAS0 << F0_MAN);
   localparam logic [FW-1:0] ONE1      = FW'(BIAS1 << F1_MAN);
 
-  localparam logic [1:0] OP_FMA = 2'd0;
-  localparam logic [1:0] OP_ADD = 2'd1;
-  localparam logic [1:0] OP_SUB = 2'd2;
-  localparam logic [1:0] OP_MUL = 2'd3;
+  localparam logic [1:0] OP_FMA = `PTXFU_HFMA2_OP_FMA;  // ptxfu_ops.svh
+  localparam logic [1:0] OP_ADD = `PTXFU_HFMA2_OP_ADD;
+  localparam logic [1:0] OP_SUB = `PTXFU_HFMA2_OP_SUB;
+  localparam logic [1:0] OP_MUL = `PTXFU_HFMA2_OP_MUL;
 
   if (FW != 1 + F1_EXP + F1_MAN) begin : gen_bad_formats
     $error("ptxfu_hfma_lane: both formats must have the same width");

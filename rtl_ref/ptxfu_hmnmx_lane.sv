@@ -9,6 +9,8 @@
 //   a_i, b_i:  | s | exponent (EXP bits of the format) | fraction (MAN bits) |
 //               FW-1                                                       0
 // Ordering key used by the compare: sign-magnitude, with -0 just below +0.
+`include "ptxfu_ops.svh"
+
 module ptxfu_hmnmx_lane #(
   parameter int unsigned F0_EXP   = 5,          // format 0 (f16)
   parameter int unsigned F0_MAN   = 10,
@@ -34,10 +36,10 @@ module ptxfu_hmnmx_lane #(
   localparam logic [FW-1:0] EXP0      = FW'(((1 << F0_EXP) - 1) << F0_MAN);
   localparam logic [FW-1:0] EXP1      = FW'(((1 << F1_EXP) - 1) << F1_MAN);
 
-  localparam logic [1:0] OP_MIN = 2'd0;
-  localparam logic [1:0] OP_MAX = 2'd1;
-  localparam logic [1:0] OP_NEG = 2'd2;
-  localparam logic [1:0] OP_ABS = 2'd3;
+  localparam logic [1:0] OP_MIN = `PTXFU_HMNMX2_OP_MIN;  // ptxfu_ops.svh
+  localparam logic [1:0] OP_MAX = `PTXFU_HMNMX2_OP_MAX;
+  localparam logic [1:0] OP_NEG = `PTXFU_HMNMX2_OP_NEG;
+  localparam logic [1:0] OP_ABS = `PTXFU_HMNMX2_OP_ABS;
 
   if (FW != 1 + F1_EXP + F1_MAN) begin : gen_bad_formats
     $error("ptxfu_hmnmx_lane: both formats must have the same width");

@@ -7,16 +7,14 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-build/synth}
 mkdir -p "$out"
-srcs="$here/ptxfu_lzc.sv $here/ptxfu_stage_reg.sv $here/ptxfu_pipe_ctrl.sv
-      $here/ptxfu_hfma_unpack.sv $here/ptxfu_hfma_round.sv $here/ptxfu_hfma_lane.sv
-      $here/ptxfu_hfma2.sv $here/ptxfu_hmnmx_lane.sv $here/ptxfu_hmnmx2.sv"
+srcs=$(sed "s|^|$here/|" "$here/sources.f")  # the one file list (also read by cosim/rtl.cmake)
 
 printf '%-8s %-7s %8s %8s %10s\n' unit stages cells flops 'other cells'
 for cfg in hfma2:0 hfma2:2 hfma2:4 hfma2:6 hmnmx2:0 hmnmx2:1 hmnmx2:2; do
   unit=${cfg%%:*}
   n=${cfg##*:}
   log="$out/${unit}_s$n.log"
-  yosys -q -l "$log" -p "read_verilog -sv $(echo $srcs);
+  yosys -q -l "$log" -p "read_verilog -sv -I$here $(echo $srcs);
     hierarchy -check -top ptxfu_$unit -chparam NUM_STAGES $n;
     synth -flatten -top ptxfu_$unit; opt_clean -purge; tee -o $out/${unit}_s$n.stat stat" >/dev/null
   cells=$(awk '/Number of cells:/ {print $4}' "$out/${unit}_s$n.stat" | tail -1)

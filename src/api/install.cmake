@@ -1,7 +1,7 @@
 # `cmake --install build --prefix P`: what a user of ptxfu gets.
 #   bin/ptxfu
 #   lib/libptxfu.so, lib/libptxfu.a              the exact core with the C and C++ APIs
-#   lib/libptxfu_models.a                        the SystemC/TLM models
+#   lib/libptxfu_models.a, libptxfu_rtl.a        the SystemC/TLM models and the RTL plug they use
 #   include/ptxfu/ptxfu.h, ptxfu.hpp, version.h  the public headers
 #   include/ptxfu/internal/                      the models' headers and the core headers they use
 #                                                (for ptxfu::models only: not a stable interface)
@@ -29,9 +29,12 @@ install(EXPORT ptxfuTargets NAMESPACE ptxfu:: DESTINATION ${PTXFU_CMAKE_DIR})
 # declares the imported target itself from the installed archive and headers.
 set(PTXFU_MODELS_ARCHIVE ${CMAKE_STATIC_LIBRARY_PREFIX}ptxfu_models${CMAKE_STATIC_LIBRARY_SUFFIX})
 install(FILES $<TARGET_FILE:ptxfu_models> DESTINATION ${CMAKE_INSTALL_LIBDIR} RENAME ${PTXFU_MODELS_ARCHIVE})
+# The RTL plug the models use (cosim/: the PTX-to-RTL encoding and the scoreboard).
+set(PTXFU_RTL_ARCHIVE ${CMAKE_STATIC_LIBRARY_PREFIX}ptxfu_rtl${CMAKE_STATIC_LIBRARY_SUFFIX})
+install(FILES $<TARGET_FILE:ptxfu_rtl> DESTINATION ${CMAKE_INSTALL_LIBDIR} RENAME ${PTXFU_RTL_ARCHIVE})
 
 # The headers the models' headers reach, found by following #include "..."
-# (models/ and the core's src/ are the two roots).
+# (models/, cosim/ and the core's src/: the project root and src/ are the two roots).
 function(ptxfu_header_closure out)
   set(todo ${ARGN})
   set(done "")

@@ -15,9 +15,10 @@
 
 #include "cosim/checker.h"
 #include "cosim/cosim.h"
-#include "models/rtl_form.h"
+#include "cosim/rtl_form.h"
 #include "cosim/golden.h"
 #include "cosim/rtl_units.h"
+#include "cosim/scoreboard.h"
 #include "cosim/vectors.h"
 #include "isa/forms.h"
 #include "fp/policy.h"
@@ -296,6 +297,67 @@ TEST(CosimChecker, CatchesEachKindOfFault) {
 // ---------------------------------------------------------------------------
 // Command-line contract and options.
 // ---------------------------------------------------------------------------
+// Warp beats (32 threads each, as the in-model RTL unit issues them) behind
+// beats of one thread: the queues wrap and grow while beats are in flight,
+// and each beat is still checked against its own threads.
+TEST(CosimScoreboard, WarpBeatsKeepTheirThreadsAcrossWrapAndGrowth) {
+  Form f;
+  std::string err;
+  ASSERT_TRUE(make_form("fma.rn.f16x2", f, err)) << err;
+  Scoreboard board(4);
+  auto beat = [&](uint32_t tag, unsigned threads) {
+    Expected e;
+    e.form = &f;
+    e.tag = tag;
+    e.issued = 10 * tag;
+    e.latency = 5;
+    e.threads = threads;
+    e.active = threads == 32 ? 0xffffffffu : 1u;
+    e.where = "beat " + std::to_string(tag);
+    return e;
+  };
+  auto thread = [](uint32_t tag, unsigned t) {
+    ExpectedThread th;
+    th.src[0] = tag;
+    th.src[1] = t;
+    th.expected = tag << 16 | t;
+    return th;
+  };
+  auto issue = [&](uint32_t tag, unsigned threads) {
+    std::vector<ExpectedThread> th;
+    for (unsigned t = 0; t < threads; ++t) th.push_back(thread(tag, t));
+    board.issue(beat(tag, threads), th.data());
+  };
+  auto arrive = [&](uint32_t tag, unsigned threads, int wrong_thread) {
+    uint32_t got[kMaxThreads] = {};
+    for (unsigned t = 0; t < threads; ++t) got[t] = thread(tag, t).expected ^ (static_cast<int>(t) == wrong_thread);
+    const Expected* e = board.arrive(tag, 10 * tag + 5, got);
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->tag, tag);
+    EXPECT_EQ(e->where, "beat " + std::to_string(tag));
+  };
+  // Single-thread beats move the heads off zero, then warp beats wrap them.
+  for (uint32_t tag = 0; tag < 6; ++tag) issue(tag, 1);
+  for (uint32_t tag = 0; tag < 5; ++tag) arrive(tag, 1, -1);
+  for (uint32_t tag = 6; tag < 11; ++tag) issue(tag, 32);
+  issue(11, 32);
+  board.withdraw();  // the unit did not take beat 11
+  EXPECT_EQ(board.pending(), 6u);
+  arrive(5, 1, -1);
+  for (uint32_t tag = 6; tag < 11; ++tag) arrive(tag, 32, tag == 9 ? 17 : -1);
+  EXPECT_EQ(board.pending(), 0u);
+  EXPECT_EQ(board.beats_checked(), 11u);
+  EXPECT_EQ(board.threads_checked(), 6u + 5u * 32u);
+  EXPECT_EQ(board.value_mismatches(), 1u);
+  EXPECT_EQ(board.timing_mismatches(), 0u);
+  ASSERT_EQ(board.first_mismatches().size(), 1u);
+  const Mismatch& m = board.first_mismatches()[0];
+  EXPECT_EQ(m.line, "fma.rn.f16x2 0x00000009 0x00000011 0x00000000");
+  EXPECT_EQ(m.where, "beat 9 thread 17");
+  EXPECT_EQ(m.expected, 9u << 16 | 17u);
+  EXPECT_EQ(m.what, "value (lane 0)");
+}
+
 TEST(CosimOptions, ErrorsAndShards) {
   CosimOptions o;
   o.op = "fma.rn.f16x2";

@@ -2,7 +2,7 @@
 # Line/toggle coverage of rtl_ref/ from passing co-simulation runs.
 #   cmake -S . -B build-cov -DPTXFU_COSIM_COVERAGE=ON
 #   cmake --build build-cov -j2 --target ptxfu_cosim_cli
-#   tb/cosim/coverage.sh build-cov/tb/cosim/ptxfu_cosim OUTDIR [VECTORS]
+#   tb/cosim/coverage.sh build-cov/cosim/ptxfu_cosim OUTDIR [VECTORS]
 # Each run writes OUTDIR/<n>.dat only if it passed; the merged, annotated
 # sources land in OUTDIR/annotated and the summary is printed at the end.
 set -eu

@@ -388,3 +388,33 @@ TEST(Residency, EstimatedRegistersFollowPtxas) {
 
 }  // namespace
 }  // namespace ptxfu::kernel::testing
+
+namespace ptxfu::kernel::testing {
+namespace {
+
+// The reference RTL in the loop of a real kernel: its half-precision FMA
+// forms go to the verilated HFMA2 and are checked thread by thread; the
+// timing is that of the approximately-timed model without it.
+TEST(SimCli, RtlHalfChecksAKernelsHalfArithmetic) {
+  const std::string launch = "sim " + std::string(PTXFU_CORPUS_DIR) +
+                             "/elementwise_half.sm_90.ptx --entry scale_bias_half2 --grid 4 --block 128 "
+                             "--arg buf:random:2048:1 --arg buf:random:2048:2 --arg buf:zeros:2048 "
+                             "--arg u16:0x3c00 --arg u32:512 --config sm_80 --json";
+  const Cli rtl = ptxfu(launch + " --rtl-half"), plain = ptxfu(launch + " --mode at");
+  if (rtl.status != 0 && Contains(rtl.out, "no RTL models")) GTEST_SKIP() << "built without the RTL";
+  ASSERT_EQ(rtl.status, 0) << rtl.out;
+  ASSERT_EQ(plain.status, 0) << plain.out;
+  const std::regex checked(R"("lanes_checked": (\d+))"), mismatches(R"("mismatches": (\d+))"),
+      cycles(R"("cycles": (\d+))");
+  std::smatch m, n;
+  ASSERT_TRUE(std::regex_search(rtl.out, m, checked)) << rtl.out;
+  EXPECT_EQ(std::stoul(m[1]), 512u);  // one f16x2 fma per thread
+  ASSERT_TRUE(std::regex_search(rtl.out, m, mismatches));
+  EXPECT_EQ(m[1], "0");
+  ASSERT_TRUE(std::regex_search(rtl.out, m, cycles) && std::regex_search(plain.out, n, cycles));
+  EXPECT_EQ(m[1], n[1]);
+  EXPECT_NE(ptxfu(launch + " --rtl-half --mode lt").status, 0);
+}
+
+}  // namespace
+}  // namespace ptxfu::kernel::testing

@@ -6,10 +6,13 @@
 // elaborates once per process: every job runs in one simulate() call.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <random>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -111,7 +114,26 @@ ArchConfig embedded(std::string_view name) {
 
 enum JobId { cpp90, rtl90, cpp75, rtl75, broken90, slow90, cpp80, rtl80, cpp80_traced, rtl80_traced, kJobs };
 
-std::string vcd_path(const char* which) { return testing::TempDir() + "/rtl_cosim_" + which + ".vcd"; }
+// ctest runs each test as its own process, several at once, and each builds
+// the fixture: the waveforms go to a directory of this process (removed at
+// exit), or one process reads a VCD while another rewrites it.
+struct VcdDir {
+  std::string path = testing::TempDir() + "rtl_cosim_XXXXXX";
+  VcdDir() {
+    if (::mkdtemp(path.data()) == nullptr) throw std::runtime_error("cannot create " + path);
+  }
+  ~VcdDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
+
+const std::string& vcd_dir() {
+  static const VcdDir dir;
+  return dir.path;
+}
+
+std::string vcd_path(const char* which) { return vcd_dir() + "/rtl_cosim_" + which + ".vcd"; }
 
 struct Fixture {
   ArchConfig sm90 = embedded("sm_90"), sm75 = embedded("sm_75"), sm80 = embedded("sm_80");
@@ -207,14 +229,19 @@ TEST(RtlCosim, BrokenRoundingIsCaught) {
   EXPECT_GT(r.rtl_cosim.mismatches, 0u);
   EXPECT_EQ(r.rtl_cosim.latency_mismatches, 0u);
   ASSERT_FALSE(r.rtl_cosim.reports.empty());
-  // Each report: a `#` comment with the RTL's and the core's results, then
-  // the instruction with its operands as `ptxfu eval` reads it.
+  // Each report (the co-simulation's one format, cosim/scoreboard.h): the
+  // instruction with its operands as `ptxfu eval` reads it, then a `#`
+  // comment with where it ran, the core's and the RTL's results.
   const std::string& first = r.rtl_cosim.reports.front();
-  EXPECT_EQ(first.rfind("# warp ", 0), 0u) << first;
-  EXPECT_NE(first.find("rtl 0x"), std::string::npos) << first;
-  const std::string eval_line = first.substr(first.find('\n') + 1);
+  const std::string eval_line = first.substr(0, first.find('\n'));
   EXPECT_NE(eval_line.find(".f16"), std::string::npos) << eval_line;
   EXPECT_NE(eval_line.find(" 0x"), std::string::npos) << eval_line;
+  const std::string comment = first.substr(first.find('\n') + 1);
+  EXPECT_EQ(comment.rfind("# warp ", 0), 0u) << first;
+  EXPECT_NE(comment.find(" thread "), std::string::npos) << first;
+  EXPECT_NE(comment.find("expected 0x"), std::string::npos) << first;
+  EXPECT_NE(comment.find("got 0x"), std::string::npos) << first;
+  EXPECT_NE(comment.find(": value (lane"), std::string::npos) << first;
   std::cout << "first of " << r.rtl_cosim.mismatches << " mismatches (" << r.rtl_cosim.lanes_checked
             << " threads checked):\n"
             << first << "\n";
@@ -227,7 +254,7 @@ TEST(RtlCosim, LatencyMismatchIsCaught) {
   EXPECT_EQ(r.rtl_cosim.latency_mismatches, r.rtl_cosim.instructions);
   EXPECT_GT(r.rtl_cosim.instructions, 0u);
   ASSERT_FALSE(r.rtl_cosim.reports.empty());
-  EXPECT_NE(r.rtl_cosim.reports.front().find("RTL latency 6 cycles, configured 5"), std::string::npos)
+  EXPECT_NE(r.rtl_cosim.reports.front().find("latency 6 cycles, configured 5"), std::string::npos)
       << r.rtl_cosim.reports.front();
   // The results arrive when the RTL has them: later than configured.
   EXPECT_GT(r.cycles, f.results[cpp90].cycles);

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "cosim/checker.h"
-#include "models/rtl_form.h"
+#include "cosim/rtl_form.h"
 #include "cosim/golden.h"
 #include "cosim/rtl_units.h"
 #include "cosim/vectors.h"

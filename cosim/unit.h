@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "models/rtl_form.h"
+#include "cosim/rtl_form.h"
 
 namespace ptxfu::cosim {
 

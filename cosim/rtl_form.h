@@ -1,6 +1,9 @@
 // One instruction form on the reference RTL (rtl_ref/): the decoded PTX
 // instruction, the RTL unit that runs it and the control inputs the unit
-// gets. Used by the in-model RTL unit and by the co-simulation harness.
+// gets. The one encoding of PTX onto the RTL's ports, used by the in-model
+// RTL unit (from the decoded instruction it already has) and by the
+// co-simulation harness (from a mnemonic). The op_i values come from
+// rtl_ref/ptxfu_ops.svh through the generated cosim/rtl_ops.h.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -14,7 +17,7 @@ const char* name(UnitKind u);
 
 // The control inputs of a beat (both units; each reads its own fields).
 struct Control {
-  uint8_t op = 0;     // hfma2: 0 fma 1 add 2 sub 3 mul; hmnmx2: 0 min 1 max 2 neg 3 abs
+  uint8_t op = 0;     // op_i: rtl_op::hfma2_* or rtl_op::hmnmx2_* (rtl_ref/ptxfu_ops.svh)
   bool bf16 = false;  // fmt_i
   bool ftz = false;
   bool sat = false;
@@ -28,7 +31,7 @@ struct Control {
 enum class Port : uint8_t { a, b, c };
 
 struct Form {
-  std::string mnemonic;  // as PTX spells it, e.g. "fma.rn.f16x2"
+  std::string mnemonic;  // as PTX spells it, e.g. "fma.rn.f16x2" (for messages only)
   isa::Instr instr;
   UnitKind unit = UnitKind::hfma2;
   Control ctrl;
@@ -38,8 +41,10 @@ struct Form {
   bool bf16 = false;
 };
 
-// Decodes `mnemonic` and maps it onto a unit. Returns false with a reason in
-// `error` when the form does not exist or no RTL unit runs it.
+// Maps a decoded instruction onto a unit. Returns false with a reason in
+// `error` when no RTL unit runs it.
+bool make_form(const isa::Instr& instr, Form& form, std::string& error);
+// The same from a mnemonic (decoded first; false also when it does not decode).
 bool make_form(const std::string& mnemonic, Form& form, std::string& error);
 
 // The lane value of operand `bits` (bits 16l+15:16l).

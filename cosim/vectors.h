@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cosim/checker.h"
-#include "models/rtl_form.h"
+#include "cosim/rtl_form.h"
 
 namespace ptxfu::cosim {
 

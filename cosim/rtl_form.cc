@@ -1,6 +1,8 @@
-#include "models/rtl_form.h"
+#include "cosim/rtl_form.h"
 
+#include "cosim/rtl_ops.h"
 #include "isa/decode.h"
+#include "isa/forms.h"
 
 namespace ptxfu::cosim {
 
@@ -20,16 +22,31 @@ unsigned sources_of(const std::string& mnemonic) {
   return 2;
 }
 
+bool map_form(const isa::Instr& instr, const std::string& mnemonic, Form& form, std::string& error);
+
 }  // namespace
 
 bool make_form(const std::string& mnemonic, Form& form, std::string& error) {
+  isa::Instr instr;
   isa::Diagnostic diag;
-  form = Form{};
-  form.mnemonic = mnemonic;
-  if (!isa::decode(mnemonic, sources_of(mnemonic), 1, form.instr, diag)) {
+  if (!isa::decode(mnemonic, sources_of(mnemonic), 1, instr, diag)) {
+    form = Form{};
     error = "cannot decode '" + mnemonic + "': " + diag.message;
     return false;
   }
+  return map_form(instr, mnemonic, form, error);
+}
+
+bool make_form(const isa::Instr& instr, Form& form, std::string& error) {
+  return map_form(instr, isa::spell(instr), form, error);
+}
+
+namespace {
+
+bool map_form(const isa::Instr& instr, const std::string& mnemonic, Form& form, std::string& error) {
+  form = Form{};
+  form.instr = instr;
+  form.mnemonic = mnemonic;
   const isa::Instr& in = form.instr;
   switch (in.type) {
     case Type::f16: form.lanes = 1; break;
@@ -60,7 +77,7 @@ bool make_form(const std::string& mnemonic, Form& form, std::string& error) {
   switch (in.op) {
     case Op::fma:
       form.unit = UnitKind::hfma2;
-      c.op = 0;
+      c.op = rtl_op::hfma2_fma;
       form.port[0] = Port::a;
       form.port[1] = Port::b;
       form.port[2] = Port::c;
@@ -68,13 +85,13 @@ bool make_form(const std::string& mnemonic, Form& form, std::string& error) {
     case Op::add:
     case Op::sub:
       form.unit = UnitKind::hfma2;
-      c.op = in.op == Op::add ? 1 : 2;
+      c.op = in.op == Op::add ? rtl_op::hfma2_add : rtl_op::hfma2_sub;
       form.port[0] = Port::a;
       form.port[1] = Port::c;  // d = a +/- c on the RTL
       break;
     case Op::mul:
       form.unit = UnitKind::hfma2;
-      c.op = 3;
+      c.op = rtl_op::hfma2_mul;
       form.port[0] = Port::a;
       form.port[1] = Port::b;
       break;
@@ -87,7 +104,10 @@ bool make_form(const std::string& mnemonic, Form& form, std::string& error) {
         return false;
       }
       form.unit = UnitKind::hmnmx2;
-      c.op = in.op == Op::min ? 0 : in.op == Op::max ? 1 : in.op == Op::neg ? 2 : 3;
+      c.op = in.op == Op::min   ? rtl_op::hmnmx2_min
+             : in.op == Op::max ? rtl_op::hmnmx2_max
+             : in.op == Op::neg ? rtl_op::hmnmx2_neg
+                                : rtl_op::hmnmx2_abs;
       form.port[0] = Port::a;
       form.port[1] = Port::b;
       break;
@@ -99,5 +119,7 @@ bool make_form(const std::string& mnemonic, Form& form, std::string& error) {
   }
   return true;
 }
+
+}  // namespace
 
 }  // namespace ptxfu::cosim

@@ -1,5 +1,5 @@
 // A verilated RTL unit behind the Unit interface. M is the Verilator model
-// class (one per unit and pipeline configuration, see CMakeLists.txt); the
+// class (one per unit and pipeline configuration, see cosim/CMakeLists.txt); the
 // two units differ only in their control ports (drive_control below).
 //
 // One cycle = two evaluations: inputs change with the clock low at time 10t,
@@ -16,6 +16,7 @@
 #include <verilated_cov.h>
 #endif
 
+#include "cosim/rtl_units.h"
 #include "cosim/unit.h"
 
 namespace ptxfu::cosim {
@@ -160,5 +161,10 @@ class VerilatedUnit final : public Unit {
 #endif
   uint64_t cycles_ = 0;
 };
+
+template <class M, UnitKind K>
+std::unique_ptr<Unit> VerilatedUnitModel::make(std::string name, unsigned latency, unsigned tag_bits) {
+  return std::make_unique<VerilatedUnit<M, K>>(std::move(name), latency, tag_bits);
+}
 
 }  // namespace ptxfu::cosim

@@ -1,0 +1,9 @@
+ptxfu_lzc.sv
+ptxfu_stage_reg.sv
+ptxfu_pipe_ctrl.sv
+ptxfu_hfma_unpack.sv
+ptxfu_hfma_round.sv
+ptxfu_hfma_lane.sv
+ptxfu_hfma2.sv
+ptxfu_hmnmx_lane.sv
+ptxfu_hmnmx2.sv
