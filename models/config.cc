@@ -140,8 +140,8 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
     r.fail(sched, "scheduler", fmt::format("unknown policy '{}' (expected lrr or gto)", policy));
 
   const YAML::Node sm = r.required(root, "sm", "");
-  r.only_keys(sm, "sm", {"max_ctas", "shared_bytes", "reserved_shared_per_cta", "registers", "register_granularity",
-                         "source"});
+  r.only_keys(sm, "sm",
+              {"max_ctas", "shared_bytes", "reserved_shared_per_cta", "registers", "register_granularity", "source"});
   c.sm.max_ctas = r.integer(r.required(sm, "max_ctas", "sm"), "sm.max_ctas", 1, 1024);
   c.sm.shared_bytes = r.integer(r.required(sm, "shared_bytes", "sm"), "sm.shared_bytes", 0, 1u << 30);
   if (sm["reserved_shared_per_cta"])
@@ -227,8 +227,7 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
       for (DepClass p : producers)
         for (DepClass q : consumers) {
           unsigned& cell = c.dependency_table[static_cast<size_t>(p)][static_cast<size_t>(q)];
-          if (cell != 0)
-            r.fail(d, key, fmt::format("the pair {} -> {} is given twice", name(p), name(q)));
+          if (cell != 0) r.fail(d, key, fmt::format("the pair {} -> {} is given twice", name(p), name(q)));
           cell = latency;
           c.dependencies.push_back({p, q, latency, source});
         }

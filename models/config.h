@@ -68,11 +68,11 @@ struct Dependency {
 // What decides how many CTAs are resident on one SM at a time (with
 // max_warps), from NVIDIA's per-compute-capability limits.
 struct SmLimits {
-  unsigned max_ctas = 32;                   // resident CTAs
-  unsigned shared_bytes = 48 * 1024;        // shared memory per SM, shared by the resident CTAs
-  unsigned reserved_shared_per_cta = 0;     // what the driver keeps of it per CTA
-  unsigned registers = 64 * 1024;           // 32-bit registers per SM
-  unsigned register_granularity = 256;      // a warp's registers are allocated in units of this many
+  unsigned max_ctas = 32;                // resident CTAs
+  unsigned shared_bytes = 48 * 1024;     // shared memory per SM, shared by the resident CTAs
+  unsigned reserved_shared_per_cta = 0;  // what the driver keeps of it per CTA
+  unsigned registers = 64 * 1024;        // 32-bit registers per SM
+  unsigned register_granularity = 256;   // a warp's registers are allocated in units of this many
 };
 
 // The load/store unit's latencies, cycles from issue to a dependent use, by
@@ -113,7 +113,7 @@ struct ArchConfig {
   SmLimits sm;
   std::array<Timing, kNumUnits> units{};  // per unit, in kUnits order
   MemoryTiming memory;
-  Timing multi_instruction;               // default for forms of class `multi`
+  Timing multi_instruction;  // default for forms of class `multi`
   std::vector<FormOverride> forms;
   std::vector<Reference> references;
   // `dependencies:` as given, and as a table: 0 where no entry names the pair.

@@ -107,10 +107,10 @@ Residency residency(const ArchConfig& c, const kernel::Kernel& k, const kernel::
         : std::string(tightest->name) == "shared memory"
             ? fmt::format("{} bytes of shared memory per CTA ({} dynamic, {} reserved), the SM has {}",
                           r.shared_per_cta, launch.shared_bytes, c.sm.reserved_shared_per_cta, c.sm.shared_bytes)
-            : fmt::format("{} registers per CTA ({} per thread), the SM has {}", regs_per_cta,
-                          registers_per_thread, c.sm.registers);
-    throw ConfigError(fmt::format("{}: one CTA of '{}' does not fit on an SM of {}: {}", k.file, k.entry().name,
-                                  c.name, why));
+            : fmt::format("{} registers per CTA ({} per thread), the SM has {}", regs_per_cta, registers_per_thread,
+                          c.sm.registers);
+    throw ConfigError(
+        fmt::format("{}: one CTA of '{}' does not fit on an SM of {}: {}", k.file, k.entry().name, c.name, why));
   }
   r.ctas = static_cast<unsigned>(std::min<uint64_t>(tightest->ctas, 1u << 20));
   r.limit = tightest->name;
@@ -142,9 +142,8 @@ unsigned transactions(const kernel::StepResult& r, const kernel::Inst& in, const
     unsigned worst = 1;
     for (unsigned i = 0; i < n; ++i) worst = std::max(worst, ++per_bank[words[i] % m.shared_banks]);
     // A wide access moves at most banks * 4 bytes per pass.
-    const unsigned passes = static_cast<unsigned>((static_cast<uint64_t>(__builtin_popcount(lanes)) * bytes +
-                                                   4 * m.shared_banks - 1) /
-                                                  (4 * m.shared_banks));
+    const unsigned passes = static_cast<unsigned>(
+        (static_cast<uint64_t>(__builtin_popcount(lanes)) * bytes + 4 * m.shared_banks - 1) / (4 * m.shared_banks));
     return std::max(worst, passes);
   }
   uint64_t lines[64];
@@ -610,11 +609,10 @@ void KernelSm::run() {
 namespace {
 
 std::string cycle_limit_message(const kernel::Kernel& k, uint64_t limit, const kernel::Cta& cta,
-                                 const kernel::Warp& w) {
+                                const kernel::Warp& w) {
   const kernel::Inst& in = k.insts[w.pc()];
-  return fmt::format(
-      "{}: error: cycle limit of {} reached (--max-cycles); warp {} of block ({},{},{}) was at '{}'", k.where(in),
-      limit, w.index, cta.ctaid.x, cta.ctaid.y, cta.ctaid.z, in.mnemonic);
+  return fmt::format("{}: error: cycle limit of {} reached (--max-cycles); warp {} of block ({},{},{}) was at '{}'",
+                     k.where(in), limit, w.index, cta.ctaid.x, cta.ctaid.y, cta.ctaid.z, in.mnemonic);
 }
 
 }  // namespace

@@ -49,8 +49,8 @@ class KernelSm : public sc_core::sc_module {
     size_t cta = 0;  // index in ctas_
     kernel::Warp* warp = nullptr;
     unsigned part = 0;
-    std::vector<uint64_t> ready_at;      // per register (frame base + slot): when a consumer may issue
-    std::vector<uint8_t> from_memory;    // per register: its pending producer is a memory or warp operation
+    std::vector<uint64_t> ready_at;    // per register (frame base + slot): when a consumer may issue
+    std::vector<uint8_t> from_memory;  // per register: its pending producer is a memory or warp operation
     // Per register, its last writer: when it issued and its row of the
     // config's dependency table (a consumer of class c may read it at
     // max(ready_at, written_at + row[c]), as in SubPartition).
@@ -60,8 +60,8 @@ class KernelSm : public sc_core::sc_module {
     uint64_t resume_at = 0;  // a branch or barrier holds the warp until then
     unsigned holds = 0;      // approximately timed: branches and barriers whose end is not known yet
     bool at_barrier = false;
-    uint32_t barrier_pc = 0;  // the bar.sync it waits at (its stall is counted there)
-    unsigned outstanding = 0;  // issued instructions whose results are not out
+    uint32_t barrier_pc = 0;             // the bar.sync it waits at (its stall is counted there)
+    unsigned outstanding = 0;            // issued instructions whose results are not out
     WarpStall reason = WarpStall::idle;  // why it did not issue, this cycle
     uint64_t recheck_at = 0;             // `reason` holds until then
   };
@@ -121,7 +121,7 @@ class KernelSm : public sc_core::sc_module {
   bool record_;
   kernel::Memory memory_;
   Residency residency_;
-  std::vector<Timing> timing_;  // per instruction, the memory ones' before coalescing
+  std::vector<Timing> timing_;       // per instruction, the memory ones' before coalescing
   std::vector<uint8_t> uses_carry_;  // per instruction: reads or writes the carry flag
   // --rtl-half: per instruction, the arithmetic the RTL unit checks (its
   // form; kind arithmetic), or none.

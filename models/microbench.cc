@@ -98,8 +98,8 @@ bool decode_form(const std::string& form, const isa::Capabilities* caps, isa::In
     const bool ok = caps ? isa::check_form(form, n, *caps, 1, out, d) : isa::decode(form, n, 1, out, d);
     if (ok) return true;
     // Prefer a reason that is not about the operand count.
-    if (first_error.empty() || (first_error.find("mismatch") != std::string::npos &&
-                                d.message.find("mismatch") == std::string::npos))
+    if (first_error.empty() ||
+        (first_error.find("mismatch") != std::string::npos && d.message.find("mismatch") == std::string::npos))
       first_error = d.message;
   }
   error = fmt::format("'{}': {}", form, first_error);

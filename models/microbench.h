@@ -53,10 +53,10 @@ struct FormBenchResult {
   // the consumer, the form itself, or "mov.bN" where the form cannot read
   // its own result (setp's predicate, cvt between widths).
   std::string chained_through;
-  std::string error;        // non-empty: the form is not legal on this config (nothing measured)
-  double latency = 0;       // cycles from the producer's issue to its dependent's issue
-  double throughput = 0;    // thread-instructions of the form per clock per SM, all resident warps
-  Unit unit = Unit::fma;    // the form's unit
+  std::string error;                     // non-empty: the form is not legal on this config (nothing measured)
+  double latency = 0;                    // cycles from the producer's issue to its dependent's issue
+  double throughput = 0;                 // thread-instructions of the form per clock per SM, all resident warps
+  Unit unit = Unit::fma;                 // the form's unit
   const Reference* reference = nullptr;  // the config's, under the bench's name, the form or "FORM -> CONSUMER"
 };
 

@@ -22,10 +22,10 @@ namespace {
 
 // One SM: sub-partitions, each with its own units, warps spread round-robin.
 struct SmModel {
-  std::vector<std::unique_ptr<UnitBase>> units;  // sub-partition-major
+  std::vector<std::unique_ptr<UnitBase>> units;      // sub-partition-major
   std::vector<std::unique_ptr<SubPartition>> parts;  // a straight-line program's
   std::unique_ptr<KernelSm> kernel_sm;               // or a kernel's
-  std::vector<const RtlHalfUnit*> rtl_units;  // the FMA units when job.rtl_half, among `units`
+  std::vector<const RtlHalfUnit*> rtl_units;         // the FMA units when job.rtl_half, among `units`
 
   SmModel(const std::string& name, const SimJob& job) {
     const ArchConfig& c = *job.config;
@@ -76,9 +76,9 @@ void write_kanata(const std::string& path, const SimJob& job, const SmModel& sm)
   uint64_t id = 0;
   for (size_t source = 0; source < sm.record_sources(); ++source) {
     for (const IssueRecord& r : sm.records(source)) {
-      std::string label =
-          job.kernel ? fmt::format("w{} line{} {}", r.warp, job.kernel->insts[r.pc].line, job.kernel->insts[r.pc].mnemonic)
-                     : fmt::format("w{} pc{} {}", r.warp, r.pc, job.program->code[r.pc].text);
+      std::string label = job.kernel ? fmt::format("w{} line{} {}", r.warp, job.kernel->insts[r.pc].line,
+                                                   job.kernel->insts[r.pc].mnemonic)
+                                     : fmt::format("w{} pc{} {}", r.warp, r.pc, job.program->code[r.pc].text);
       std::replace(label.begin(), label.end(), '\t', ' ');  // Kanata columns are tab-separated
       events.push_back(
           {r.issue_cycle, 1, fmt::format("I\t{0}\t{0}\t{1}\nL\t{0}\t0\t{2}\nS\t{0}\t0\tIs", id, r.warp, label)});

@@ -19,9 +19,9 @@ struct SimJob {
   // What runs: a straight-line program on `warps` warps, or a kernel launch.
   const Program* program = nullptr;
   const kernel::Kernel* kernel = nullptr;
-  kernel::Launch launch;                  // kernel: grid, block, arguments, dynamic shared memory
-  unsigned registers_per_thread = 0;      // kernel: 0 is estimated_registers()
-  uint64_t max_cycles = 1'000'000'000;    // kernel: a run that has not ended by then is an error
+  kernel::Launch launch;                // kernel: grid, block, arguments, dynamic shared memory
+  unsigned registers_per_thread = 0;    // kernel: 0 is estimated_registers()
+  uint64_t max_cycles = 1'000'000'000;  // kernel: a run that has not ended by then is an error
   unsigned warps = 1;
   // Threads of the CTA the warps make; 0: warps * 32. Otherwise the last
   // warp has threads - (warps - 1) * 32 lanes and the others are inactive
@@ -30,8 +30,8 @@ struct SimJob {
   bool all_registers = false;  // report every warp's registers (SimResult::registers), not only warp 0's
   TimingStyle style = TimingStyle::loosely_timed;
   uint64_t quantum_cycles = 10000;
-  std::string vcd_path;     // pipe occupancy waveforms (sc_trace), empty: none
-  std::string kanata_path;  // pipeline log for the Konata viewer, empty: none
+  std::string vcd_path;        // pipe occupancy waveforms (sc_trace), empty: none
+  std::string kanata_path;     // pipeline log for the Konata viewer, empty: none
   bool record_issues = false;  // SimResult::issues (bench --form measures issue-to-issue distances)
   // In-model RTL co-simulation (models/rtl_half_unit.h): every sub-partition's
   // FMA unit runs the half-precision forms on the verilated rtl_ref HFMA2 and
@@ -58,15 +58,15 @@ struct SimResult {
   std::vector<std::vector<std::vector<uint64_t>>> registers;          // [warp][register][lane] if all_registers
   double host_seconds = 0;
   std::vector<IssueRecord> issues;  // every warp-instruction's issue, if record_issues (sub-partition order)
-  bool rtl_half = false;    // the job ran with the RTL in the loop
-  RtlCosimStats rtl_cosim;  // summed over sub-partitions
+  bool rtl_half = false;            // the job ran with the RTL in the loop
+  RtlCosimStats rtl_cosim;          // summed over sub-partitions
   // Kernel jobs:
-  bool ok = true;     // false: `error` says why the kernel stopped (a fault, the cycle limit, a deadlock)
+  bool ok = true;  // false: `error` says why the kernel stopped (a fault, the cycle limit, a deadlock)
   std::string error;
   uint64_t ctas = 0;  // CTAs run to completion
   Residency residency;
-  kernel::Memory memory;          // the buffers after the run
-  std::vector<LineProfile> lines;  // per kernel instruction
+  kernel::Memory memory;                                                       // the buffers after the run
+  std::vector<LineProfile> lines;                                              // per kernel instruction
   std::array<uint64_t, static_cast<size_t>(WarpStall::kCount)> warp_stalls{};  // issue-less sub-partition cycles
 };
 

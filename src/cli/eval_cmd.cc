@@ -249,8 +249,8 @@ class Evaluator {
     f.vector_dest = isa::is_vector(f.instr.row->dest);
     f.writes_carry = isa::writes_carry(f.instr);
     f.reads_carry = isa::reads_carry(f.instr);
-    f.batch = f.instr.row->executor == isa::Executor::floating && f.dests == 1 && !f.vector_dest &&
-              !f.writes_carry && !f.reads_carry && f.dest_bits <= 64 && num_src <= kBatchSources;
+    f.batch = f.instr.row->executor == isa::Executor::floating && f.dests == 1 && !f.vector_dest && !f.writes_carry &&
+              !f.reads_carry && f.dest_bits <= 64 && num_src <= kBatchSources;
     if (cache_.size() > 4096) {  // bounded memory on adversarial input
       flush_batch();             // its form is about to go
       cache_.clear();

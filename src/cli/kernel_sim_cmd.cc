@@ -81,8 +81,8 @@ kernel::Dim3 parse_dim3(std::string_view text, std::string_view option) {
 
 Arg parse_arg(std::string_view spec, unsigned index, const kernel::Param& p) {
   auto bad = [&](const std::string& why) {
-    return KernelError(fmt::format("--arg {} '{}' for parameter {} ('.{} {}'): {}", index + 1, spec, index, p.type,
-                                   p.name, why));
+    return KernelError(
+        fmt::format("--arg {} '{}' for parameter {} ('.{} {}'): {}", index + 1, spec, index, p.type, p.name, why));
   };
   const size_t colon = spec.find(':');
   if (colon == std::string_view::npos) throw bad("expected TYPE:VALUE (u32:1024, f32:0.5, buf:FILE, ...)");
@@ -123,8 +123,8 @@ Arg parse_arg(std::string_view spec, unsigned index, const kernel::Param& p) {
     bool is_signed, floating;
   };
   static constexpr ScalarType kTypes[] = {
-      {"u8", 1, false, false},  {"s8", 1, true, false},   {"u16", 2, false, false}, {"s16", 2, true, false},
-      {"u32", 4, false, false}, {"s32", 4, true, false},  {"u64", 8, false, false}, {"s64", 8, true, false},
+      {"u8", 1, false, false},  {"s8", 1, true, false},  {"u16", 2, false, false}, {"s16", 2, true, false},
+      {"u32", 4, false, false}, {"s32", 4, true, false}, {"u64", 8, false, false}, {"s64", 8, true, false},
       {"f32", 4, false, true},  {"f64", 8, false, true},
   };
   const ScalarType* t = nullptr;
@@ -258,14 +258,16 @@ nlohmann::json profile_json(const kernel::Kernel& k, const models::SimResult& r)
   for (const auto& [line, s] : line_sums(k, r)) {
     nlohmann::json stalls = nlohmann::json::object();
     for (size_t i = 0; i < s.stalls.size(); ++i)
-      if (i != static_cast<size_t>(models::WarpStall::idle)) stalls[std::string(models::kWarpStallNames[i])] = s.stalls[i];
-    j.push_back({{"line", line},
-                 {"source", std::string(line <= lines.size() ? lines[line - 1] : "")},
-                 {"warp_instructions", s.warp_instructions},
-                 {"active_lanes", s.warp_instructions ? static_cast<double>(s.active_lanes) / s.warp_instructions : 0.0},
-                 {"stall_cycles", s.stall_total},
-                 {"stalls", stalls},
-                 {"unit", s.units}});
+      if (i != static_cast<size_t>(models::WarpStall::idle))
+        stalls[std::string(models::kWarpStallNames[i])] = s.stalls[i];
+    j.push_back(
+        {{"line", line},
+         {"source", std::string(line <= lines.size() ? lines[line - 1] : "")},
+         {"warp_instructions", s.warp_instructions},
+         {"active_lanes", s.warp_instructions ? static_cast<double>(s.active_lanes) / s.warp_instructions : 0.0},
+         {"stall_cycles", s.stall_total},
+         {"stalls", stalls},
+         {"unit", s.units}});
   }
   return j;
 }
@@ -284,7 +286,8 @@ void write_buffers(const std::string& dir, const kernel::Memory& m, std::vector<
       f.write(reinterpret_cast<const char*>(b.bytes.data()), static_cast<std::streamsize>(b.bytes.size()));
       if (!f) throw KernelError(fmt::format("{}: cannot write", tmp));
     }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) throw KernelError(fmt::format("{}: cannot rename to {}", tmp, path));
+    if (std::rename(tmp.c_str(), path.c_str()) != 0)
+      throw KernelError(fmt::format("{}: cannot rename to {}", tmp, path));
     written.push_back(path);
   }
 }
@@ -367,8 +370,8 @@ int run_kernel_sim(const SimCmdOptions& o, std::string text, std::ostream& out, 
       return rtl_failed(r) ? 3 : 0;
     }
     out << fmt::format("ptxfu sim: {} '{}' on {} ({}), grid ({},{},{}) x block ({},{},{}), {}\n", o.program_path,
-                       e.name, config.name, config.description, job.launch.grid.x, job.launch.grid.y,
-                       job.launch.grid.z, job.launch.block.x, job.launch.block.y, job.launch.block.z,
+                       e.name, config.name, config.description, job.launch.grid.x, job.launch.grid.y, job.launch.grid.z,
+                       job.launch.block.x, job.launch.block.y, job.launch.block.z,
                        o.style == "lt" ? "loosely timed" : "approximately timed");
     out << fmt::format(
         "  cycles             {}\n  warp instructions  {}\n  IPC                {:.3f} (warp-instructions per cycle, "
@@ -388,10 +391,10 @@ int run_kernel_sim(const SimCmdOptions& o, std::string text, std::ostream& out, 
     for (const std::string& path : written) out << "  wrote " << path << "\n";
     if (r.rtl_half) {
       const auto& c = r.rtl_cosim;
-      out << fmt::format("  RTL co-simulation (rtl_ref HFMA2, NUM_STAGES={}): {} warp-instructions, {} threads "
-                         "checked, {} mismatches, {} latency mismatches\n",
-                         models::rtl_stages_for(job), c.instructions, c.lanes_checked, c.mismatches,
-                         c.latency_mismatches);
+      out << fmt::format(
+          "  RTL co-simulation (rtl_ref HFMA2, NUM_STAGES={}): {} warp-instructions, {} threads "
+          "checked, {} mismatches, {} latency mismatches\n",
+          models::rtl_stages_for(job), c.instructions, c.lanes_checked, c.mismatches, c.latency_mismatches);
       for (const auto& report : c.reports) out << "    " << report << "\n";
     }
     if (o.profile) print_profile(k, r, out);

@@ -20,7 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     const ptxfu::cli::sweep::Spec spec = ptxfu::cli::sweep::load_spec_text(text, origin);
     for (const auto& p : spec.points) {
-      bool ok = p.program < spec.programs.size() && p.base < spec.bases.size() && p.choice.size() == spec.parameters.size();
+      bool ok =
+          p.program < spec.programs.size() && p.base < spec.bases.size() && p.choice.size() == spec.parameters.size();
       for (size_t i = 0; ok && i < p.choice.size(); ++i) ok = p.choice[i] < spec.parameters[i].values.size();
       if (!ok) {
         std::fprintf(stderr, "fuzz_sweep_spec: a loaded point is out of range\n");

@@ -54,7 +54,8 @@ TEST(Residency, EveryConfigsLimitsDecide) {
       const uint64_t per_warp = (regs * 32 + g - 1) / g * g;
       uint64_t want = c.sm.max_ctas;
       want = std::min<uint64_t>(want, c.max_warps / warps);
-      if (c.sm.reserved_shared_per_cta) want = std::min<uint64_t>(want, c.sm.shared_bytes / c.sm.reserved_shared_per_cta);
+      if (c.sm.reserved_shared_per_cta)
+        want = std::min<uint64_t>(want, c.sm.shared_bytes / c.sm.reserved_shared_per_cta);
       want = std::min<uint64_t>(want, c.sm.registers / (per_warp * warps));
       const models::Residency r = models::residency(c, k, l, regs);
       EXPECT_EQ(r.ctas, want) << c.name << " " << threads << " threads";
@@ -110,9 +111,9 @@ TEST(ModelTiming, DependentChainsTakeTheConfiguredLatency) {
     std::string link;
     models::Unit unit;
   };
-  for (const Case& t : {Case{"fma.rn.f32 %f1, %f1, %f2, %f2;", models::Unit::fma},
-                        Case{"ex2.approx.f32 %f1, %f1;", models::Unit::mufu},
-                        Case{"min.f32 %f1, %f1, %f2;", models::Unit::alu}}) {
+  for (const Case& t :
+       {Case{"fma.rn.f32 %f1, %f1, %f2, %f2;", models::Unit::fma}, Case{"ex2.approx.f32 %f1, %f1;", models::Unit::mufu},
+        Case{"min.f32 %f1, %f1, %f2;", models::Unit::alu}}) {
     const ModelRun a = chain(t.link, 8), b = chain(t.link, 40);
     ASSERT_TRUE(a.result.ok && b.result.ok) << a.result.error << b.result.error;
     const Kernel k = load_text(module(".reg .f32 %f<4>;\n" + t.link + "\nret;\n"));
@@ -131,8 +132,7 @@ TEST(ModelTiming, DependentChainsTakeTheConfiguredLatency) {
 ModelRun chase(const std::string& space, unsigned n, const std::string& yaml) {
   std::string body = ".reg .b64 %rd<4>;\n";
   body += space == "shared" ? ".shared .align 8 .b8 buf[64];\nmov.u64 %rd1, buf;\n" : "ld.param.u64 %rd1, [p];\n";
-  for (unsigned i = 0; i < n; ++i)
-    body += "ld." + space + ".u64 %rd2, [%rd1];\nadd.s64 %rd1, %rd1, %rd2;\n";
+  for (unsigned i = 0; i < n; ++i) body += "ld." + space + ".u64 %rd2, [%rd1];\nadd.s64 %rd1, %rd1, %rd2;\n";
   body += "ret;\n";
   const Kernel k = load_text(module(body, ".param .u64 p"));
   Launch l;
@@ -164,8 +164,8 @@ TEST(ModelTiming, LoadsTakeTheLatencyOfTheirStateSpace) {
     load.latency = load_latency;
     return cfg.dependent_latency(load, add_timing) + cfg.dependent_latency(add_timing, lsu);
   };
-  for (const auto& [space, latency] : {std::pair{std::string("global"), c.memory.global},
-                                       std::pair{std::string("shared"), c.memory.shared}}) {
+  for (const auto& [space, latency] :
+       {std::pair{std::string("global"), c.memory.global}, std::pair{std::string("shared"), c.memory.shared}}) {
     const ModelRun a = chase(space, 2, yaml), b = chase(space, 10, yaml);
     ASSERT_TRUE(a.result.ok && b.result.ok) << a.result.error << b.result.error;
     EXPECT_EQ(b.cycles - a.cycles, 8u * link(c, latency)) << space;
@@ -197,8 +197,9 @@ TEST(ModelTiming, SharedBankConflictsSerialise) {
 
 // Warp 1 reaches the barrier at once; warp 0 first runs a dependent chain.
 TEST(ModelTiming, BarrierWaitsAreCountedAtTheBarrier) {
-  std::string body = ".reg .pred %p<2>;\n.reg .b32 %r<2>;\n.reg .f32 %f<3>;\nmov.u32 %r1, %tid.x;\n"
-                     "setp.ge.u32 %p1, %r1, 32;\n@%p1 bra WAIT;\n";
+  std::string body =
+      ".reg .pred %p<2>;\n.reg .b32 %r<2>;\n.reg .f32 %f<3>;\nmov.u32 %r1, %tid.x;\n"
+      "setp.ge.u32 %p1, %r1, 32;\n@%p1 bra WAIT;\n";
   for (int i = 0; i < 20; ++i) body += "fma.rn.f32 %f1, %f1, %f2, %f2;\n";
   body += "WAIT:\nbar.sync 0;\nret;\n";
   const Kernel k = load_text(module(body));
@@ -299,7 +300,7 @@ TEST(SimCli, RunsAKernelAndWritesItsBuffers) {
     for (int b = 0; b < 8; ++b) want += static_cast<char>(v >> (8 * b));
   }
   EXPECT_TRUE(in == want);
-  EXPECT_TRUE(out == want);  // copy: out[i] = in[i]
+  EXPECT_TRUE(out == want);                                  // copy: out[i] = in[i]
   EXPECT_FALSE(std::filesystem::exists(dir + "/arg2.bin"));  // a scalar
 }
 
@@ -317,10 +318,12 @@ TEST(SimCli, ErrorsNameTheParameterOrTheLine) {
   };
   const std::string copy = "sim " + errors_ptx() + " --entry copy ";
   const Case cases[] = {
-      {copy + "--arg buf:zeros:4", "'copy' takes 3 parameters (.u64 in_param, .u64 out_param, .u32 n_param); 1 --arg given"},
+      {copy + "--arg buf:zeros:4",
+       "'copy' takes 3 parameters (.u64 in_param, .u64 out_param, .u32 n_param); 1 --arg given"},
       {copy + "--arg buf:zeros:4 --arg buf:zeros:4 --arg u32:x", "--arg 3 'u32:x' for parameter 2 ('.u32 n_param')"},
       {copy + "--arg f32:1 --arg buf:zeros:4 --arg u32:1", "the argument is a 4-byte scalar"},
-      {copy + "--arg buf:zeros:4 --arg buf:zeros:4 --arg buf:zeros:4", "a buffer's address needs a 64-bit integer parameter"},
+      {copy + "--arg buf:zeros:4 --arg buf:zeros:4 --arg buf:zeros:4",
+       "a buffer's address needs a 64-bit integer parameter"},
       {copy + "--arg buf:zeros:4 --arg buf:zeros:4 --arg q32:1", "unknown type 'q32'"},
       {copy + "--arg buf:/nonexistent --arg buf:zeros:4 --arg u32:1", "cannot open the file"},
       {copy + "--grid 0 --arg buf:zeros:4 --arg buf:zeros:4 --arg u32:1", "--grid '0'"},

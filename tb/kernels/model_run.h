@@ -17,9 +17,9 @@ using StallCounts = std::array<uint64_t, static_cast<size_t>(models::WarpStall::
 struct ModelRun {
   RunResult result;  // ok, error, warp_instructions, ctas, memory
   uint64_t cycles = 0;
-  StallCounts stalls{};             // issue-less sub-partition cycles
-  std::vector<StallCounts> lines;   // per instruction: warp-cycles waiting to issue it
-  std::vector<uint64_t> issued;     // per instruction: warp-instructions
+  StallCounts stalls{};            // issue-less sub-partition cycles
+  std::vector<StallCounts> lines;  // per instruction: warp-cycles waiting to issue it
+  std::vector<uint64_t> issued;    // per instruction: warp-instructions
 };
 
 // The config is `config_yaml` when given, else PTXFU_TEST_CONFIG (an

@@ -111,7 +111,8 @@ TEST(Config, ErrorsNameFileLineColumnAndKey) {
       {with("target: sm_90", "target: sm_90\nfeatures: {add: [warp_drive]}"), R"(unknown feature 'warp_drive')"},
       {with("multi_instruction: {unit: fma", "multi_instruction: {unit: tensor"),
        R"(key 'multi_instruction\.unit': unknown unit 'tensor' \(expected fma, alu, fp64, mufu, conv, lsu, branch or warp\))"},
-      {with("  mufu: {", "  sfu: {"), R"(key 'units\.sfu': unknown key \(expected one of: fma, alu, fp64, mufu, conv, lsu, branch, warp\))"},
+      {with("  mufu: {", "  sfu: {"),
+       R"(key 'units\.sfu': unknown key \(expected one of: fma, alu, fp64, mufu, conv, lsu, branch, warp\))"},
       {with("global_hit_rate: 0.5", "global_hit_rate: 1.5"),
        R"(key 'memory\.global_hit_rate': expected a fraction from 0 to 1)"},
       {with("global_hit_rate: 0.5, ", ""), R"(key 'memory': global_miss and global_hit_rate go together)"},
@@ -145,10 +146,10 @@ TEST(Config, DependentLatencyReadsThePairTable) {
   const Timing alu = c.units[static_cast<size_t>(Unit::alu)];
   const Timing mufu = c.units[static_cast<size_t>(Unit::mufu)];
   const Timing fp64 = c.units[static_cast<size_t>(Unit::fp64)];
-  EXPECT_EQ(c.dependent_latency(fma, fma), 4u);   // NAK SM80 CoupledFMA -> FMA
-  EXPECT_EQ(c.dependent_latency(fma, alu), 5u);   // -> ALU
+  EXPECT_EQ(c.dependent_latency(fma, fma), 4u);  // NAK SM80 CoupledFMA -> FMA
+  EXPECT_EQ(c.dependent_latency(fma, alu), 5u);  // -> ALU
   EXPECT_EQ(c.dependent_latency(alu, fma), 5u);
-  EXPECT_EQ(c.dependent_latency(fp64, alu), 10u); // RedirectedFP64 -> ALU
+  EXPECT_EQ(c.dependent_latency(fp64, alu), 10u);  // RedirectedFP64 -> ALU
   EXPECT_EQ(c.dependent_latency(fp64, fp64), 6u);
   EXPECT_EQ(c.dependent_latency(mufu, alu), mufu.latency);  // variable latency: no entry
   // An entry below the producer's own latency has no effect.

@@ -65,9 +65,9 @@ Figures oracle(const ArchConfig& c, const Program& p, unsigned warps) {
   struct WarpState {
     unsigned id = 0;
     size_t pc = 0;
-    std::vector<uint64_t> value_at;  // per register, then the carry flag
-    std::vector<uint64_t> written_at;      // ... when its writer issued
-    std::vector<int> writer_class;         // ... its writer's DepClass, -1: none
+    std::vector<uint64_t> value_at;    // per register, then the carry flag
+    std::vector<uint64_t> written_at;  // ... when its writer issued
+    std::vector<int> writer_class;     // ... its writer's DepClass, -1: none
   };
   // The dependencies: entry for a pair, 0 when none names it (read from the list, not the table).
   auto pair_latency = [&](int producer, DepClass consumer) {
@@ -84,8 +84,8 @@ Figures oracle(const ArchConfig& c, const Program& p, unsigned warps) {
   const size_t length = p.code.size();
   std::vector<Dispatcher> ds(c.sub_partitions);
   for (unsigned w = 0; w < warps; ++w)
-    ds[w % c.sub_partitions].warps.push_back(
-        {w, 0, std::vector<uint64_t>(carry + 1, 0), std::vector<uint64_t>(carry + 1, 0), std::vector<int>(carry + 1, -1)});
+    ds[w % c.sub_partitions].warps.push_back({w, 0, std::vector<uint64_t>(carry + 1, 0),
+                                              std::vector<uint64_t>(carry + 1, 0), std::vector<int>(carry + 1, -1)});
 
   Figures f;
   f.issued_at.assign(warps, std::vector<uint64_t>(length));

@@ -141,19 +141,19 @@ int register_all() {
   // batch/...: the same streams through the array API (fp::add_n, mul_n,
   // fma_n), the row, mode and policy dispatched once per call.
   for (const bool batch : {false, true})
-  for (const auto& lay : layouts)
-    for (const auto& fm : formats)
-      for (const auto& kd : kinds)
-        for (Rounding r : {Rounding::rn, Rounding::rz}) {
-          const std::string name = std::string(batch ? "batch/" : "") + lay.prefix + "/" + kd.name + "/" + fm.name +
-                                   "/" + (r == Rounding::rn ? "rn" : "rz");
-          const Format* f = fm.f;
-          const Kind k = kd.k;
-          const Dist dist = lay.dist;
-          const size_t n = lay.n;
-          benchmark::RegisterBenchmark(name.c_str(),
-                                       [f, k, r, dist, n, batch](benchmark::State& st) { run(st, *f, k, r, dist, n, batch); });
-        }
+    for (const auto& lay : layouts)
+      for (const auto& fm : formats)
+        for (const auto& kd : kinds)
+          for (Rounding r : {Rounding::rn, Rounding::rz}) {
+            const std::string name = std::string(batch ? "batch/" : "") + lay.prefix + "/" + kd.name + "/" + fm.name +
+                                     "/" + (r == Rounding::rn ? "rn" : "rz");
+            const Format* f = fm.f;
+            const Kind k = kd.k;
+            const Dist dist = lay.dist;
+            const size_t n = lay.n;
+            benchmark::RegisterBenchmark(
+                name.c_str(), [f, k, r, dist, n, batch](benchmark::State& st) { run(st, *f, k, r, dist, n, batch); });
+          }
   benchmark::RegisterBenchmark("host/stream/fma/f32", host_fma<float>);
   benchmark::RegisterBenchmark("host/stream/fma/f64", host_fma<double>);
   return 0;
