@@ -94,7 +94,7 @@ Residency residency(const ArchConfig& c, const kernel::Kernel& k, const kernel::
       {c.sm.max_ctas, "max_ctas"},
       {c.max_warps / std::max(r.warps_per_cta, 1u), "max_warps"},
       {r.shared_per_cta ? c.sm.shared_bytes / r.shared_per_cta : c.sm.max_ctas, "shared memory"},
-      {c.sm.registers / regs_per_cta, "registers"},
+      {regs_per_cta ? c.sm.registers / regs_per_cta : c.sm.max_ctas, "registers"},
       {launch.grid.count(), "grid"},
   };
   const Limit* tightest = &limits[0];

@@ -226,7 +226,9 @@ void print_profile(const kernel::Kernel& k, const models::SimResult& r, std::ost
     }
     const LineSums& s = it->second;
     const std::string lanes =
-        s.warp_instructions ? fmt::format("{:.1f}", static_cast<double>(s.active_lanes) / s.warp_instructions) : "-";
+        s.warp_instructions
+            ? fmt::format("{:.1f}", static_cast<double>(s.active_lanes) / static_cast<double>(s.warp_instructions))
+            : "-";
     out << fmt::format("  {:>5} {:>11} {:>6} {:>12}  {:<32} {:<7} {}\n", line, s.warp_instructions, lanes,
                        s.stall_total, top_stalls(s, 2), s.units, text);
   }
@@ -264,7 +266,8 @@ nlohmann::json profile_json(const kernel::Kernel& k, const models::SimResult& r)
         {{"line", line},
          {"source", std::string(line <= lines.size() ? lines[line - 1] : "")},
          {"warp_instructions", s.warp_instructions},
-         {"active_lanes", s.warp_instructions ? static_cast<double>(s.active_lanes) / s.warp_instructions : 0.0},
+         {"active_lanes",
+          s.warp_instructions ? static_cast<double>(s.active_lanes) / static_cast<double>(s.warp_instructions) : 0.0},
          {"stall_cycles", s.stall_total},
          {"stalls", stalls},
          {"unit", s.units}});

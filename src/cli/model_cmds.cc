@@ -38,6 +38,7 @@ int run_form_bench(const BenchCmdOptions& o, const std::vector<ArchConfig>& conf
     }
   }
   std::vector<models::FormBenchSpec> specs;
+  specs.reserve(configs.size());
   for (const ArchConfig& c : configs) specs.push_back({&c, *o.form, o.consumer.value_or("")});
   const auto results = models::run_form_benches(specs);
   // A form illegal on the one config asked for is an error; with --all, a row saying so.

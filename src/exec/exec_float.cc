@@ -129,7 +129,7 @@ bool execute_float_lanes(const isa::Instr& in, const uint64_t (*src)[4], unsigne
     // arithmetic has no side effects) and the active ones kept.
     const uint64_t* s[4] = {&src[0][0], &src[0][1], &src[0][2], &src[0][3]};
     const ptrdiff_t strides[4] = {4, 4, 4, 4};
-    uint64_t all[32];
+    uint64_t all[32] = {};
     execute_float_many(in, lanes, s, strides, all);
     for (unsigned lane = 0; lane < lanes; ++lane)
       if (active >> lane & 1) results[lane] = all[lane];
