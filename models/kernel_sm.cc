@@ -23,6 +23,7 @@ unsigned estimated_registers(const kernel::Kernel& k) {
   // between a write and its last read on some path. A guarded write may not
   // happen, so it does not end the old value's life.
   const kernel::Function& f = k.entry();
+  if (f.num_regs == 0) return 1;
   const size_t words = (size_t{f.num_regs} + 63) / 64, count = size_t{f.end} - f.begin + 1;
   std::vector<uint64_t> live_in(count * words, 0), live_out(count * words, 0);
   auto successors = [&](uint32_t pc, uint32_t out[2]) {
