@@ -75,19 +75,12 @@ class KernelSm : public sc_core::sc_module {
     size_t last = kNone;        // the slot issued last
     std::array<uint64_t, kNumUnits> unit_free_at{};
   };
-  struct Txn : tlm::tlm_generic_payload {
-    Txn() : ext(new WarpOpExtension) {
-      set_extension(ext);
-      set_command(tlm::TLM_IGNORE_COMMAND);
-    }
-    WarpOp& op() { return ext->op; }
-    WarpOpExtension* ext;
+  struct Txn : WarpOpPayload {
     size_t slot = 0;
     unsigned part = 0;
     uint32_t reg_base = 0;
     const kernel::Inst* inst = nullptr;
     std::vector<size_t> released;  // bar: the warps its arrival released
-    bool request_ended = false, responded = false;
   };
 
   void run();

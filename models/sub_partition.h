@@ -73,18 +73,8 @@ class SubPartition : public sc_core::sc_module {
   // The cycle from which an instruction with timing `consumer` may read
   // register `r` of `warp`.
   uint64_t readable_at(const Warp& warp, size_t r, const Timing& consumer) const;
-  // A pooled payload with its warp instruction, an extension the payload
-  // owns (and frees with itself).
-  struct Txn : tlm::tlm_generic_payload {
-    Txn() : ext(new WarpOpExtension) {
-      set_extension(ext);
-      set_command(tlm::TLM_IGNORE_COMMAND);
-    }
-    WarpOp& op() { return ext->op; }
-    WarpOpExtension* ext;
+  struct Txn : WarpOpPayload {
     size_t warp = 0;
-    bool request_ended = false;  // END_REQ seen
-    bool responded = false;      // BEGIN_RESP seen
   };
 
   void run();

@@ -55,6 +55,19 @@ struct WarpOpExtension : tlm::tlm_extension<WarpOpExtension> {
   void copy_from(const tlm::tlm_extension_base& other) override { op = static_cast<const WarpOpExtension&>(other).op; }
 };
 
+// A dispatcher's pooled payload: a generic payload that owns its warp
+// instruction (an extension it frees with itself), with the phases seen.
+struct WarpOpPayload : tlm::tlm_generic_payload {
+  WarpOpPayload() : ext(new WarpOpExtension) {
+    set_extension(ext);
+    set_command(tlm::TLM_IGNORE_COMMAND);
+  }
+  WarpOp& op() { return ext->op; }
+  WarpOpExtension* ext;
+  bool request_ended = false;  // END_REQ seen
+  bool responded = false;      // BEGIN_RESP seen
+};
+
 // The warp instruction a generic payload carries; a payload without one is a
 // wiring error.
 inline WarpOp& op_of(tlm::tlm_generic_payload& trans) {

@@ -320,14 +320,7 @@ int run_kernel_sim(const SimCmdOptions& o, std::string text, std::ostream& out, 
       job.launch.args.push_back(parse_arg(o.args[i], static_cast<unsigned>(i), e.params[i]));
     job.registers_per_thread = o.registers_per_thread;
     job.max_cycles = o.max_cycles;
-    if (o.style != "lt" && o.style != "at") {
-      err << "ptxfu sim: --mode must be lt or at, not '" << o.style << "'\n";
-      return 2;
-    }
-    job.style = o.style == "lt" ? models::TimingStyle::loosely_timed : models::TimingStyle::approximately_timed;
-    job.vcd_path = o.vcd_path;
-    job.kanata_path = o.kanata_path;
-    job.rtl_half = o.rtl_half;
+    if (!apply_sim_options(o, job, err)) return 2;
     models::SimResult r = models::simulate({job}).front();
     if (!r.ok) {
       err << "ptxfu sim: " << r.error << "\n";

@@ -5,8 +5,8 @@
 
 #include "cli/kernel_sim_cmd.h"
 #include "models/microbench.h"
-#include "models/text_file.h"
 #include "models/simulator.h"
+#include "models/text_file.h"
 
 namespace ptxfu::cli {
 namespace {
@@ -24,7 +24,9 @@ bool rtl_failed(const models::SimResult& r) {
   return r.rtl_half && (r.rtl_cosim.mismatches != 0 || r.rtl_cosim.latency_mismatches != 0);
 }
 
-nlohmann::json optional_number(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+nlohmann::json optional_number(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
 
 // `bench --form FORM [--consumer FORM]`: one row per config.
 int run_form_bench(const BenchCmdOptions& o, const std::vector<ArchConfig>& configs, std::ostream& out,
@@ -58,7 +60,8 @@ int run_form_bench(const BenchCmdOptions& o, const std::vector<ArchConfig>& conf
       row["consumer"] = r.consumer.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.consumer);
       row["latency"] = r.error.empty() ? nlohmann::ordered_json(r.latency) : nlohmann::ordered_json(nullptr);
       row["throughput"] = r.error.empty() ? nlohmann::ordered_json(r.throughput) : nlohmann::ordered_json(nullptr);
-      row["unit"] = r.error.empty() ? nlohmann::ordered_json(std::string(models::name(r.unit))) : nlohmann::ordered_json(nullptr);
+      row["unit"] =
+          r.error.empty() ? nlohmann::ordered_json(std::string(models::name(r.unit))) : nlohmann::ordered_json(nullptr);
       if (r.reference) {
         auto number = [](const std::optional<double>& v) {
           return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
@@ -163,6 +166,18 @@ int run_reference_table(const BenchCmdOptions& o, const std::vector<ArchConfig>&
 
 }  // namespace
 
+bool apply_sim_options(const SimCmdOptions& o, models::SimJob& job, std::ostream& err) {
+  if (o.style != "lt" && o.style != "at") {
+    err << "ptxfu sim: --mode must be lt or at, not '" << o.style << "'\n";
+    return false;
+  }
+  job.style = o.style == "lt" ? models::TimingStyle::loosely_timed : models::TimingStyle::approximately_timed;
+  job.vcd_path = o.vcd_path;
+  job.kanata_path = o.kanata_path;
+  job.rtl_half = o.rtl_half;
+  return true;
+}
+
 int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
   {
     std::string text;
@@ -189,14 +204,7 @@ int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
     job.config = &config;
     job.program = &program;
     job.warps = o.warps;
-    if (o.style != "lt" && o.style != "at") {
-      err << "ptxfu sim: --mode must be lt or at, not '" << o.style << "'\n";
-      return 2;
-    }
-    job.style = o.style == "lt" ? models::TimingStyle::loosely_timed : models::TimingStyle::approximately_timed;
-    job.vcd_path = o.vcd_path;
-    job.kanata_path = o.kanata_path;
-    job.rtl_half = o.rtl_half;
+    if (!apply_sim_options(o, job, err)) return 2;
     const models::SimResult r = models::simulate({job}).front();
 
     if (o.json) {
@@ -209,9 +217,10 @@ int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
       j["warp_instructions"] = r.warp_instructions;
       j["ipc"] = r.ipc;
       for (size_t u = 0; u < r.units.size(); ++u)
-        j["pipes"][std::string(models::name(static_cast<models::Unit>(u)))] = {{"busy_cycles", r.units[u].busy_cycles},
-                                                          {"utilisation", r.units[u].utilisation},
-                                                          {"warp_instructions", r.units[u].warp_instructions}};
+        j["pipes"][std::string(models::name(static_cast<models::Unit>(u)))] = {
+            {"busy_cycles", r.units[u].busy_cycles},
+            {"utilisation", r.units[u].utilisation},
+            {"warp_instructions", r.units[u].warp_instructions}};
       for (size_t s = 0; s < r.stalls.size(); ++s) j["stalls"][std::string(models::kStallNames[s])] = r.stalls[s];
       j["registers"] = nlohmann::json::object();
       for (size_t reg = 0; reg < program.registers.size(); ++reg) {
@@ -230,25 +239,29 @@ int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
     }
     out << fmt::format("ptxfu sim: {} on {} ({}), {} warp{}, {}\n", o.program_path, config.name, config.description,
                        o.warps, o.warps == 1 ? "" : "s", o.style == "lt" ? "loosely timed" : "approximately timed");
-    out << fmt::format("  cycles             {}\n  warp instructions  {}\n  IPC                {:.3f} (warp-instructions per cycle, whole SM)\n",
-                       r.cycles, r.warp_instructions, r.ipc);
+    out << fmt::format(
+        "  cycles             {}\n  warp instructions  {}\n  IPC                {:.3f} (warp-instructions per cycle, "
+        "whole SM)\n",
+        r.cycles, r.warp_instructions, r.ipc);
     out << "  unit   busy cycles  utilisation  warp-instructions\n";
     for (size_t u = 0; u < r.units.size(); ++u)
-      out << fmt::format("  {:<6} {:>11}  {:>10.1f}%  {:>17}\n", models::name(static_cast<models::Unit>(u)), r.units[u].busy_cycles,
-                         100 * r.units[u].utilisation, r.units[u].warp_instructions);
+      out << fmt::format("  {:<6} {:>11}  {:>10.1f}%  {:>17}\n", models::name(static_cast<models::Unit>(u)),
+                         r.units[u].busy_cycles, 100 * r.units[u].utilisation, r.units[u].warp_instructions);
     out << "  stall cycles (a sub-partition issued nothing):";
     for (size_t s = 0; s < r.stalls.size(); ++s) out << fmt::format(" {} {}", models::kStallNames[s], r.stalls[s]);
     out << "\n  registers of warp 0, lanes 0..3:\n";
     for (size_t reg = 0; reg < program.registers.size(); ++reg) {
       out << fmt::format("    {:<8}", program.registers[reg].name);
-      for (size_t lane = 0; lane < 4; ++lane) out << " " << hex(r.warp0_registers[reg][lane], program.registers[reg].bits);
+      for (size_t lane = 0; lane < 4; ++lane)
+        out << " " << hex(r.warp0_registers[reg][lane], program.registers[reg].bits);
       out << "\n";
     }
     if (r.rtl_half) {
       const auto& c = r.rtl_cosim;
-      out << fmt::format("  RTL co-simulation (rtl_ref HFMA2, NUM_STAGES={}): {} warp-instructions, {} threads checked, "
-                         "{} mismatches, {} latency mismatches\n",
-                         models::rtl_stages_for(job), c.instructions, c.lanes_checked, c.mismatches, c.latency_mismatches);
+      out << fmt::format(
+          "  RTL co-simulation (rtl_ref HFMA2, NUM_STAGES={}): {} warp-instructions, {} threads checked, "
+          "{} mismatches, {} latency mismatches\n",
+          models::rtl_stages_for(job), c.instructions, c.lanes_checked, c.mismatches, c.latency_mismatches);
       for (const auto& report : c.reports) {  // `# context` and `ptxfu eval` input lines
         size_t from = 0;
         for (size_t nl; (nl = report.find('\n', from)) != std::string::npos; from = nl + 1)

@@ -6,6 +6,10 @@
 #include <string>
 #include <vector>
 
+namespace ptxfu::models {
+struct SimJob;
+}
+
 namespace ptxfu::cli {
 
 struct SimCmdOptions {
@@ -38,6 +42,10 @@ struct BenchCmdOptions {
 };
 
 int run_sim(const SimCmdOptions& options, std::ostream& out, std::ostream& err);
+
+// The options every simulation takes (mode, traces, the RTL) into `job`;
+// false, with a message on `err`, for a bad --mode.
+bool apply_sim_options(const SimCmdOptions& options, models::SimJob& job, std::ostream& err);
 int run_bench(const BenchCmdOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace ptxfu::cli
