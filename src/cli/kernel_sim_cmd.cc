@@ -249,11 +249,6 @@ void print_profile(const kernel::Kernel& k, const models::SimResult& r, std::ost
   if (top.empty()) out << "    none\n";
 }
 
-// The RTL co-simulation disagreed with the exact core or the configured latency.
-bool rtl_failed(const models::SimResult& r) {
-  return r.rtl_half && (r.rtl_cosim.mismatches != 0 || r.rtl_cosim.latency_mismatches != 0);
-}
-
 nlohmann::json profile_json(const kernel::Kernel& k, const models::SimResult& r) {
   const auto lines = split_lines(*k.source);
   nlohmann::json j = nlohmann::json::array();
@@ -354,16 +349,11 @@ int run_kernel_sim(const SimCmdOptions& o, std::string text, std::ostream& out, 
       for (size_t s = 0; s < r.warp_stalls.size(); ++s)
         j["stalls"][std::string(models::kWarpStallNames[s])] = r.warp_stalls[s];
       j["outputs"] = written;
-      if (r.rtl_half)
-        j["rtl_cosim"] = {{"instructions", r.rtl_cosim.instructions},
-                          {"lanes_checked", r.rtl_cosim.lanes_checked},
-                          {"mismatches", r.rtl_cosim.mismatches},
-                          {"latency_mismatches", r.rtl_cosim.latency_mismatches},
-                          {"reports", r.rtl_cosim.reports}};
+      add_rtl_cosim_json(r, j);
       if (o.profile) j["lines"] = profile_json(k, r);
       j["host_seconds"] = r.host_seconds;
       out << j.dump(2) << "\n";
-      return rtl_failed(r) ? 3 : 0;
+      return sim_status(r);
     }
     out << fmt::format("ptxfu sim: {} '{}' on {} ({}), grid ({},{},{}) x block ({},{},{}), {}\n", o.program_path,
                        e.name, config.name, config.description, job.launch.grid.x, job.launch.grid.y, job.launch.grid.z,
@@ -385,17 +375,10 @@ int run_kernel_sim(const SimCmdOptions& o, std::string text, std::ostream& out, 
         out << fmt::format(" {} {}", models::kWarpStallNames[s], r.warp_stalls[s]);
     out << "\n";
     for (const std::string& path : written) out << "  wrote " << path << "\n";
-    if (r.rtl_half) {
-      const auto& c = r.rtl_cosim;
-      out << fmt::format(
-          "  RTL co-simulation (rtl_ref HFMA2, NUM_STAGES={}): {} warp-instructions, {} threads "
-          "checked, {} mismatches, {} latency mismatches\n",
-          models::rtl_stages_for(job), c.instructions, c.lanes_checked, c.mismatches, c.latency_mismatches);
-      for (const auto& report : c.reports) out << "    " << report << "\n";
-    }
+    print_rtl_cosim(job, r, out);
     if (o.profile) print_profile(k, r, out);
     out << fmt::format("  host time {:.4f} s\n", r.host_seconds);
-    return rtl_failed(r) ? 3 : 0;
+    return sim_status(r);
   } catch (const kernel::KernelError& ex) {
     err << "ptxfu sim: " << ex.what() << "\n";
   } catch (const models::ConfigError& ex) {

@@ -19,11 +19,6 @@ ArchConfig config_from(const std::optional<std::string>& path) {
 
 std::string hex(uint64_t v, unsigned bits) { return fmt::format("0x{:0{}x}", v, bits / 4); }
 
-// The RTL co-simulation disagreed with the exact core or the configured latency.
-bool rtl_failed(const models::SimResult& r) {
-  return r.rtl_half && (r.rtl_cosim.mismatches != 0 || r.rtl_cosim.latency_mismatches != 0);
-}
-
 nlohmann::json optional_number(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
@@ -166,6 +161,34 @@ int run_reference_table(const BenchCmdOptions& o, const std::vector<ArchConfig>&
 
 }  // namespace
 
+int sim_status(const models::SimResult& r) {
+  return r.rtl_half && (r.rtl_cosim.mismatches != 0 || r.rtl_cosim.latency_mismatches != 0) ? 3 : 0;
+}
+
+void add_rtl_cosim_json(const models::SimResult& r, nlohmann::json& j) {
+  if (!r.rtl_half) return;
+  j["rtl_cosim"] = {{"instructions", r.rtl_cosim.instructions},
+                    {"lanes_checked", r.rtl_cosim.lanes_checked},
+                    {"mismatches", r.rtl_cosim.mismatches},
+                    {"latency_mismatches", r.rtl_cosim.latency_mismatches},
+                    {"reports", r.rtl_cosim.reports}};
+}
+
+void print_rtl_cosim(const models::SimJob& job, const models::SimResult& r, std::ostream& out) {
+  if (!r.rtl_half) return;
+  const auto& c = r.rtl_cosim;
+  out << fmt::format(
+      "  RTL co-simulation (rtl_ref HFMA2, NUM_STAGES={}): {} warp-instructions, {} threads checked, "
+      "{} mismatches, {} latency mismatches\n",
+      models::rtl_stages_for(job), c.instructions, c.lanes_checked, c.mismatches, c.latency_mismatches);
+  for (const auto& report : c.reports) {  // `# context` and `ptxfu eval` input lines
+    size_t from = 0;
+    for (size_t nl; (nl = report.find('\n', from)) != std::string::npos; from = nl + 1)
+      out << "    " << report.substr(from, nl - from) << "\n";
+    out << "    " << report.substr(from) << "\n";
+  }
+}
+
 bool apply_sim_options(const SimCmdOptions& o, models::SimJob& job, std::ostream& err) {
   if (o.style != "lt" && o.style != "at") {
     err << "ptxfu sim: --mode must be lt or at, not '" << o.style << "'\n";
@@ -228,14 +251,9 @@ int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
         for (uint64_t v : r.warp0_registers[reg]) lanes.push_back(hex(v, program.registers[reg].bits));
       }
       j["host_seconds"] = r.host_seconds;
-      if (r.rtl_half)
-        j["rtl_cosim"] = {{"instructions", r.rtl_cosim.instructions},
-                          {"lanes_checked", r.rtl_cosim.lanes_checked},
-                          {"mismatches", r.rtl_cosim.mismatches},
-                          {"latency_mismatches", r.rtl_cosim.latency_mismatches},
-                          {"reports", r.rtl_cosim.reports}};
+      add_rtl_cosim_json(r, j);
       out << j.dump(2) << "\n";
-      return rtl_failed(r) ? 3 : 0;
+      return sim_status(r);
     }
     out << fmt::format("ptxfu sim: {} on {} ({}), {} warp{}, {}\n", o.program_path, config.name, config.description,
                        o.warps, o.warps == 1 ? "" : "s", o.style == "lt" ? "loosely timed" : "approximately timed");
@@ -256,21 +274,9 @@ int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
         out << " " << hex(r.warp0_registers[reg][lane], program.registers[reg].bits);
       out << "\n";
     }
-    if (r.rtl_half) {
-      const auto& c = r.rtl_cosim;
-      out << fmt::format(
-          "  RTL co-simulation (rtl_ref HFMA2, NUM_STAGES={}): {} warp-instructions, {} threads checked, "
-          "{} mismatches, {} latency mismatches\n",
-          models::rtl_stages_for(job), c.instructions, c.lanes_checked, c.mismatches, c.latency_mismatches);
-      for (const auto& report : c.reports) {  // `# context` and `ptxfu eval` input lines
-        size_t from = 0;
-        for (size_t nl; (nl = report.find('\n', from)) != std::string::npos; from = nl + 1)
-          out << "    " << report.substr(from, nl - from) << "\n";
-        out << "    " << report.substr(from) << "\n";
-      }
-    }
+    print_rtl_cosim(job, r, out);
     out << fmt::format("  host time {:.4f} s\n", r.host_seconds);
-    return rtl_failed(r) ? 3 : 0;
+    return sim_status(r);
   } catch (const models::ConfigError& e) {
     err << "ptxfu sim: " << e.what() << "\n";
   } catch (const models::ProgramError& e) {

@@ -6,9 +6,12 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace ptxfu::models {
 struct SimJob;
-}
+struct SimResult;
+}  // namespace ptxfu::models
 
 namespace ptxfu::cli {
 
@@ -46,6 +49,13 @@ int run_sim(const SimCmdOptions& options, std::ostream& out, std::ostream& err);
 // The options every simulation takes (mode, traces, the RTL) into `job`;
 // false, with a message on `err`, for a bad --mode.
 bool apply_sim_options(const SimCmdOptions& options, models::SimJob& job, std::ostream& err);
+
+// --rtl-half's report, for programs and kernels alike: a summary line with
+// the disagreements as `ptxfu eval` lines, the JSON object, and the exit
+// status (3 when the RTL disagreed with the core or the configured latency).
+void print_rtl_cosim(const models::SimJob& job, const models::SimResult& r, std::ostream& out);
+void add_rtl_cosim_json(const models::SimResult& r, nlohmann::json& j);
+int sim_status(const models::SimResult& r);
 int run_bench(const BenchCmdOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace ptxfu::cli
