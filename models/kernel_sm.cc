@@ -123,6 +123,22 @@ namespace {
 uint64_t now_cycles() { return to_cycles(sc_time_stamp()); }
 sc_time at_cycle(uint64_t n) { return kCycle * static_cast<double>(n); }
 
+// The distinct values of v[0, n), in order, at its front; their count. Lanes
+// mostly access in address order: then one pass, without the sort.
+unsigned distinct(uint64_t* v, unsigned n) {
+  if (n == 0) return 0;
+  unsigned k = 1;
+  for (unsigned i = 1; i < n; ++i) {
+    if (v[i] == v[k - 1]) continue;
+    if (v[i] < v[k - 1]) {  // out of order: sort
+      std::sort(v, v + n);
+      return static_cast<unsigned>(std::unique(v, v + n) - v);
+    }
+    v[k++] = v[i];
+  }
+  return k;
+}
+
 // How many transactions a warp's access needs: distinct lines for global,
 // local, const and param memory; the worst bank conflict for shared memory.
 unsigned transactions(const kernel::StepResult& r, const kernel::Inst& in, const MemoryTiming& m) {
@@ -137,11 +153,12 @@ unsigned transactions(const kernel::StepResult& r, const kernel::Inst& in, const
       if (lanes >> lane & 1)
         for (uint64_t w = r.addresses[lane] / 4; w <= (r.addresses[lane] + bytes - 1) / 4 && n < 128; ++w)
           words[n++] = w;
-    std::sort(words, words + n);
-    n = static_cast<unsigned>(std::unique(words, words + n) - words);
+    n = distinct(words, n);
     unsigned per_bank[64] = {};
     unsigned worst = 1;
-    for (unsigned i = 0; i < n; ++i) worst = std::max(worst, ++per_bank[words[i] % m.shared_banks]);
+    const uint64_t banks = m.shared_banks, bank_mask = (banks & (banks - 1)) == 0 ? banks - 1 : 0;
+    for (unsigned i = 0; i < n; ++i)
+      worst = std::max(worst, ++per_bank[bank_mask ? words[i] & bank_mask : words[i] % banks]);
     // A wide access moves at most banks * 4 bytes per pass.
     const unsigned passes = static_cast<unsigned>(
         (static_cast<uint64_t>(__builtin_popcount(lanes)) * bytes + 4 * m.shared_banks - 1) / (4 * m.shared_banks));
@@ -149,13 +166,13 @@ unsigned transactions(const kernel::StepResult& r, const kernel::Inst& in, const
   }
   uint64_t lines[64];
   unsigned n = 0;
+  const int line_shift = __builtin_ctzll(m.line_bytes);  // a power of two (the config checks)
   for (unsigned lane = 0; lane < 32; ++lane) {
     if (!(lanes >> lane & 1)) continue;
-    const uint64_t first = r.addresses[lane] / m.line_bytes, last = (r.addresses[lane] + bytes - 1) / m.line_bytes;
+    const uint64_t first = r.addresses[lane] >> line_shift, last = (r.addresses[lane] + bytes - 1) >> line_shift;
     for (uint64_t l = first; l <= last && n < 64; ++l) lines[n++] = l;
   }
-  std::sort(lines, lines + n);
-  return static_cast<unsigned>(std::unique(lines, lines + n) - lines);
+  return distinct(lines, n);
 }
 
 bool is_control(kernel::Kind k) {
@@ -250,6 +267,7 @@ bool KernelSm::launch_one() {
                         static_cast<uint32_t>(i / (uint64_t{g.x} * g.y))};
   CtaSlot c;
   c.cta = std::make_unique<kernel::Cta>(kernel_, job_.launch, id, 0);
+  c.live_warps = c.cta->warps.size();
   const size_t cta_index = ctas_.size();
   size_t free_slot = 0;
   for (kernel::Warp& w : c.cta->warps) {
@@ -260,6 +278,7 @@ bool KernelSm::launch_one() {
     s.cta = cta_index;
     s.warp = &w;
     s.part = static_cast<unsigned>(free_slot % config_.sub_partitions);
+    ++parts_[s.part].by_reason[static_cast<size_t>(s.reason)];
     s.ready_at.assign(w.regs.size() / 32, 0);
     s.from_memory.assign(w.regs.size() / 32, 0);
     s.written_at.assign(w.regs.size() / 32, 0);
@@ -274,7 +293,7 @@ bool KernelSm::launch_one() {
 
 void KernelSm::pending_retirements(uint64_t& next) const {
   for (const CtaSlot& c : ctas_) {
-    if (!c.cta->done()) continue;
+    if (c.live_warps > 0) continue;
     bool outstanding = false;
     for (size_t s : c.slots) outstanding |= slots_[s].outstanding > 0;
     if (!outstanding) next = std::min(next, c.retire_at);
@@ -284,9 +303,9 @@ void KernelSm::pending_retirements(uint64_t& next) const {
 void KernelSm::retire_and_launch(uint64_t t, uint64_t& next) {
   for (size_t i = 0; i < ctas_.size();) {
     CtaSlot& c = ctas_[i];
-    bool outstanding = false;
-    for (size_t s : c.slots) outstanding |= slots_[s].outstanding > 0;
-    if (!c.cta->done() || outstanding) {
+    bool outstanding = c.live_warps > 0;
+    for (size_t k = 0; k < c.slots.size() && !outstanding; ++k) outstanding = slots_[c.slots[k]].outstanding > 0;
+    if (outstanding) {
       ++i;
       continue;
     }
@@ -297,6 +316,7 @@ void KernelSm::retire_and_launch(uint64_t t, uint64_t& next) {
     }
     end_cycle_ = std::max(end_cycle_, c.retire_at);
     for (size_t s : c.slots) {
+      end_reason(slots_[s], t);
       auto& warps = parts_[slots_[s].part].warps;
       warps.erase(std::find(warps.begin(), warps.end(), s));
       if (parts_[slots_[s].part].last == s) parts_[slots_[s].part].last = kNone;
@@ -317,10 +337,10 @@ WarpStall KernelSm::check(const Slot& s, uint64_t t, uint64_t& until, bool& know
   known = true;
   const kernel::Warp& w = *s.warp;
   if (w.done()) return WarpStall::idle;
-  known = false;  // a barrier ends when another warp arrives
+  // A barrier ends when another warp arrives, a held branch when its unit
+  // answers: complete() then wakes the warp (recheck_at = 0).
   if (w.waiting()) return WarpStall::barrier;
-  if (s.holds > 0) return WarpStall::control;  // until the unit answers
-  known = true;
+  if (s.holds > 0) return WarpStall::control;
   auto later = [&](uint64_t when) {
     if (when == kNever)
       known = false;
@@ -381,7 +401,7 @@ bool KernelSm::issue_cycle(uint64_t t, uint64_t& next) {
         if (s.recheck_at <= t) {
           uint64_t until = kNever;
           bool known = true;
-          s.reason = check(s, t, until, known);
+          set_reason(s, check(s, t, until, known), t);
           s.recheck_at = known && s.reason != WarpStall::not_selected ? until : 0;
           if (until != kNever) next = std::min(next, until);
         } else {
@@ -390,14 +410,13 @@ bool KernelSm::issue_cycle(uint64_t t, uint64_t& next) {
         if (s.reason == WarpStall::not_selected && chosen == kNone) chosen = slot;
       };
       if (config_.scheduler == SchedulerPolicy::gto && last_pos != kNone) consider(part.warps[last_pos]);
-      for (size_t i = 0; i < n; ++i) {
-        const size_t pos = (start + i) % n;
+      for (size_t i = 0, pos = start; i < n; ++i, pos = pos + 1 == n ? 0 : pos + 1) {
         if (config_.scheduler == SchedulerPolicy::gto && pos == last_pos) continue;
         consider(part.warps[pos]);
       }
       if (chosen == kNone) break;
       issue(chosen, t);
-      slots_[chosen].reason = WarpStall::kCount;  // issued
+      set_reason(slots_[chosen], WarpStall::kCount, t);  // issued
       slots_[chosen].recheck_at = 0;
       any = true;
       if (!error_.empty()) return any;
@@ -407,22 +426,35 @@ bool KernelSm::issue_cycle(uint64_t t, uint64_t& next) {
 }
 
 void KernelSm::account(uint64_t n) {
+  constexpr size_t kIssued = static_cast<size_t>(WarpStall::kCount), kIdle = static_cast<size_t>(WarpStall::idle);
   for (const Part& part : parts_) {
-    bool issued = false;
-    WarpStall best = WarpStall::idle;
-    for (size_t slot : part.warps) {
-      const Slot& s = slots_[slot];
-      if (s.reason == WarpStall::kCount) {
-        issued = true;
-        continue;
-      }
-      if (s.reason == WarpStall::idle) continue;  // exited, waiting for its CTA
-      if (static_cast<size_t>(s.reason) < static_cast<size_t>(best)) best = s.reason;
-      const uint32_t pc = s.reason == WarpStall::barrier ? s.barrier_pc : s.warp->pc();
-      lines_[pc].stalls[static_cast<size_t>(s.reason)] += n;
-    }
-    if (!issued) stalls_[static_cast<size_t>(best)] += n;
+    if (part.by_reason[kIssued] > 0) continue;
+    // The most advanced warp's reason (the enum's order); idle when none
+    // waits (exited warps wait for their CTA as idle).
+    size_t best = 0;
+    while (best < kIdle && part.by_reason[best] == 0) ++best;
+    stalls_[best] += n;
   }
+}
+
+void KernelSm::end_reason(Slot& s, uint64_t t) {
+  const size_t r = static_cast<size_t>(s.reason);
+  if (s.reason != WarpStall::idle && s.reason != WarpStall::kCount) lines_[s.stall_pc].stalls[r] += t - s.stall_since;
+  --parts_[s.part].by_reason[r];
+}
+
+void KernelSm::set_reason(Slot& s, WarpStall reason, uint64_t t) {
+  if (reason == s.reason && reason != WarpStall::barrier && reason != WarpStall::kCount && !s.warp->done() &&
+      s.stall_pc == s.warp->pc())
+    return;  // the same wait goes on
+  end_reason(s, t);
+  ++parts_[s.part].by_reason[static_cast<size_t>(reason)];
+  s.reason = reason;
+  s.stall_since = t;
+  if (reason == WarpStall::barrier)
+    s.stall_pc = s.barrier_pc;
+  else if (reason != WarpStall::idle && reason != WarpStall::kCount)
+    s.stall_pc = s.warp->pc();
 }
 
 Timing KernelSm::timing_of(const kernel::Inst& in, const kernel::StepResult& r) const {
@@ -466,7 +498,7 @@ void KernelSm::issue(size_t slot, uint64_t t) {
       const kernel::Operand& o = in.src[k];
       const uint64_t mask = o.bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << o.bits) - 1;
       for (unsigned lane = 0; lane < kWarpSize; ++lane)
-        op.src[lane][k] = o.kind == kernel::Operand::Kind::imm
+        op.src[k][lane] = o.kind == kernel::Operand::Kind::imm
                               ? o.value
                               : w.regs[(size_t{reg_base} + o.reg) * kWarpSize + lane] & mask;
     }
@@ -479,6 +511,7 @@ void KernelSm::issue(size_t slot, uint64_t t) {
     return;
   }
   const kernel::Inst& in = *r.inst;
+  if (r.status == kernel::StepResult::Status::exited) --ctas_[s.cta].live_warps;
   if (w.regs.size() / 32 > s.ready_at.size()) {  // a call's frame
     s.ready_at.resize(w.regs.size() / 32, 0);
     s.from_memory.resize(w.regs.size() / 32, 0);
@@ -558,6 +591,7 @@ void KernelSm::complete(Txn& txn, uint64_t cycle, bool pending) {
   if (uses_carry_[txn.op().pc] && isa::writes_carry(in.form)) s.carry_ready = ready;
   // A warp goes on after the latest of the branches and barriers that hold it.
   auto hold = [&](Slot& w) {
+    w.recheck_at = 0;  // what it waited for without a known cycle is here
     if (pending) {
       ++w.holds;
       return;
@@ -605,6 +639,9 @@ void KernelSm::run() {
     run_loosely_timed();
   else
     run_approximately_timed();
+  // A run stopped early (an error, the cycle limit) still has resident warps.
+  for (CtaSlot& c : ctas_)
+    for (size_t s : c.slots) set_reason(slots_[s], WarpStall::idle, now_);
 }
 
 namespace {
@@ -628,6 +665,7 @@ void KernelSm::run_loosely_timed() {
     // As in the approximately-timed loop: CTAs whose results are all out
     // retire at the start of the cycle, and new ones issue in it.
     next = kNever;
+    now_ = t;
     retire_and_launch(t, next);
     if (finished()) break;
     const bool issued = issue_cycle(t, next);
@@ -640,6 +678,7 @@ void KernelSm::run_loosely_timed() {
     const uint64_t advance = issued ? 1 : std::max<uint64_t>(next - t, 1);
     account(advance);
     t += advance;
+    now_ = t;
     if (t > job_.max_cycles) {
       for (const CtaSlot& c : ctas_)
         for (const kernel::Warp& w : c.cta->warps)
@@ -657,6 +696,7 @@ void KernelSm::run_approximately_timed() {
   uint64_t next = kNever;
   while (!finished()) {
     const uint64_t t = now_cycles();
+    now_ = t;
     drain_events(t);
     next = kNever;
     retire_and_launch(t, next);
@@ -679,6 +719,7 @@ void KernelSm::run_approximately_timed() {
         wait(at_cycle(next - t), request_ends_.get_event() | responses_.get_event());
       account(now_cycles() - t);
     }
+    now_ = now_cycles();
     if (now_cycles() > job_.max_cycles) {
       for (const CtaSlot& c : ctas_)
         for (const kernel::Warp& w : c.cta->warps)

@@ -62,18 +62,25 @@ class KernelSm : public sc_core::sc_module {
     bool at_barrier = false;
     uint32_t barrier_pc = 0;             // the bar.sync it waits at (its stall is counted there)
     unsigned outstanding = 0;            // issued instructions whose results are not out
-    WarpStall reason = WarpStall::idle;  // why it did not issue, this cycle
+    WarpStall reason = WarpStall::idle;  // why it did not issue, this cycle (kCount: it issued)
     uint64_t recheck_at = 0;             // `reason` holds until then
+    // The profile counts `reason` at line `stall_pc` from `stall_since` on,
+    // when the reason changes (set_reason): not every warp every cycle.
+    uint32_t stall_pc = 0;
+    uint64_t stall_since = 0;
   };
   struct CtaSlot {
     std::unique_ptr<kernel::Cta> cta;
     std::vector<size_t> slots;
     uint64_t retire_at = 0;  // the last result of its warps is out then
+    size_t live_warps = 0;   // warps that have not exited
   };
   struct Part {
     std::vector<size_t> warps;  // slots, oldest first
     size_t last = kNone;        // the slot issued last
     std::array<uint64_t, kNumUnits> unit_free_at{};
+    // Its warps by `reason` (the last entry: issued this cycle).
+    std::array<unsigned, static_cast<size_t>(WarpStall::kCount) + 1> by_reason{};
   };
   struct Txn : WarpOpPayload {
     size_t slot = 0;
@@ -93,7 +100,12 @@ class KernelSm : public sc_core::sc_module {
   // first cycle that may change, `known`: whether that is all it waits for.
   WarpStall check(const Slot& s, uint64_t t, uint64_t& until, bool& known) const;
   void issue(size_t slot, uint64_t t);
-  void account(uint64_t cycles);  // the stall reasons of this cycle, for `cycles` cycles
+  // The sub-partitions' stall reasons of this cycle, for `cycles` cycles.
+  void account(uint64_t cycles);
+  // A slot's reason from cycle t on; the cycles its previous reason held go
+  // to that reason's line. end_reason: the slot leaves (its CTA retires).
+  void set_reason(Slot& s, WarpStall reason, uint64_t t);
+  void end_reason(Slot& s, uint64_t t);
   // The results of `txn` may be used from `cycle`; `pending`: nothing is
   // known yet (approximately timed, at issue).
   void complete(Txn& txn, uint64_t cycle, bool pending = false);
@@ -124,6 +136,7 @@ class KernelSm : public sc_core::sc_module {
   std::vector<Part> parts_;
   uint64_t next_cta_ = 0, grid_ctas_ = 0, ctas_done_ = 0;
   uint64_t warp_instructions_ = 0, end_cycle_ = 0, outstanding_ = 0;
+  uint64_t now_ = 0;  // the cycle loop's cycle (the profile's end when the run stops)
   std::string error_;
   std::vector<LineProfile> lines_;
   std::array<uint64_t, static_cast<size_t>(WarpStall::kCount)> stalls_{};

@@ -12,15 +12,15 @@ namespace ptxfu::models {
 
 inline uint64_t low_bits(uint64_t v, unsigned bits) { return bits >= 64 ? v : v & ((uint64_t{1} << bits) - 1); }
 
-// `lanes` sources per lane (operand k of lane l: src[l][k]) into `result`
+// `lanes` sources per lane (operand k of lane l: src[k][l]) into `result`
 // (destination k of lane l: result[k][l]), active lanes only.
 template <unsigned kLanes>
-void execute_mov(const ProgramInstr& pi, const uint64_t (*src)[4], uint32_t active, uint64_t (*result)[kLanes]) {
+void execute_mov(const ProgramInstr& pi, const uint64_t (*src)[kLanes], uint32_t active, uint64_t (*result)[kLanes]) {
   if (pi.num_dest > 1) {  // unpack
     const unsigned bits = pi.mov_bits / pi.num_dest;
     for (unsigned lane = 0; lane < kLanes; ++lane)
       if (active >> lane & 1)
-        for (unsigned k = 0; k < pi.num_dest; ++k) result[k][lane] = low_bits(src[lane][0] >> (k * bits), bits);
+        for (unsigned k = 0; k < pi.num_dest; ++k) result[k][lane] = low_bits(src[0][lane] >> (k * bits), bits);
     return;
   }
   if (pi.num_src > 1) {  // pack
@@ -28,13 +28,13 @@ void execute_mov(const ProgramInstr& pi, const uint64_t (*src)[4], uint32_t acti
     for (unsigned lane = 0; lane < kLanes; ++lane) {
       if (!(active >> lane & 1)) continue;
       uint64_t v = 0;
-      for (unsigned k = 0; k < pi.num_src; ++k) v |= low_bits(src[lane][k], bits) << (k * bits);
+      for (unsigned k = 0; k < pi.num_src; ++k) v |= low_bits(src[k][lane], bits) << (k * bits);
       result[0][lane] = v;
     }
     return;
   }
   for (unsigned lane = 0; lane < kLanes; ++lane)
-    if (active >> lane & 1) result[0][lane] = src[lane][0];
+    if (active >> lane & 1) result[0][lane] = src[0][lane];
 }
 
 }  // namespace ptxfu::models

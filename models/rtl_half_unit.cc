@@ -143,11 +143,11 @@ void RtlHalfUnit::drive(uint64_t cycle) {
   for (unsigned t = 0; t < kWarpSize; ++t) {
     uint32_t port[3] = {0, 0, 0};
     for (unsigned k = 0; k < f.num_src; ++k)
-      port[static_cast<size_t>(f.port[k])] = static_cast<uint32_t>(op.src[t][k] & mask);
+      port[static_cast<size_t>(f.port[k])] = static_cast<uint32_t>(op.src[k][t] & mask);
     lanes_[t]->a.write(port[0]);
     lanes_[t]->b.write(port[1]);
     lanes_[t]->c.write(port[2]);
-    for (unsigned k = 0; k < f.num_src; ++k) threads[t].src[k] = static_cast<uint32_t>(op.src[t][k] & mask);
+    for (unsigned k = 0; k < f.num_src; ++k) threads[t].src[k] = static_cast<uint32_t>(op.src[k][t] & mask);
     threads[t].expected = static_cast<uint32_t>(s.golden[t]);
   }
   board_.issue(e, threads);

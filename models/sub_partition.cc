@@ -1,6 +1,8 @@
 #include "models/sub_partition.h"
 
 #include <algorithm>
+#include <cstring>
+#include <iterator>
 
 #include <tlm_utils/tlm_quantumkeeper.h>
 
@@ -153,16 +155,13 @@ void SubPartition::issue(size_t w, uint64_t t) {
     const SourceOperand& o = pi.src[s];
     switch (o.kind) {
       case SourceOperand::Kind::reg: {
-        const uint64_t* r = &warp.values[o.reg * kWarpSize];
-        for (unsigned lane = 0; lane < kWarpSize; ++lane) op.src[lane][s] = r[lane];
+        std::memcpy(op.src[s], &warp.values[o.reg * kWarpSize], sizeof op.src[s]);
         break;
       }
-      case SourceOperand::Kind::imm:
-        for (unsigned lane = 0; lane < kWarpSize; ++lane) op.src[lane][s] = o.value;
-        break;
+      case SourceOperand::Kind::imm: std::fill(std::begin(op.src[s]), std::end(op.src[s]), o.value); break;
       case SourceOperand::Kind::special: {
         const SpecialContext context{warp.id, cta_threads_, config_.max_warps, t};
-        for (unsigned lane = 0; lane < kWarpSize; ++lane) op.src[lane][s] = special_value(o.special, context, lane);
+        for (unsigned lane = 0; lane < kWarpSize; ++lane) op.src[s][lane] = special_value(o.special, context, lane);
         break;
       }
     }

@@ -33,7 +33,7 @@ struct WarpOp {
   uint32_t warp = 0;
   uint32_t pc = 0;
   uint32_t active_mask = 0xffffffffu;
-  uint64_t src[kWarpSize][4] = {};             // per lane, per source operand
+  uint64_t src[4][kWarpSize] = {};             // per source operand, per lane (the executors' layout)
   uint32_t carry_in = 0;                       // one bit per lane
   uint64_t result[kMaxDests][kWarpSize] = {};  // per destination (ProgramInstr::dest), per lane
   uint32_t carry_out = 0;

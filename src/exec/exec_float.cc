@@ -47,10 +47,8 @@ fp::TestClass testp_class(const isa::Instr& in) {
     case Op::sqrt: return fp::sqrt(f, s[0], p);
     case Op::abs: return fp::abs(f, s[0], p);
     case Op::neg: return fp::neg(f, s[0], p);
-    case Op::min:
-      return in.num_src == 3 ? fp::min3(f, s[0], s[1], s[2], p, mm) : fp::min(f, s[0], s[1], p, mm);
-    case Op::max:
-      return in.num_src == 3 ? fp::max3(f, s[0], s[1], s[2], p, mm) : fp::max(f, s[0], s[1], p, mm);
+    case Op::min: return in.num_src == 3 ? fp::min3(f, s[0], s[1], s[2], p, mm) : fp::min(f, s[0], s[1], p, mm);
+    case Op::max: return in.num_src == 3 ? fp::max3(f, s[0], s[1], s[2], p, mm) : fp::max(f, s[0], s[1], p, mm);
     case Op::copysign: return fp::copysign(f, s[0], s[1]);
     case Op::testp: return fp::testp(f, testp_class(in), s[0]);
     default: return 0;
@@ -115,28 +113,39 @@ bool has_array_form(const isa::Instr& in, const FloatPlan& plan) {
   return op && plan.lanes == 1 && !plan.src_f;
 }
 
+// n elements of one planned form (element i of source k at src[k][i * strides[k]]).
+void run_float_many(const isa::Instr& in, const FloatPlan& plan, size_t n, const uint64_t* const* src,
+                    const ptrdiff_t* strides, uint64_t* results);
+
 }  // namespace
 
-bool execute_float_many(const isa::Instr& in, size_t n, const uint64_t* const* src, const ptrdiff_t* strides,
-                        uint64_t* results);
-
-bool execute_float_lanes(const isa::Instr& in, const uint64_t (*src)[4], unsigned lanes, uint32_t active,
+bool execute_float_lanes(const isa::Instr& in, const uint64_t (*src)[kMaxLanes], unsigned lanes, uint32_t active,
                          uint64_t* results) {
   FloatPlan plan;
   if (!plan_float(in, plan)) return false;
-  if (lanes <= 32 && has_array_form(in, plan)) {
+  if (lanes <= kMaxLanes && has_array_form(in, plan)) {
     // A warp at once through the array forms; every lane is computed (the
     // arithmetic has no side effects) and the active ones kept.
-    const uint64_t* s[4] = {&src[0][0], &src[0][1], &src[0][2], &src[0][3]};
-    const ptrdiff_t strides[4] = {4, 4, 4, 4};
-    uint64_t all[32] = {};
-    execute_float_many(in, lanes, s, strides, all);
+    const uint64_t* s[4] = {src[0], src[1], src[2], src[3]};
+    const ptrdiff_t strides[4] = {1, 1, 1, 1};
+    const uint32_t all_lanes = lanes >= 32 ? ~uint32_t{0} : (uint32_t{1} << lanes) - 1;
+    if ((active & all_lanes) == all_lanes) {
+      run_float_many(in, plan, lanes, s, strides, results);
+      return true;
+    }
+    uint64_t all[kMaxLanes];
+    run_float_many(in, plan, lanes, s, strides, all);
     for (unsigned lane = 0; lane < lanes; ++lane)
       if (active >> lane & 1) results[lane] = all[lane];
     return true;
   }
-  for (unsigned lane = 0; lane < lanes; ++lane)
-    if (active >> lane & 1) results[lane] = run_float(in, plan, src[lane]);
+  const unsigned sources = in.num_src < 4 ? in.num_src : 4;
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    if (!(active >> lane & 1)) continue;
+    uint64_t s[4] = {};
+    for (unsigned k = 0; k < sources; ++k) s[k] = src[k][lane];
+    results[lane] = run_float(in, plan, s);
+  }
   return true;
 }
 
@@ -172,19 +181,15 @@ void scalar_lanes(const FloatPlan& plan, size_t n, const uint64_t* const* src, c
   }
 }
 
-}  // namespace
-
-bool execute_float_many(const isa::Instr& in, size_t n, const uint64_t* const* src, const ptrdiff_t* strides,
-                        uint64_t* results) {
-  FloatPlan plan;
-  if (!plan_float(in, plan)) return false;
+void run_float_many(const isa::Instr& in, const FloatPlan& plan, size_t n, const uint64_t* const* src,
+                    const ptrdiff_t* strides, uint64_t* results) {
   if (has_array_form(in, plan)) {  // the common arithmetic: the core's array forms
     switch (in.op) {
-      case Op::add: scalar_lanes<Op::add, 2>(plan, n, src, strides, results); return true;
-      case Op::sub: scalar_lanes<Op::sub, 2>(plan, n, src, strides, results); return true;
-      case Op::mul: scalar_lanes<Op::mul, 2>(plan, n, src, strides, results); return true;
+      case Op::add: return scalar_lanes<Op::add, 2>(plan, n, src, strides, results);
+      case Op::sub: return scalar_lanes<Op::sub, 2>(plan, n, src, strides, results);
+      case Op::mul: return scalar_lanes<Op::mul, 2>(plan, n, src, strides, results);
       case Op::fma:
-      case Op::mad: scalar_lanes<Op::fma, 3>(plan, n, src, strides, results); return true;
+      case Op::mad: return scalar_lanes<Op::fma, 3>(plan, n, src, strides, results);
       default: break;
     }
   }
@@ -194,6 +199,15 @@ bool execute_float_many(const isa::Instr& in, size_t n, const uint64_t* const* s
     for (unsigned k = 0; k < ns; ++k) s[k] = src[k][static_cast<ptrdiff_t>(i) * strides[k]];
     results[i] = run_float(in, plan, s);
   }
+}
+
+}  // namespace
+
+bool execute_float_many(const isa::Instr& in, size_t n, const uint64_t* const* src, const ptrdiff_t* strides,
+                        uint64_t* results) {
+  FloatPlan plan;
+  if (!plan_float(in, plan)) return false;
+  run_float_many(in, plan, n, src, strides, results);
   return true;
 }
 

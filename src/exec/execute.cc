@@ -37,7 +37,6 @@ Executor executor_for(const isa::Instr& in) {
   return run_int;
 }
 
-
 }  // namespace
 
 fp::Rounding rounding_of(const isa::Instr& in) {
@@ -55,7 +54,7 @@ Result execute(const isa::Instr& instr, const uint64_t* src, bool carry_in) {
   return r;
 }
 
-void execute_lanes(const isa::Instr& instr, const uint64_t (*src)[4], unsigned lanes, uint32_t active,
+void execute_lanes(const isa::Instr& instr, const uint64_t (*src)[kMaxLanes], unsigned lanes, uint32_t active,
                    uint32_t carry_in, uint64_t* results, uint32_t& carry_out) {
   if (active == 0) return;
   const Executor run = executor_for(instr);
@@ -63,10 +62,13 @@ void execute_lanes(const isa::Instr& instr, const uint64_t (*src)[4], unsigned l
     if (!execute_float_lanes(instr, src, lanes, active, results)) no_executor(instr);
     return;
   }
+  const unsigned sources = instr.num_src < 4 ? instr.num_src : 4;
   for (unsigned lane = 0; lane < lanes; ++lane) {
     if (!(active >> lane & 1)) continue;
+    uint64_t s[4] = {};
+    for (unsigned k = 0; k < sources; ++k) s[k] = src[k][lane];
     Result r;
-    if (!run(instr, src[lane], (carry_in >> lane) & 1, r)) no_executor(instr);
+    if (!run(instr, s, (carry_in >> lane) & 1, r)) no_executor(instr);
     results[lane] = r.value;
     carry_out |= static_cast<uint32_t>(r.carry_out) << lane;
   }

@@ -26,10 +26,14 @@ uint64_t element(const Result& r, unsigned index, unsigned bits);
 // addc/subc/madc. Precondition: instr is legal (isa::check passed).
 Result execute(const isa::Instr& instr, const uint64_t* src, bool carry_in);
 
-// The active lanes of one warp instruction: src[lane][k] is operand k of a
-// lane; results and carries are per lane. The executor is chosen once for
-// all lanes (the models' hot path).
-void execute_lanes(const isa::Instr& instr, const uint64_t (*src)[4], unsigned lanes, uint32_t active,
+// The lanes of one warp instruction (at most kMaxLanes).
+inline constexpr unsigned kMaxLanes = 32;
+
+// The active lanes of one warp instruction: src[k][lane] is operand k of a
+// lane (by operand, the lanes contiguous: the array forms' layout); results
+// and carries are per lane, written for active lanes only. The executor is
+// chosen once for all lanes (the models' hot path).
+void execute_lanes(const isa::Instr& instr, const uint64_t (*src)[kMaxLanes], unsigned lanes, uint32_t active,
                    uint32_t carry_in, uint64_t* results, uint32_t& carry_out);
 
 // The rounding mode a form names (.rn .rz .rm .rp); .rn where it names none.
@@ -40,17 +44,17 @@ fp::Rounding rounding_of(const isa::Instr& instr);
 bool is_approx_form(const isa::Instr& instr);
 
 // Each returns false when the instruction is not of its area.
-bool execute_float(const isa::Instr& instr, const uint64_t* src, Result& out);   // exec_float.cc
+bool execute_float(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_float.cc
 // The same for the active lanes of a warp, the form decoded once.
-bool execute_float_lanes(const isa::Instr& instr, const uint64_t (*src)[4], unsigned lanes, uint32_t active,
-                         uint64_t* results);                                        // exec_float.cc
+bool execute_float_lanes(const isa::Instr& instr, const uint64_t (*src)[kMaxLanes], unsigned lanes, uint32_t active,
+                         uint64_t* results);  // exec_float.cc
 // The same for `n` elements of operand arrays (element i of source k at
 // src[k][i * strides[k]]): the library's array evaluation.
 bool execute_float_many(const isa::Instr& instr, size_t n, const uint64_t* const* src, const ptrdiff_t* strides,
-                        uint64_t* results);                                         // exec_float.cc
+                        uint64_t* results);  // exec_float.cc
 bool execute_int(const isa::Instr& instr, const uint64_t* src, bool carry_in,
-                 Result& out);                                                  // exec_int.cc
-bool execute_approx(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_approx.cc
+                 Result& out);                                                    // exec_int.cc
+bool execute_approx(const isa::Instr& instr, const uint64_t* src, Result& out);   // exec_approx.cc
 bool execute_compare(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_compare.cc
 bool execute_convert(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_convert.cc
 bool execute_move(const isa::Instr& instr, const uint64_t* src, Result& out);     // exec_move.cc

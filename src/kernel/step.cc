@@ -51,11 +51,10 @@ class Exec {
     result_ = &r;
     uint32_t exec = top.mask;
     if (in.guard >= 0) {
+      const uint64_t* guard = &reg(static_cast<uint32_t>(in.guard), 0);
       uint32_t g = 0;
-      for (unsigned lane = 0; lane < 32; ++lane)
-        if ((exec >> lane & 1) && ((reg(static_cast<uint32_t>(in.guard), lane) & 1) != in.guard_negated))
-          g |= 1u << lane;
-      exec = g;
+      for (unsigned lane = 0; lane < 32; ++lane) g |= static_cast<uint32_t>(guard[lane] & 1) << lane;
+      exec &= in.guard_negated ? ~g : g;
     }
     r.executed = exec;
     ++w_.steps;
@@ -129,6 +128,33 @@ class Exec {
     }
   }
 
+  // Operand o of every lane, 0 outside exec; a register's lanes in one pass.
+  void read_lanes(const Operand& o, uint32_t exec, uint64_t* out) {
+    if (o.kind == Operand::Kind::reg && o.reg_bits != 1) {
+      const uint64_t* r = &reg(o.reg, 0);
+      const uint64_t m = mask_of(o.bits);
+      for (unsigned lane = 0; lane < 32; ++lane) out[lane] = exec >> lane & 1 ? r[lane] & m : 0;
+      return;
+    }
+    for (unsigned lane = 0; lane < 32; ++lane) out[lane] = exec >> lane & 1 ? read(o, lane) : 0;
+  }
+
+  void write_lanes(const Operand& o, uint32_t exec, const uint64_t* v) {
+    if (o.kind == Operand::Kind::reg) {
+      uint64_t* r = &reg(o.reg, 0);
+      const uint64_t m = mask_of(o.bits), keep = mask_of(o.reg_bits);
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        if (!(exec >> lane & 1)) continue;
+        uint64_t x = v[lane] & m;
+        if (o.sign_extend && (x >> (o.bits - 1) & 1)) x |= ~m;
+        r[lane] = x & keep;
+      }
+      return;
+    }
+    for (unsigned lane = 0; lane < 32; ++lane)
+      if (exec >> lane & 1) write(o, lane, v[lane]);
+  }
+
   void write(const Operand& o, unsigned lane, uint64_t v) {
     if (o.kind == Operand::Kind::vector) {  // unpack
       const unsigned eb = o.bits / o.count;
@@ -160,8 +186,15 @@ class Exec {
   }
 
   uint8_t* global(unsigned lane, Space space, bool is_write, uint64_t addr, unsigned bytes) {
+    // A warp's lanes mostly access one buffer: the last one found first.
+    if (last_buffer_ && addr - last_buffer_->base <= last_buffer_->bytes.size() &&
+        bytes <= last_buffer_->bytes.size() - (addr - last_buffer_->base))
+      return last_buffer_->bytes.data() + (addr - last_buffer_->base);
     const Buffer* nearest = nullptr;
-    if (Buffer* b = mem_.find(addr, bytes, &nearest)) return b->bytes.data() + (addr - b->base);
+    if (Buffer* b = mem_.find(addr, bytes, &nearest)) {
+      last_buffer_ = b;
+      return b->bytes.data() + (addr - b->base);
+    }
     if (nearest && addr >= nearest->base && addr < nearest->base + nearest->bytes.size() + (uint64_t{1} << 20))
       fault(lane, space, is_write, addr, bytes,
             fmt::format("address is out of bounds: the access ends {} bytes after the end of {}",
@@ -172,7 +205,7 @@ class Exec {
   // The bytes of an access of `bytes` (a power of two: the whole vector) at
   // `addr` in `space` for `lane`.
   uint8_t* memory(unsigned lane, Space space, uint64_t addr, unsigned bytes, bool is_write) {
-    if (addr % bytes != 0)
+    if ((addr & (bytes - 1)) != 0)  // bytes: a power of two
       fault(lane, space, is_write, addr, bytes,
             fmt::format("address is misaligned: it must be a multiple of {}", bytes));
     Space s = space;
@@ -526,15 +559,12 @@ class Exec {
   void arith(const Inst& in, uint32_t exec) {
     const bool carry_in = isa::reads_carry(in.form), carry_out = isa::writes_carry(in.form);
     if (in.num_dst == 1 && in.num_src <= 4 && !carry_in && !carry_out) {  // the executors' warp-wide path
-      uint64_t src[32][4];
+      uint64_t src[4][32];
       uint64_t results[32];
       uint32_t carry = 0;
-      for (unsigned lane = 0; lane < 32; ++lane)
-        if (exec >> lane & 1)
-          for (unsigned k = 0; k < in.num_src; ++k) src[lane][k] = read(in.src[k], lane);
+      for (unsigned k = 0; k < in.num_src; ++k) read_lanes(in.src[k], exec, src[k]);
       exec::execute_lanes(in.form, src, 32, exec, 0, results, carry);
-      for (unsigned lane = 0; lane < 32; ++lane)
-        if (exec >> lane & 1) write(in.dst[0], lane, results[lane]);
+      write_lanes(in.dst[0], exec, results);
       return;
     }
     uint64_t src[5];
@@ -550,6 +580,15 @@ class Exec {
 
   void load(const Inst& in, uint32_t exec) {
     const unsigned eb = in.access_bytes, n = in.vec;
+    if (n == 1) {
+      uint64_t v[32];
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        uint64_t addr;
+        v[lane] = exec >> lane & 1 ? load_bytes(access(lane, eb, false, addr), eb) : 0;
+      }
+      write_lanes(in.dst[0], exec, v);
+      return;
+    }
     for (unsigned lane = 0; lane < 32; ++lane) {
       if (!(exec >> lane & 1)) continue;
       uint64_t addr;
@@ -564,6 +603,16 @@ class Exec {
 
   void store(const Inst& in, uint32_t exec) {
     const unsigned eb = in.access_bytes, n = in.vec;
+    if (n == 1) {
+      uint64_t v[32];
+      read_lanes(in.src[0], exec, v);
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        if (!(exec >> lane & 1)) continue;
+        uint64_t addr;
+        store_bytes(access(lane, eb, true, addr), eb, v[lane]);
+      }
+      return;
+    }
     for (unsigned lane = 0; lane < 32; ++lane) {
       if (!(exec >> lane & 1)) continue;
       uint64_t addr;
@@ -636,10 +685,12 @@ class Exec {
     w_.stack.back().pc = pc + 1;
     switch (in.kind) {
       case Kind::arith: arith(in, exec); break;
-      case Kind::mov:
-        for (unsigned lane = 0; lane < 32; ++lane)
-          if (exec >> lane & 1) write(in.dst[0], lane, read(in.src[0], lane));
+      case Kind::mov: {
+        uint64_t v[32];
+        read_lanes(in.src[0], exec, v);
+        write_lanes(in.dst[0], exec, v);
         break;
+      }
       case Kind::cvta: cvta(in, exec); break;
       case Kind::ld: load(in, exec); break;
       case Kind::st: store(in, exec); break;
@@ -666,6 +717,7 @@ class Exec {
   const Frame frame_;  // the frame the instruction runs in (calls push new ones)
   const Inst* in_ = nullptr;
   StepResult* result_ = nullptr;
+  Buffer* last_buffer_ = nullptr;
 };
 
 }  // namespace

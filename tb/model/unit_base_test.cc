@@ -139,7 +139,7 @@ class Initiator : public sc_core::sc_module {
       op.warp = static_cast<uint32_t>(i);
       op.timing.lanes = 16;  // two cycles a warp
       op.timing.latency = 4;
-      for (unsigned lane = 0; lane < kWarpSize; ++lane) op.src[lane][0] = 100 * i + lane;
+      for (unsigned lane = 0; lane < kWarpSize; ++lane) op.src[0][lane] = 100 * i + lane;
       txns_.push_back(std::move(t));
     }
     SC_HAS_PROCESS(Initiator);
