@@ -217,6 +217,10 @@ void SubPartition::complete(Txn& txn, uint64_t cycle) {
   for (unsigned d = 0; d < pi.num_dest; ++d) {
     if (pi.dest[d] == kSink) continue;
     uint64_t* r = &warp.values[pi.dest[d] * kWarpSize];
+    if (op.active_mask == ~uint32_t{0}) {
+      std::memcpy(r, op.result[d], sizeof op.result[d]);
+      continue;
+    }
     for (unsigned lane = 0; lane < kWarpSize; ++lane)
       if (op.active_mask >> lane & 1) r[lane] = op.result[d][lane];
   }
