@@ -193,7 +193,8 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
     for (size_t i = 0; i < forms.size(); ++i) {
       const std::string key = fmt::format("forms[{}]", i);
       const YAML::Node f = forms[i];
-      r.only_keys(f, key, {"match", "class", "unit", "lanes", "interval", "latency", "latency_class"});
+      r.only_keys(f, key,
+                  {"match", "class", "unit", "lanes", "interval", "latency", "latency_class", "sequence", "source"});
       FormOverride o;
       o.match = r.string(r.required(f, "match", key), key + ".match");
       if (f["class"]) {
@@ -210,6 +211,29 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
       if (f["interval"]) o.interval = r.integer(f["interval"], key + ".interval", 1, 4096);
       if (f["latency"]) o.latency = r.integer(f["latency"], key + ".latency", 1, 100000);
       if (f["latency_class"]) o.dep = r.dep_class(f["latency_class"], key + ".latency_class");
+      if (f["source"]) o.source = r.string(f["source"], key + ".source");
+      if (const YAML::Node q = f["sequence"]) {
+        const std::string skey = key + ".sequence";
+        r.only_keys(q, skey, {"instructions", "path"});
+        if (f["interval"] || f["latency"])
+          r.fail(q, skey, "a sequence's interval and latency follow from it: give neither");
+        Sequence seq;
+        seq.instructions = r.integer(r.required(q, "instructions", skey), skey + ".instructions", 1, 1000);
+        const YAML::Node path = r.required(q, "path", skey);
+        if (!path.IsMap()) r.fail(path, skey + ".path", "expected a mapping of unit to instructions");
+        r.only_keys(path, skey + ".path", unit_names());
+        unsigned on_path = 0;
+        for (const UnitRow& row : kUnits)
+          if (path[std::string(row.name)]) {
+            const std::string pkey = skey + ".path." + std::string(row.name);
+            on_path += seq.path[static_cast<size_t>(row.unit)] =
+                r.integer(path[std::string(row.name)], pkey, 0, seq.instructions);
+          }
+        if (on_path == 0 || on_path > seq.instructions)
+          r.fail(path, skey + ".path",
+                 fmt::format("expected 1 to {} instructions on the path, got {}", seq.instructions, on_path));
+        o.sequence = seq;
+      }
       c.forms.push_back(o);
     }
   }
@@ -300,6 +324,7 @@ Timing ArchConfig::timing_for(const isa::Instr& instr) const {
     if (o.pipe_class && *o.pipe_class != pipe) continue;
     if (fnmatch(o.match.c_str(), spelled.c_str(), 0) != 0) continue;
     if (o.unit) t = units[static_cast<size_t>(*o.unit)];
+    if (o.sequence) t = sequence_timing(t.unit, *o.sequence);
     if (o.lanes) t.lanes = *o.lanes;
     if (o.interval) t.interval = *o.interval;
     if (o.latency) t.latency = *o.latency;
@@ -307,6 +332,14 @@ Timing ArchConfig::timing_for(const isa::Instr& instr) const {
     if (o.dep) t.dep = *o.dep;
     break;
   }
+  return t;
+}
+
+Timing ArchConfig::sequence_timing(Unit unit, const Sequence& s) const {
+  Timing t = units[static_cast<size_t>(unit)];
+  t.interval *= s.instructions;
+  t.latency = 0;
+  for (size_t u = 0; u < kNumUnits; ++u) t.latency += s.path[u] * units[u].latency;
   return t;
 }
 

@@ -48,12 +48,21 @@ struct Timing {
   unsigned occupancy() const { return (32 / lanes) * interval; }
 };
 
+// A form that ptxas makes a sequence of instructions (configs/int_sequences.csv,
+// written by tb/hw/int_sequences.py from ptxas's output).
+struct Sequence {
+  unsigned instructions = 1;               // SASS instructions in all
+  std::array<unsigned, kNumUnits> path{};  // per unit: its instructions on the longest dependent path
+};
+
 struct FormOverride {
   std::string match;                    // glob over the canonical spelling, e.g. "fma.rn*.f16x2"
   std::optional<isa::Pipe> pipe_class;  // only forms of this class (fma, alu, fp64, mufu, multi)
   std::optional<Unit> unit;
   std::optional<unsigned> lanes, interval, latency;
   std::optional<DepClass> dep;  // `latency_class`
+  std::optional<Sequence> sequence;
+  std::string source;  // where the figures come from (optional)
 };
 
 // One entry of `dependencies:`: a consumer of class `consumer` may issue
@@ -130,6 +139,11 @@ struct ArchConfig {
   // The timing of a decoded form: its class's unit, then the first matching
   // override.
   Timing timing_for(const isa::Instr& instr) const;
+  // The timing of a sequence on `unit`, the one rule for `sequence:`: it takes
+  // the unit for `instructions` warp-instructions (interval times
+  // instructions), and its result comes after the latencies of the path's
+  // instructions, each that of its own unit, added up.
+  Timing sequence_timing(Unit unit, const Sequence& s) const;
   const Reference* reference(std::string_view bench) const;
 };
 

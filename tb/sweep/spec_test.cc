@@ -66,7 +66,7 @@ TEST(SweepSpec, ErrorsNameFileLineColumnAndKey) {
       {head + "parameters:\n  warps: [8, 65]\n", R"(^s\.yaml:4:14: key 'parameters\.warps\[1\]': 65 warps: sm_90 allows 1\.\.64)"},
       {head + "parameters:\n  features.add: [[], [warp_drive]]\n", R"(^s\.yaml:4:22: .*unknown feature 'warp_drive')"},
       {head + "parameters:\n  forms[*.f17x2].lanes: [4]\n", R"(no entry with match: "\*\.f17x2")"},
-      {head + "parameters:\n  forms[99].lanes: [4]\n", R"(the base config's 'forms' has 12 entries)"},
+      {head + "parameters:\n  forms[99].lanes: [4]\n", R"(the base config's 'forms' has [0-9]+ entries)"},
       {head + "parameters:\n  issue_width: {from: 1, to: 4, step: 0}\n", R"(^s\.yaml:4:39: key 'parameters\.issue_width\.step': expected an integer 1\.\.)"},
       {head + "parameters:\n  issue_width: {from: 1, to: 4, stride: 1}\n", R"(key 'parameters\.issue_width\.stride': unknown key)"},
       {head + "parameters:\n  issue_width: {sample: 9, from: 1, to: 4, seed: 1}\n", R"(9 distinct values asked for, 1\.\.4 has 4)"},
