@@ -185,10 +185,11 @@ TEST(ConfigSequences, PtxasStillMakesTheTable) {
   const std::string ptxas = testing_support::find_ptxas();
   if (ptxas.empty())
     GTEST_SKIP() << "ptxas not found ($PTXFU_PTXAS, /usr/local/cuda/bin): the table is not regenerated";
-  if (std::system("python3 -c 'import csv' > /dev/null 2>&1") != 0) GTEST_SKIP() << "python3 not found";
+  if (std::system("/usr/bin/python3 -c 'import csv' > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "/usr/bin/python3 not found";
   const std::string ptx = std::string(PTXFU_BINARY_DIR) + "/int_sequences.ptx";
-  const std::string command = "python3 '" PTXFU_SOURCE_DIR "/tb/hw/int_sequences.py' --ptxas '" + ptxas + "' --ptx '" +
-                              ptx + "' --check '" PTXFU_SOURCE_DIR "/configs/int_sequences.csv' 2>&1";
+  const std::string command = "/usr/bin/python3 '" PTXFU_SOURCE_DIR "/tb/hw/int_sequences.py' --ptxas '" + ptxas +
+                              "' --ptx '" + ptx + "' --check '" PTXFU_SOURCE_DIR "/configs/int_sequences.csv' 2>&1";
   std::FILE* p = popen(command.c_str(), "r");
   ASSERT_NE(p, nullptr);
   std::string output;

@@ -275,7 +275,13 @@ class TimingOracle : public testing::Test {
     variant("sm_100", "sm_100/3sp/gto/dual", [](ArchConfig& c) {
       c.sub_partitions = 3;
       c.issue_width = 2;
-      c.forms.insert(c.forms.begin(), FormOverride{"add.*", std::nullopt, Unit::mufu, 2, 5, 7, std::nullopt});
+      FormOverride slow_add;
+      slow_add.match = "add.*";
+      slow_add.unit = Unit::mufu;
+      slow_add.lanes = 2;
+      slow_add.interval = 5;
+      slow_add.latency = 7;
+      c.forms.insert(c.forms.begin(), slow_add);
     });
     std::mt19937 rng(20240611);
     const unsigned warp_counts[] = {1, 3, 8, 17, 64};
