@@ -335,6 +335,16 @@ Timing ArchConfig::timing_for(const isa::Instr& instr) const {
   return t;
 }
 
+Timing FormTimings::operator()(const isa::Instr& instr) {
+  if (config_.forms.empty()) return config_.timing_for(instr);
+  std::string spelled = isa::spell(instr);
+  const auto it = by_form_.find(spelled);
+  if (it != by_form_.end()) return it->second;
+  const Timing t = config_.timing_for(instr);
+  by_form_.emplace(std::move(spelled), t);
+  return t;
+}
+
 Timing ArchConfig::sequence_timing(Unit unit, const Sequence& s) const {
   Timing t = units[static_cast<size_t>(unit)];
   t.interval *= s.instructions;

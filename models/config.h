@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "isa/decode.h"
@@ -145,6 +146,18 @@ struct ArchConfig {
   // instructions, each that of its own unit, added up.
   Timing sequence_timing(Unit unit, const Sequence& s) const;
   const Reference* reference(std::string_view bench) const;
+};
+
+// ArchConfig::timing_for over the instructions of a program or kernel: each
+// distinct form is matched against the overrides once.
+class FormTimings {
+ public:
+  explicit FormTimings(const ArchConfig& config) : config_(config) {}
+  Timing operator()(const isa::Instr& instr);
+
+ private:
+  const ArchConfig& config_;
+  std::unordered_map<std::string, Timing> by_form_;  // by canonical spelling
 };
 
 ArchConfig load_config_text(const std::string& text, const std::string& origin);

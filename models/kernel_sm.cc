@@ -154,11 +154,11 @@ unsigned transactions(const kernel::StepResult& r, const kernel::Inst& in, const
         for (uint64_t w = r.addresses[lane] / 4; w <= (r.addresses[lane] + bytes - 1) / 4 && n < 128; ++w)
           words[n++] = w;
     n = distinct(words, n);
-    unsigned per_bank[64] = {};
+    uint8_t per_bank[64] = {};  // at most 128 words
     unsigned worst = 1;
     const uint64_t banks = m.shared_banks, bank_mask = (banks & (banks - 1)) == 0 ? banks - 1 : 0;
     for (unsigned i = 0; i < n; ++i)
-      worst = std::max(worst, ++per_bank[bank_mask ? words[i] & bank_mask : words[i] % banks]);
+      worst = std::max(worst, unsigned{++per_bank[bank_mask ? words[i] & bank_mask : words[i] % banks]});
     // A wide access moves at most banks * 4 bytes per pass.
     const unsigned passes = static_cast<unsigned>(
         (static_cast<uint64_t>(__builtin_popcount(lanes)) * bytes + 4 * m.shared_banks - 1) / (4 * m.shared_banks));
@@ -221,9 +221,10 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
     sockets.push_back(std::make_unique<Socket>(fmt::format("socket_{}", i).c_str()));
     sockets.back()->register_nb_transport_bw(this, &KernelSm::nb_transport_bw);
   }
+  FormTimings timing_for(config_);
   for (const kernel::Inst& in : kernel_.insts) {
     if (in.kind == kernel::Kind::arith) {
-      timing_.push_back(config_.timing_for(in.form));
+      timing_.push_back(timing_for(in.form));
     } else {
       timing_.push_back(config_.units[static_cast<size_t>(unit_of_inst(in))]);
     }
@@ -279,10 +280,7 @@ bool KernelSm::launch_one() {
     s.warp = &w;
     s.part = static_cast<unsigned>(free_slot % config_.sub_partitions);
     ++parts_[s.part].by_reason[static_cast<size_t>(s.reason)];
-    s.ready_at.assign(w.regs.size() / 32, 0);
-    s.from_memory.assign(w.regs.size() / 32, 0);
-    s.written_at.assign(w.regs.size() / 32, 0);
-    s.writer.assign(w.regs.size() / 32, nullptr);
+    s.regs.assign(w.regs.size() / 32, RegisterState{});
     parts_[s.part].warps.push_back(free_slot);
     c.slots.push_back(free_slot);
   }
@@ -358,12 +356,13 @@ WarpStall KernelSm::check(const Slot& s, uint64_t t, uint64_t& until, bool& know
   const size_t consumer = static_cast<size_t>(timing_[pc].dep);
   auto need = [&](uint32_t reg, bool read) {
     const size_t r = size_t{base} + reg;
-    if (r >= s.ready_at.size()) return;
-    uint64_t at = s.ready_at[r];
-    if (read && s.writer[r] && at != kNever) at = std::max(at, s.written_at[r] + s.writer[r][consumer]);
+    if (r >= s.regs.size()) return;
+    const RegisterState& reg_state = s.regs[r];
+    uint64_t at = reg_state.ready_at;
+    if (read && reg_state.writer && at != kNever) at = std::max(at, reg_state.written_at + reg_state.writer[consumer]);
     if (at > t) {
       later(at);
-      (s.from_memory[r] ? mem : dep) = true;
+      (reg_state.from_memory ? mem : dep) = true;
     }
   };
   for (unsigned i = 0; i < in.num_reads; ++i) need(in.reads[i], true);
@@ -512,11 +511,8 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   }
   const kernel::Inst& in = *r.inst;
   if (r.status == kernel::StepResult::Status::exited) --ctas_[s.cta].live_warps;
-  if (w.regs.size() / 32 > s.ready_at.size()) {  // a call's frame
-    s.ready_at.resize(w.regs.size() / 32, 0);
-    s.from_memory.resize(w.regs.size() / 32, 0);
-    s.written_at.resize(w.regs.size() / 32, 0);
-    s.writer.resize(w.regs.size() / 32, nullptr);
+  if (w.regs.size() / 32 > s.regs.size()) {  // a call's frame
+    s.regs.resize(w.regs.size() / 32, RegisterState{});
   }
   ++warp_instructions_;
   LineProfile& line = lines_[r.pc];
@@ -541,9 +537,9 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   const unsigned* row = config_.dependency_table[static_cast<size_t>(op.timing.dep)].data();
   for (unsigned i = 0; i < in.num_writes; ++i) {
     const size_t reg = size_t{reg_base} + in.writes[i];
-    if (reg >= s.written_at.size()) continue;
-    s.written_at[reg] = t;
-    s.writer[reg] = row;
+    if (reg >= s.regs.size()) continue;
+    s.regs[reg].written_at = t;
+    s.regs[reg].writer = row;
   }
   if (op.timing.unit == Unit::lsu && in.kind != kernel::Kind::fence && in.kind != kernel::Kind::nop)
     op.access = {true, r.space, in.kind == kernel::Kind::atom || in.kind == kernel::Kind::red};
@@ -584,9 +580,9 @@ void KernelSm::complete(Txn& txn, uint64_t cycle, bool pending) {
   const uint64_t ready = pending ? kNever : cycle;
   for (unsigned i = 0; i < in.num_writes; ++i) {
     const size_t r = size_t{txn.reg_base} + in.writes[i];
-    if (r >= s.ready_at.size()) continue;
-    s.ready_at[r] = ready;
-    s.from_memory[r] = memory;
+    if (r >= s.regs.size()) continue;
+    s.regs[r].ready_at = ready;
+    s.regs[r].from_memory = memory;
   }
   if (uses_carry_[txn.op().pc] && isa::writes_carry(in.form)) s.carry_ready = ready;
   // A warp goes on after the latest of the branches and barriers that hold it.

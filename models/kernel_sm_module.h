@@ -43,19 +43,23 @@ class KernelSm : public sc_core::sc_module {
   static constexpr uint64_t kNever = ~uint64_t{0};
   static constexpr size_t kNone = ~size_t{0};
 
+  // The scoreboard's view of one register of a warp.
+  struct RegisterState {
+    uint64_t ready_at = 0;  // when a consumer may issue
+    // Its last writer: when it issued and its row of the config's dependency
+    // table (a consumer of class c may read it at max(ready_at, written_at +
+    // writer[c]), as in SubPartition).
+    uint64_t written_at = 0;
+    const unsigned* writer = nullptr;
+    bool from_memory = false;  // its pending producer is a memory or warp operation
+  };
   // A resident warp.
   struct Slot {
     bool used = false;
     size_t cta = 0;  // index in ctas_
     kernel::Warp* warp = nullptr;
     unsigned part = 0;
-    std::vector<uint64_t> ready_at;    // per register (frame base + slot): when a consumer may issue
-    std::vector<uint8_t> from_memory;  // per register: its pending producer is a memory or warp operation
-    // Per register, its last writer: when it issued and its row of the
-    // config's dependency table (a consumer of class c may read it at
-    // max(ready_at, written_at + row[c]), as in SubPartition).
-    std::vector<uint64_t> written_at;
-    std::vector<const unsigned*> writer;
+    std::vector<RegisterState> regs;  // per register (frame base + slot)
     uint64_t carry_ready = 0;
     uint64_t resume_at = 0;  // a branch or barrier holds the warp until then
     unsigned holds = 0;      // approximately timed: branches and barriers whose end is not known yet

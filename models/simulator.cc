@@ -32,13 +32,14 @@ struct SmModel {
     const bool trace = !job.vcd_path.empty();
     const bool record = !job.kanata_path.empty();
     if (job.kernel) kernel_sm = std::make_unique<KernelSm>(name.c_str(), job, record);
+    const std::vector<Timing> timings = job.kernel ? std::vector<Timing>{} : program_timings(c, *job.program);
     for (unsigned p = 0; p < c.sub_partitions; ++p) {
       const std::string sp = fmt::format("{}_sp{}", name, p);
       if (!job.kernel) {
         std::vector<uint32_t> ids;
         for (uint32_t w = p; w < job.warps; w += c.sub_partitions) ids.push_back(w);
-        parts.push_back(std::make_unique<SubPartition>(sp.c_str(), c, *job.program, ids, cta_threads(job), job.style,
-                                                       job.quantum_cycles, record || job.record_issues));
+        parts.push_back(std::make_unique<SubPartition>(sp.c_str(), c, *job.program, timings, ids, cta_threads(job),
+                                                       job.style, job.quantum_cycles, record || job.record_issues));
       }
       for (const UnitRow& row : kUnits) {
         const std::string un = fmt::format("{}_{}", sp, row.name);

@@ -16,25 +16,25 @@ namespace {
 uint64_t now_cycles() { return to_cycles(sc_time_stamp()); }
 sc_time cycles(uint64_t n) { return kCycle * static_cast<double>(n); }
 
-// Which unit runs a program instruction, and how long: an arithmetic form as
-// the config says (its class's unit, then the form overrides); a mov on the
-// ALU.
-Timing timing_of(const ArchConfig& config, const ProgramInstr& pi) {
-  switch (pi.kind) {
-    case InstrKind::arithmetic: return config.timing_for(pi.instr);
-    case InstrKind::mov: return config.units[static_cast<size_t>(Unit::alu)];
-  }
-  return config.units[static_cast<size_t>(Unit::alu)];  // not reached: every kind is a case
-}
-
 }  // namespace
 
+std::vector<Timing> program_timings(const ArchConfig& config, const Program& program) {
+  FormTimings timing_for(config);
+  std::vector<Timing> timings;
+  timings.reserve(program.code.size());
+  for (const ProgramInstr& pi : program.code)
+    timings.push_back(pi.kind == InstrKind::arithmetic ? timing_for(pi.instr)
+                                                       : config.units[static_cast<size_t>(Unit::alu)]);
+  return timings;
+}
+
 SubPartition::SubPartition(sc_core::sc_module_name name, const ArchConfig& config, const Program& program,
-                           std::vector<uint32_t> warp_ids, unsigned cta_threads, TimingStyle style,
-                           uint64_t quantum_cycles, bool record)
+                           const std::vector<Timing>& timings, std::vector<uint32_t> warp_ids, unsigned cta_threads,
+                           TimingStyle style, uint64_t quantum_cycles, bool record)
     : sc_module(name),
       config_(config),
       program_(program),
+      timing_(timings),
       warp_ids_(std::move(warp_ids)),
       cta_threads_(cta_threads),
       style_(style),
@@ -43,7 +43,6 @@ SubPartition::SubPartition(sc_core::sc_module_name name, const ArchConfig& confi
       request_ends_("request_ends"),
       responses_("responses") {
   for (auto& s : unit_sockets) s.register_nb_transport_bw(this, &SubPartition::nb_transport_bw);
-  for (const auto& pi : program_.code) timing_.push_back(timing_of(config_, pi));
   const size_t regs = program_.registers.size();
   for (uint32_t id : warp_ids_) {
     Warp w;

@@ -33,6 +33,11 @@ struct IssueRecord {
   uint64_t issue_cycle, free_cycle, done_cycle;
 };
 
+// Which unit runs each program instruction, and how long: an arithmetic
+// form as the config says (its class's unit, then the form overrides); a mov
+// on the ALU.
+std::vector<Timing> program_timings(const ArchConfig& config, const Program& program);
+
 class SubPartition : public sc_core::sc_module {
  public:
   std::array<tlm_utils::simple_initiator_socket<SubPartition>, kNumUnits> unit_sockets;  // one per unit, kUnits order
@@ -40,9 +45,10 @@ class SubPartition : public sc_core::sc_module {
   // `warp_ids` are the global ids of the warps this sub-partition runs, in
   // a CTA of `cta_threads` threads (warp w has the threads w*32 .. w*32+31
   // that exist).
+  // `timings`: program_timings(config, program), shared by the sub-partitions.
   SubPartition(sc_core::sc_module_name name, const ArchConfig& config, const Program& program,
-               std::vector<uint32_t> warp_ids, unsigned cta_threads, TimingStyle style, uint64_t quantum_cycles,
-               bool record);
+               const std::vector<Timing>& timings, std::vector<uint32_t> warp_ids, unsigned cta_threads,
+               TimingStyle style, uint64_t quantum_cycles, bool record);
 
   // Results, valid after the simulation.
   uint64_t last_issue_end() const { return last_issue_end_; }  // cycle after the last issue
