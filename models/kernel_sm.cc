@@ -548,12 +548,14 @@ void KernelSm::issue(size_t slot, uint64_t t) {
     s.barrier_pc = r.pc;
   }
   // Warps this step released from a barrier (by arriving last, or by
-  // exiting) go on when its result is out.
-  for (size_t other : ctas_[s.cta].slots)
-    if (slots_[other].at_barrier && !slots_[other].warp->waiting()) {
-      slots_[other].at_barrier = false;
-      txn.released.push_back(other);
-    }
+  // exiting: kernel::step settles barriers only then) go on when its result
+  // is out.
+  if (in.kind == kernel::Kind::bar || r.status == kernel::StepResult::Status::exited)
+    for (size_t other : ctas_[s.cta].slots)
+      if (slots_[other].at_barrier && !slots_[other].warp->waiting()) {
+        slots_[other].at_barrier = false;
+        txn.released.push_back(other);
+      }
   const size_t unit = static_cast<size_t>(op.timing.unit);
   Socket& socket = *sockets[s.part * kNumUnits + unit];
 

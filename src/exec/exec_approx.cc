@@ -17,9 +17,7 @@ using isa::Type;
 // Applies a half function to one 16-bit value or to both lanes of an x2
 // pack (lane 0 = bits 15:0).
 uint64_t half_lanes(HalfFn fn, Type t, uint64_t a) {
-  const auto lane = [fn](uint64_t v) {
-    return static_cast<uint64_t>(approx::eval_half(fn, static_cast<uint16_t>(v)));
-  };
+  const auto lane = [fn](uint64_t v) { return static_cast<uint64_t>(approx::eval_half(fn, static_cast<uint16_t>(v))); };
   if (isa::info(t).lanes == 2) return lane(a) | (lane(a >> 16) << 16);
   return lane(a);
 }
@@ -95,17 +93,14 @@ bool execute_approx(const isa::Instr& in, const uint64_t* src, Result& out) {
     case Op::div:
       if (in.type != Type::f32) return false;
       if (approx_form) {
-        out.value = approx::div_approx_f32(static_cast<uint32_t>(a),
-                                           static_cast<uint32_t>(src[1]), ftz);
+        out.value = approx::div_approx_f32(static_cast<uint32_t>(a), static_cast<uint32_t>(src[1]), ftz);
       } else if (in.has(Mod::full)) {
-        out.value = approx::div_full_f32(static_cast<uint32_t>(a),
-                                         static_cast<uint32_t>(src[1]), ftz);
+        out.value = approx::div_full_f32(static_cast<uint32_t>(a), static_cast<uint32_t>(src[1]), ftz);
       } else {
         return false;
       }
       return true;
-    default:
-      return false;
+    default: return false;
   }
 }
 

@@ -89,14 +89,11 @@ bool dispatch(const isa::Instr& in, const uint64_t* src, bool carry_in, Result& 
     case Op::brev: return value(integer::brev(t, src[0]));
     case Op::bfe: return value(integer::bfe(t, src[0], u32(src[1]), u32(src[2])));
     case Op::bfi: return value(integer::bfi(t, src[0], src[1], u32(src[2]), u32(src[3])));
-    case Op::fns:
-      return value(integer::fns(u32(src[0]), u32(src[1]), static_cast<int32_t>(u32(src[2]))));
+    case Op::fns: return value(integer::fns(u32(src[0]), u32(src[1]), static_cast<int32_t>(u32(src[2]))));
     case Op::bmsk: return value(integer::bmsk(u32(src[0]), u32(src[1]), bound_of(in)));
     case Op::szext: return value(integer::szext(t, u32(src[0]), u32(src[1]), bound_of(in)));
     case Op::dp4a: return value(integer::dp4a(t, in.type2, u32(src[0]), u32(src[1]), u32(src[2])));
-    case Op::dp2a:
-      return value(
-          integer::dp2a(t, in.type2, in.has(Mod::hi), u32(src[0]), u32(src[1]), u32(src[2])));
+    case Op::dp2a: return value(integer::dp2a(t, in.type2, in.has(Mod::hi), u32(src[0]), u32(src[1]), u32(src[2])));
     case Op::and_: return value(integer::logic(t, integer::Logic::and_, src[0], src[1]));
     case Op::or_: return value(integer::logic(t, integer::Logic::or_, src[0], src[1]));
     case Op::xor_: return value(integer::logic(t, integer::Logic::xor_, src[0], src[1]));
@@ -118,6 +115,44 @@ bool dispatch(const isa::Instr& in, const uint64_t* src, bool carry_in, Result& 
 }
 
 }  // namespace
+
+bool execute_int_lanes(const isa::Instr& in, const uint64_t (*src)[kMaxLanes], unsigned lanes, uint32_t active,
+                       uint64_t* results) {
+  // The common forms, without carries, saturation or .relu: the form is
+  // dispatched once for the warp, each lane then calls the integer unit as
+  // dispatch() would.
+  if (!in.row || in.row->executor != isa::Executor::integer || in.has(Mod::cc) || in.has(Mod::sat) || in.has(Mod::relu))
+    return false;
+  const isa::Type t = in.type;
+  const auto each = [&](auto f) {
+    for (unsigned lane = 0; lane < lanes; ++lane)
+      if (active >> lane & 1) results[lane] = f(lane);
+    return true;
+  };
+  const uint64_t* a = src[0];
+  const uint64_t* b = src[1];
+  const uint64_t* c = src[2];
+  switch (in.op) {
+    case Op::add: return each([&](unsigned l) { return integer::add(t, a[l], b[l], false); });
+    case Op::sub: return each([&](unsigned l) { return integer::sub(t, a[l], b[l], false); });
+    case Op::mul: {
+      const integer::Part p = part_of(in);
+      return each([&](unsigned l) { return integer::mul(t, p, a[l], b[l]); });
+    }
+    case Op::mad: {
+      const integer::Part p = part_of(in);
+      return each([&](unsigned l) { return integer::mad(t, p, a[l], b[l], c[l], false); });
+    }
+    case Op::min: return each([&](unsigned l) { return integer::min(t, a[l], b[l], false); });
+    case Op::max: return each([&](unsigned l) { return integer::max(t, a[l], b[l], false); });
+    case Op::and_: return each([&](unsigned l) { return integer::logic(t, integer::Logic::and_, a[l], b[l]); });
+    case Op::or_: return each([&](unsigned l) { return integer::logic(t, integer::Logic::or_, a[l], b[l]); });
+    case Op::xor_: return each([&](unsigned l) { return integer::logic(t, integer::Logic::xor_, a[l], b[l]); });
+    case Op::shl: return each([&](unsigned l) { return integer::shl(t, a[l], u32(b[l])); });
+    case Op::shr: return each([&](unsigned l) { return integer::shr(t, a[l], u32(b[l])); });
+    default: return false;
+  }
+}
 
 bool execute_int(const isa::Instr& in, const uint64_t* src, bool carry_in, Result& out) {
   if (!in.row || in.row->executor != isa::Executor::integer) return false;

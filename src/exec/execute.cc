@@ -62,6 +62,7 @@ void execute_lanes(const isa::Instr& instr, const uint64_t (*src)[kMaxLanes], un
     if (!execute_float_lanes(instr, src, lanes, active, results)) no_executor(instr);
     return;
   }
+  if (run == run_int && execute_int_lanes(instr, src, lanes, active, results)) return;
   const unsigned sources = instr.num_src < 4 ? instr.num_src : 4;
   for (unsigned lane = 0; lane < lanes; ++lane) {
     if (!(active >> lane & 1)) continue;

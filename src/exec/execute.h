@@ -53,7 +53,11 @@ bool execute_float_lanes(const isa::Instr& instr, const uint64_t (*src)[kMaxLane
 bool execute_float_many(const isa::Instr& instr, size_t n, const uint64_t* const* src, const ptrdiff_t* strides,
                         uint64_t* results);  // exec_float.cc
 bool execute_int(const isa::Instr& instr, const uint64_t* src, bool carry_in,
-                 Result& out);                                                    // exec_int.cc
+                 Result& out);  // exec_int.cc
+// The common integer forms for the active lanes of a warp (false: not one of
+// them; the caller goes lane by lane).
+bool execute_int_lanes(const isa::Instr& instr, const uint64_t (*src)[kMaxLanes], unsigned lanes, uint32_t active,
+                       uint64_t* results);                                        // exec_int.cc
 bool execute_approx(const isa::Instr& instr, const uint64_t* src, Result& out);   // exec_approx.cc
 bool execute_compare(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_compare.cc
 bool execute_convert(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_convert.cc
