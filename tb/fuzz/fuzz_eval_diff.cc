@@ -457,9 +457,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The .rs forms exist on sm_100a and sm_103a only, not on the newest target.
   ptxfu::cli::EvalOptions options;
   if (in.has(Mod::rs)) options.target.target = "sm_100a";
-  const ptxfu::fuzz::EvalRun r = ptxfu::fuzz::run_eval_on(line + "\n", options);
-  std::string got = r.out;
-  if (!got.empty() && got.back() == '\n') got.pop_back();
+  // Five copies: eval evaluates a run of one form through the array forms,
+  // four elements at a time in their SIMD kernels, the fifth alone; every
+  // copy must print the same (and below, the reference's) value.
+  constexpr int kCopies = 5;
+  std::string input;
+  for (int i = 0; i < kCopies; ++i) input += line + "\n";
+  const ptxfu::fuzz::EvalRun r = ptxfu::fuzz::run_eval_on(input, options);
+  std::string got = r.out.substr(0, r.out.find('\n'));
+  std::string copies;
+  for (int i = 0; i < kCopies; ++i) copies += got + "\n";
+  if (r.out != copies) fail(line, r.out, "the same line " + std::to_string(kCopies) + " times");
 
   // A vector destination prints its elements, a 128-bit one 32 digits.
   const auto print = [&](u128 v) {
