@@ -12,6 +12,7 @@
 #include "cosim/rtl_form.h"
 #include "cosim/scoreboard.h"
 #include "cosim/unit.h"
+#include "util/splitmix64.h"
 
 namespace ptxfu::cosim {
 
@@ -34,6 +35,8 @@ class Checker {
   // Issues one vector (waiting while the unit is not ready) and advances the
   // clock; false if any mismatch has been seen so far.
   bool step(const Vector& v);
+  // The same with the golden result already known (a batched golden model).
+  bool step(const Vector& v, uint32_t expected);
   // Drains the pipeline; false if any mismatch has been seen.
   bool finish();
   // What went wrong: the first mismatches in `ptxfu eval` syntax, then counts.
@@ -42,6 +45,7 @@ class Checker {
   uint64_t vectors() const { return issued_; }
   uint64_t checked() const { return board_.beats_checked(); }
   uint64_t mismatches() const { return board_.beats_failed(); }
+  const Scoreboard& scoreboard() const { return board_; }
   const std::vector<Mismatch>& first_mismatches() const { return board_.first_mismatches(); }
   // The PTX `eval` line of a vector of this form.
   std::string eval_line(const Vector& v) const { return cosim::eval_line(form_, v); }
@@ -54,7 +58,7 @@ class Checker {
   Golden golden_;
   Form form_;
   Scoreboard board_;
-  std::mt19937_64 rng_;
+  util::SplitMix64 rng_;  // filler bits and stalls (drawn per vector: a cheap generator)
   double stall_rate_;
   uint32_t lane_mask_;
   uint64_t issued_ = 0;

@@ -1,10 +1,14 @@
 #include "cosim/cosim.h"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "cosim/checker.h"
 #include "cosim/rtl_form.h"
@@ -43,6 +47,53 @@ int bad(std::ostream& out, const std::string& why) {
   return 2;
 }
 
+// Exhaustive runs go in blocks: each gets a fresh checker (its random filler
+// seeded by the block's first vector), so the report is the same for any
+// number of threads, and each thread drives a unit (a VerilatedContext) of
+// its own.
+constexpr uint64_t kBlockVectors = uint64_t{1} << 18;
+constexpr size_t kGoldenChunk = 4096;  // vectors per call of the batched golden model
+
+struct BlockOutcome {
+  uint64_t vectors = 0;
+  uint64_t failed = 0;
+  uint64_t records = 0;
+  std::vector<Mismatch> first;
+};
+
+BlockOutcome run_block(Unit& unit, const Golden& golden, const GoldenMany& golden_many, const Form& form,
+                       const CosimOptions& o, uint64_t begin, uint64_t end) {
+  Checker checker(unit, golden, form, o.seed + begin / kBlockVectors, o.stall_rate);
+  std::vector<Vector> vectors(kGoldenChunk);
+  std::vector<uint64_t> src[3], expected(kGoldenChunk);
+  for (auto& s : src) s.resize(kGoldenChunk);
+  const uint64_t* src_ptr[3] = {src[0].data(), src[1].data(), src[2].data()};
+  const uint32_t lane_mask = form.lanes == 1 ? 0xffffu : 0xffffffffu;
+  for (uint64_t first = begin; first < end; first += kGoldenChunk) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(kGoldenChunk, end - first));
+    for (size_t i = 0; i < n; ++i) {
+      vectors[i] = VectorSource::exhaustive(form, first + i);
+      for (unsigned k = 0; k < 3; ++k) src[k][i] = vectors[i].src[k] & lane_mask;
+    }
+    golden_many(form.instr, n, src_ptr, expected.data());
+    for (size_t i = 0; i < n; ++i) checker.step(vectors[i], static_cast<uint32_t>(expected[i]));
+  }
+  checker.finish();
+  const Scoreboard& board = checker.scoreboard();
+  return {checker.vectors(), checker.mismatches(), board.records(), board.first_mismatches()};
+}
+
+unsigned job_count(const CosimOptions& o) {
+  if (o.jobs != 0) return o.jobs;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+std::string hex32(uint64_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
 }  // namespace
 
 int run_cosim(const CosimOptions& o, std::ostream& out) {
@@ -57,10 +108,20 @@ int run_cosim(const CosimOptions& o, std::ostream& out) {
   if (o.exhaustive && !VectorSource::exhaustive_possible(form))
     return bad(out, "--exhaustive needs a one- or two-operand form ('" + o.op +
                         "' has 2^48 input combinations per lane)");
+  const bool one_unit = !o.trace_file.empty() || !o.coverage_file.empty();
+  if (o.exhaustive && one_unit && o.jobs > 1)
+    return bad(out, "--trace and --coverage record one unit: they take --jobs 1");
   Golden golden;
-  if (o.golden == "ref") golden = reference_golden();
-  else if (o.golden == "core") golden = core_golden();
-  else return bad(out, "--golden must be core or ref");
+  GoldenMany golden_many;
+  if (o.golden == "ref") {
+    golden = reference_golden();
+    golden_many = one_at_a_time(golden);
+  } else if (o.golden == "core") {
+    golden = core_golden();
+    golden_many = core_golden_many();
+  } else {
+    return bad(out, "--golden must be core or ref");
+  }
   if (!golden) return bad(out, "this build has no floating-point core executor; use --golden ref");
 
   std::unique_ptr<Unit> unit = make_rtl_unit(form.unit, o.stages, o.broken, err);
@@ -69,35 +130,78 @@ int run_cosim(const CosimOptions& o, std::ostream& out) {
     return bad(out, "cannot write the waveform '" + o.trace_file + "' (tracing not compiled in?)");
   unit->reset();
 
-  Checker checker(*unit, golden, form, o.seed + o.shard_index, o.stall_rate);
+  uint64_t vectors = 0, failed = 0;
+  std::string errors, exhaustive_line;
   const auto start = std::chrono::steady_clock::now();
   if (o.exhaustive) {
     const uint64_t size = VectorSource::exhaustive_size(form);
     const uint64_t begin = static_cast<uint64_t>((static_cast<unsigned __int128>(size) * o.shard_index) / o.shard_count);
     const uint64_t end = static_cast<uint64_t>((static_cast<unsigned __int128>(size) * (o.shard_index + 1)) / o.shard_count);
-    for (uint64_t i = begin; i < end; ++i) checker.step(VectorSource::exhaustive(form, i));
+    const uint64_t blocks = (end - begin + kBlockVectors - 1) / kBlockVectors;
+    const unsigned jobs = one_unit ? 1u : static_cast<unsigned>(std::min<uint64_t>(job_count(o), std::max<uint64_t>(blocks, 1)));
+    std::vector<BlockOutcome> outcome(blocks);
+    std::atomic<uint64_t> next{0};
+    const auto work = [&](Unit& u) {
+      for (uint64_t b; (b = next.fetch_add(1)) < blocks;) {
+        const uint64_t first = begin + b * kBlockVectors;
+        outcome[b] = run_block(u, golden, golden_many, form, o, first, std::min(end, first + kBlockVectors));
+      }
+    };
+    std::vector<std::thread> helpers;
+    for (unsigned j = 1; j < jobs; ++j)
+      helpers.emplace_back([&] {  // each thread builds its own unit: one VerilatedContext per thread
+        std::string ignored;
+        std::unique_ptr<Unit> own = make_rtl_unit(form.unit, o.stages, o.broken, ignored);
+        own->reset();
+        work(*own);
+      });
+    work(*unit);
+    for (auto& t : helpers) t.join();
+
+    // Merged in block order: the first mismatches are those of the lowest inputs.
+    std::vector<Mismatch> first;
+    uint64_t records = 0;
+    for (const BlockOutcome& b : outcome) {
+      vectors += b.vectors;
+      failed += b.failed;
+      records += b.records;
+      for (const Mismatch& m : b.first)
+        if (first.size() < Scoreboard::kKeep) first.push_back(m);
+    }
+    errors = Scoreboard::errors(first, records, o.max_reported);
+    const uint64_t combos = end > begin ? (end - begin) * form.lanes : 0;
+    exhaustive_line = "# exhaustive: input combinations " + hex32(begin * form.lanes) + " to " +
+                      hex32(begin * form.lanes + combos - 1) + " (" + std::to_string(combos) + " of " +
+                      std::to_string(size * form.lanes) + ", " + std::to_string(form.lanes) +
+                      " per vector), " + std::to_string(blocks) + (blocks == 1 ? " block on " : " blocks on ") + std::to_string(jobs) +
+                      (jobs == 1 ? " thread\n" : " threads\n");
   } else {
     // This shard's part of the structured set first, then random vectors.
+    Checker checker(*unit, golden, form, o.seed + o.shard_index, o.stall_rate);
     VectorSource source(form, o.seed + o.shard_index);
     const auto& fixed = source.structured();
     uint64_t done = 0;
     for (size_t i = o.shard_index; i < fixed.size() && done < o.vectors; i += o.shard_count, ++done)
       checker.step(fixed[i]);
     for (; done < o.vectors; ++done) checker.step(source.random());
+    checker.finish();
+    vectors = checker.vectors();
+    failed = checker.mismatches();
+    errors = checker.errors(o.max_reported);
   }
-  checker.finish();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   unit->close_trace();
 
-  const bool pass = checker.mismatches() == 0;
+  const bool pass = failed == 0;
   if (!pass) {
     out << "# " << o.op << " on " << unit->name() << " (golden: " << o.golden
         << "): first failing vectors, replayable with `ptxfu eval`\n";
-    out << checker.errors(o.max_reported);
+    out << errors;
   }
   if (pass && !o.coverage_file.empty() && !unit->write_coverage(o.coverage_file))
     out << "# no coverage written: this build has no coverage instrumentation\n";
-  summary(out, checker.vectors(), checker.mismatches(), seconds);
+  out << exhaustive_line;
+  summary(out, vectors, failed, seconds);
   return pass ? 0 : 1;
 }
 

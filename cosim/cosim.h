@@ -3,13 +3,15 @@
 // the subcommand; the command line itself lives in src/cli.
 //
 //   ptxfu cosim --op fma.rn.f16x2 --vectors N --seed S [--unit hfma2|hmnmx2]
-//               [--exhaustive] [--shard K/N] [--trace FILE] [--stages N]
+//               [--exhaustive [--jobs N]] [--shard K/N] [--trace FILE] [--stages N]
 //               [--golden core|ref] [--coverage FILE]
 //
 // Output: on mismatches, the first few failing vectors, each as a
 // `ptxfu eval` line followed by a `# expected ... got ...` comment (so the
 // output can be piped into `ptxfu eval` to replay them); then exactly one
 // last line:  vectors=N mismatches=M vectors_per_s=R
+// An exhaustive run says which input combinations it covered, on the line
+// before:  # exhaustive: input combinations 0x... to 0x... (...)
 #pragma once
 #include <cstdint>
 #include <iosfwd>
@@ -25,6 +27,7 @@ struct CosimOptions {
   bool exhaustive = false;     // every input pair (2^32) or value (2^16); ignores `vectors`
   unsigned shard_index = 0;    // --shard K/N: this run does part K of N (0 <= K < N)
   unsigned shard_count = 1;
+  unsigned jobs = 0;           // --exhaustive: threads, each with a unit of its own (0: every CPU)
   std::string trace_file;      // non-empty: write an FST waveform here
   int stages = -1;             // RTL pipeline configuration; -1: the unit's default
   std::string golden = "core"; // "core" (ptxfu's exact core) or "ref" (MPFR reference)

@@ -15,6 +15,10 @@ void add_cosim_options(CLI::App& cmd, CosimOptions& o) {
   cmd.add_option("--vectors", o.vectors, "vectors to run: the structured set first, then seeded random (default 1000000)");
   cmd.add_option("--seed", o.seed, "random seed (default 1)");
   cmd.add_flag("--exhaustive", o.exhaustive, "every input pair (2^32) or value (2^16) of a one/two-operand op");
+  cmd.add_option("--jobs", o.jobs,
+                 "--exhaustive: threads, each driving a verilated unit of its own (default: every CPU; "
+                 "the report does not depend on it)")
+      ->check(CLI::Range(1u, 1024u));
   cmd.add_option_function<std::string>(
          "--shard",
          [&o](const std::string& s) {

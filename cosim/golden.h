@@ -8,6 +8,15 @@ namespace ptxfu::cosim {
 // executor for floating point yet.
 Golden core_golden();
 
+// A golden model over many vectors at once: out[i] from the sources
+// src[k][i] (k < 3, each zero-extended to 64 bits).
+using GoldenMany = std::function<void(const isa::Instr& instr, size_t n, const uint64_t* const* src, uint64_t* out)>;
+// The core's array path (exec::execute_float_many: one decode per call, the
+// core's array forms for the arithmetic); empty without a float executor.
+GoldenMany core_golden_many();
+// Any golden model, one vector at a time.
+GoldenMany one_at_a_time(Golden golden);
+
 // An independent, deliberately simple reference: GNU MPFR computes the IEEE
 // result (exact intermediate, one rounding, gradual underflow through
 // mpfr_subnormalize), then the NVIDIA policy (.ftz .sat .relu .oob, canonical

@@ -137,16 +137,16 @@ std::string Scoreboard::report(const Mismatch& m) {
   return os.str();
 }
 
-std::string Scoreboard::errors(unsigned max_reported) const {
+std::string Scoreboard::errors(const std::vector<Mismatch>& first, uint64_t records, unsigned max_reported) {
   std::string s;
   unsigned shown = 0;
-  for (const Mismatch& m : first_) {
+  for (const Mismatch& m : first) {
     if (shown == max_reported) break;
     ++shown;
     s += report(m) + "\n";
   }
-  if (records_ > shown)
-    s += "# " + std::to_string(records_ - shown) + " further mismatch(es) not shown (" + std::to_string(records_) +
+  if (records > shown)
+    s += "# " + std::to_string(records - shown) + " further mismatch(es) not shown (" + std::to_string(records) +
          " in all)\n";
   return s;
 }

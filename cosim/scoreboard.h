@@ -123,8 +123,12 @@ class Scoreboard {
   // One mismatch as text: its `ptxfu eval` line, then a `#` comment with the
   // expected and the received result, what differed and the cycles.
   static std::string report(const Mismatch& m);
+  static constexpr size_t kKeep = 64;             // mismatches kept in full (first_mismatches)
+  uint64_t records() const { return records_; }  // mismatches recorded, kept or not
   // The first `max_reported` mismatches, then a count of the rest.
-  std::string errors(unsigned max_reported = 5) const;
+  std::string errors(unsigned max_reported = 5) const { return errors(first_, records_, max_reported); }
+  // The same for mismatches gathered from several scoreboards (`records` in all).
+  static std::string errors(const std::vector<Mismatch>& first, uint64_t records, unsigned max_reported);
 
  private:
   // `thread` is the beat's thread number t, `th` its values (nullptr: none).
@@ -146,7 +150,6 @@ class Scoreboard {
   uint64_t timing_mismatches_ = 0;
   uint64_t records_ = 0;  // mismatches recorded (kept or not)
   std::vector<Mismatch> first_;
-  static constexpr size_t kKeep = 64;
 };
 
 }  // namespace ptxfu::cosim

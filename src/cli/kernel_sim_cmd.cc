@@ -13,6 +13,7 @@
 
 #include "models/simulator.h"
 #include "models/text_file.h"
+#include "util/splitmix64.h"
 
 namespace ptxfu::cli {
 namespace {
@@ -25,14 +26,6 @@ using kernel::KernelError;
 constexpr size_t kMaxBufferBytes = size_t{256} << 20;
 
 bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.'; }
-
-// SplitMix64 (Steele, Lea and Flood, 2014): the --arg buf:random generator.
-uint64_t splitmix64(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
-}
 
 bool parse_u64(std::string_view s, uint64_t& v) {
   int base = 10;
@@ -103,7 +96,7 @@ Arg parse_arg(std::string_view spec, unsigned index, const kernel::Param& p) {
         throw bad(fmt::format("expected a size of 1 to {} bytes", kMaxBufferBytes));
       std::vector<uint8_t> data(bytes);
       for (size_t i = 0; random && i < data.size(); i += 8) {
-        const uint64_t r = splitmix64(seed);
+        const uint64_t r = util::splitmix64(seed);
         for (size_t b = 0; b < 8 && i + b < data.size(); ++b) data[i + b] = static_cast<uint8_t>(r >> (8 * b));
       }
       return Arg::buffer(std::move(data));

@@ -15,6 +15,7 @@
 #include "models/microbench.h"
 #include "models/text_file.h"
 #include "models/yaml_reader.h"
+#include "util/splitmix64.h"
 
 namespace ptxfu::cli::sweep {
 namespace {
@@ -61,16 +62,9 @@ std::string flow(const YAML::Node& n) {
 
 using Reader = models::YamlReader;
 
-// Next value of a SplitMix64 stream: the same numbers on every platform
+// SplitMix64 gives the same numbers on every platform
 // (std::uniform_int_distribution is implementation-defined).
-uint64_t splitmix(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-uint64_t below(uint64_t& state, uint64_t n) { return splitmix(state) % n; }  // n is small: bias is negligible
+uint64_t below(uint64_t& state, uint64_t n) { return util::splitmix64(state) % n; }  // n is small: bias is negligible
 
 // A config key path: name segments separated by dots, list items by [N] or
 // by [GLOB], the entry whose `match:` is GLOB (forms[*.f16x2].lanes).

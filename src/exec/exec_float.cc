@@ -108,10 +108,12 @@ bool execute_float(const isa::Instr& in, const uint64_t* src, Result& out) {
 
 namespace {
 
-bool has_array_form(const isa::Instr& in, const FloatPlan& plan) {
+// The ops the core has array forms for (fp::add_n ...); packs use them lane by lane.
+bool is_array_op(const isa::Instr& in, const FloatPlan& plan) {
   const bool op = in.op == Op::add || in.op == Op::sub || in.op == Op::mul || in.op == Op::fma || in.op == Op::mad;
-  return op && plan.lanes == 1 && !plan.src_f;
+  return op && !plan.src_f;
 }
+
 
 // n elements of one planned form (element i of source k at src[k][i * strides[k]]).
 void run_float_many(const isa::Instr& in, const FloatPlan& plan, size_t n, const uint64_t* const* src,
@@ -123,7 +125,7 @@ bool execute_float_lanes(const isa::Instr& in, const uint64_t (*src)[kMaxLanes],
                          uint64_t* results) {
   FloatPlan plan;
   if (!plan_float(in, plan)) return false;
-  if (lanes <= kMaxLanes && has_array_form(in, plan)) {
+  if (lanes <= kMaxLanes && is_array_op(in, plan)) {
     // A warp at once through the array forms; every lane is computed (the
     // arithmetic has no side effects) and the active ones kept.
     const uint64_t* s[4] = {src[0], src[1], src[2], src[3]};
@@ -181,18 +183,45 @@ void scalar_lanes(const FloatPlan& plan, size_t n, const uint64_t* const* src, c
   }
 }
 
-void run_float_many(const isa::Instr& in, const FloatPlan& plan, size_t n, const uint64_t* const* src,
-                    const ptrdiff_t* strides, uint64_t* results) {
-  if (has_array_form(in, plan)) {  // the common arithmetic: the core's array forms
-    switch (in.op) {
-      case Op::add: return scalar_lanes<Op::add, 2>(plan, n, src, strides, results);
-      case Op::sub: return scalar_lanes<Op::sub, 2>(plan, n, src, strides, results);
-      case Op::mul: return scalar_lanes<Op::mul, 2>(plan, n, src, strides, results);
-      case Op::fma:
-      case Op::mad: return scalar_lanes<Op::fma, 3>(plan, n, src, strides, results);
-      default: break;
+void array_form(const isa::Instr& in, const FloatPlan& plan, size_t n, const uint64_t* const* src,
+                const ptrdiff_t* strides, uint64_t* results) {
+  switch (in.op) {
+    case Op::add: return scalar_lanes<Op::add, 2>(plan, n, src, strides, results);
+    case Op::sub: return scalar_lanes<Op::sub, 2>(plan, n, src, strides, results);
+    case Op::mul: return scalar_lanes<Op::mul, 2>(plan, n, src, strides, results);
+    default: return scalar_lanes<Op::fma, 3>(plan, n, src, strides, results);
+  }
+}
+
+// Packed forms (f16x2, bf16x2) through the same array forms: each lane of a
+// block is unpacked into arrays of its own, computed, and packed back.
+void packed_array_form(const isa::Instr& in, const FloatPlan& plan, size_t n, const uint64_t* const* src,
+                       const ptrdiff_t* strides, uint64_t* results) {
+  constexpr size_t kBlock = 512;
+  const unsigned sources = in.op == Op::fma || in.op == Op::mad ? 3 : 2;
+  uint64_t lane_src[3][kBlock];
+  uint64_t lane_result[kBlock];
+  const uint64_t* s[3] = {lane_src[0], lane_src[1], lane_src[2]};
+  const ptrdiff_t unit[3] = {1, 1, 1};
+  for (size_t i0 = 0; i0 < n; i0 += kBlock) {
+    const size_t m = n - i0 < kBlock ? n - i0 : kBlock;
+    for (size_t i = 0; i < m; ++i) results[i0 + i] = 0;
+    for (unsigned l = 0; l < plan.lanes; ++l) {
+      const unsigned shift = l * plan.w;
+      for (unsigned k = 0; k < sources; ++k)
+        for (size_t i = 0; i < m; ++i)
+          lane_src[k][i] = (src[k][static_cast<ptrdiff_t>(i0 + i) * strides[k]] >> shift) & plan.mask;
+      array_form(in, plan, m, s, unit, lane_result);
+      for (size_t i = 0; i < m; ++i) results[i0 + i] |= (lane_result[i] & plan.mask) << shift;
     }
   }
+}
+
+void run_float_many(const isa::Instr& in, const FloatPlan& plan, size_t n, const uint64_t* const* src,
+                    const ptrdiff_t* strides, uint64_t* results) {
+  if (is_array_op(in, plan))  // the common arithmetic: the core's array forms
+    return plan.lanes == 1 ? array_form(in, plan, n, src, strides, results)
+                           : packed_array_form(in, plan, n, src, strides, results);
   const unsigned ns = in.num_src < 4 ? in.num_src : 4;
   uint64_t s[4] = {};
   for (size_t i = 0; i < n; ++i) {

@@ -396,6 +396,66 @@ TEST(CosimExhaustive, UnaryWholeAndBinaryShard) {
   EXPECT_EQ(last_line(r.output).rfind("vectors=524288 mismatches=0 ", 0), 0u) << r.output;
 }
 
+// Threads change the speed of an exhaustive run, never its report: the
+// broken RTL over a shard of add gives the same failing vectors and counts
+// on one thread as on three, in block order.
+TEST(CosimExhaustive, ReportIsTheSameOnAnyNumberOfThreads) {
+  CosimOptions o;
+  o.golden = golden_name();
+  o.exhaustive = true;
+  o.broken = true;
+  o.op = "add.rn.f16x2";
+  o.shard_index = 480;
+  o.shard_count = 2048;  // 2^20 vectors (four blocks) from a = 0x3c00 (1.0): ties to round
+  o.jobs = 1;
+  const RunResult one = run(o);
+  o.jobs = 3;
+  const RunResult three = run(o);
+  EXPECT_EQ(one.status, 1) << one.output;
+  const auto report = [](const std::string& s) {  // all but the thread count and the speed
+    return std::regex_replace(s.substr(0, s.rfind(" vectors_per_s=")), std::regex(" on \\d+ threads?"), "");
+  };
+  EXPECT_EQ(report(one.output), report(three.output));
+  EXPECT_NE(one.output.find("vectors=1048576 mismatches="), std::string::npos) << one.output;
+  // 2^31 vectors of two lanes from pair 0; shard 480 of 2048 starts at pair 480 * 2^21.
+  EXPECT_NE(one.output.find("# exhaustive: input combinations 0x3c000000 to 0x3c1fffff (2097152 of 4294967296, 2 "
+                            "per vector), 4 blocks on 1 thread\n"),
+            std::string::npos)
+      << one.output;
+  EXPECT_NE(three.output.find("4 blocks on 3 threads\n"), std::string::npos) << three.output;
+  o.trace_file = ::testing::TempDir() + "cosim_jobs.fst";
+  EXPECT_EQ(run(o).status, 2);  // a waveform records one unit
+}
+
+// The batched golden model (the core's array path, in blocks of 512 per
+// lane) agrees with the independent MPFR reference on every form, over more
+// vectors than one block.
+TEST(CosimGolden, BatchedCoreAgreesWithReference) {
+  const GoldenMany many = core_golden_many();
+  unsigned disagreements = 0;
+  for (const std::string& m : unit_forms()) {
+    Form f;
+    std::string err;
+    ASSERT_TRUE(make_form(m, f, err)) << err;
+    VectorSource source(f, 13);
+    std::vector<Vector> vs = source.structured();
+    while (vs.size() < 1300) vs.push_back(source.random());
+    std::vector<uint64_t> src[3], got(vs.size());
+    for (const Vector& v : vs)
+      for (unsigned k = 0; k < 3; ++k) src[k].push_back(f.lanes == 1 ? v.src[k] & 0xffffu : v.src[k]);
+    const uint64_t* ptr[3] = {src[0].data(), src[1].data(), src[2].data()};
+    many(f.instr, vs.size(), ptr, got.data());
+    for (size_t i = 0; i < vs.size(); ++i) {
+      const uint64_t s[3] = {src[0][i], src[1][i], src[2][i]};
+      const uint64_t ref = reference_execute(f.instr, s);
+      if (got[i] != ref && ++disagreements <= 10)
+        ADD_FAILURE() << eval_line(f, vs[i]) << " (vector " << i << "): batched core " << std::hex << got[i]
+                      << " reference " << ref;
+    }
+  }
+  EXPECT_EQ(disagreements, 0u);
+}
+
 // The RTL's OOB_NAN parameter (through the reference, which CMake gives the
 // RTL's default) must be the core's constant.
 TEST(CosimOob, RtlPatternIsTheCores) {
