@@ -61,24 +61,33 @@ struct BlockOutcome {
   std::vector<Mismatch> first;
 };
 
-BlockOutcome run_block(Unit& unit, const Golden& golden, const GoldenMany& golden_many, const Form& form,
-                       const CosimOptions& o, uint64_t begin, uint64_t end) {
-  Checker checker(unit, golden, form, o.seed + begin / kBlockVectors, o.stall_rate);
+// Checks `n` vectors, next() giving each in turn, with the golden results
+// computed a chunk at a time.
+template <class Next>
+void check_stream(Checker& checker, const GoldenMany& golden_many, const Form& form, uint64_t n, Next next) {
   std::vector<Vector> vectors(kGoldenChunk);
   std::vector<uint64_t> src[3], expected(kGoldenChunk);
   for (auto& s : src) s.resize(kGoldenChunk);
   const uint64_t* src_ptr[3] = {src[0].data(), src[1].data(), src[2].data()};
   const uint32_t lane_mask = form.lanes == 1 ? 0xffffu : 0xffffffffu;
-  for (uint64_t first = begin; first < end; first += kGoldenChunk) {
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(kGoldenChunk, end - first));
-    for (size_t i = 0; i < n; ++i) {
-      vectors[i] = VectorSource::exhaustive(form, first + i);
+  for (uint64_t done = 0; done < n;) {
+    const size_t chunk = static_cast<size_t>(std::min<uint64_t>(kGoldenChunk, n - done));
+    for (size_t i = 0; i < chunk; ++i) {
+      vectors[i] = next();
       for (unsigned k = 0; k < 3; ++k) src[k][i] = vectors[i].src[k] & lane_mask;
     }
-    golden_many(form.instr, n, src_ptr, expected.data());
-    for (size_t i = 0; i < n; ++i) checker.step(vectors[i], static_cast<uint32_t>(expected[i]));
+    golden_many(form.instr, chunk, src_ptr, expected.data());
+    for (size_t i = 0; i < chunk; ++i) checker.step(vectors[i], static_cast<uint32_t>(expected[i]));
+    done += chunk;
   }
   checker.finish();
+}
+
+BlockOutcome run_block(Unit& unit, const Golden& golden, const GoldenMany& golden_many, const Form& form,
+                       const CosimOptions& o, uint64_t begin, uint64_t end) {
+  Checker checker(unit, golden, form, o.seed + begin / kBlockVectors, o.stall_rate);
+  uint64_t index = begin;
+  check_stream(checker, golden_many, form, end - begin, [&] { return VectorSource::exhaustive(form, index++); });
   const Scoreboard& board = checker.scoreboard();
   return {checker.vectors(), checker.mismatches(), board.records(), board.first_mismatches()};
 }
@@ -180,11 +189,13 @@ int run_cosim(const CosimOptions& o, std::ostream& out) {
     Checker checker(*unit, golden, form, o.seed + o.shard_index, o.stall_rate);
     VectorSource source(form, o.seed + o.shard_index);
     const auto& fixed = source.structured();
-    uint64_t done = 0;
-    for (size_t i = o.shard_index; i < fixed.size() && done < o.vectors; i += o.shard_count, ++done)
-      checker.step(fixed[i]);
-    for (; done < o.vectors; ++done) checker.step(source.random());
-    checker.finish();
+    size_t next_fixed = o.shard_index;
+    check_stream(checker, golden_many, form, o.vectors, [&] {
+      if (next_fixed >= fixed.size()) return source.random();
+      const Vector& v = fixed[next_fixed];
+      next_fixed += o.shard_count;
+      return v;
+    });
     vectors = checker.vectors();
     failed = checker.mismatches();
     errors = checker.errors(o.max_reported);
