@@ -123,7 +123,7 @@ class Scoreboard {
   // One mismatch as text: its `ptxfu eval` line, then a `#` comment with the
   // expected and the received result, what differed and the cycles.
   static std::string report(const Mismatch& m);
-  static constexpr size_t kKeep = 64;             // mismatches kept in full (first_mismatches)
+  static constexpr size_t kKeep = 64;            // mismatches kept in full (first_mismatches)
   uint64_t records() const { return records_; }  // mismatches recorded, kept or not
   // The first `max_reported` mismatches, then a count of the rest.
   std::string errors(unsigned max_reported = 5) const { return errors(first_, records_, max_reported); }
