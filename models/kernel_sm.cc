@@ -146,6 +146,30 @@ unsigned transactions(const kernel::StepResult& r, const kernel::Inst& in, const
   if (lanes == 0) return 1;
   const unsigned bytes = std::max(1u, unsigned{in.access_bytes} * in.vec);
   if (r.space == kernel::Space::shared) {
+    const uint64_t banks = m.shared_banks, bank_mask = (banks & (banks - 1)) == 0 ? banks - 1 : 0;
+    // A wide access moves at most banks * 4 bytes per pass.
+    const unsigned passes = static_cast<unsigned>(
+        (static_cast<uint64_t>(__builtin_popcount(lanes)) * bytes + 4 * m.shared_banks - 1) / (4 * m.shared_banks));
+    if (bytes <= 4 && bank_mask != 0 && banks <= 64) {
+      // One word a lane, and no bank asked for two words (a broadcast or a
+      // conflict-free access, what tiled kernels do): one pass, no sort.
+      uint64_t word_of_bank[64];
+      uint64_t banks_seen = 0;
+      bool conflict = false;
+      for (unsigned lane = 0; lane < 32 && !conflict; ++lane) {
+        if (!(lanes >> lane & 1)) continue;
+        const uint64_t w = r.addresses[lane] / 4;
+        if (w != (r.addresses[lane] + bytes - 1) / 4) conflict = true;  // straddles two words
+        const uint64_t b = w & bank_mask;
+        if (!(banks_seen >> b & 1)) {
+          banks_seen |= uint64_t{1} << b;
+          word_of_bank[b] = w;
+        } else if (word_of_bank[b] != w) {
+          conflict = true;
+        }
+      }
+      if (!conflict) return std::max(1u, passes);
+    }
     // Words per bank, distinct ones: lanes reading one word share it.
     uint64_t words[32 * 4];  // at most 16 bytes a lane
     unsigned n = 0;
@@ -156,12 +180,8 @@ unsigned transactions(const kernel::StepResult& r, const kernel::Inst& in, const
     n = distinct(words, n);
     uint8_t per_bank[64] = {};  // at most 128 words
     unsigned worst = 1;
-    const uint64_t banks = m.shared_banks, bank_mask = (banks & (banks - 1)) == 0 ? banks - 1 : 0;
     for (unsigned i = 0; i < n; ++i)
       worst = std::max(worst, unsigned{++per_bank[bank_mask ? words[i] & bank_mask : words[i] % banks]});
-    // A wide access moves at most banks * 4 bytes per pass.
-    const unsigned passes = static_cast<unsigned>(
-        (static_cast<uint64_t>(__builtin_popcount(lanes)) * bytes + 4 * m.shared_banks - 1) / (4 * m.shared_banks));
     return std::max(worst, passes);
   }
   uint64_t lines[64];
@@ -330,7 +350,14 @@ void KernelSm::retire_and_launch(uint64_t t, uint64_t& next) {
   while (launch_one()) next = std::min(next, t + 1);
 }
 
-WarpStall KernelSm::check(const Slot& s, uint64_t t, uint64_t& until, bool& known) const {
+void KernelSm::wait_until(uint64_t when, uint64_t t, uint64_t& until, bool& known) {
+  if (when == kNever)
+    known = false;
+  else if (when > t)
+    until = std::min(until, when);
+}
+
+WarpStall KernelSm::check(Slot& s, uint64_t t, uint64_t& until, bool& known) const {
   until = kNever;
   known = true;
   const kernel::Warp& w = *s.warp;
@@ -339,17 +366,28 @@ WarpStall KernelSm::check(const Slot& s, uint64_t t, uint64_t& until, bool& know
   // answers: complete() then wakes the warp (recheck_at = 0).
   if (w.waiting()) return WarpStall::barrier;
   if (s.holds > 0) return WarpStall::control;
-  auto later = [&](uint64_t when) {
-    if (when == kNever)
-      known = false;
-    else if (when > t)
-      until = std::min(until, when);
-  };
+  auto later = [&](uint64_t when) { wait_until(when, t, until, known); };
   if (s.resume_at > t) {
     later(s.resume_at);
     return WarpStall::control;
   }
   const uint32_t pc = w.pc();
+  if (s.operands_free_pc != pc) {
+    const WarpStall operands = check_operands(s, pc, t, until, known);
+    if (operands != WarpStall::not_selected) return operands;
+    s.operands_free_pc = pc;
+  }
+  const uint64_t free_at = parts_[s.part].unit_free_at[static_cast<size_t>(timing_[pc].unit)];
+  if (free_at > t) {
+    later(free_at);  // a unit only gets busier: the warp waits at least until then
+    return WarpStall::pipe_busy;
+  }
+  return WarpStall::not_selected;  // ready
+}
+
+WarpStall KernelSm::check_operands(const Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const {
+  auto later = [&](uint64_t when) { wait_until(when, t, until, known); };
+  const kernel::Warp& w = *s.warp;
   const kernel::Inst& in = kernel_.insts[pc];
   const uint32_t base = w.frames.back().reg_base;
   bool dep = false, mem = false;
@@ -372,12 +410,7 @@ WarpStall KernelSm::check(const Slot& s, uint64_t t, uint64_t& until, bool& know
     dep = true;
   }
   if (dep || mem) return mem ? WarpStall::memory : WarpStall::dependency;
-  const uint64_t free_at = parts_[s.part].unit_free_at[static_cast<size_t>(timing_[pc].unit)];
-  if (free_at > t) {
-    later(free_at);  // a unit only gets busier: the warp waits at least until then
-    return WarpStall::pipe_busy;
-  }
-  return WarpStall::not_selected;  // ready
+  return WarpStall::not_selected;
 }
 
 bool KernelSm::issue_cycle(uint64_t t, uint64_t& next) {
@@ -481,6 +514,7 @@ void KernelSm::release(Txn& txn) {
 
 void KernelSm::issue(size_t slot, uint64_t t) {
   Slot& s = slots_[slot];
+  s.operands_free_pc = kNoPc;
   kernel::Warp& w = *s.warp;
   kernel::Cta& cta = *ctas_[s.cta].cta;
   const uint32_t reg_base = w.frames.back().reg_base;

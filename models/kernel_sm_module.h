@@ -42,6 +42,7 @@ class KernelSm : public sc_core::sc_module {
  private:
   static constexpr uint64_t kNever = ~uint64_t{0};
   static constexpr size_t kNone = ~size_t{0};
+  static constexpr uint32_t kNoPc = ~uint32_t{0};
 
   // The scoreboard's view of one register of a warp.
   struct RegisterState {
@@ -68,6 +69,9 @@ class KernelSm : public sc_core::sc_module {
     unsigned outstanding = 0;            // issued instructions whose results are not out
     WarpStall reason = WarpStall::idle;  // why it did not issue, this cycle (kCount: it issued)
     uint64_t recheck_at = 0;             // `reason` holds until then
+    // Its registers and carry were free for the instruction at this pc: only
+    // its own next issue can take them again, so check() skips them until then.
+    uint32_t operands_free_pc = kNoPc;
     // The profile counts `reason` at line `stall_pc` from `stall_since` on,
     // when the reason changes (set_reason): not every warp every cycle.
     uint32_t stall_pc = 0;
@@ -102,7 +106,13 @@ class KernelSm : public sc_core::sc_module {
   bool issue_cycle(uint64_t t, uint64_t& next);
   // Why the slot cannot issue at t (not_selected when it can); `until`: the
   // first cycle that may change, `known`: whether that is all it waits for.
-  WarpStall check(const Slot& s, uint64_t t, uint64_t& until, bool& known) const;
+  // A warp that waits for `when` (kNever: a cycle not known yet), seen at
+  // cycle `t`: the earliest cycle to look again, and whether it is known.
+  static void wait_until(uint64_t when, uint64_t t, uint64_t& until, bool& known);
+  WarpStall check(Slot& s, uint64_t t, uint64_t& until, bool& known) const;
+  // check()'s part for the registers and carry of the instruction at `pc`:
+  // dependency, memory, or not_selected when they are free.
+  WarpStall check_operands(const Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const;
   void issue(size_t slot, uint64_t t);
   // The sub-partitions' stall reasons of this cycle, for `cycles` cycles.
   void account(uint64_t cycles);
