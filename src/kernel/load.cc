@@ -1,5 +1,6 @@
-// Loading an .entry: symbols to frame slots and addresses, instructions to
-// `Inst`s, and the immediate post-dominator of every branch (postdom.cc).
+// Loading an .entry: symbols to frame slots and addresses, memory, the
+// functions it calls, and the immediate post-dominator of every branch
+// (cfg.h). The statements themselves are lowered in lower.cc.
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -15,143 +16,11 @@
 #include "isa/target_options.h"
 #include "kernel/cfg.h"
 #include "kernel/kernel.h"
+#include "kernel/loader.h"
 
 namespace ptxfu::kernel {
+namespace loading {
 namespace {
-
-using isa::StateSpace;
-
-uint64_t mask_of(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-// Splits "a, b ,c" at commas (no nesting inside the pieces we split).
-std::vector<std::string_view> split_commas(std::string_view s) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  for (size_t i = 0; i <= s.size(); ++i)
-    if (i == s.size() || s[i] == ',') {
-      const std::string_view piece = trim(s.substr(start, i - start));
-      if (!piece.empty()) out.push_back(piece);
-      start = i + 1;
-    }
-  return out;
-}
-
-std::vector<std::string_view> split_dots(std::string_view s) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  for (size_t i = 0; i <= s.size(); ++i)
-    if (i == s.size() || s[i] == '.') {
-      out.push_back(s.substr(start, i - start));
-      start = i + 1;
-    }
-  return out;
-}
-
-struct SRegName {
-  std::string_view name;
-  SReg reg;
-  uint8_t bits;
-  bool vector;  // takes .x/.y/.z
-};
-constexpr SRegName kSRegs[] = {
-    {"%tid", SReg::tid, 32, true},
-    {"%ntid", SReg::ntid, 32, true},
-    {"%ctaid", SReg::ctaid, 32, true},
-    {"%nctaid", SReg::nctaid, 32, true},
-    {"%laneid", SReg::laneid, 32, false},
-    {"%warpid", SReg::warpid, 32, false},
-    {"%nwarpid", SReg::nwarpid, 32, false},
-    {"%smid", SReg::smid, 32, false},
-    {"%nsmid", SReg::nsmid, 32, false},
-    {"%gridid", SReg::gridid, 64, false},
-    {"%clock", SReg::clock, 32, false},
-    {"%clock_hi", SReg::clock_hi, 32, false},
-    {"%clock64", SReg::clock64, 64, false},
-    {"%lanemask_eq", SReg::lanemask_eq, 32, false},
-    {"%lanemask_le", SReg::lanemask_le, 32, false},
-    {"%lanemask_lt", SReg::lanemask_lt, 32, false},
-    {"%lanemask_ge", SReg::lanemask_ge, 32, false},
-    {"%lanemask_gt", SReg::lanemask_gt, 32, false},
-    {"%dynamic_smem_size", SReg::dynamic_smem_size, 32, false},
-    {"%total_smem_size", SReg::total_smem_size, 32, false},
-};
-
-// Qualifiers of ld/st/atom/red that do not change values.
-constexpr std::string_view kIgnoredQualifiers[] = {"weak",
-                                                   "volatile",
-                                                   "relaxed",
-                                                   "acquire",
-                                                   "release",
-                                                   "acq_rel",
-                                                   "sc",
-                                                   "mmio",
-                                                   "cta",
-                                                   "gpu",
-                                                   "sys",
-                                                   "cluster",
-                                                   "ca",
-                                                   "cg",
-                                                   "cs",
-                                                   "lu",
-                                                   "cv",
-                                                   "wb",
-                                                   "wt",
-                                                   "nc",
-                                                   "L1::evict_normal",
-                                                   "L1::evict_unchanged",
-                                                   "L1::evict_first",
-                                                   "L1::evict_last",
-                                                   "L1::no_allocate",
-                                                   "L2::evict_normal",
-                                                   "L2::evict_first",
-                                                   "L2::evict_last",
-                                                   "L2::cache_hint",
-                                                   "L2::64B",
-                                                   "L2::128B",
-                                                   "L2::256B",
-                                                   "unified",
-                                                   "noftz",
-                                                   "aligned",
-                                                   "sync",
-                                                   "uni"};
-
-bool ignored_qualifier(std::string_view w) {
-  return std::find(std::begin(kIgnoredQualifiers), std::end(kIgnoredQualifiers), w) != std::end(kIgnoredQualifiers);
-}
-
-std::optional<Space> space_word(std::string_view w) {
-  if (w == "global") return Space::global;
-  if (w == "shared" || w == "shared::cta") return Space::shared;
-  if (w == "local") return Space::local;
-  if (w == "param" || w == "param::entry" || w == "param::func") return Space::param;
-  if (w == "const") return Space::const_;
-  return std::nullopt;
-}
-
-bool is_table_opcode(std::string_view word) {
-  for (const isa::OpInfo& o : isa::kOps)
-    if (o.name == word) return true;
-  return false;
-}
-
-// What a name resolves to inside a function.
-struct Symbol {
-  enum class Kind : uint8_t { reg, var, kernel_param, frame_param, function, label };
-  Kind kind = Kind::reg;
-  uint32_t slot = 0;   // reg: first slot; function: index; label: instruction index
-  uint32_t count = 0;  // reg: a %r<N> range when > 0
-  uint8_t bits = 0;    // reg: declared width
-  bool floating = false;
-  Space space = Space::global;  // var
-  uint64_t address = 0;         // var: address in its space; params: offset
-  uint64_t bytes = 0;
-};
 
 unsigned type_bytes(std::string_view type) {
   const auto t = isa::find_type(type);
@@ -161,1028 +30,303 @@ unsigned type_bytes(std::string_view type) {
 
 uint64_t align_up(uint64_t v, uint64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
 
-class Loader {
- public:
-  Loader(Kernel& k, const isa::Module& m) : k_(k), m_(m) {}
-
-  void load(std::string_view entry_name) {
-    const isa::Function* entry = nullptr;
-    unsigned entries = 0;
-    for (const isa::Function& f : m_.functions) {
-      if (!f.is_entry || !f.has_body) continue;
-      ++entries;
-      if (entry_name.empty() ? entries == 1 : f.name == entry_name) entry = &f;
-    }
-    if (entry_name.empty() && entries != 1)
-      throw KernelError(fmt::format("{}: {} .entry functions; name one ({})", k_.file, entries, entry_list()));
-    if (!entry)
-      throw KernelError(fmt::format("{}: no .entry named '{}' (the module has {})", k_.file, entry_name, entry_list()));
-    for (const isa::Function& f : m_.functions) function_names_.emplace(f.name, &f);
-    module_variables();
-    add_function(*entry);
-    for (size_t i = 0; i < order_.size(); ++i) load_function(i);
-    finish_extern_shared();
-    k_.constant = std::move(constant_);
-    for (Function& f : k_.functions) compute_ipdoms(k_, f);
-  }
-
- private:
-  std::string entry_list() const {
-    std::string s;
-    for (const isa::Function& f : m_.functions)
-      if (f.is_entry && f.has_body) s += (s.empty() ? "" : ", ") + std::string(f.name);
-    return s.empty() ? "none" : s;
-  }
-
-  [[noreturn]] void fail(isa::SourceLoc loc, const std::string& message) const {
-    throw KernelError(fmt::format("{}:{}:{}: error: {}", k_.file, loc.line, loc.column, message));
-  }
-  [[noreturn]] void fail(const isa::Token& tok, const std::string& message) const {
-    fail(isa::SourceLoc{tok.line, tok.column}, message);
-  }
-
-  // ---- module variables
-
-  uint64_t variable_bytes(const isa::Declaration& d) const {
-    const unsigned eb = type_bytes(d.type);
-    if (eb == 0) fail(d.type_loc, fmt::format("a variable of type .{} cannot be placed in memory", d.type));
-    return uint64_t{eb} * d.vector * (d.is_array ? d.elements : 1);
-  }
-
-  // The initial bytes of a variable ("= {1, 2}", "= 0f3F800000").
-  std::vector<uint8_t> initial_bytes(const isa::Declaration& d, uint64_t bytes) const {
-    std::vector<uint8_t> out(bytes);
-    if (d.init.empty()) return out;
-    const auto type = isa::find_type(d.type);
-    const unsigned eb = type_bytes(d.type);
-    const bool floating = isa::is_float(*type);
-    uint64_t at = 0;
-    std::string_view s = d.init;
-    size_t i = 0;
-    while (i < s.size()) {
-      const char c = s[i];
-      if (c == '{' || c == '}' || c == ',' || std::isspace(static_cast<unsigned char>(c))) {
-        ++i;
-        continue;
-      }
-      size_t j = i;
-      while (j < s.size() && s[j] != ',' && s[j] != '}' && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
-      const std::string_view lit = s.substr(i, j - i);
-      uint64_t v = 0;
-      if (!literal(lit, eb * 8, floating, v))
-        fail(d.loc, fmt::format("initialiser '{}' of '{}': only numbers are supported", lit, d.name));
-      if (at + eb > bytes)
-        fail(d.loc, fmt::format("initialiser of '{}' has more values than the variable holds", d.name));
-      for (unsigned b = 0; b < eb; ++b) out[at + b] = static_cast<uint8_t>(v >> (8 * b));
-      at += eb;
-      i = j;
-    }
-    return out;
-  }
-
-  void module_variables() {
-    uint64_t global_end = 0;
-    for (const isa::Declaration& d : m_.globals) {
-      if (d.space == StateSpace::reg || d.space == StateSpace::param) continue;
-      place_variable(d, global_end, nullptr);
-    }
-  }
-
-  // Places a variable in its space and records its symbol (in `scope`, or
-  // the module's when null).
-  void place_variable(const isa::Declaration& d, uint64_t& global_end,
-                      std::unordered_map<std::string_view, Symbol>* scope) {
-    Symbol s;
-    s.kind = Symbol::Kind::var;
-    const uint64_t bytes = d.is_extern && d.space == StateSpace::shared ? 0 : variable_bytes(d);
-    const uint64_t align = std::max<uint64_t>(d.align, std::max(1u, type_bytes(d.type)));
-    s.bytes = bytes;
-    switch (d.space) {
-      case StateSpace::global: {
-        global_end = align_up(global_end, align);
-        s.space = Space::global;
-        s.address = kGlobalBase + global_end;
-        k_.globals.push_back({d.name, s.address, initial_bytes(d, bytes)});
-        global_end += bytes;
-        if (global_end > (uint64_t{1} << 30)) fail(d.loc, "module .global variables exceed 1 GiB");
-        break;
-      }
-      case StateSpace::const_: {
-        const uint64_t off = align_up(constant_.size(), align);
-        s.space = Space::const_;
-        s.address = kConstBase + off;
-        std::vector<uint8_t> init = initial_bytes(d, bytes);
-        constant_.resize(off);
-        constant_.insert(constant_.end(), init.begin(), init.end());
-        if (constant_.size() > (uint64_t{1} << 26)) fail(d.loc, ".const variables exceed 64 MiB");
-        break;
-      }
-      case StateSpace::shared:
-        s.space = Space::shared;
-        if (d.is_extern) {
-          s.address = kNoPc;
-          extern_align_ = std::max(extern_align_,
-                                   align);  // resolved to dynamic_shared_offset after all static variables are placed
-        } else {
-          k_.static_shared = static_cast<uint32_t>(align_up(k_.static_shared, align));
-          s.address = k_.static_shared;
-          if (k_.static_shared + bytes > kWindowSize / 2) fail(d.loc, "static .shared variables exceed 2 GiB");
-          k_.static_shared += static_cast<uint32_t>(bytes);
-        }
-        if (!d.init.empty()) fail(d.loc, ".shared variables cannot have initialisers");
-        break;
-      case StateSpace::local:
-        s.space = Space::local;
-        k_.local_bytes = static_cast<uint32_t>(align_up(k_.local_bytes, align));
-        s.address = k_.local_bytes;
-        k_.local_bytes += static_cast<uint32_t>(bytes);
-        if (k_.local_bytes > (1u << 20)) fail(d.loc, ".local variables exceed 1 MiB per thread");
-        break;
-      default: fail(d.loc, "unexpected state space for a variable");
-    }
-    (scope ? *scope : module_symbols_)[d.name] = s;
-  }
-
-  // ---- functions
-
-  uint32_t add_function(const isa::Function& f) {
-    if (const auto it = function_index_.find(f.name); it != function_index_.end()) return it->second;
-    const isa::Function* body = &f;
-    if (!f.has_body) {
-      for (const isa::Function& g : m_.functions)
-        if (g.name == f.name && g.has_body) body = &g;
-      if (!body->has_body) return kNoPc;
-    }
-    const uint32_t index = static_cast<uint32_t>(k_.functions.size());
-    function_index_[f.name] = index;
-    Function fn;
-    fn.name = body->name;
-    fn.is_entry = body->is_entry;
-    fn.address = kCodeBase + 16 * uint64_t{index};
-    k_.functions.push_back(fn);
-    order_.push_back(body);
-    return index;
-  }
-
-  std::optional<Symbol> lookup(std::string_view name) {
-    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
-      if (const auto s = it->find(name); s != it->end() && s->second.count == 0) return s->second;
-      // %r<N> ranges: the prefix, then a decimal index below N
-      size_t digits = name.size();
-      while (digits > 0 && std::isdigit(static_cast<unsigned char>(name[digits - 1]))) --digits;
-      if (digits == name.size() || digits == 0) continue;
-      if (const auto s = it->find(name.substr(0, digits)); s != it->end() && s->second.count > 0) {
-        const unsigned long index = std::strtoul(std::string(name.substr(digits)).c_str(), nullptr, 10);
-        if (index < s->second.count) {
-          Symbol r = s->second;
-          r.slot += static_cast<uint32_t>(index);
-          r.count = 0;
-          return r;
-        }
-      }
-    }
-    if (const auto s = module_symbols_.find(name); s != module_symbols_.end()) return s->second;
-    if (const auto f = function_names_.find(name); f != function_names_.end()) {
-      Symbol s;
-      s.kind = Symbol::Kind::function;
-      s.slot = add_function(*f->second);
-      return s;
-    }
-    return std::nullopt;
-  }
-
-  void declare_reg(const isa::Declaration& d, Function& fn) {
-    const auto type = isa::reg_type(d.type);
-    if (!type) fail(d.type_loc, fmt::format("Unknown register type '.{}'", d.type));
-    Symbol s;
-    s.kind = Symbol::Kind::reg;
-    s.bits = static_cast<uint8_t>(type->kind == isa::RegKind::predicate ? 1 : type->bits);
-    s.floating = type->kind == isa::RegKind::floating;
-    if (s.bits > 64 || d.vector > 1)
-      fail(d.loc, fmt::format("registers of .{} (or vectors of them) are not supported", d.type));
-    s.slot = fn.num_regs;
-    s.count = d.count;
-    const uint32_t n = d.count ? d.count : 1;
-    if (fn.num_regs + n > (1u << 20)) fail(d.loc, "more than 2^20 registers in one function");
-    fn.num_regs += n;
-    fn.reg_bits.insert(fn.reg_bits.end(), n, s.bits);
-    scopes_.back()[d.name] = s;
-  }
-
-  void declare_params(const isa::Function& f, Function& fn) {
-    auto add = [&](const isa::Declaration& d, std::vector<Param>& list, bool kernel) {
-      if (d.space == StateSpace::reg) fail(d.loc, ".reg parameters are not supported; use .param");
-      const uint64_t bytes = variable_bytes(d);
-      const uint64_t align = std::max<uint64_t>(d.align, std::max(1u, type_bytes(d.type)));
-      uint32_t& end = kernel ? k_.param_bytes : fn.param_bytes;
-      end = static_cast<uint32_t>(align_up(end, align));
-      Param p{d.name, end, static_cast<uint32_t>(bytes), d.type, isa::is_float(*isa::find_type(d.type))};
-      end += static_cast<uint32_t>(bytes);
-      list.push_back(p);
-      Symbol s;
-      s.kind = kernel ? Symbol::Kind::kernel_param : Symbol::Kind::frame_param;
-      s.address = p.offset;
-      s.bytes = bytes;
-      scopes_.back()[d.name] = s;
-    };
-    for (const isa::Declaration& d : f.params) add(d, fn.params, f.is_entry);
-    for (const isa::Declaration& d : f.returns) add(d, fn.returns, false);
-  }
-
-  void load_function(size_t index) {
-    const isa::Function& f = *order_[index];
-    cur_ = static_cast<uint32_t>(index);
-    scopes_.assign(1, {});
-    {
-      Function& fn = k_.functions[index];
-      fn.begin = static_cast<uint32_t>(k_.insts.size());
-      declare_params(f, fn);
-    }
-    // Labels name the index of the instruction that follows them.
-    labels_.clear();
-    uint32_t count = 0;
-    for (const isa::BodyItem& item : f.body) {
-      if (item.kind == isa::BodyItem::Kind::label)
-        labels_[f.labels[item.index].name] = k_.functions[index].begin + count;
-      if (item.kind == isa::BodyItem::Kind::instruction) ++count;
-    }
-    uint64_t global_end_unused = 0;
-    for (const isa::BodyItem& item : f.body) {
-      switch (item.kind) {
-        case isa::BodyItem::Kind::scope_open: scopes_.emplace_back(); break;
-        case isa::BodyItem::Kind::scope_close:
-          if (scopes_.size() > 1) scopes_.pop_back();
-          break;
-        case isa::BodyItem::Kind::label: break;
-        case isa::BodyItem::Kind::declaration: {
-          const isa::Declaration& d = f.declarations[item.index];
-          Function& fn = k_.functions[index];
-          if (d.space == StateSpace::reg) {
-            declare_reg(d, fn);
-          } else if (d.space == StateSpace::param) {
-            const uint64_t bytes = variable_bytes(d);
-            const uint64_t align = std::max<uint64_t>(d.align, std::max(1u, type_bytes(d.type)));
-            fn.param_bytes = static_cast<uint32_t>(align_up(fn.param_bytes, align));
-            Symbol s;
-            s.kind = Symbol::Kind::frame_param;
-            s.address = fn.param_bytes;
-            s.bytes = bytes;
-            fn.param_bytes += static_cast<uint32_t>(bytes);
-            scopes_.back()[d.name] = s;
-          } else if (d.space == StateSpace::global || d.space == StateSpace::const_) {
-            fail(d.loc, ".global and .const variables inside a function are not supported");
-          } else {
-            place_variable(d, global_end_unused, &scopes_.back());
-          }
-          break;
-        }
-        case isa::BodyItem::Kind::instruction: {
-          Inst in = instruction(f.instructions[item.index].st);
-          in.function = cur_;
-          k_.insts.push_back(in);
-          break;
-        }
-      }
-    }
-    Inst end;
-    end.kind = Kind::func_end;
-    end.function = cur_;
-    end.line = f.loc.line;
-    end.column = f.loc.column;
-    end.mnemonic = "ret";
-    k_.insts.push_back(end);
-    k_.functions[index].end = static_cast<uint32_t>(k_.insts.size() - 1);
-  }
-
-  // .extern .shared arrays start after every static .shared variable, whose
-  // total is known once every function is loaded: until then their
-  // addresses carry kExternTag.
-  static constexpr uint64_t kExternTag = uint64_t{1} << 62;
-  static bool tagged(uint64_t v) { return v >= kExternTag && v < kExternTag + 2 * kWindowSize; }
-
-  void finish_extern_shared() {
-    k_.dynamic_shared_offset = static_cast<uint32_t>(align_up(k_.static_shared, extern_align_));
-    const uint64_t base = k_.dynamic_shared_offset;
-    auto fix = [&](Operand& o) {
-      if (o.kind == Operand::Kind::imm && tagged(o.value)) o.value = o.value - kExternTag + base;
-    };
-    for (Inst& in : k_.insts) {
-      if (!in.addr.has_reg && in.addr.param == Address::Param::none && tagged(static_cast<uint64_t>(in.addr.offset)))
-        in.addr.offset = static_cast<int64_t>(static_cast<uint64_t>(in.addr.offset) - kExternTag + base);
-      for (Operand& o : in.src) fix(o);
-    }
-    for (Operand& o : k_.elements) fix(o);
-  }
-
-  // ---- operands
-
-  // Parses a PTX literal into `bits` bits: integers of any spelling, and for
-  // floating operands 0f/0d bit patterns or decimal numbers.
-  static bool literal(std::string_view text, unsigned bits, bool floating, uint64_t& out) {
-    const isa::LiteralKind kind = isa::classify_literal(text);
-    const std::string s(text);
-    if (kind == isa::LiteralKind::none) return false;
-    if (kind == isa::LiteralKind::floating) {
-      if (!floating || bits < 32) return false;
-      const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F' || s[1] == 'd' || s[1] == 'D');
-      double v;
-      if (hex && (s[1] == 'f' || s[1] == 'F')) {
-        const uint32_t u = static_cast<uint32_t>(std::strtoull(s.c_str() + 2, nullptr, 16));
-        if (bits == 32) {
-          out = u;
-          return true;
-        }
-        float f;
-        std::memcpy(&f, &u, 4);
-        v = f;  // exact
-      } else if (hex) {
-        const uint64_t u = std::strtoull(s.c_str() + 2, nullptr, 16);
-        if (bits == 64) {
-          out = u;
-          return true;
-        }
-        std::memcpy(&v, &u, 8);
-      } else {
-        v = std::strtod(s.c_str(), nullptr);
-      }
-      if (bits == 64) {
-        std::memcpy(&out, &v, 8);
-      } else {
-        const float f = static_cast<float>(v);  // IEEE round to nearest even
-        uint32_t u;
-        std::memcpy(&u, &f, 4);
-        out = u;
-      }
-      return true;
-    }
-    const bool negative = s[0] == '-';
-    const char* p = s.c_str() + (negative || s[0] == '+' ? 1 : 0);
-    int base = 10;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-      base = 16;
-      p += 2;
-    } else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) {
-      base = 2;
-      p += 2;
-    } else if (p[0] == '0' && p[1]) {
-      base = 8;
-      p += 1;
-    }
-    const unsigned long long v = std::strtoull(p, nullptr, base);
-    out = (negative ? ~uint64_t{v} + 1 : uint64_t{v}) & mask_of(bits);
-    return true;
-  }
-
-  const isa::Token* tok_ = nullptr;  // the operand being read (for messages)
-
-  void note(uint8_t& n, uint32_t* list, uint32_t slot) {
-    for (unsigned i = 0; i < n; ++i)
-      if (list[i] == slot) return;
-    if (n < kMaxRegsPerInst) list[n++] = slot;
-  }
-
-  Operand reg_operand(const Symbol& s, unsigned bits) {
-    Operand o;
-    o.kind = Operand::Kind::reg;
-    o.reg = s.slot;
-    o.reg_bits = s.bits;
-    o.bits = static_cast<uint8_t>(bits);
-    return o;
-  }
-
-  // A source: register, immediate, special register, or (where `symbols`)
-  // the address of a variable or function.
-  Operand source(Inst& in, std::string_view text, unsigned bits, bool floating, bool symbols = false) {
-    text = trim(text);
-    Operand o;
-    o.bits = static_cast<uint8_t>(bits);
-    if (text.empty()) fail(*tok_, "missing operand");
-    if (text[0] == '!') {
-      o = source(in, text.substr(1), 1, false);
-      if (o.kind != Operand::Kind::reg || o.reg_bits != 1) fail(*tok_, "'!' applies to predicate registers only");
-      o.negated = true;
-      return o;
-    }
-    uint64_t v;
-    if (isa::classify_literal(text) != isa::LiteralKind::none) {
-      if (!literal(text, bits == 1 ? 64 : bits, floating, v))
-        fail(*tok_, fmt::format("immediate '{}' does not fit this operand", text));
-      o.kind = Operand::Kind::imm;
-      o.value = bits == 1 ? (v != 0) : v;
-      return o;
-    }
-    if (text == "WARP_SZ") {
-      o.kind = Operand::Kind::imm;
-      o.value = 32;
-      return o;
-    }
-    if (text[0] == '%') {
-      const std::string_view base = text.substr(0, text.find('.'));
-      for (const SRegName& r : kSRegs) {
-        if (r.name != base) continue;
-        o.kind = Operand::Kind::sreg;
-        o.sreg = r.reg;
-        if (r.vector) {
-          const std::string_view comp = base.size() < text.size() ? text.substr(base.size() + 1) : "";
-          if (comp != "x" && comp != "y" && comp != "z")
-            fail(*tok_, fmt::format("special register '{}' needs .x, .y or .z", text));
-          o.component = static_cast<uint8_t>(comp[0] - 'x');
-        }
-        return o;
-      }
-      if (isa::is_special_register(text)) fail(*tok_, fmt::format("special register '{}' is not supported", text));
-    }
-    const auto s = lookup(text);
-    if (!s) fail(*tok_, fmt::format("Unknown symbol '{}'", text));
-    if (s->kind == Symbol::Kind::reg) {
-      note(in.num_reads, in.reads, s->slot);
-      return reg_operand(*s, bits);
-    }
-    if (symbols && (s->kind == Symbol::Kind::var || s->kind == Symbol::Kind::function)) {
-      o.kind = Operand::Kind::imm;
-      if (s->kind == Symbol::Kind::function) {
-        if (s->slot == kNoPc) fail(*tok_, fmt::format("'{}' has no body in this module", text));
-        o.value = kCodeBase + 16 * uint64_t{s->slot};
-      } else {
-        o.value = s->address;
-        if (s->space == Space::shared && s->address == kNoPc) o.value = kExternTag;
-      }
-      return o;
-    }
-    fail(*tok_, fmt::format("'{}' cannot be an operand here", text));
-  }
-
-  Operand dest(Inst& in, std::string_view text, unsigned bits, bool sign_extend = false) {
-    text = trim(text);
-    Operand o;
-    if (text == "_") {
-      o.kind = Operand::Kind::sink;
-      o.bits = static_cast<uint8_t>(bits);
-      return o;
-    }
-    const auto s = lookup(text);
-    if (!s || s->kind != Symbol::Kind::reg)
-      fail(*tok_, s ? fmt::format("'{}' is not a register", text) : fmt::format("Unknown symbol '{}'", text));
-    if (bits > 1 && s->bits == 1)
-      fail(*tok_, fmt::format("'{}' is a predicate; expected a {}-bit register", text, bits));
-    if (bits == 1 && s->bits != 1) fail(*tok_, fmt::format("'{}' is not a predicate", text));
-    note(in.num_writes, in.writes, s->slot);
-    o = reg_operand(*s, bits);
-    o.sign_extend = sign_extend && s->bits > bits;
-    return o;
-  }
-
-  Operand vector(Inst& in, std::string_view text, unsigned elem_bits, bool is_dest, bool floating) {
-    text = trim(text);
-    if (text.size() < 2 || text.front() != '{' || text.back() != '}') fail(*tok_, "expected a vector {a, b, ...}");
-    Operand o;
-    o.kind = Operand::Kind::vector;
-    o.reg = static_cast<uint32_t>(k_.elements.size());
-    const auto parts = split_commas(text.substr(1, text.size() - 2));
-    if (parts.size() != 2 && parts.size() != 4 && parts.size() != 8) fail(*tok_, "a vector has 2, 4 or 8 elements");
-    for (std::string_view p : parts)
-      k_.elements.push_back(is_dest ? dest(in, p, elem_bits) : source(in, p, elem_bits, floating));
-    o.count = static_cast<uint32_t>(parts.size());
-    o.bits = static_cast<uint8_t>(std::min(64u, elem_bits * o.count));
-    return o;
-  }
-
-  // [reg], [reg+imm], [symbol], [symbol+imm], [imm] in `space`.
-  Address address(Inst& in, std::string_view text, Space space) {
-    text = trim(text);
-    if (text.size() < 2 || text.front() != '[' || text.back() != ']') fail(*tok_, "expected an address [...]");
-    std::string body;
-    for (char c : text.substr(1, text.size() - 2))
-      if (!std::isspace(static_cast<unsigned char>(c))) body += c;
-    Address a;
-    std::string_view base = body;
-    int64_t offset = 0;
-    if (const size_t plus = body.find('+', 1); plus != std::string::npos) {
-      base = std::string_view(body).substr(0, plus);
-      uint64_t v;
-      if (!literal(std::string_view(body).substr(plus + 1), 64, false, v)) fail(*tok_, "bad address offset");
-      offset = static_cast<int64_t>(v);
-    } else if (const size_t minus = body.find('-', 1); minus != std::string::npos) {
-      base = std::string_view(body).substr(0, minus);
-      uint64_t v;
-      if (!literal(std::string_view(body).substr(minus), 64, false, v)) fail(*tok_, "bad address offset");
-      offset = static_cast<int64_t>(v);
-    }
-    uint64_t v;
-    if (literal(base, 64, false, v)) {
-      a.offset = static_cast<int64_t>(v) + offset;
-      return a;
-    }
-    const auto s = lookup(base);
-    if (!s) fail(*tok_, fmt::format("Unknown symbol '{}'", base));
-    switch (s->kind) {
-      case Symbol::Kind::reg:
-        if (s->bits != 32 && s->bits != 64) fail(*tok_, "an address register must be 32 or 64 bits wide");
-        a.has_reg = true;
-        a.reg = s->slot;
-        a.reg_bits = s->bits;
-        a.offset = offset;
-        note(in.num_reads, in.reads, s->slot);
-        if (space == Space::param)
-          fail(*tok_, "a .param access through a register is not supported; name the parameter");
-        return a;
-      case Symbol::Kind::kernel_param:
-      case Symbol::Kind::frame_param:
-        if (space != Space::param)
-          fail(*tok_, fmt::format("'{}' is a .param; the access must be ld.param/st.param", base));
-        a.param = s->kind == Symbol::Kind::kernel_param ? Address::Param::kernel : Address::Param::frame;
-        a.offset = static_cast<int64_t>(s->address) + offset;
-        return a;
-      case Symbol::Kind::var: {
-        uint64_t addr = s->address;
-        if (s->space == Space::shared && addr == kNoPc) addr = kExternTag;
-        if (space == Space::generic) {
-          if (s->space == Space::shared) addr += kSharedWindow;
-          if (s->space == Space::local) addr += kLocalWindow;
-        } else if (space != s->space) {
-          fail(*tok_, fmt::format("'{}' is a .{} variable, not .{}", base, name(s->space), name(space)));
-        }
-        a.offset = static_cast<int64_t>(addr) + offset;
-        return a;
-      }
-      default: fail(*tok_, fmt::format("'{}' is not an address", base));
-    }
-  }
-
-  // ---- instructions
-
-  Inst instruction(const isa::Statement& st) {
-    Inst in;
-    in.line = st.mnemonic.line;
-    in.column = st.mnemonic.column;
-    in.mnemonic = st.mnemonic.text;
-    tok_ = &st.mnemonic;
-    if (!st.guard.text.empty()) {
-      tok_ = &st.guard;
-      const auto g = lookup(st.guard.text);
-      if (!g || g->kind != Symbol::Kind::reg || g->bits != 1)
-        fail(st.guard, fmt::format("Guard predicate '{}' is not a .pred register", st.guard.text));
-      in.guard = static_cast<int32_t>(g->slot);
-      in.guard_negated = st.guard_negated;
-      note(in.num_reads, in.reads, g->slot);
-    }
-    const std::vector<std::string_view> words = split_dots(st.mnemonic.text);
-    const std::string_view op = words[0];
-    if (op == "mov") {  // every mov form, the table's pack/unpack rows included: lanes are moved here
-      mov(in, st, words);
-    } else if (is_table_opcode(op)) {
-      arith(in, st);
-    } else if (op == "ld" || op == "ldu" || op == "st") {
-      load_store(in, st, words);
-    } else if (op == "atom" || op == "red") {
-      atomic(in, st, words);
-    } else if (op == "cvta") {
-      cvta(in, st, words);
-    } else if (op == "bra") {
-      branch(in, st, words);
-    } else if (op == "call") {
-      call(in, st, words);
-    } else if (op == "ret" || op == "exit") {
-      in.kind = op == "ret" ? Kind::ret : Kind::exit;
-    } else if (op == "bar" || op == "barrier") {
-      barrier(in, st, words);
-    } else if (op == "shfl" || op == "vote" || op == "match" || op == "redux" || op == "activemask") {
-      warp_op(in, st, words);
-    } else if (op == "membar" || op == "fence") {
-      in.kind = Kind::fence;
-    } else if (op == "prefetch" || op == "prefetchu" || op == "nanosleep") {
-      in.kind = Kind::nop;
-    } else {
-      fail(st.mnemonic, fmt::format("'{}' is not supported by the kernel executor (it covers arithmetic, mov, cvta, "
-                                    "ld/st, atom/red, bra, call, ret, exit, bar, shfl, vote, match, redux, "
-                                    "activemask, membar/fence)",
-                                    st.mnemonic.text));
-    }
-    return in;
-  }
-
-  void expect_operands(const isa::Statement& st, unsigned lo, unsigned hi) {
-    if (st.num_operands < lo || st.num_operands > hi)
-      fail(st.mnemonic, fmt::format("Arguments mismatch for instruction '{}'", st.mnemonic.text));
-  }
-
-  void arith(Inst& in, const isa::Statement& st) {
-    in.kind = Kind::arith;
-    isa::Diagnostic d;
-    if (st.num_operands == 0 ||
-        !isa::check_form(st.mnemonic.text, st.num_operands - 1, k_.caps, st.mnemonic.column, in.form, d))
-      fail(isa::SourceLoc{st.mnemonic.line, d.column ? d.column : st.mnemonic.column},
-           d.message.empty() ? "Arguments mismatch" : d.message);
-    const isa::FormRow& row = *in.form.row;
-    in.pipe = row.pipe;
-    const bool floating = isa::is_float(in.form.type);
-    const bool sign = isa::info(in.form.type).cls == isa::TypeClass::signed_int;
-    tok_ = &st.operands[0];
-    const std::string_view d0 = st.operands[0].text;
-    const size_t bar = d0.find('|');
-    switch (row.dest) {
-      case isa::Operand::pred_pair:
-        in.dst[0] = dest(in, d0.substr(0, bar), 1);
-        if (bar != std::string_view::npos) in.dst[1] = dest(in, d0.substr(bar + 1), 1);
-        break;
-      case isa::Operand::reg_pred:
-        if (bar == std::string_view::npos) fail(st.operands[0], "expected d|p");
-        in.dst[0] = dest(in, d0.substr(0, bar), isa::dest_bits(in.form), sign);
-        in.dst[1] = dest(in, d0.substr(bar + 1), 1);
-        break;
-      default: in.dst[0] = dest(in, d0, isa::dest_bits(in.form), sign); break;
-    }
-    in.num_dst = in.dst[1].kind == Operand::Kind::none ? 1 : 2;
-    in.num_src = static_cast<uint8_t>(st.num_operands - 1);
-    if (in.num_src > 5) fail(st.mnemonic, "too many sources");
-    for (unsigned k = 0; k < in.num_src; ++k) {
-      tok_ = &st.operands[k + 1];
-      const isa::Operand kind = row.src[k];
-      const bool pred = kind == isa::Operand::pred;
-      const isa::Type t = (k > 0 && row.shape == isa::Shape::convert) || (row.shape == isa::Shape::select && k == 2)
-                              ? in.form.type2
-                              : in.form.type;
-      const bool src_float = row.shape == isa::Shape::convert ? isa::is_float(in.form.type2) : floating;
-      in.src[k] = source(in, st.operands[k + 1].text, pred ? 1 : isa::src_bits(in.form, k),
-                         pred ? false : (kind == isa::Operand::imm ? false : (isa::is_float(t) || src_float)));
-    }
-  }
-
-  // The type word of a data-movement mnemonic: the last word that names a
-  // type.
-  isa::Type data_type(const isa::Statement& st, const std::vector<std::string_view>& words) {
-    const auto t = isa::find_type(words.back());
-    if (!t) fail(st.mnemonic, fmt::format("'{}' needs a type suffix", st.mnemonic.text));
-    return *t;
-  }
-
-  void mov(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words) {
-    in.kind = Kind::mov;
-    expect_operands(st, 2, 2);
-    const isa::Type t = data_type(st, words);
-    const unsigned bits = t == isa::Type::pred ? 1 : isa::info(t).bits;
-    const bool floating = isa::is_float(t);
-    const isa::Token& d = st.operands[0];
-    const isa::Token& s = st.operands[1];
-    in.num_dst = in.num_src = 1;
-    if (st.forms[0] == isa::OperandForm::vector) {  // unpack
-      tok_ = &d;
-      const unsigned n = static_cast<unsigned>(split_commas(d.text).size());
-      in.dst[0] = vector(in, d.text, bits / std::max(1u, n), true, false);
-      tok_ = &s;
-      in.src[0] = source(in, s.text, bits, floating);
-      return;
-    }
-    tok_ = &d;
-    in.dst[0] = dest(in, d.text, bits);
-    tok_ = &s;
-    if (st.forms[1] == isa::OperandForm::vector) {  // pack
-      const unsigned n = static_cast<unsigned>(split_commas(s.text).size());
-      in.src[0] = vector(in, s.text, bits / std::max(1u, n), false, false);
-      return;
-    }
-    in.src[0] = source(in, s.text, bits, floating, true);
-  }
-
-  void load_store(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words) {
-    const bool store = words[0] == "st";
-    in.kind = store ? Kind::st : Kind::ld;
-    expect_operands(st, 2, 2);
-    const isa::Type t = data_type(st, words);
-    for (size_t i = 1; i + 1 < words.size(); ++i) {
-      const std::string_view w = words[i];
-      if (const auto sp = space_word(w)) {
-        in.space = *sp;
-      } else if (w == "v2" || w == "v4") {
-        in.vec = static_cast<uint8_t>(w[1] - '0');
-      } else if (!ignored_qualifier(w)) {
-        fail(st.mnemonic,
-             fmt::format("'{}': qualifier '.{}' is not supported by the kernel executor", st.mnemonic.text, w));
-      }
-    }
-    const unsigned bits = isa::info(t).bits;
-    if (t == isa::Type::pred || bits > 64 || isa::info(t).lanes > 2)
-      fail(st.mnemonic,
-           fmt::format("'{}': type .{} is not supported by the kernel executor", st.mnemonic.text, isa::name(t)));
-    if (store && in.space == Space::const_) fail(st.mnemonic, "st.const: constant memory is read-only");
-    in.access_bytes = static_cast<uint8_t>(bits / 8);
-    in.load_signed = isa::info(t).cls == isa::TypeClass::signed_int;
-    in.pipe = isa::Pipe::alu;
-    const isa::Token& a = st.operands[store ? 0 : 1];
-    const isa::Token& v = st.operands[store ? 1 : 0];
-    tok_ = &a;
-    in.addr = address(in, a.text, in.space);
-    tok_ = &v;
-    const bool floating = isa::is_float(t);
-    if (in.vec > 1) {
-      if (st.forms[store ? 1 : 0] != isa::OperandForm::vector) fail(v, "a vector access takes a vector operand {...}");
-      Operand o = vector(in, v.text, bits, !store, floating);
-      if (o.count != in.vec) fail(v, fmt::format("expected {} elements", unsigned{in.vec}));
-      (store ? in.src[0] : in.dst[0]) = o;
-    } else if (store) {
-      in.src[0] = source(in, v.text, bits, floating);
-    } else {
-      in.dst[0] = dest(in, v.text, bits, in.load_signed);
-    }
-    in.num_dst = store ? 0 : 1;
-    in.num_src = store ? 1 : 0;
-  }
-
-  void atomic(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words) {
-    const bool red = words[0] == "red";
-    in.kind = red ? Kind::red : Kind::atom;
-    const isa::Type t = data_type(st, words);
-    std::optional<AtomOp> aop;
-    static constexpr std::pair<std::string_view, AtomOp> kOps[] = {
-        {"add", AtomOp::add},   {"min", AtomOp::min},  {"max", AtomOp::max}, {"inc", AtomOp::inc},
-        {"dec", AtomOp::dec},   {"and", AtomOp::and_}, {"or", AtomOp::or_},  {"xor", AtomOp::xor_},
-        {"exch", AtomOp::exch}, {"cas", AtomOp::cas}};
-    for (size_t i = 1; i + 1 < words.size(); ++i) {
-      const std::string_view w = words[i];
-      bool known = false;
-      for (const auto& [n, o] : kOps)
-        if (w == n) aop = o, known = true;
-      if (known) continue;
-      if (const auto sp = space_word(w)) {
-        in.space = *sp;
-        continue;
-      }
-      if (!ignored_qualifier(w))
-        fail(st.mnemonic,
-             fmt::format("'{}': qualifier '.{}' is not supported by the kernel executor", st.mnemonic.text, w));
-    }
-    if (!aop) fail(st.mnemonic, fmt::format("'{}' names no operation", st.mnemonic.text));
-    in.atom = *aop;
-    if (in.space != Space::generic && in.space != Space::global && in.space != Space::shared)
-      fail(st.mnemonic, fmt::format("'{}': atomics work on .global and .shared memory", st.mnemonic.text));
-    const unsigned bits = isa::info(t).bits;
-    in.access_bytes = static_cast<uint8_t>(bits / 8);
-    // The combining operation, as a form of the table (the arithmetic is the core's).
-    std::string form;
-    const std::string_view tn = isa::name(t);
-    switch (*aop) {
-      case AtomOp::add:
-        if (t == isa::Type::f32)
-          form = "add.rn.ftz.f32";  // PTX: atom.add.f32 flushes subnormal inputs and results
-        else if (t == isa::Type::f64 || t == isa::Type::f16 || t == isa::Type::f16x2 || t == isa::Type::bf16 ||
-                 t == isa::Type::bf16x2)
-          form = fmt::format("add.rn.{}", tn);
-        else if (t == isa::Type::u32 || t == isa::Type::s32 || t == isa::Type::u64 || t == isa::Type::s64)
-          form = fmt::format("add.{}", tn);
-        break;
-      case AtomOp::min:
-      case AtomOp::max:
-        if (t == isa::Type::u32 || t == isa::Type::s32 || t == isa::Type::u64 || t == isa::Type::s64 ||
-            t == isa::Type::f32 || t == isa::Type::f64)
-          form = fmt::format("{}.{}", *aop == AtomOp::min ? "min" : "max", tn);
-        break;
-      case AtomOp::and_:
-      case AtomOp::or_:
-      case AtomOp::xor_:
-        if (t == isa::Type::b32 || t == isa::Type::b64)
-          form = fmt::format("{}.{}", *aop == AtomOp::and_ ? "and" : *aop == AtomOp::or_ ? "or" : "xor", tn);
-        break;
-      case AtomOp::inc:
-      case AtomOp::dec:
-        if (t == isa::Type::u32) form = "-";
-        break;
-      case AtomOp::exch:
-      case AtomOp::cas:
-        if (t == isa::Type::b32 || t == isa::Type::b64 || t == isa::Type::u32 || t == isa::Type::u64 ||
-            t == isa::Type::s32 || t == isa::Type::s64 || t == isa::Type::f32 || t == isa::Type::f64)
-          form = "-";
-        break;
-    }
-    if (form.empty())
-      fail(st.mnemonic, fmt::format("'{}': this operation and type are not an atomic PTX has", st.mnemonic.text));
-    if (form != "-") {
-      isa::Diagnostic d;
-      const isa::Capabilities caps = isa::capabilities_of(isa::newest_target(), isa::kNewestPtx);
-      if (!isa::check_form(form, 2, caps, 1, in.form, d))
-        fail(st.mnemonic, fmt::format("'{}': {}", st.mnemonic.text, d.message));
-    }
-    const unsigned nsrc = *aop == AtomOp::cas ? 2 : 1;
-    expect_operands(st, red ? 1 + nsrc : 2 + nsrc, red ? 1 + nsrc : 2 + nsrc);
-    unsigned k = 0;
-    if (!red) {
-      tok_ = &st.operands[0];
-      in.dst[0] = dest(in, st.operands[0].text, bits);
-      in.num_dst = 1;
-      k = 1;
-    }
-    tok_ = &st.operands[k];
-    in.addr = address(in, st.operands[k].text, in.space);
-    for (unsigned s = 0; s < nsrc; ++s) {
-      tok_ = &st.operands[k + 1 + s];
-      in.src[s] = source(in, st.operands[k + 1 + s].text, bits, isa::is_float(t) && isa::info(t).lanes == 1);
-    }
-    in.num_src = static_cast<uint8_t>(nsrc);
-  }
-
-  void cvta(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words) {
-    in.kind = Kind::cvta;
-    expect_operands(st, 2, 2);
-    const bool to = words.size() > 1 && words[1] == "to";
-    const size_t si = to ? 2 : 1;
-    if (words.size() != si + 2)
-      fail(st.mnemonic, fmt::format("'{}': expected cvta{{.to}}.space.u64", st.mnemonic.text));
-    const auto sp = space_word(words[si]);
-    if (!sp || *sp == Space::param) fail(st.mnemonic, fmt::format("'{}': unsupported state space", st.mnemonic.text));
-    if (words[si + 1] != "u64") fail(st.mnemonic, "cvta: only 64-bit addresses (.u64) are supported");
-    in.space = *sp;
-    in.uni = to;  // cvta.to: generic -> space
-    tok_ = &st.operands[0];
-    in.dst[0] = dest(in, st.operands[0].text, 64);
-    tok_ = &st.operands[1];
-    in.src[0] = source(in, st.operands[1].text, 64, false, true);
-    in.num_dst = in.num_src = 1;
-  }
-
-  void branch(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words) {
-    in.kind = Kind::bra;
-    in.uni = words.size() > 1 && words[1] == "uni";
-    expect_operands(st, 1, 1);
-    const auto it = labels_.find(trim(st.operands[0].text));
-    if (it == labels_.end())
-      fail(st.operands[0], fmt::format("'{}' is not a label of this function", st.operands[0].text));
-    in.target = it->second;
-  }
-
-  void call(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words) {
-    in.kind = Kind::call;
-    in.uni = words.size() > 1 && words[1] == "uni";
-    unsigned k = 0;
-    std::vector<std::string_view> rets, args;
-    auto group = [&](const isa::Token& t) {
-      const std::string_view s = trim(t.text);
-      return split_commas(s.substr(1, s.size() - 2));
-    };
-    if (k < st.num_operands && st.forms[k] == isa::OperandForm::group) rets = group(st.operands[k++]);
-    if (k >= st.num_operands) fail(st.mnemonic, "call: expected a function");
-    const isa::Token& target = st.operands[k++];
-    if (k < st.num_operands && st.forms[k] == isa::OperandForm::group) args = group(st.operands[k++]);
-    tok_ = &target;
-    const auto s = lookup(trim(target.text));
-    if (!s) fail(target, fmt::format("Unknown symbol '{}'", target.text));
-    if (s->kind == Symbol::Kind::function) {
-      if (s->slot == kNoPc) fail(target, fmt::format("'{}' has no body in this module", target.text));
-      in.target = s->slot;
-    } else if (s->kind == Symbol::Kind::reg && s->bits == 64) {
-      in.src[0] = source(in, target.text, 64, false);
-      in.num_src = 1;
-    } else {
-      fail(target, fmt::format("'{}' is neither a function nor a 64-bit register", target.text));
-    }
-    in.first_arg = static_cast<uint32_t>(k_.call_params.size());
-    auto param = [&](std::string_view name, const isa::Token& t) {
-      const auto p = lookup(name);
-      if (!p || p->kind != Symbol::Kind::frame_param)
-        fail(t, fmt::format("call argument '{}' must be a .param declared in the calling function", name));
-      k_.call_params.push_back({static_cast<uint32_t>(p->address), static_cast<uint32_t>(p->bytes)});
-    };
-    for (std::string_view a : args) param(a, st.operands[k - 1]);
-    for (std::string_view r : rets) param(r, st.operands[0]);
-    in.num_args = static_cast<uint32_t>(args.size());
-    in.num_rets = static_cast<uint32_t>(rets.size());
-    if (in.target != kNoPc) {
-      const isa::Function& f = *order_[in.target];
-      if (f.params.size() != args.size() || f.returns.size() != rets.size())
-        fail(st.mnemonic, fmt::format("call to '{}' passes {} arguments and {} return values; it takes {} and {}",
-                                      f.name, args.size(), rets.size(), f.params.size(), f.returns.size()));
-    }
-  }
-
-  void barrier(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words) {
-    in.kind = Kind::bar;
-    std::string_view mode;
-    for (size_t i = 1; i < words.size(); ++i) {
-      if (words[i] == "sync" || words[i] == "arrive")
-        mode = words[i];
-      else if (words[i] != "aligned")
-        fail(st.mnemonic, fmt::format("'{}' is not supported by the kernel executor", st.mnemonic.text));
-    }
-    if (mode.empty()) fail(st.mnemonic, fmt::format("'{}' is not supported by the kernel executor", st.mnemonic.text));
-    in.bar_wait = mode == "sync";
-    expect_operands(st, in.bar_wait ? 1 : 2, 2);
-    for (unsigned k = 0; k < st.num_operands; ++k) {
-      tok_ = &st.operands[k];
-      in.src[k] = source(in, st.operands[k].text, 32, false);
-    }
-    in.num_src = static_cast<uint8_t>(st.num_operands);
-  }
-
-  void warp_op(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words) {
-    const std::string_view op = words[0];
-    bool sync = false;
-    auto operands = [&](unsigned dsts_bits, unsigned p_bits, std::initializer_list<std::pair<unsigned, bool>> srcs) {
-      tok_ = &st.operands[0];
-      const std::string_view d0 = st.operands[0].text;
-      const size_t bar = d0.find('|');
-      in.dst[0] = dest(in, d0.substr(0, bar), dsts_bits);
-      in.num_dst = 1;
-      if (bar != std::string_view::npos) {
-        if (!p_bits) fail(st.operands[0], "this instruction has no predicate destination");
-        in.dst[1] = dest(in, d0.substr(bar + 1), 1);
-        in.num_dst = 2;
-      }
-      unsigned k = 0;
-      for (const auto& [bits, floating] : srcs) {
-        tok_ = &st.operands[k + 1];
-        in.src[k] = source(in, st.operands[k + 1].text, bits, floating);
-        ++k;
-      }
-      in.num_src = static_cast<uint8_t>(k);
-    };
-    std::vector<std::string_view> rest;
-    for (size_t i = 1; i < words.size(); ++i) {
-      if (words[i] == "sync")
-        sync = true;
-      else if (words[i] != "aligned")
-        rest.push_back(words[i]);
-    }
-    if (op == "activemask") {
-      in.kind = Kind::activemask;
-      expect_operands(st, 1, 1);
-      operands(32, 0, {});
-      return;
-    }
-    const unsigned mask_src = sync ? 1 : 0;
-    if (op == "shfl") {
-      in.kind = Kind::shfl;
-      if (rest.size() != 2 || rest[1] != "b32")
-        fail(st.mnemonic, fmt::format("'{}': expected shfl.sync.MODE.b32", st.mnemonic.text));
-      static constexpr std::pair<std::string_view, ShflMode> kModes[] = {
-          {"up", ShflMode::up}, {"down", ShflMode::down}, {"bfly", ShflMode::bfly}, {"idx", ShflMode::idx}};
-      bool found = false;
-      for (const auto& [n, m] : kModes)
-        if (rest[0] == n) in.shfl = m, found = true;
-      if (!found) fail(st.mnemonic, fmt::format("'{}': unknown shuffle mode", st.mnemonic.text));
-      expect_operands(st, 4 + mask_src, 4 + mask_src);
-      if (sync)
-        operands(32, 1, {{32, false}, {32, false}, {32, false}, {32, false}});
-      else
-        operands(32, 1, {{32, false}, {32, false}, {32, false}});
-      return;
-    }
-    if (op == "vote") {
-      in.kind = Kind::vote;
-      if (rest.size() != 2) fail(st.mnemonic, fmt::format("'{}': expected vote.sync.MODE.TYPE", st.mnemonic.text));
-      static constexpr std::pair<std::string_view, VoteMode> kModes[] = {
-          {"all", VoteMode::all}, {"any", VoteMode::any}, {"uni", VoteMode::uni}, {"ballot", VoteMode::ballot}};
-      bool found = false;
-      for (const auto& [n, m] : kModes)
-        if (rest[0] == n) in.vote = m, found = true;
-      const bool ballot = in.vote == VoteMode::ballot;
-      if (!found || rest[1] != (ballot ? "b32" : "pred"))
-        fail(st.mnemonic,
-             fmt::format("'{}': expected vote.sync.{{all,any,uni}}.pred or vote.sync.ballot.b32", st.mnemonic.text));
-      expect_operands(st, 2 + mask_src, 2 + mask_src);
-      if (sync)
-        operands(ballot ? 32 : 1, 0, {{1, false}, {32, false}});
-      else
-        operands(ballot ? 32 : 1, 0, {{1, false}});
-      return;
-    }
-    if (op == "match") {
-      in.kind = Kind::match;
-      if (!sync || rest.size() != 2 || (rest[0] != "any" && rest[0] != "all") || (rest[1] != "b32" && rest[1] != "b64"))
-        fail(st.mnemonic, fmt::format("'{}': expected match.{{any,all}}.sync.{{b32,b64}}", st.mnemonic.text));
-      in.match_all = rest[0] == "all";
-      expect_operands(st, 3, 3);
-      operands(32, in.match_all ? 1 : 0, {{rest[1] == "b32" ? 32u : 64u, false}, {32, false}});
-      return;
-    }
-    // redux.sync.op.type d, a, membermask
-    in.kind = Kind::redux;
-    if (!sync || rest.size() != 2)
-      fail(st.mnemonic, fmt::format("'{}': expected redux.sync.OP.TYPE", st.mnemonic.text));
-    const std::string_view rop = rest[0], rt = rest[1];
-    const bool arith = rop == "add" || rop == "min" || rop == "max";
-    const bool logic = rop == "and" || rop == "or" || rop == "xor";
-    if (!((arith && (rt == "u32" || rt == "s32")) || (logic && rt == "b32")))
-      fail(st.mnemonic, fmt::format("'{}' is not supported by the kernel executor", st.mnemonic.text));
-    isa::Diagnostic d;
-    if (!isa::check_form(fmt::format("{}.{}", rop, rt), 2, isa::capabilities_of(isa::newest_target(), isa::kNewestPtx),
-                         1, in.form, d))
-      fail(st.mnemonic, d.message);
-    expect_operands(st, 3, 3);
-    operands(32, 0, {{32, false}, {32, false}});
-  }
-
-  Kernel& k_;
-  const isa::Module& m_;
-  std::unordered_map<std::string_view, const isa::Function*> function_names_;
-  std::unordered_map<std::string_view, uint32_t> function_index_;
-  std::vector<const isa::Function*> order_;  // functions[i]'s definition
-  std::unordered_map<std::string_view, Symbol> module_symbols_;
-  std::vector<std::unordered_map<std::string_view, Symbol>> scopes_;
-  std::unordered_map<std::string_view, uint32_t> labels_;
-  std::vector<uint8_t> constant_;
-  uint64_t extern_align_ = 16;
-  uint32_t cur_ = 0;
-};
-
 }  // namespace
+
+void Loader::load(std::string_view entry_name) {
+  const isa::Function* entry = nullptr;
+  unsigned entries = 0;
+  for (const isa::Function& f : m_.functions) {
+    if (!f.is_entry || !f.has_body) continue;
+    ++entries;
+    if (entry_name.empty() ? entries == 1 : f.name == entry_name) entry = &f;
+  }
+  if (entry_name.empty() && entries != 1)
+    throw KernelError(fmt::format("{}: {} .entry functions; name one ({})", k_.file, entries, entry_list()));
+  if (!entry)
+    throw KernelError(fmt::format("{}: no .entry named '{}' (the module has {})", k_.file, entry_name, entry_list()));
+  for (const isa::Function& f : m_.functions) function_names_.emplace(f.name, &f);
+  module_variables();
+  add_function(*entry);
+  for (size_t i = 0; i < order_.size(); ++i) load_function(i);
+  finish_extern_shared();
+  k_.constant = std::move(constant_);
+  for (Function& f : k_.functions) compute_ipdoms(k_, f);
+}
+
+std::string Loader::entry_list() const {
+  std::string s;
+  for (const isa::Function& f : m_.functions)
+    if (f.is_entry && f.has_body) s += (s.empty() ? "" : ", ") + std::string(f.name);
+  return s.empty() ? "none" : s;
+}
+
+void Loader::fail(isa::SourceLoc loc, const std::string& message) const {
+  throw KernelError(fmt::format("{}:{}:{}: error: {}", k_.file, loc.line, loc.column, message));
+}
+
+void Loader::fail(const isa::Token& tok, const std::string& message) const {
+  fail(isa::SourceLoc{tok.line, tok.column}, message);
+}
+
+uint64_t Loader::variable_bytes(const isa::Declaration& d) const {
+  const unsigned eb = type_bytes(d.type);
+  if (eb == 0) fail(d.type_loc, fmt::format("a variable of type .{} cannot be placed in memory", d.type));
+  return uint64_t{eb} * d.vector * (d.is_array ? d.elements : 1);
+}
+
+std::vector<uint8_t> Loader::initial_bytes(const isa::Declaration& d, uint64_t bytes) const {
+  std::vector<uint8_t> out(bytes);
+  if (d.init.empty()) return out;
+  const auto type = isa::find_type(d.type);
+  const unsigned eb = type_bytes(d.type);
+  const bool floating = isa::is_float(*type);
+  uint64_t at = 0;
+  std::string_view s = d.init;
+  size_t i = 0;
+  while (i < s.size()) {
+    const char c = s[i];
+    if (c == '{' || c == '}' || c == ',' || std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < s.size() && s[j] != ',' && s[j] != '}' && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
+    const std::string_view lit = s.substr(i, j - i);
+    uint64_t v = 0;
+    if (!literal(lit, eb * 8, floating, v))
+      fail(d.loc, fmt::format("initialiser '{}' of '{}': only numbers are supported", lit, d.name));
+    if (at + eb > bytes)
+      fail(d.loc, fmt::format("initialiser of '{}' has more values than the variable holds", d.name));
+    for (unsigned b = 0; b < eb; ++b) out[at + b] = static_cast<uint8_t>(v >> (8 * b));
+    at += eb;
+    i = j;
+  }
+  return out;
+}
+
+void Loader::module_variables() {
+  uint64_t global_end = 0;
+  for (const isa::Declaration& d : m_.globals) {
+    if (d.space == StateSpace::reg || d.space == StateSpace::param) continue;
+    place_variable(d, global_end, nullptr);
+  }
+}
+
+void Loader::place_variable(const isa::Declaration& d, uint64_t& global_end,
+                            std::unordered_map<std::string_view, Symbol>* scope) {
+  Symbol s;
+  s.kind = Symbol::Kind::var;
+  const uint64_t bytes = d.is_extern && d.space == StateSpace::shared ? 0 : variable_bytes(d);
+  const uint64_t align = std::max<uint64_t>(d.align, std::max(1u, type_bytes(d.type)));
+  s.bytes = bytes;
+  switch (d.space) {
+    case StateSpace::global: {
+      global_end = align_up(global_end, align);
+      s.space = Space::global;
+      s.address = kGlobalBase + global_end;
+      k_.globals.push_back({d.name, s.address, initial_bytes(d, bytes)});
+      global_end += bytes;
+      if (global_end > (uint64_t{1} << 30)) fail(d.loc, "module .global variables exceed 1 GiB");
+      break;
+    }
+    case StateSpace::const_: {
+      const uint64_t off = align_up(constant_.size(), align);
+      s.space = Space::const_;
+      s.address = kConstBase + off;
+      std::vector<uint8_t> init = initial_bytes(d, bytes);
+      constant_.resize(off);
+      constant_.insert(constant_.end(), init.begin(), init.end());
+      if (constant_.size() > (uint64_t{1} << 26)) fail(d.loc, ".const variables exceed 64 MiB");
+      break;
+    }
+    case StateSpace::shared:
+      s.space = Space::shared;
+      if (d.is_extern) {
+        s.address = kNoPc;
+        extern_align_ = std::max(extern_align_,
+                                 align);  // resolved to dynamic_shared_offset after all static variables are placed
+      } else {
+        k_.static_shared = static_cast<uint32_t>(align_up(k_.static_shared, align));
+        s.address = k_.static_shared;
+        if (k_.static_shared + bytes > kWindowSize / 2) fail(d.loc, "static .shared variables exceed 2 GiB");
+        k_.static_shared += static_cast<uint32_t>(bytes);
+      }
+      if (!d.init.empty()) fail(d.loc, ".shared variables cannot have initialisers");
+      break;
+    case StateSpace::local:
+      s.space = Space::local;
+      k_.local_bytes = static_cast<uint32_t>(align_up(k_.local_bytes, align));
+      s.address = k_.local_bytes;
+      k_.local_bytes += static_cast<uint32_t>(bytes);
+      if (k_.local_bytes > (1u << 20)) fail(d.loc, ".local variables exceed 1 MiB per thread");
+      break;
+    default: fail(d.loc, "unexpected state space for a variable");
+  }
+  (scope ? *scope : module_symbols_)[d.name] = s;
+}
+
+uint32_t Loader::add_function(const isa::Function& f) {
+  if (const auto it = function_index_.find(f.name); it != function_index_.end()) return it->second;
+  const isa::Function* body = &f;
+  if (!f.has_body) {
+    for (const isa::Function& g : m_.functions)
+      if (g.name == f.name && g.has_body) body = &g;
+    if (!body->has_body) return kNoPc;
+  }
+  const uint32_t index = static_cast<uint32_t>(k_.functions.size());
+  function_index_[f.name] = index;
+  Function fn;
+  fn.name = body->name;
+  fn.is_entry = body->is_entry;
+  fn.address = kCodeBase + 16 * uint64_t{index};
+  k_.functions.push_back(fn);
+  order_.push_back(body);
+  return index;
+}
+
+std::optional<Symbol> Loader::lookup(std::string_view name) {
+  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+    if (const auto s = it->find(name); s != it->end() && s->second.count == 0) return s->second;
+    // %r<N> ranges: the prefix, then a decimal index below N
+    size_t digits = name.size();
+    while (digits > 0 && std::isdigit(static_cast<unsigned char>(name[digits - 1]))) --digits;
+    if (digits == name.size() || digits == 0) continue;
+    if (const auto s = it->find(name.substr(0, digits)); s != it->end() && s->second.count > 0) {
+      const unsigned long index = std::strtoul(std::string(name.substr(digits)).c_str(), nullptr, 10);
+      if (index < s->second.count) {
+        Symbol r = s->second;
+        r.slot += static_cast<uint32_t>(index);
+        r.count = 0;
+        return r;
+      }
+    }
+  }
+  if (const auto s = module_symbols_.find(name); s != module_symbols_.end()) return s->second;
+  if (const auto f = function_names_.find(name); f != function_names_.end()) {
+    Symbol s;
+    s.kind = Symbol::Kind::function;
+    s.slot = add_function(*f->second);
+    return s;
+  }
+  return std::nullopt;
+}
+
+void Loader::declare_reg(const isa::Declaration& d, Function& fn) {
+  const auto type = isa::reg_type(d.type);
+  if (!type) fail(d.type_loc, fmt::format("Unknown register type '.{}'", d.type));
+  Symbol s;
+  s.kind = Symbol::Kind::reg;
+  s.bits = static_cast<uint8_t>(type->kind == isa::RegKind::predicate ? 1 : type->bits);
+  s.floating = type->kind == isa::RegKind::floating;
+  if (s.bits > 64 || d.vector > 1)
+    fail(d.loc, fmt::format("registers of .{} (or vectors of them) are not supported", d.type));
+  s.slot = fn.num_regs;
+  s.count = d.count;
+  const uint32_t n = d.count ? d.count : 1;
+  if (fn.num_regs + n > (1u << 20)) fail(d.loc, "more than 2^20 registers in one function");
+  fn.num_regs += n;
+  fn.reg_bits.insert(fn.reg_bits.end(), n, s.bits);
+  scopes_.back()[d.name] = s;
+}
+
+void Loader::declare_params(const isa::Function& f, Function& fn) {
+  auto add = [&](const isa::Declaration& d, std::vector<Param>& list, bool kernel) {
+    if (d.space == StateSpace::reg) fail(d.loc, ".reg parameters are not supported; use .param");
+    const uint64_t bytes = variable_bytes(d);
+    const uint64_t align = std::max<uint64_t>(d.align, std::max(1u, type_bytes(d.type)));
+    uint32_t& end = kernel ? k_.param_bytes : fn.param_bytes;
+    end = static_cast<uint32_t>(align_up(end, align));
+    Param p{d.name, end, static_cast<uint32_t>(bytes), d.type, isa::is_float(*isa::find_type(d.type))};
+    end += static_cast<uint32_t>(bytes);
+    list.push_back(p);
+    Symbol s;
+    s.kind = kernel ? Symbol::Kind::kernel_param : Symbol::Kind::frame_param;
+    s.address = p.offset;
+    s.bytes = bytes;
+    scopes_.back()[d.name] = s;
+  };
+  for (const isa::Declaration& d : f.params) add(d, fn.params, f.is_entry);
+  for (const isa::Declaration& d : f.returns) add(d, fn.returns, false);
+}
+
+void Loader::load_function(size_t index) {
+  const isa::Function& f = *order_[index];
+  cur_ = static_cast<uint32_t>(index);
+  scopes_.assign(1, {});
+  {
+    Function& fn = k_.functions[index];
+    fn.begin = static_cast<uint32_t>(k_.insts.size());
+    declare_params(f, fn);
+  }
+  // Labels name the index of the instruction that follows them.
+  labels_.clear();
+  uint32_t count = 0;
+  for (const isa::BodyItem& item : f.body) {
+    if (item.kind == isa::BodyItem::Kind::label) labels_[f.labels[item.index].name] = k_.functions[index].begin + count;
+    if (item.kind == isa::BodyItem::Kind::instruction) ++count;
+  }
+  uint64_t global_end_unused = 0;
+  for (const isa::BodyItem& item : f.body) {
+    switch (item.kind) {
+      case isa::BodyItem::Kind::scope_open: scopes_.emplace_back(); break;
+      case isa::BodyItem::Kind::scope_close:
+        if (scopes_.size() > 1) scopes_.pop_back();
+        break;
+      case isa::BodyItem::Kind::label: break;
+      case isa::BodyItem::Kind::declaration: {
+        const isa::Declaration& d = f.declarations[item.index];
+        Function& fn = k_.functions[index];
+        if (d.space == StateSpace::reg) {
+          declare_reg(d, fn);
+        } else if (d.space == StateSpace::param) {
+          const uint64_t bytes = variable_bytes(d);
+          const uint64_t align = std::max<uint64_t>(d.align, std::max(1u, type_bytes(d.type)));
+          fn.param_bytes = static_cast<uint32_t>(align_up(fn.param_bytes, align));
+          Symbol s;
+          s.kind = Symbol::Kind::frame_param;
+          s.address = fn.param_bytes;
+          s.bytes = bytes;
+          fn.param_bytes += static_cast<uint32_t>(bytes);
+          scopes_.back()[d.name] = s;
+        } else if (d.space == StateSpace::global || d.space == StateSpace::const_) {
+          fail(d.loc, ".global and .const variables inside a function are not supported");
+        } else {
+          place_variable(d, global_end_unused, &scopes_.back());
+        }
+        break;
+      }
+      case isa::BodyItem::Kind::instruction: {
+        Inst in = instruction(f.instructions[item.index].st);
+        in.function = cur_;
+        k_.insts.push_back(in);
+        break;
+      }
+    }
+  }
+  Inst end;
+  end.kind = Kind::func_end;
+  end.function = cur_;
+  end.line = f.loc.line;
+  end.column = f.loc.column;
+  end.mnemonic = "ret";
+  k_.insts.push_back(end);
+  k_.functions[index].end = static_cast<uint32_t>(k_.insts.size() - 1);
+}
+
+void Loader::finish_extern_shared() {
+  k_.dynamic_shared_offset = static_cast<uint32_t>(align_up(k_.static_shared, extern_align_));
+  const uint64_t base = k_.dynamic_shared_offset;
+  auto fix = [&](Operand& o) {
+    if (o.kind == Operand::Kind::imm && tagged(o.value)) o.value = o.value - kExternTag + base;
+  };
+  for (Inst& in : k_.insts) {
+    if (!in.addr.has_reg && in.addr.param == Address::Param::none && tagged(static_cast<uint64_t>(in.addr.offset)))
+      in.addr.offset = static_cast<int64_t>(static_cast<uint64_t>(in.addr.offset) - kExternTag + base);
+    for (Operand& o : in.src) fix(o);
+  }
+  for (Operand& o : k_.elements) fix(o);
+}
+}  // namespace loading
 
 Kernel load_kernel(std::string text, std::string file, const LoadOptions& options) {
   Kernel k;
@@ -1216,7 +360,7 @@ Kernel load_kernel(std::string text, std::string file, const LoadOptions& option
     if (errors.size() > 20) msg += fmt::format("\n({} more errors)", errors.size() - 20);
     throw KernelError(msg);
   }
-  Loader(k, m).load(options.entry);
+  loading::Loader(k, m).load(options.entry);
   return k;
 }
 
