@@ -103,6 +103,80 @@ std::string hex32(uint64_t v) {
   return buf;
 }
 
+// What a run found: counts, the failing vectors' report, and a note for the
+// line before the summary.
+struct RunOutcome {
+  uint64_t vectors = 0;
+  uint64_t failed = 0;
+  std::string errors;
+  std::string note;
+};
+
+// Every input of the form (this shard's part), in blocks over the threads.
+RunOutcome run_exhaustive(Unit& unit, const Golden& golden, const GoldenMany& golden_many, const Form& form,
+                          const CosimOptions& o, bool one_unit) {
+  RunOutcome r;
+  const uint64_t size = VectorSource::exhaustive_size(form);
+  const uint64_t begin = static_cast<uint64_t>((static_cast<unsigned __int128>(size) * o.shard_index) / o.shard_count);
+  const uint64_t end = static_cast<uint64_t>((static_cast<unsigned __int128>(size) * (o.shard_index + 1)) / o.shard_count);
+  const uint64_t blocks = (end - begin + kBlockVectors - 1) / kBlockVectors;
+  const unsigned jobs =
+      one_unit ? 1u : static_cast<unsigned>(std::min<uint64_t>(job_count(o), std::max<uint64_t>(blocks, 1)));
+  std::vector<BlockOutcome> outcome(blocks);
+  std::atomic<uint64_t> next{0};
+  const auto work = [&](Unit& u) {
+    for (uint64_t b; (b = next.fetch_add(1)) < blocks;) {
+      const uint64_t first = begin + b * kBlockVectors;
+      outcome[b] = run_block(u, golden, golden_many, form, o, first, std::min(end, first + kBlockVectors));
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (unsigned j = 1; j < jobs; ++j)
+    helpers.emplace_back([&] {  // each thread builds its own unit: one VerilatedContext per thread
+      std::string ignored;
+      std::unique_ptr<Unit> own = make_rtl_unit(form.unit, o.stages, o.broken, ignored);
+      own->reset();
+      work(*own);
+    });
+  work(unit);
+  for (auto& t : helpers) t.join();
+
+  // Merged in block order: the first mismatches are those of the lowest inputs.
+  std::vector<Mismatch> first;
+  uint64_t records = 0;
+  for (const BlockOutcome& b : outcome) {
+    r.vectors += b.vectors;
+    r.failed += b.failed;
+    records += b.records;
+    for (const Mismatch& m : b.first)
+      if (first.size() < Scoreboard::kKeep) first.push_back(m);
+  }
+  r.errors = Scoreboard::errors(first, records, o.max_reported);
+  const uint64_t combos = (end - begin) * form.lanes, first_combo = begin * form.lanes;
+  const std::string range =
+      combos == 0 ? "none" : hex32(first_combo) + " to " + hex32(first_combo + combos - 1);
+  r.note = "# exhaustive: input combinations " + range + " (" + std::to_string(combos) + " of " + std::to_string(size * form.lanes) + ", " + std::to_string(form.lanes) +
+           " per vector), " + std::to_string(blocks) + (blocks == 1 ? " block on " : " blocks on ") +
+           std::to_string(jobs) + (jobs == 1 ? " thread\n" : " threads\n");
+  return r;
+}
+
+// This shard's part of the structured set first, then random vectors.
+RunOutcome run_random(Unit& unit, const Golden& golden, const GoldenMany& golden_many, const Form& form,
+                      const CosimOptions& o) {
+  Checker checker(unit, golden, form, o.seed + o.shard_index, o.stall_rate);
+  VectorSource source(form, o.seed + o.shard_index);
+  const auto& fixed = source.structured();
+  size_t next_fixed = o.shard_index;
+  check_stream(checker, golden_many, form, o.vectors, [&] {
+    if (next_fixed >= fixed.size()) return source.random();
+    const Vector& v = fixed[next_fixed];
+    next_fixed += o.shard_count;
+    return v;
+  });
+  return {checker.vectors(), checker.mismatches(), checker.errors(o.max_reported), ""};
+}
+
 }  // namespace
 
 int run_cosim(const CosimOptions& o, std::ostream& out) {
@@ -139,80 +213,22 @@ int run_cosim(const CosimOptions& o, std::ostream& out) {
     return bad(out, "cannot write the waveform '" + o.trace_file + "' (tracing not compiled in?)");
   unit->reset();
 
-  uint64_t vectors = 0, failed = 0;
-  std::string errors, exhaustive_line;
   const auto start = std::chrono::steady_clock::now();
-  if (o.exhaustive) {
-    const uint64_t size = VectorSource::exhaustive_size(form);
-    const uint64_t begin = static_cast<uint64_t>((static_cast<unsigned __int128>(size) * o.shard_index) / o.shard_count);
-    const uint64_t end = static_cast<uint64_t>((static_cast<unsigned __int128>(size) * (o.shard_index + 1)) / o.shard_count);
-    const uint64_t blocks = (end - begin + kBlockVectors - 1) / kBlockVectors;
-    const unsigned jobs = one_unit ? 1u : static_cast<unsigned>(std::min<uint64_t>(job_count(o), std::max<uint64_t>(blocks, 1)));
-    std::vector<BlockOutcome> outcome(blocks);
-    std::atomic<uint64_t> next{0};
-    const auto work = [&](Unit& u) {
-      for (uint64_t b; (b = next.fetch_add(1)) < blocks;) {
-        const uint64_t first = begin + b * kBlockVectors;
-        outcome[b] = run_block(u, golden, golden_many, form, o, first, std::min(end, first + kBlockVectors));
-      }
-    };
-    std::vector<std::thread> helpers;
-    for (unsigned j = 1; j < jobs; ++j)
-      helpers.emplace_back([&] {  // each thread builds its own unit: one VerilatedContext per thread
-        std::string ignored;
-        std::unique_ptr<Unit> own = make_rtl_unit(form.unit, o.stages, o.broken, ignored);
-        own->reset();
-        work(*own);
-      });
-    work(*unit);
-    for (auto& t : helpers) t.join();
-
-    // Merged in block order: the first mismatches are those of the lowest inputs.
-    std::vector<Mismatch> first;
-    uint64_t records = 0;
-    for (const BlockOutcome& b : outcome) {
-      vectors += b.vectors;
-      failed += b.failed;
-      records += b.records;
-      for (const Mismatch& m : b.first)
-        if (first.size() < Scoreboard::kKeep) first.push_back(m);
-    }
-    errors = Scoreboard::errors(first, records, o.max_reported);
-    const uint64_t combos = end > begin ? (end - begin) * form.lanes : 0;
-    exhaustive_line = "# exhaustive: input combinations " + hex32(begin * form.lanes) + " to " +
-                      hex32(begin * form.lanes + combos - 1) + " (" + std::to_string(combos) + " of " +
-                      std::to_string(size * form.lanes) + ", " + std::to_string(form.lanes) +
-                      " per vector), " + std::to_string(blocks) + (blocks == 1 ? " block on " : " blocks on ") + std::to_string(jobs) +
-                      (jobs == 1 ? " thread\n" : " threads\n");
-  } else {
-    // This shard's part of the structured set first, then random vectors.
-    Checker checker(*unit, golden, form, o.seed + o.shard_index, o.stall_rate);
-    VectorSource source(form, o.seed + o.shard_index);
-    const auto& fixed = source.structured();
-    size_t next_fixed = o.shard_index;
-    check_stream(checker, golden_many, form, o.vectors, [&] {
-      if (next_fixed >= fixed.size()) return source.random();
-      const Vector& v = fixed[next_fixed];
-      next_fixed += o.shard_count;
-      return v;
-    });
-    vectors = checker.vectors();
-    failed = checker.mismatches();
-    errors = checker.errors(o.max_reported);
-  }
+  const RunOutcome r = o.exhaustive ? run_exhaustive(*unit, golden, golden_many, form, o, one_unit)
+                                    : run_random(*unit, golden, golden_many, form, o);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   unit->close_trace();
 
-  const bool pass = failed == 0;
+  const bool pass = r.failed == 0;
   if (!pass) {
     out << "# " << o.op << " on " << unit->name() << " (golden: " << o.golden
         << "): first failing vectors, replayable with `ptxfu eval`\n";
-    out << errors;
+    out << r.errors;
   }
   if (pass && !o.coverage_file.empty() && !unit->write_coverage(o.coverage_file))
     out << "# no coverage written: this build has no coverage instrumentation\n";
-  out << exhaustive_line;
-  summary(out, vectors, failed, seconds);
+  out << r.note;
+  summary(out, r.vectors, r.failed, seconds);
   return pass ? 0 : 1;
 }
 
