@@ -9,7 +9,7 @@ Checker::Checker(Unit& unit, Golden golden, const Form& form, uint64_t seed, dou
       board_(unit.tag_bits()),
       rng_(seed ^ 0x5eedc0517ull),
       stall_rate_(stall_rate),
-      lane_mask_(form.lanes == 2 ? 0xffffffffu : 0xffffu) {}
+      lane_mask_(lane_mask(form)) {}
 
 // Ports from the PTX operands; ports the form does not read, and lane 1 of a
 // scalar form, get random bits: the unit must ignore them.
@@ -38,15 +38,13 @@ void Checker::tick(const Beat* in, bool& accepted) {
 }
 
 bool Checker::step(const Vector& v) {
-  uint64_t src[3] = {v.src[0], v.src[1], v.src[2]};
-  if (form_.lanes == 1)
-    for (auto& s : src) s &= 0xffffu;
+  const uint64_t src[3] = {v.src[0] & lane_mask_, v.src[1] & lane_mask_, v.src[2] & lane_mask_};
   return step(v, static_cast<uint32_t>(golden_(form_.instr, src)));
 }
 
 bool Checker::step(const Vector& v, uint32_t expected) {
   ExpectedThread thread;
-  for (unsigned k = 0; k < 3; ++k) thread.src[k] = form_.lanes == 1 ? v.src[k] & 0xffffu : v.src[k];
+  for (unsigned k = 0; k < 3; ++k) thread.src[k] = v.src[k] & lane_mask_;
   thread.expected = expected;
   Expected e;
   e.form = &form_;

@@ -69,12 +69,12 @@ void check_stream(Checker& checker, const GoldenMany& golden_many, const Form& f
   std::vector<uint64_t> src[3], expected(kGoldenChunk);
   for (auto& s : src) s.resize(kGoldenChunk);
   const uint64_t* src_ptr[3] = {src[0].data(), src[1].data(), src[2].data()};
-  const uint32_t lane_mask = form.lanes == 1 ? 0xffffu : 0xffffffffu;
+  const uint32_t mask = lane_mask(form);
   for (uint64_t done = 0; done < n;) {
     const size_t chunk = static_cast<size_t>(std::min<uint64_t>(kGoldenChunk, n - done));
     for (size_t i = 0; i < chunk; ++i) {
       vectors[i] = next();
-      for (unsigned k = 0; k < 3; ++k) src[k][i] = vectors[i].src[k] & lane_mask;
+      for (unsigned k = 0; k < 3; ++k) src[k][i] = vectors[i].src[k] & mask;
     }
     golden_many(form.instr, chunk, src_ptr, expected.data());
     for (size_t i = 0; i < chunk; ++i) checker.step(vectors[i], static_cast<uint32_t>(expected[i]));

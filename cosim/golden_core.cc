@@ -9,13 +9,10 @@ Golden core_golden() {
 }
 
 GoldenMany core_golden_many() {
-  return [](const isa::Instr& in, size_t n, const uint64_t* const* src, uint64_t* out) {
+  return [each = one_at_a_time(core_golden())](const isa::Instr& in, size_t n, const uint64_t* const* src,
+                                               uint64_t* out) {
     const ptrdiff_t strides[3] = {1, 1, 1};
-    if (exec::execute_float_many(in, n, src, strides, out)) return;
-    for (size_t i = 0; i < n; ++i) {  // not a float form: one at a time
-      const uint64_t s[3] = {src[0][i], src[1][i], src[2][i]};
-      out[i] = exec::execute(in, s, false).value;
-    }
+    if (!exec::execute_float_many(in, n, src, strides, out)) each(in, n, src, out);  // not a float form
   };
 }
 

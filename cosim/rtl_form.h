@@ -50,4 +50,8 @@ bool make_form(const std::string& mnemonic, Form& form, std::string& error);
 // The lane value of operand `bits` (bits 16l+15:16l).
 inline uint16_t lane(uint32_t bits, unsigned l) { return static_cast<uint16_t>(bits >> (16 * l)); }
 
+// The operand and result bits `form` uses: both lanes of a pack, lane 0 of a
+// scalar form.
+inline uint32_t lane_mask(const Form& form) { return form.lanes == 2 ? 0xffffffffu : 0xffffu; }
+
 }  // namespace ptxfu::cosim

@@ -21,12 +21,6 @@ std::string eval_line(const Form& form, const uint32_t* src) {
   return s;
 }
 
-namespace {
-
-uint32_t lane_mask(const Form& f) { return f.lanes == 2 ? 0xffffffffu : 0xffffu; }
-
-}  // namespace
-
 Scoreboard::Scoreboard(unsigned tag_bits) : tag_mask_(tag_bits >= 32 ? 0xffffffffu : (1u << tag_bits) - 1) {}
 
 void Scoreboard::issue(const Expected& beat, const ExpectedThread* thread) {

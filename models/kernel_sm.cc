@@ -150,7 +150,7 @@ unsigned transactions(const kernel::StepResult& r, const kernel::Inst& in, const
     // A wide access moves at most banks * 4 bytes per pass.
     const unsigned passes = static_cast<unsigned>(
         (static_cast<uint64_t>(__builtin_popcount(lanes)) * bytes + 4 * m.shared_banks - 1) / (4 * m.shared_banks));
-    if (bytes <= 4 && bank_mask != 0 && banks <= 64) {
+    if (bytes <= 4 && bank_mask != 0) {  // (the config keeps banks at most 64)
       // One word a lane, and no bank asked for two words (a broadcast or a
       // conflict-free access, what tiled kernels do): one pass, no sort.
       uint64_t word_of_bank[64];

@@ -122,7 +122,7 @@ void RtlHalfUnit::drive(uint64_t cycle) {
   const Slot& s = slots_[tag];
   const cosim::Form& f = *s.form;
   const WarpOp& op = op_of(*s.trans);
-  const uint64_t mask = f.lanes == 1 ? 0xffffu : 0xffffffffu;
+  const uint64_t mask = cosim::lane_mask(f);
   cosim::Expected e;  // what the scoreboard waits for
   cosim::ExpectedThread threads[kWarpSize];
   e.form = &f;
@@ -166,7 +166,7 @@ void RtlHalfUnit::sample(uint64_t cycle) {
   if (e == nullptr) return;  // a beat nothing waits for: the scoreboard reports it
   Slot& s = slots_[e->tag];
   WarpOp& op = op_of(*s.trans);
-  const uint32_t mask = s.form->lanes == 1 ? 0xffffu : 0xffffffffu;
+  const uint32_t mask = cosim::lane_mask(*s.form);
   for (unsigned t = 0; t < kWarpSize; ++t)
     if (op.active_mask >> t & 1) op.result[0][t] = got[t] & mask;  // the warp gets what the RTL computed
   finish(*s.trans, out_cycle);                                     // BEGIN_RESP at k + 1

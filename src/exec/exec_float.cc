@@ -114,7 +114,6 @@ bool is_array_op(const isa::Instr& in, const FloatPlan& plan) {
   return op && !plan.src_f;
 }
 
-
 // n elements of one planned form (element i of source k at src[k][i * strides[k]]).
 void run_float_many(const isa::Instr& in, const FloatPlan& plan, size_t n, const uint64_t* const* src,
                     const ptrdiff_t* strides, uint64_t* results);

@@ -25,27 +25,24 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// Splits "a, b ,c" at commas (no nesting inside the pieces we split).
-std::vector<std::string_view> split_commas(std::string_view s) {
+// The pieces of `s` between `sep`s, as they are (empty ones too).
+std::vector<std::string_view> split(std::string_view s, char sep) {
   std::vector<std::string_view> out;
   size_t start = 0;
   for (size_t i = 0; i <= s.size(); ++i)
-    if (i == s.size() || s[i] == ',') {
-      const std::string_view piece = trim(s.substr(start, i - start));
-      if (!piece.empty()) out.push_back(piece);
+    if (i == s.size() || s[i] == sep) {
+      out.push_back(s.substr(start, i - start));
       start = i + 1;
     }
   return out;
 }
 
-std::vector<std::string_view> split_dots(std::string_view s) {
+// Splits "a, b ,c" at commas (no nesting inside the pieces we split), trimmed,
+// empty pieces dropped.
+std::vector<std::string_view> split_commas(std::string_view s) {
   std::vector<std::string_view> out;
-  size_t start = 0;
-  for (size_t i = 0; i <= s.size(); ++i)
-    if (i == s.size() || s[i] == '.') {
-      out.push_back(s.substr(start, i - start));
-      start = i + 1;
-    }
+  for (const std::string_view piece : split(s, ','))
+    if (!trim(piece).empty()) out.push_back(trim(piece));
   return out;
 }
 
@@ -377,7 +374,7 @@ Inst Loader::instruction(const isa::Statement& st) {
     in.guard_negated = st.guard_negated;
     note(in.num_reads, in.reads, g->slot);
   }
-  const std::vector<std::string_view> words = split_dots(st.mnemonic.text);
+  const std::vector<std::string_view> words = split(st.mnemonic.text, '.');
   const std::string_view op = words[0];
   if (op == "mov") {  // every mov form, the table's pack/unpack rows included: lanes are moved here
     mov(in, st, words);
