@@ -36,6 +36,7 @@
 #include "isa/features.h"
 #include "isa/registers.h"
 #include "isa/target_options.h"
+#include "scratch_dir.h"
 
 namespace ptxfu::corpus {
 namespace {
@@ -364,7 +365,8 @@ TEST(CorpusPtxas, IllegalVariantsAgreeLineByLine) {
   unsigned ptxas_outside_table = 0, ptxas_reused = 0;
   std::map<std::string, PtxasResult> ptxas_cache;                       // by -arch and text
   const bool verbose = std::getenv("PTXFU_CORPUS_VERBOSE") != nullptr;  // every variant with both verdicts
-  const std::string dir = testing::TempDir();
+  const testing_support::ScratchDir scratch;
+  const std::string dir = scratch.path();
 
   for (size_t fidx = 0; fidx < files.size(); ++fidx) {
     FileInfo fi;

@@ -5,9 +5,9 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <iostream>
 #include <deque>
 #include <fstream>
+#include <iostream>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -15,13 +15,14 @@
 
 #include "cosim/checker.h"
 #include "cosim/cosim.h"
-#include "cosim/rtl_form.h"
 #include "cosim/golden.h"
+#include "cosim/rtl_form.h"
 #include "cosim/rtl_units.h"
 #include "cosim/scoreboard.h"
 #include "cosim/vectors.h"
-#include "isa/forms.h"
 #include "fp/policy.h"
+#include "isa/forms.h"
+#include "scratch_dir.h"
 
 namespace ptxfu::cosim {
 namespace {
@@ -69,18 +70,17 @@ TEST_P(CosimMillion, MatchesGolden) {
   EXPECT_EQ(m[2], "0");
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Ops, CosimMillion,
-    ::testing::Values("fma.rn.f16x2", "fma.rn.bf16x2", "add.rn.f16x2", "add.rn.bf16x2",
-                      "sub.rn.f16x2", "sub.rn.bf16x2", "mul.rn.f16x2", "mul.rn.bf16x2",
-                      "min.f16x2", "min.bf16x2", "max.f16x2", "max.bf16x2", "neg.f16x2",
-                      "neg.bf16x2", "abs.f16x2", "abs.bf16x2"),
-    [](const ::testing::TestParamInfo<const char*>& i) {
-      std::string s = i.param;
-      for (char& c : s)
-        if (c == '.') c = '_';
-      return s;
-    });
+INSTANTIATE_TEST_SUITE_P(Ops, CosimMillion,
+                         ::testing::Values("fma.rn.f16x2", "fma.rn.bf16x2", "add.rn.f16x2", "add.rn.bf16x2",
+                                           "sub.rn.f16x2", "sub.rn.bf16x2", "mul.rn.f16x2", "mul.rn.bf16x2",
+                                           "min.f16x2", "min.bf16x2", "max.f16x2", "max.bf16x2", "neg.f16x2",
+                                           "neg.bf16x2", "abs.f16x2", "abs.bf16x2"),
+                         [](const ::testing::TestParamInfo<const char*>& i) {
+                           std::string s = i.param;
+                           for (char& c : s)
+                             if (c == '.') c = '_';
+                           return s;
+                         });
 
 // ---------------------------------------------------------------------------
 // Every legal half-precision form the units run: structured set + random.
@@ -199,7 +199,10 @@ TEST(CosimBrokenRtl, MismatchesAreReportedInEvalSyntax) {
   ASSERT_TRUE(std::regex_match(last, m, kSummary)) << last;
   EXPECT_GT(std::stoull(m[2]), 0u);
   // The failing vectors come first, as replayable eval lines.
-  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(\nfma\.rn\.f16x2 0x[0-9a-f]{8} 0x[0-9a-f]{8} 0x[0-9a-f]{8}\n# expected 0x[0-9a-f]{8} got 0x[0-9a-f]{8})")))
+  EXPECT_TRUE(std::regex_search(
+      r.output,
+      std::regex(
+          R"(\nfma\.rn\.f16x2 0x[0-9a-f]{8} 0x[0-9a-f]{8} 0x[0-9a-f]{8}\n# expected 0x[0-9a-f]{8} got 0x[0-9a-f]{8})")))
       << r.output;
   // The broken model only differs on ties: random vectors alone would rarely
   // show it, the structured halfway cases do.
@@ -216,8 +219,7 @@ TEST(CosimBrokenRtl, MismatchesAreReportedInEvalSyntax) {
   tie.src[2] = 0x1000;
   c.step(tie);
   EXPECT_FALSE(c.finish());
-  EXPECT_NE(c.errors().find("fma.rn.f16x2 0x00003c00 0x00003c00 0x00001000"), std::string::npos)
-      << c.errors();
+  EXPECT_NE(c.errors().find("fma.rn.f16x2 0x00003c00 0x00003c00 0x00001000"), std::string::npos) << c.errors();
 }
 
 // ---------------------------------------------------------------------------
@@ -430,7 +432,8 @@ TEST(CosimExhaustive, ReportIsTheSameOnAnyNumberOfThreads) {
             std::string::npos)
       << one.output;
   EXPECT_NE(three.output.find("4 blocks on 3 threads\n"), std::string::npos) << three.output;
-  o.trace_file = ::testing::TempDir() + "cosim_jobs.fst";
+  const testing_support::ScratchDir scratch;
+  o.trace_file = scratch / "cosim_jobs.fst";
   EXPECT_EQ(run(o).status, 2);  // a waveform records one unit
 }
 
@@ -443,7 +446,8 @@ TEST(CosimOob, RtlPatternIsTheCores) {
 }
 
 TEST(CosimTrace, WritesAnFstWaveform) {
-  const std::string path = ::testing::TempDir() + "cosim_trace.fst";
+  const testing_support::ScratchDir scratch;
+  const std::string path = scratch / "cosim_trace.fst";
   std::remove(path.c_str());
   CosimOptions o;
   o.op = "fma.rn.bf16x2";

@@ -19,6 +19,7 @@
 #include "calib_csv.h"
 #include "models/config.h"
 #include "models/microbench.h"
+#include "scratch_dir.h"
 
 namespace ptxfu::hw {
 namespace {
@@ -178,7 +179,8 @@ TEST(CalibCsv, BadCsvGetsItsLine) {
 }
 
 TEST(CalibCsv, TheFileAppearsOnlyWhenComplete) {
-  const std::string dir = ::testing::TempDir();
+  const testing_support::ScratchDir scratch;
+  const std::string dir = scratch.path();
   const std::string path = dir + "/calib_csv_test.csv";
   std::remove(path.c_str());
   std::string error;

@@ -11,6 +11,7 @@
 #include "model_run.h"
 #include "models/config.h"
 #include "models/kernel_sm.h"
+#include "scratch_dir.h"
 
 namespace ptxfu::kernel::testing {
 namespace {
@@ -284,7 +285,8 @@ Cli ptxfu(const std::string& args) {
 std::string errors_ptx() { return std::string(PTXFU_KERNELS_DIR) + "/errors.ptx"; }
 
 TEST(SimCli, RunsAKernelAndWritesItsBuffers) {
-  const std::string dir = ::testing::TempDir() + "/ptxfu_sim_out";
+  const testing_support::ScratchDir scratch;
+  const std::string dir = scratch / "ptxfu_sim_out";
   std::filesystem::remove_all(dir);
   const Cli r = ptxfu("sim " + errors_ptx() + " --entry copy --grid 2 --block 64 --arg buf:random:512:7 " +
                       "--arg buf:zeros:512 --arg u32:128 --out-dir " + dir + " --config sm_80 --profile");
@@ -340,7 +342,8 @@ TEST(SimCli, ErrorsNameTheParameterOrTheLine) {
 }
 
 TEST(SimCli, NoOutputsFromAFailedRun) {
-  const std::string dir = ::testing::TempDir() + "/ptxfu_sim_failed";
+  const testing_support::ScratchDir scratch;
+  const std::string dir = scratch / "ptxfu_sim_failed";
   std::filesystem::remove_all(dir);
   const Cli r = ptxfu("sim " + errors_ptx() + " --entry copy --grid 2 --block 64 --arg buf:zeros:4 " +
                       "--arg buf:zeros:512 --arg u32:1 --out-dir " + dir);

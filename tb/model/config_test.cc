@@ -8,6 +8,7 @@
 #include "isa/decode.h"
 #include "isa/forms.h"
 #include "models/simulator.h"
+#include "scratch_dir.h"
 
 namespace ptxfu::models {
 namespace {
@@ -46,7 +47,8 @@ TEST(Config, EmbeddedNamesAndFilesResolveAlike) {
   const ArchConfig named = load_config("sm_80");
   EXPECT_EQ(named.name, "sm_80");
   EXPECT_EQ(named.origin, "embedded:sm_80");
-  const std::string dir = testing::TempDir();
+  const testing_support::ScratchDir scratch;
+  const std::string dir = scratch.path();
   std::ofstream(dir + "/mine.yaml") << with("name: sm_90", "name: mine");
   EXPECT_EQ(load_config(dir + "/mine.yaml").name, "mine");
   EXPECT_EQ(load_config("mine.yaml", dir + "/").origin, dir + "/mine.yaml");

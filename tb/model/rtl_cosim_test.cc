@@ -19,6 +19,7 @@
 #include <systemc>
 
 #include "models/simulator.h"
+#include "scratch_dir.h"
 
 namespace ptxfu::models {
 namespace {
@@ -115,22 +116,11 @@ ArchConfig embedded(std::string_view name) {
 enum JobId { cpp90, rtl90, cpp75, rtl75, broken90, slow90, cpp80, rtl80, cpp80_traced, rtl80_traced, kJobs };
 
 // ctest runs each test as its own process, several at once, and each builds
-// the fixture: the waveforms go to a directory of this process (removed at
-// exit), or one process reads a VCD while another rewrites it.
-struct VcdDir {
-  std::string path = testing::TempDir() + "rtl_cosim_XXXXXX";
-  VcdDir() {
-    if (::mkdtemp(path.data()) == nullptr) throw std::runtime_error("cannot create " + path);
-  }
-  ~VcdDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path, ignored);
-  }
-};
-
+// the fixture: the waveforms go to a directory of this process, or one
+// process reads a VCD while another rewrites it.
 const std::string& vcd_dir() {
-  static const VcdDir dir;
-  return dir.path;
+  static const testing_support::ScratchDir dir;
+  return dir.path();
 }
 
 std::string vcd_path(const char* which) { return vcd_dir() + "/rtl_cosim_" + which + ".vcd"; }

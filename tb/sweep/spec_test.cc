@@ -14,6 +14,7 @@
 
 #include "cli/sweep_results.h"
 #include "cli/sweep_spec.h"
+#include "scratch_dir.h"
 
 namespace ptxfu::cli::sweep {
 namespace {
@@ -27,11 +28,6 @@ std::string spec_error(const std::string& text) {
     return e.what();
   }
   return "no error";
-}
-
-std::string temp_dir() {
-  std::string t = ::testing::TempDir() + "sweep_spec_XXXXXX";
-  return ::mkdtemp(t.data()) ? t : "";
 }
 
 TEST(SweepSpec, ShippedExamplesLoad) {
@@ -60,26 +56,39 @@ TEST(SweepSpec, ErrorsNameFileLineColumnAndKey) {
   const Case cases[] = {
       {head + "parameters:\n  units.fma.latency: [4, 0]\n",
        R"(^s\.yaml:4:26: key 'parameters\.units\.fma\.latency\[1\]': units\.fma\.latency = 0: key 'units\.fma\.latency': expected an integer 1\.\.100000, got '0')"},
-      {head + "parameters:\n  units.fma.lanes: [32, 3]\n", R"(^s\.yaml:4:25: .*expected 1, 2, 4, 8, 16 or 32 lanes, got 3)"},
-      {head + "parameters:\n  units.fma.latancy: [4]\n", R"(^s\.yaml:4:23: key 'parameters\.units\.fma\.latancy\[0\]': .*unknown key)"},
+      {head + "parameters:\n  units.fma.lanes: [32, 3]\n",
+       R"(^s\.yaml:4:25: .*expected 1, 2, 4, 8, 16 or 32 lanes, got 3)"},
+      {head + "parameters:\n  units.fma.latancy: [4]\n",
+       R"(^s\.yaml:4:23: key 'parameters\.units\.fma\.latancy\[0\]': .*unknown key)"},
       {head + "parameters:\n  scheduler: [gto, fifo]\n", R"(^s\.yaml:4:20: .*unknown policy 'fifo')"},
-      {head + "parameters:\n  warps: [8, 65]\n", R"(^s\.yaml:4:14: key 'parameters\.warps\[1\]': 65 warps: sm_90 allows 1\.\.64)"},
+      {head + "parameters:\n  warps: [8, 65]\n",
+       R"(^s\.yaml:4:14: key 'parameters\.warps\[1\]': 65 warps: sm_90 allows 1\.\.64)"},
       {head + "parameters:\n  features.add: [[], [warp_drive]]\n", R"(^s\.yaml:4:22: .*unknown feature 'warp_drive')"},
       {head + "parameters:\n  forms[*.f17x2].lanes: [4]\n", R"(no entry with match: "\*\.f17x2")"},
       {head + "parameters:\n  forms[99].lanes: [4]\n", R"(the base config's 'forms' has [0-9]+ entries)"},
-      {head + "parameters:\n  issue_width: {from: 1, to: 4, step: 0}\n", R"(^s\.yaml:4:39: key 'parameters\.issue_width\.step': expected an integer 1\.\.)"},
-      {head + "parameters:\n  issue_width: {from: 1, to: 4, stride: 1}\n", R"(key 'parameters\.issue_width\.stride': unknown key)"},
-      {head + "parameters:\n  issue_width: {sample: 9, from: 1, to: 4, seed: 1}\n", R"(9 distinct values asked for, 1\.\.4 has 4)"},
-      {head + "parameters:\n  issue_width: {sample: 2, from: 1, to: 4}\n", R"(key 'parameters\.issue_width\.seed': missing)"},
+      {head + "parameters:\n  issue_width: {from: 1, to: 4, step: 0}\n",
+       R"(^s\.yaml:4:39: key 'parameters\.issue_width\.step': expected an integer 1\.\.)"},
+      {head + "parameters:\n  issue_width: {from: 1, to: 4, stride: 1}\n",
+       R"(key 'parameters\.issue_width\.stride': unknown key)"},
+      {head + "parameters:\n  issue_width: {sample: 9, from: 1, to: 4, seed: 1}\n",
+       R"(9 distinct values asked for, 1\.\.4 has 4)"},
+      {head + "parameters:\n  issue_width: {sample: 2, from: 1, to: 4}\n",
+       R"(key 'parameters\.issue_width\.seed': missing)"},
       {head + "parameters:\n  status: [1]\n", R"(key 'parameters\.status': a result column)"},
       {head + "parameters:\n  issue_width: [1, 1]\n", R"(value 1 given twice)"},
       {head + "parameters:\n  mode: [lt, ft]\n", R"(^s\.yaml:4:14: key 'parameters\.mode\[1\]': expected lt or at)"},
-      {"base: sm_42\nprograms: [ffma.chain]\nparameters: {warps: 1}\n", R"(^s\.yaml:1:7: key 'base': no embedded config 'sm_42')"},
-      {"base: sm_90\nprograms: [fmaa.chain]\nparameters: {warps: 1}\n", R"(^s\.yaml:2:12: key 'programs\[0\]': unknown microbenchmark 'fmaa')"},
-      {"base: sm_90\nprograms: [ffma.loop]\nparameters: {warps: 1}\n", R"(unknown kind 'loop' \(expected chain or stream\))"},
-      {"base: sm_90\nprograms: [missing.ptx]\nparameters: {warps: 1}\n", R"(^s\.yaml:2:12: key 'programs\[0\]': cannot open 'missing\.ptx')"},
-      {head + "parameters: {warps: 1}\nmetrics: [cycles, ipcc]\n", R"(^s\.yaml:4:19: key 'metrics\[1\]': unknown metric 'ipcc')"},
-      {head + "parameters: {warps: 1}\nmetrics: [cycles]\nplot: ipc\n", R"(^s\.yaml:5:7: key 'plot': 'ipc' is not one of the recorded metrics)"},
+      {"base: sm_42\nprograms: [ffma.chain]\nparameters: {warps: 1}\n",
+       R"(^s\.yaml:1:7: key 'base': no embedded config 'sm_42')"},
+      {"base: sm_90\nprograms: [fmaa.chain]\nparameters: {warps: 1}\n",
+       R"(^s\.yaml:2:12: key 'programs\[0\]': unknown microbenchmark 'fmaa')"},
+      {"base: sm_90\nprograms: [ffma.loop]\nparameters: {warps: 1}\n",
+       R"(unknown kind 'loop' \(expected chain or stream\))"},
+      {"base: sm_90\nprograms: [missing.ptx]\nparameters: {warps: 1}\n",
+       R"(^s\.yaml:2:12: key 'programs\[0\]': cannot open 'missing\.ptx')"},
+      {head + "parameters: {warps: 1}\nmetrics: [cycles, ipcc]\n",
+       R"(^s\.yaml:4:19: key 'metrics\[1\]': unknown metric 'ipcc')"},
+      {head + "parameters: {warps: 1}\nmetrics: [cycles]\nplot: ipc\n",
+       R"(^s\.yaml:5:7: key 'plot': 'ipc' is not one of the recorded metrics)"},
       {head + "parameters: {warps: 1}\nparamaters: {}\n", R"(^s\.yaml:4:1: key 'paramaters': unknown key)"},
       {head, R"(key 'parameters': missing)"},
       {"programs: [ffma.chain]\nparameters: {warps: 1}\n", R"(key 'base': missing)"},
@@ -88,14 +97,18 @@ TEST(SweepSpec, ErrorsNameFileLineColumnAndKey) {
   };
   for (const auto& c : cases) {
     const std::string msg = spec_error(c.text);
-    EXPECT_TRUE(std::regex_search(msg, std::regex(c.expect))) << "spec:\n" << c.text << "message: " << msg << "\nexpected: " << c.expect;
+    EXPECT_TRUE(std::regex_search(msg, std::regex(c.expect)))
+        << "spec:\n"
+        << c.text << "message: " << msg << "\nexpected: " << c.expect;
   }
 }
 
 // A combination that no single value shows is caught before running.
 TEST(SweepSpec, CombinationsAreValidatedBeforeRunning) {
-  const std::string msg = spec_error("base: sm_90\nprograms: [ffma.chain]\nparameters:\n  max_warps: [8, 64]\n  warps: [4, 16]\n");
-  EXPECT_TRUE(std::regex_search(msg, std::regex(R"(^s\.yaml:4:3: key 'parameters': point 1 \(ffma\.chain max_warps=8 warps=16\): 16 warps)")))
+  const std::string msg =
+      spec_error("base: sm_90\nprograms: [ffma.chain]\nparameters:\n  max_warps: [8, 64]\n  warps: [4, 16]\n");
+  EXPECT_TRUE(std::regex_search(
+      msg, std::regex(R"(^s\.yaml:4:3: key 'parameters': point 1 \(ffma\.chain max_warps=8 warps=16\): 16 warps)")))
       << msg;
 }
 
@@ -118,7 +131,9 @@ TEST(SweepSpec, RangesSamplesAndKeyPaths) {
   EXPECT_EQ(s.points.size(), 2u * 4 * 3 * 3 * 1 * 2);
   // The same seed gives the same sample, every time and everywhere.
   const Spec again = load_spec_text(
-      "base: sm_90\nprograms: [ffma.chain]\nparameters:\n  units.alu.latency: {sample: 3, from: 1, to: 1000, seed: 7}\n", "t.yaml");
+      "base: sm_90\nprograms: [ffma.chain]\nparameters:\n  units.alu.latency: {sample: 3, from: 1, to: 1000, seed: "
+      "7}\n",
+      "t.yaml");
   EXPECT_EQ(again.parameters[0].values, s.parameters[2].values);
   // Keys are distinct, and the values reach the config.
   std::set<std::string> keys;
@@ -133,14 +148,18 @@ TEST(SweepSpec, RangesSamplesAndKeyPaths) {
 }
 
 TEST(SweepSpec, KeysDependOnValuesNotOnOrderOrSpelling) {
-  const Spec a = load_spec_text("base: sm_90\nprograms: [ffma.chain]\nparameters:\n  warps: [4]\n  issue_width: [2]\n", "a.yaml");
-  const Spec b = load_spec_text("base: sm_90\nprograms: [ffma.chain]\nparameters:\n  issue_width: [1, 2]\n  warps: {from: 4, to: 4}\n", "b.yaml");
+  const Spec a =
+      load_spec_text("base: sm_90\nprograms: [ffma.chain]\nparameters:\n  warps: [4]\n  issue_width: [2]\n", "a.yaml");
+  const Spec b = load_spec_text(
+      "base: sm_90\nprograms: [ffma.chain]\nparameters:\n  issue_width: [1, 2]\n  warps: {from: 4, to: 4}\n", "b.yaml");
   EXPECT_EQ(a.points[0].key, b.points[1].key);
   EXPECT_NE(a.points[0].key, b.points[0].key);
 }
 
 TEST(SweepSpec, TopLevelSampleKeepsASeededSubset) {
-  const std::string text = "base: sm_90\nprograms: [ffma.chain]\nparameters:\n  warps: {from: 1, to: 64}\n  issue_width: [1, 2, 3, 4]\nsample: {count: 10, seed: 3}\n";
+  const std::string text =
+      "base: sm_90\nprograms: [ffma.chain]\nparameters:\n  warps: {from: 1, to: 64}\n  issue_width: [1, 2, 3, "
+      "4]\nsample: {count: 10, seed: 3}\n";
   const Spec a = load_spec_text(text, "a.yaml");
   const Spec b = load_spec_text(text, "a.yaml");
   ASSERT_EQ(a.points.size(), 10u);
@@ -151,21 +170,25 @@ TEST(SweepSpec, TopLevelSampleKeepsASeededSubset) {
 // A program that the base accepts but one point's feature mask does not is a
 // failed point, recorded, not a spec error.
 TEST(SweepSpec, ProgramIllegalForAPointIsAPointError) {
-  const std::string dir = temp_dir();
-  std::ofstream(dir + "/oob.ptx") << ".reg .b32 %h<4>;\nmov.b32 %h1, 0x3c003c00;\nfma.rn.oob.f16x2 %h0, %h1, %h1, %h1;\n";
+  const testing_support::ScratchDir scratch;
+  const std::string dir = scratch.path();
+  std::ofstream(dir + "/oob.ptx")
+      << ".reg .b32 %h<4>;\nmov.b32 %h1, 0x3c003c00;\nfma.rn.oob.f16x2 %h0, %h1, %h1, %h1;\n";
   std::ofstream(dir + "/s.yaml") << "base: sm_90\nprograms: [oob.ptx]\nparameters:\n  features.remove: [[], [oob]]\n";
   const Spec s = load_spec(dir + "/s.yaml");
   EXPECT_EQ(s.programs[0].id, "oob");
   EXPECT_TRUE(build_point(s, s.points[0]).error.empty());
-  EXPECT_NE(build_point(s, s.points[1]).error.find("feature 'oob' removed"), std::string::npos) << build_point(s, s.points[1]).error;
+  EXPECT_NE(build_point(s, s.points[1]).error.find("feature 'oob' removed"), std::string::npos)
+      << build_point(s, s.points[1]).error;
 }
 
 // `base:` as a list makes the base config the first parameter: a column, a
 // part of each point's identity, and every override applied on each base.
 TEST(SweepSpec, ABaseListIsTheFirstParameter) {
-  const Spec s = load_spec_text("base: [sm_80, sm_90, sm_100]\nprograms: [ffma.chain, hfma2.stream]\nparameters:\n  warps: [1, 8]\n"
-                                "  units.fma.latency: [4, 6]\n",
-                                "s.yaml");
+  const Spec s = load_spec_text(
+      "base: [sm_80, sm_90, sm_100]\nprograms: [ffma.chain, hfma2.stream]\nparameters:\n  warps: [1, 8]\n"
+      "  units.fma.latency: [4, 6]\n",
+      "s.yaml");
   ASSERT_EQ(s.parameters.size(), 3u);
   EXPECT_EQ(s.parameters[0].key, "base");
   EXPECT_EQ(s.parameters[0].values, (std::vector<std::string>{"sm_80", "sm_90", "sm_100"}));
@@ -188,9 +211,10 @@ TEST(SweepSpec, ABaseListIsTheFirstParameter) {
   }
   EXPECT_EQ(describe(s, s.points[3]), "ffma.chain base=sm_80 warps=8 units.fma.latency=6");
   // A point's key is that of the same point in a sweep of its base alone.
-  const Spec one = load_spec_text("base: sm_90\nprograms: [ffma.chain, hfma2.stream]\nparameters:\n  warps: [1, 8]\n"
-                                  "  units.fma.latency: [4, 6]\n",
-                                  "one.yaml");
+  const Spec one = load_spec_text(
+      "base: sm_90\nprograms: [ffma.chain, hfma2.stream]\nparameters:\n  warps: [1, 8]\n"
+      "  units.fma.latency: [4, 6]\n",
+      "one.yaml");
   EXPECT_EQ(columns(one)[2], "warps");  // a single base is not a column
   for (size_t i = 0; i < one.points.size(); ++i) {
     const Point& q = one.points[i];
@@ -204,7 +228,8 @@ TEST(SweepSpec, ABaseListIsTheFirstParameter) {
 
 // Config files in the list, relative to the spec, and the errors of a list.
 TEST(SweepSpec, BaseListErrorsNameTheEntry) {
-  const std::string dir = temp_dir();
+  const testing_support::ScratchDir scratch;
+  const std::string dir = scratch.path();
   const std::string sm90 = models::resolve_config("sm_90").text;
   // A copy of sm_90 without the HFMA2 form override, and one with fewer warps.
   std::string no_hfma2 = sm90;
@@ -212,8 +237,8 @@ TEST(SweepSpec, BaseListErrorsNameTheEntry) {
   ASSERT_NE(f16x2, std::string::npos);
   no_hfma2.erase(f16x2, no_hfma2.find('\n', f16x2) + 1 - f16x2);
   std::ofstream(dir + "/no_hfma2.yaml") << std::regex_replace(no_hfma2, std::regex("name: sm_90"), "name: no_hfma2");
-  std::ofstream(dir + "/small.yaml") << std::regex_replace(std::regex_replace(sm90, std::regex("max_warps: 64"), "max_warps: 32"),
-                                                           std::regex("name: sm_90"), "name: small");
+  std::ofstream(dir + "/small.yaml") << std::regex_replace(
+      std::regex_replace(sm90, std::regex("max_warps: 64"), "max_warps: 32"), std::regex("name: sm_90"), "name: small");
   std::ofstream(dir + "/copy.yaml") << sm90;
   auto error_of = [&](const std::string& text) {
     std::ofstream(dir + "/s.yaml") << text;
@@ -232,22 +257,27 @@ TEST(SweepSpec, BaseListErrorsNameTheEntry) {
   };
   const Case cases[] = {
       {"base: [sm_80, sm_42]\n" + tail, "^" + at + R"(1:15: key 'base\[1\]': no embedded config 'sm_42')"},
-      {"base:\n  - sm_80\n  - nothere.yaml\n" + tail, "^" + at + R"(3:5: key 'base\[1\]': no embedded config 'nothere\.yaml' .* and no file '.*/nothere\.yaml')"},
+      {"base:\n  - sm_80\n  - nothere.yaml\n" + tail,
+       "^" + at + R"(3:5: key 'base\[1\]': no embedded config 'nothere\.yaml' .* and no file '.*/nothere\.yaml')"},
       {"base: []\n" + tail, "^" + at + R"(1:7: key 'base': expected at least one config)"},
       {"base: [sm_80, {name: x}]\n" + tail, "^" + at + R"(1:15: key 'base\[1\]': expected a string)"},
       {"base: [sm_80, sm_90, sm_80]\n" + tail, "^" + at + R"(1:22: key 'base\[2\]': 'sm_80' given twice)"},
-      {"base: [sm_90, copy.yaml]\n" + tail, "^" + at + R"(1:15: key 'base\[1\]': 'copy\.yaml' is the same config as base\[0\] \('sm_90'\))"},
+      {"base: [sm_90, copy.yaml]\n" + tail,
+       "^" + at + R"(1:15: key 'base\[1\]': 'copy\.yaml' is the same config as base\[0\] \('sm_90'\))"},
       {"base: [sm_80]\nprograms: [ffma.chain]\nparameters:\n  base: [sm_90]\n",
        "^" + at + R"(4:3: key 'parameters\.base': the base config is swept by giving base: a list)"},
       // An override that one base lacks names that base.
       {"base: [sm_90, no_hfma2.yaml]\nprograms: [hfma2.stream]\nparameters:\n  forms[*.f16x2].lanes: [16, 8]\n",
-       "^" + at + R"(4:26: key 'parameters\.forms\[\*\.f16x2\]\.lanes\[0\]': forms\[\*\.f16x2\]\.lanes = 16 on base 'no_hfma2\.yaml': .*no entry with match: "\*\.f16x2")"},
+       "^" + at +
+           R"(4:26: key 'parameters\.forms\[\*\.f16x2\]\.lanes\[0\]': forms\[\*\.f16x2\]\.lanes = 16 on base 'no_hfma2\.yaml': .*no entry with match: "\*\.f16x2")"},
       {"base: [sm_90, small.yaml]\nprograms: [ffma.chain]\nparameters:\n  warps: [16, 64]\n",
        "^" + at + R"(4:15: key 'parameters\.warps\[1\]': 64 warps: small allows 1\.\.32)"},
   };
   for (const auto& c : cases) {
     const std::string msg = error_of(c.text);
-    EXPECT_TRUE(std::regex_search(msg, std::regex(c.expect))) << "spec:\n" << c.text << "message: " << msg << "\nexpected: " << c.expect;
+    EXPECT_TRUE(std::regex_search(msg, std::regex(c.expect)))
+        << "spec:\n"
+        << c.text << "message: " << msg << "\nexpected: " << c.expect;
   }
   // Files in the list load, relative to the spec.
   std::ofstream(dir + "/ok.yaml") << "base: [sm_90, small.yaml]\n" << tail;
@@ -259,8 +289,10 @@ TEST(SweepSpec, BaseListErrorsNameTheEntry) {
 // A program one base's feature mask rejects fails on that base's points; a
 // program that no base accepts is a spec error.
 TEST(SweepSpec, AProgramIllegalOnOneBaseFailsThosePoints) {
-  const std::string dir = temp_dir();
-  std::ofstream(dir + "/oob.ptx") << ".reg .b32 %h<4>;\nmov.b32 %h1, 0x3c003c00;\nfma.rn.oob.f16x2 %h0, %h1, %h1, %h1;\n";
+  const testing_support::ScratchDir scratch;
+  const std::string dir = scratch.path();
+  std::ofstream(dir + "/oob.ptx")
+      << ".reg .b32 %h<4>;\nmov.b32 %h1, 0x3c003c00;\nfma.rn.oob.f16x2 %h0, %h1, %h1, %h1;\n";
   std::ofstream(dir + "/s.yaml") << "base: [sm_80, sm_90]\nprograms: [oob.ptx]\nparameters:\n  warps: 1\n";
   const Spec s = load_spec(dir + "/s.yaml");
   ASSERT_EQ(s.points.size(), 2u);
@@ -271,7 +303,9 @@ TEST(SweepSpec, AProgramIllegalOnOneBaseFailsThosePoints) {
     load_spec(dir + "/t.yaml");
     ADD_FAILURE() << "no error";
   } catch (const models::ConfigError& e) {
-    EXPECT_TRUE(std::regex_search(e.what(), std::regex(R"(t\.yaml:2:12: key 'programs\[0\]': no base accepts it; on 'sm_80': )"))) << e.what();
+    EXPECT_TRUE(std::regex_search(e.what(),
+                                  std::regex(R"(t\.yaml:2:12: key 'programs\[0\]': no base accepts it; on 'sm_80': )")))
+        << e.what();
   }
 }
 
@@ -282,17 +316,20 @@ const std::string kCorpus = std::string(PTXFU_SOURCE_DIR) + "/tb/corpus/ptx/";
 // softmax_warp_per_row(in, out, rows, cols) of the corpus, 8 rows of 64.
 std::string softmax_program(const std::string& indent = "  ") {
   return indent + "- kernel: " + kCorpus + "softmax.sm_80.ptx\n" + indent + "  entry: softmax_warp_per_row\n" + indent +
-         "  grid: 2\n" + indent + "  block: 128\n" + indent + "  args: [buf:random:2048:1, buf:zeros:2048, s32:8, s32:64]\n";
+         "  grid: 2\n" + indent + "  block: 128\n" + indent +
+         "  args: [buf:random:2048:1, buf:zeros:2048, s32:8, s32:64]\n";
 }
 
 // A kernel entry is a launch: its label, its parsed arguments, the metrics
 // kernels record, and each point a kernel job on its config.
 TEST(SweepSpec, AKernelProgramIsALaunch) {
-  const Spec s = load_spec_text("base: [sm_80, sm_90]\nparameters:\n  mode: [lt, at]\nprograms:\n" + softmax_program() +
-                                    "  - {name: mm, kernel: " + kCorpus + "matmul_tiled.sm_80.ptx, entry: matmul_tiled_dynamic, grid: \"2,2\","
-                                    " block: [8, 8], shared_bytes: 512, registers_per_thread: 64, max_cycles: 1000000,"
-                                    " args: [buf:zeros:1024, buf:zeros:1024, buf:zeros:1024, s32:16, u32:16, s32:0x10, s32:8]}\n",
-                                "s.yaml");
+  const Spec s =
+      load_spec_text("base: [sm_80, sm_90]\nparameters:\n  mode: [lt, at]\nprograms:\n" + softmax_program() +
+                         "  - {name: mm, kernel: " + kCorpus +
+                         "matmul_tiled.sm_80.ptx, entry: matmul_tiled_dynamic, grid: \"2,2\","
+                         " block: [8, 8], shared_bytes: 512, registers_per_thread: 64, max_cycles: 1000000,"
+                         " args: [buf:zeros:1024, buf:zeros:1024, buf:zeros:1024, s32:16, u32:16, s32:0x10, s32:8]}\n",
+                     "s.yaml");
   ASSERT_EQ(s.programs.size(), 2u);
   EXPECT_EQ(s.programs[0].id, "softmax_warp_per_row");  // the entry, when no name: is given
   EXPECT_EQ(s.programs[1].id, "mm");
@@ -307,12 +344,12 @@ TEST(SweepSpec, AKernelProgramIsALaunch) {
   ASSERT_EQ(k.launch.args.size(), 7u);
   EXPECT_EQ(k.launch.args[0].data.size(), 1024u);
   EXPECT_EQ(k.launch.args[5].value, 16u);
-  EXPECT_EQ(s.metrics, (std::vector<std::string>{"cycles", "warp_instructions", "ipc", "ctas", "pipes.fma.utilisation",
-                                                 "pipes.alu.utilisation", "pipes.fp64.utilisation", "pipes.mufu.utilisation",
-                                                 "pipes.conv.utilisation", "pipes.lsu.utilisation", "pipes.branch.utilisation",
-                                                 "pipes.warp.utilisation", "stalls.dependency", "stalls.pipe_busy",
-                                                 "stalls.memory", "stalls.control", "stalls.barrier", "stalls.not_selected",
-                                                 "stalls.idle"}));
+  EXPECT_EQ(s.metrics,
+            (std::vector<std::string>{
+                "cycles", "warp_instructions", "ipc", "ctas", "pipes.fma.utilisation", "pipes.alu.utilisation",
+                "pipes.fp64.utilisation", "pipes.mufu.utilisation", "pipes.conv.utilisation", "pipes.lsu.utilisation",
+                "pipes.branch.utilisation", "pipes.warp.utilisation", "stalls.dependency", "stalls.pipe_busy",
+                "stalls.memory", "stalls.control", "stalls.barrier", "stalls.not_selected", "stalls.idle"}));
   ASSERT_EQ(s.points.size(), 2u * 2 * 2);
   std::set<std::string> keys;
   for (const Point& p : s.points) {
@@ -332,7 +369,8 @@ TEST(SweepSpec, AKernelProgramIsALaunch) {
   EXPECT_EQ(lines.metrics.back(), "stalls.no_ready_warp");
   EXPECT_EQ(std::count(lines.metrics.begin(), lines.metrics.end(), "ctas"), 0);
   // Mixed: the metrics both kinds record.
-  const Spec mixed = load_spec_text("base: sm_90\nparameters: {mode: lt}\nprograms:\n  - ffma.chain\n" + softmax_program(), "s.yaml");
+  const Spec mixed =
+      load_spec_text("base: sm_90\nparameters: {mode: lt}\nprograms:\n  - ffma.chain\n" + softmax_program(), "s.yaml");
   EXPECT_EQ(std::vector<std::string>(mixed.metrics.end() - 2, mixed.metrics.end()),
             (std::vector<std::string>{"stalls.dependency", "stalls.pipe_busy"}));
 }
@@ -341,10 +379,11 @@ TEST(SweepSpec, AKernelProgramIsALaunch) {
 // otherwise are the same point, another launch is another point.
 TEST(SweepSpec, KernelKeysDependOnTheLaunch) {
   auto key_of = [](const std::string& grid, const std::string& rows, const std::string& name = "") {
-    const Spec s = load_spec_text("base: sm_90\nparameters: {mode: lt}\nprograms:\n  - {" + name + "kernel: " + kCorpus +
-                                      "softmax.sm_80.ptx, entry: softmax_warp_per_row, grid: " + grid + ", block: 128, args: [buf:random:2048:1, buf:zeros:2048, " +
-                                      rows + ", s32:64]}\n",
-                                  "s.yaml");
+    const Spec s =
+        load_spec_text("base: sm_90\nparameters: {mode: lt}\nprograms:\n  - {" + name + "kernel: " + kCorpus +
+                           "softmax.sm_80.ptx, entry: softmax_warp_per_row, grid: " + grid +
+                           ", block: 128, args: [buf:random:2048:1, buf:zeros:2048, " + rows + ", s32:64]}\n",
+                       "s.yaml");
     return s.points.at(0).key;
   };
   EXPECT_EQ(key_of("2", "s32:8"), key_of("[2, 1]", "u32:0x8"));
@@ -356,9 +395,11 @@ TEST(SweepSpec, KernelKeysDependOnTheLaunch) {
 // Every mistake in a kernel entry is named at its key, with the parameter
 // where an argument is wrong.
 TEST(SweepSpec, KernelErrorsNameTheKeyAndTheParameter) {
-  const std::string dir = temp_dir();
+  const testing_support::ScratchDir scratch;
+  const std::string dir = scratch.path();
   std::ofstream(dir + "/straight.ptx") << ".reg .b32 %r<2>;\nmov.b32 %r1, 1;\n";
-  std::ofstream(dir + "/bad.ptx") << ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n  frobnicate;\n  ret;\n}\n";
+  std::ofstream(dir + "/bad.ptx")
+      << ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n  frobnicate;\n  ret;\n}\n";
   const std::string softmax = kCorpus + "softmax.sm_80.ptx";
   auto error_of = [&](const std::string& programs, const std::string& rest = "parameters: {mode: lt}\n") {
     std::ofstream(dir + "/s.yaml") << "base: sm_90\n" << rest << "programs:\n" << programs;
@@ -371,7 +412,8 @@ TEST(SweepSpec, KernelErrorsNameTheKeyAndTheParameter) {
   };
   const std::string at = std::regex_replace(dir, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") + R"(/s\.yaml:)";
   // One launch, block style; each case replaces one line of it.
-  const std::string launch = "  - kernel: " + softmax + "\n    entry: softmax_warp_per_row\n    grid: 2\n    block: 128\n"
+  const std::string launch = "  - kernel: " + softmax +
+                             "\n    entry: softmax_warp_per_row\n    grid: 2\n    block: 128\n"
                              "    args: [buf:random:2048:1, buf:zeros:2048, s32:8, s32:64]\n";
   auto with = [&](const std::string& from, const std::string& to) {
     std::string s = launch;
@@ -383,44 +425,66 @@ TEST(SweepSpec, KernelErrorsNameTheKeyAndTheParameter) {
   };
   const std::string params = "parameters: {mode: lt}\n";
   const Case cases[] = {
-      {with(softmax, "nothere.ptx"), params, at + R"(4:13: key 'programs\[0\]\.kernel': cannot open '.*/nothere\.ptx')"},
+      {with(softmax, "nothere.ptx"), params,
+       at + R"(4:13: key 'programs\[0\]\.kernel': cannot open '.*/nothere\.ptx')"},
       {with("softmax_warp_per_row", "softmax"), params,
-       at + R"(5:12: key 'programs\[0\]\.entry': .*no \.entry named 'softmax' \(the module has softmax_warp_per_row, softmax_row128_float4\))"},
-      {with("    entry: softmax_warp_per_row\n", ""), params, at + R"(4:5: key 'programs\[0\]\.entry': .*2 \.entry functions; name one)"},
+       at +
+           R"(5:12: key 'programs\[0\]\.entry': .*no \.entry named 'softmax' \(the module has softmax_warp_per_row, softmax_row128_float4\))"},
+      {with("    entry: softmax_warp_per_row\n", ""), params,
+       at + R"(4:5: key 'programs\[0\]\.entry': .*2 \.entry functions; name one)"},
       {with("s32:8", "s32:x"), params,
-       at + R"(8:47: key 'programs\[0\]\.args\[2\]': 's32:x' for parameter 2 \('\.u32 softmax_warp_per_row_param_2'\): expected an integer)"},
-      {with("buf:zeros:2048", "buf:zeros:0"), params, at + R"(8:31: key 'programs\[0\]\.args\[1\]': 'buf:zeros:0' for parameter 1 .*expected a size)"},
-      {with("buf:random:2048:1", "buf:in.bin"), params, at + R"(8:12: key 'programs\[0\]\.args\[0\]': 'buf:.*/in\.bin' for parameter 0 .*cannot open the file)"},
+       at +
+           R"(8:47: key 'programs\[0\]\.args\[2\]': 's32:x' for parameter 2 \('\.u32 softmax_warp_per_row_param_2'\): expected an integer)"},
+      {with("buf:zeros:2048", "buf:zeros:0"), params,
+       at + R"(8:31: key 'programs\[0\]\.args\[1\]': 'buf:zeros:0' for parameter 1 .*expected a size)"},
+      {with("buf:random:2048:1", "buf:in.bin"), params,
+       at + R"(8:12: key 'programs\[0\]\.args\[0\]': 'buf:.*/in\.bin' for parameter 0 .*cannot open the file)"},
       {with(", s32:64]", "]"), params,
-       at + R"(8:11: key 'programs\[0\]\.args': 'softmax_warp_per_row' takes 4 parameters \(\.u64 softmax_warp_per_row_param_0, .*\); 3 arguments given)"},
+       at +
+           R"(8:11: key 'programs\[0\]\.args': 'softmax_warp_per_row' takes 4 parameters \(\.u64 softmax_warp_per_row_param_0, .*\); 3 arguments given)"},
       {with("    args: [buf:random:2048:1, buf:zeros:2048, s32:8, s32:64]\n", ""), params,
        at + R"(4:5: key 'programs\[0\]\.args': 'softmax_warp_per_row' takes 4 parameters .*; 0 arguments given)"},
-      {with("s32:8", "u64:8"), params, at + R"(4:5: key 'programs\[0\]': .*argument 2 for parameter 2 \('\.u32 softmax_warp_per_row_param_2', 4 bytes\): the argument is a 8-byte scalar)"},
-      {with("s32:8", "buf:zeros:8"), params, at + R"(4:5: key 'programs\[0\]': .*parameter 2 .*a buffer's address needs a 64-bit integer parameter)"},
-      {with("grid: 2", "grid: 2,x"), params, at + R"(6:11: key 'programs\[0\]\.grid': grid '2,x': expected X\[,Y\[,Z\]\] of positive integers)"},
+      {with("s32:8", "u64:8"), params,
+       at +
+           R"(4:5: key 'programs\[0\]': .*argument 2 for parameter 2 \('\.u32 softmax_warp_per_row_param_2', 4 bytes\): the argument is a 8-byte scalar)"},
+      {with("s32:8", "buf:zeros:8"), params,
+       at + R"(4:5: key 'programs\[0\]': .*parameter 2 .*a buffer's address needs a 64-bit integer parameter)"},
+      {with("grid: 2", "grid: 2,x"), params,
+       at + R"(6:11: key 'programs\[0\]\.grid': grid '2,x': expected X\[,Y\[,Z\]\] of positive integers)"},
       {with("block: 128", "block: 2048"), params, at + R"(4:5: key 'programs\[0\]': .*a block has 1 to 1024 threads)"},
       {with("block: 128", "blok: 128"), params, at + R"(7:5: key 'programs\[0\]\.blok': unknown key)"},
-      {with("grid: 2", "grid: 2\n    max_cycles: 0"), params, at + R"(7:17: key 'programs\[0\]\.max_cycles': expected an integer 1\.\.)"},
+      {with("grid: 2", "grid: 2\n    max_cycles: 0"), params,
+       at + R"(7:17: key 'programs\[0\]\.max_cycles': expected an integer 1\.\.)"},
       {with(softmax, "bad.ptx"), params, at + R"(4:13: key 'programs\[0\]\.kernel': .*bad\.ptx:6:3: .*frobnicate)"},
       // A kernel file named as a straight-line program, and the warps a kernel cannot take.
-      {"  - " + softmax + "\n", params, at + R"(4:5: key 'programs\[0\]': '.*softmax\.sm_80\.ptx' holds kernels \(\.entry\): name it as \{kernel:)"},
-      {launch, "parameters: {warps: [1, 2]}\n", at + R"(2:21: key 'parameters\.warps': warps sizes straight-line programs; kernel 'softmax_warp_per_row' runs the warps of its block:)"},
+      {"  - " + softmax + "\n", params,
+       at + R"(4:5: key 'programs\[0\]': '.*softmax\.sm_80\.ptx' holds kernels \(\.entry\): name it as \{kernel:)"},
+      {launch, "parameters: {warps: [1, 2]}\n",
+       at +
+           R"(2:21: key 'parameters\.warps': warps sizes straight-line programs; kernel 'softmax_warp_per_row' runs the warps of its block:)"},
       // A metric one kind of program does not record.
-      {launch + "  - ffma.chain\nmetrics: [cycles, ctas]\n", params, at + R"(10:19: key 'metrics\[1\]': 'ctas' is recorded for kernels only, and 'ffma\.chain' is a straight-line program)"},
+      {launch + "  - ffma.chain\nmetrics: [cycles, ctas]\n", params,
+       at +
+           R"(10:19: key 'metrics\[1\]': 'ctas' is recorded for kernels only, and 'ffma\.chain' is a straight-line program)"},
       {launch + "metrics: [stalls.no_ready_warp]\n", params,
-       at + R"(9:11: key 'metrics\[0\]': 'stalls\.no_ready_warp' is recorded for straight-line programs only, and 'softmax_warp_per_row' is a kernel)"},
-      {launch + launch, params, at + R"(9:5: key 'programs\[1\]': program 'softmax_warp_per_row' given twice \(name: tells two launches)"},
+       at +
+           R"(9:11: key 'metrics\[0\]': 'stalls\.no_ready_warp' is recorded for straight-line programs only, and 'softmax_warp_per_row' is a kernel)"},
+      {launch + launch, params,
+       at + R"(9:5: key 'programs\[1\]': program 'softmax_warp_per_row' given twice \(name: tells two launches)"},
       // A launch that does not fit one point's config.
       {with("block: 128", "block: 1024\n    registers_per_thread: 32"), "parameters: {max_warps: [32, 16]}\n",
        at + R"(2:13: key 'parameters': point 1 \(softmax_warp_per_row max_warps=16\): .*does not fit on an SM)"},
   };
   for (const auto& c : cases) {
     const std::string msg = error_of(c.programs, c.rest);
-    EXPECT_TRUE(std::regex_search(msg, std::regex("^" + c.expect))) << "programs:\n" << c.programs << "message: " << msg << "\nexpected: " << c.expect;
+    EXPECT_TRUE(std::regex_search(msg, std::regex("^" + c.expect)))
+        << "programs:\n"
+        << c.programs << "message: " << msg << "\nexpected: " << c.expect;
   }
   // buf:FILE is relative to the spec, and known by its bytes.
   std::ofstream(dir + "/in.bin") << std::string(2048, '\1');
-  std::ofstream(dir + "/s.yaml") << "base: sm_90\nparameters: {mode: lt}\nprograms:\n" << with("buf:random:2048:1", "buf:in.bin");
+  std::ofstream(dir + "/s.yaml") << "base: sm_90\nparameters: {mode: lt}\nprograms:\n"
+                                 << with("buf:random:2048:1", "buf:in.bin");
   const Spec s = load_spec(dir + "/s.yaml");
   EXPECT_EQ(s.programs[0].kernel->launch.args[0].data, std::vector<uint8_t>(2048, 1));
   const std::string key = s.points[0].key;
@@ -440,8 +504,9 @@ TEST(SweepResults, CsvRoundTrips) {
 }
 
 TEST(SweepResults, JsonLinesHaveNumbersAndNullErrors) {
-  const auto j = nlohmann::json::parse(json_line({"key", "program", "warps", "status", "ipc", "error"},
-                                                 {"0123", "ffma.chain", "8", "ok", "0.5", ""}, {{"host_seconds", 0.25}}));
+  const auto j =
+      nlohmann::json::parse(json_line({"key", "program", "warps", "status", "ipc", "error"},
+                                      {"0123", "ffma.chain", "8", "ok", "0.5", ""}, {{"host_seconds", 0.25}}));
   EXPECT_EQ(j["key"], "0123");
   EXPECT_EQ(j["warps"], 8);
   EXPECT_EQ(j["ipc"], 0.5);
@@ -454,7 +519,8 @@ TEST(SweepResults, JsonLinesHaveNumbersAndNullErrors) {
 // A torn last line (the machine went down mid-write) is cut off on opening;
 // a JSON line without its CSV row is dropped; complete rows are kept.
 TEST(SweepResults, StoreRepairsATornTail) {
-  const std::string dir = temp_dir();
+  const testing_support::ScratchDir scratch;
+  const std::string dir = scratch.path();
   const std::vector<std::string> header = {"key", "program", "status", "cycles", "error"};
   {
     Store s(dir, header);

@@ -23,19 +23,16 @@
 
 #include "cli/sweep_results.h"
 #include "models/config.h"
+#include "scratch_dir.h"
 
 namespace {
 
 using namespace std::chrono_literals;
 using ptxfu::cli::sweep::read_table;
 using ptxfu::cli::sweep::Table;
+using ptxfu::testing_support::ScratchDir;
 
 const std::string kSource = PTXFU_SOURCE_DIR;
-
-std::string temp_dir() {
-  std::string t = ::testing::TempDir() + "sweep_cli_XXXXXX";
-  return ::mkdtemp(t.data()) ? t : "";
-}
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -76,7 +73,8 @@ struct CmdRun {
 };
 
 CmdRun run(const std::vector<std::string>& args, const char* path_env = nullptr) {
-  const std::string log = temp_dir() + "/log";
+  const ScratchDir scratch;
+  const std::string log = scratch / "log";
   const int status = finish(spawn(args, log, path_env));
   return {status, slurp(log)};
 }
@@ -119,8 +117,9 @@ std::string slow_spec(const std::string& dir, unsigned points = 16, unsigned len
 
 std::string fast_spec(const std::string& dir) {
   const std::string path = dir + "/fast.yaml";
-  std::ofstream(path) << "name: fast\nbase: sm_90\nparameters:\n  units.fma.latency: [2, 4, 8]\n  warps: [1, 4, 16, 64]\n"
-                      << "programs: [ffma.chain, hfma2.stream]\nmetrics: [cycles, ipc, warp_instructions]\n";
+  std::ofstream(path)
+      << "name: fast\nbase: sm_90\nparameters:\n  units.fma.latency: [2, 4, 8]\n  warps: [1, 4, 16, 64]\n"
+      << "programs: [ffma.chain, hfma2.stream]\nmetrics: [cycles, ipc, warp_instructions]\n";
   return path;
 }
 
@@ -173,7 +172,8 @@ class Interrupt : public ::testing::TestWithParam<int> {};
 // uninterrupted run.
 TEST_P(Interrupt, KeepsCompletedPointsAndResumesToTheSameRows) {
   const int sig = GetParam();
-  const std::string dir = temp_dir();
+  const ScratchDir scratch;
+  const std::string dir = scratch.path();
   const std::string spec = slow_spec(dir);
   const CmdRun ref = run({"sweep", spec, "--out", dir + "/ref", "--jobs", "2", "--quiet", "--no-plots"});
   ASSERT_EQ(ref.status, 0) << ref.out;
@@ -210,7 +210,8 @@ TEST_P(Interrupt, KeepsCompletedPointsAndResumesToTheSameRows) {
   // Resume: only the missing points run.
   const CmdRun again = run({"sweep", spec, "--out", dir + "/cut", "--jobs", "2", "--quiet", "--no-plots"});
   ASSERT_EQ(again.status, 0) << again.out;
-  EXPECT_NE(again.out.find(std::to_string(kept) + " done before, " + std::to_string(16 - kept) + " run now"), std::string::npos)
+  EXPECT_NE(again.out.find(std::to_string(kept) + " done before, " + std::to_string(16 - kept) + " run now"),
+            std::string::npos)
       << again.out;
   EXPECT_EQ(sorted_rows(dir + "/cut"), sorted_rows(dir + "/ref"));
   EXPECT_EQ(sorted_json(dir + "/cut"), sorted_json(dir + "/ref"));
@@ -228,7 +229,8 @@ INSTANTIATE_TEST_SUITE_P(Sweep, Interrupt, ::testing::Values(SIGTERM, SIGINT, SI
 // A worker that dies is a failed point, recorded with the reason; the sweep
 // goes on, and --retry-failed recomputes it.
 TEST(Sweep, AWorkerCrashIsRecordedAndTheSweepContinues) {
-  const std::string dir = temp_dir();
+  const ScratchDir scratch;
+  const std::string dir = scratch.path();
   const std::string spec = slow_spec(dir, 4, 800);  // long points: a worker is mid-run when it is hit
   const pid_t pid = spawn({"sweep", spec, "--out", dir + "/out", "--jobs", "1", "--no-plots"}, dir + "/log");
   ASSERT_TRUE(wait_rows(dir + "/out", 1)) << slurp(dir + "/log");
@@ -265,8 +267,10 @@ TEST(Sweep, AWorkerCrashIsRecordedAndTheSweepContinues) {
 }
 
 TEST(Sweep, ATimedOutPointIsAFailedPoint) {
-  const std::string dir = temp_dir();
-  const CmdRun r = run({"sweep", slow_spec(dir, 2, 3000), "--out", dir + "/out", "--timeout", "0.05", "--quiet", "--no-plots"});
+  const ScratchDir scratch;
+  const std::string dir = scratch.path();
+  const CmdRun r =
+      run({"sweep", slow_spec(dir, 2, 3000), "--out", dir + "/out", "--timeout", "0.05", "--quiet", "--no-plots"});
   EXPECT_EQ(r.status, 1) << r.out;
   const Table t = read_table(dir + "/out");
   ASSERT_EQ(t.rows.size(), 2u);
@@ -274,7 +278,8 @@ TEST(Sweep, ATimedOutPointIsAFailedPoint) {
 }
 
 TEST(Sweep, ShardsMergeToTheSingleProcessResult) {
-  const std::string dir = temp_dir();
+  const ScratchDir scratch;
+  const std::string dir = scratch.path();
   const std::string spec = fast_spec(dir);
   const CmdRun one = run({"sweep", spec, "--out", dir + "/one", "--jobs", "2", "--quiet", "--no-plots"});
   ASSERT_EQ(one.status, 0) << one.out;
@@ -282,12 +287,14 @@ TEST(Sweep, ShardsMergeToTheSingleProcessResult) {
   size_t total = 0;
   for (int k = 1; k <= 3; ++k) {
     const std::string out = dir + "/shard-" + std::to_string(k);
-    const CmdRun s = run({"sweep", spec, "--shard", std::to_string(k) + "/3", "--out", out, "--jobs", "2", "--quiet", "--no-plots"});
+    const CmdRun s =
+        run({"sweep", spec, "--shard", std::to_string(k) + "/3", "--out", out, "--jobs", "2", "--quiet", "--no-plots"});
     ASSERT_EQ(s.status, 0) << s.out;
     total += data_rows(out);
   }
   EXPECT_EQ(total, 24u);
-  const CmdRun m = run({"sweep", "merge", dir + "/shard-1", dir + "/shard-2", dir + "/shard-3", "--out", dir + "/merged", "--no-plots"});
+  const CmdRun m = run(
+      {"sweep", "merge", dir + "/shard-1", dir + "/shard-2", dir + "/shard-3", "--out", dir + "/merged", "--no-plots"});
   ASSERT_EQ(m.status, 0) << m.out;
   EXPECT_EQ(sorted_rows(dir + "/merged"), sorted_rows(dir + "/one"));
   EXPECT_EQ(sorted_json(dir + "/merged"), sorted_json(dir + "/one"));
@@ -310,8 +317,9 @@ TEST(Sweep, ShardsMergeToTheSingleProcessResult) {
 std::string base_spec(const std::string& dir) {
   std::ofstream(dir + "/mix.ptx") << slurp(kSource + "/examples/sim_mix.ptx");
   const std::string path = dir + "/bases.yaml";
-  std::ofstream(path) << "name: bases\nbase: [sm_80, sm_90, sm_100]\nparameters:\n  warps: [1, 8, 64]\n"
-                      << "programs: [mix.ptx, ffma.stream]\nmetrics: [cycles, ipc, warp_instructions, pipes.fma.utilisation]\n";
+  std::ofstream(path)
+      << "name: bases\nbase: [sm_80, sm_90, sm_100]\nparameters:\n  warps: [1, 8, 64]\n"
+      << "programs: [mix.ptx, ffma.stream]\nmetrics: [cycles, ipc, warp_instructions, pipes.fma.utilisation]\n";
   return path;
 }
 
@@ -331,7 +339,8 @@ std::map<std::string, nlohmann::json> json_by_key(const std::string& dir) {
 // metrics as `ptxfu sim --config BASE`, and the same row (key included) as a
 // sweep whose base is that config alone.
 TEST(Sweep, EachBasePointIsWhatThatBaseGivesAlone) {
-  const std::string dir = temp_dir();
+  const ScratchDir scratch;
+  const std::string dir = scratch.path();
   const std::string spec = base_spec(dir);
   const CmdRun r = run({"sweep", spec, "--out", dir + "/all", "--jobs", "2", "--quiet", "--no-plots"});
   ASSERT_EQ(r.status, 0) << r.out;
@@ -370,7 +379,8 @@ TEST(Sweep, EachBasePointIsWhatThatBaseGivesAlone) {
     std::string text = slurp(spec);
     text.replace(text.find("[sm_80, sm_90, sm_100]"), 22, base);
     std::ofstream(dir + "/" + base + ".yaml") << text;
-    const CmdRun one = run({"sweep", dir + "/" + base + ".yaml", "--out", dir + "/" + base, "--jobs", "2", "--quiet", "--no-plots"});
+    const CmdRun one =
+        run({"sweep", dir + "/" + base + ".yaml", "--out", dir + "/" + base, "--jobs", "2", "--quiet", "--no-plots"});
     ASSERT_EQ(one.status, 0) << one.out;
     for (const auto& row : read_table(dir + "/" + base).rows) alone.push_back(row);
   }
@@ -382,7 +392,8 @@ TEST(Sweep, EachBasePointIsWhatThatBaseGivesAlone) {
 // A resumed base sweep runs exactly the points of the bases it lacks: the
 // base is part of each point's identity.
 TEST(Sweep, ResumingABaseSweepKeepsEachBasesPoints) {
-  const std::string dir = temp_dir();
+  const ScratchDir scratch;
+  const std::string dir = scratch.path();
   const std::string spec = base_spec(dir);
   const CmdRun ref = run({"sweep", spec, "--out", dir + "/ref", "--jobs", "2", "--quiet", "--no-plots"});
   ASSERT_EQ(ref.status, 0) << ref.out;
@@ -418,15 +429,18 @@ TEST(Sweep, ResumingABaseSweepKeepsEachBasesPoints) {
 // Shards of a base sweep merge to the single-process result, in spec order,
 // and the charts draw one line per program and base.
 TEST(Sweep, BaseSweepShardsMergeAndPlotOneLinePerBase) {
-  const std::string dir = temp_dir();
+  const ScratchDir scratch;
+  const std::string dir = scratch.path();
   const std::string spec = base_spec(dir);
   const CmdRun one = run({"sweep", spec, "--out", dir + "/one", "--jobs", "2", "--quiet", "--no-plots"});
   ASSERT_EQ(one.status, 0) << one.out;
   for (int k = 1; k <= 4; ++k) {
-    const CmdRun s = run({"sweep", spec, "--shard", std::to_string(k) + "/4", "--out", dir + "/shard-" + std::to_string(k), "--quiet", "--no-plots"});
+    const CmdRun s = run({"sweep", spec, "--shard", std::to_string(k) + "/4", "--out",
+                          dir + "/shard-" + std::to_string(k), "--quiet", "--no-plots"});
     ASSERT_EQ(s.status, 0) << s.out;
   }
-  const CmdRun m = run({"sweep", "merge", dir + "/shard-1", dir + "/shard-2", dir + "/shard-3", dir + "/shard-4", "--out", dir + "/merged"});
+  const CmdRun m = run({"sweep", "merge", dir + "/shard-1", dir + "/shard-2", dir + "/shard-3", dir + "/shard-4",
+                        "--out", dir + "/merged"});
   ASSERT_EQ(m.status, 0) << m.out;
   EXPECT_NE(m.out.find("18 of 18"), std::string::npos) << m.out;
   EXPECT_EQ(sorted_rows(dir + "/merged"), sorted_rows(dir + "/one"));
@@ -439,7 +453,8 @@ TEST(Sweep, BaseSweepShardsMergeAndPlotOneLinePerBase) {
   EXPECT_EQ(t.rows[17][1] + " " + t.rows[17][base] + " " + t.rows[17][warps], "ffma.stream sm_100 64");
   // Shards of another base list are another sweep.
   std::string text = slurp(spec);
-  std::ofstream(dir + "/copy.yaml") << ptxfu::models::resolve_config("sm_100").text << "# another base of the same figures\n";
+  std::ofstream(dir + "/copy.yaml") << ptxfu::models::resolve_config("sm_100").text
+                                    << "# another base of the same figures\n";
   text.replace(text.find("sm_100"), 6, "copy.yaml");
   std::ofstream(dir + "/other.yaml") << text;
   ASSERT_EQ(run({"sweep", dir + "/other.yaml", "--out", dir + "/other", "--quiet", "--no-plots"}).status, 0);
@@ -449,7 +464,8 @@ TEST(Sweep, BaseSweepShardsMergeAndPlotOneLinePerBase) {
   if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) return;
   EXPECT_EQ(slurp(dir + "/merged/ipc.png").substr(0, 4), "\x89PNG") << m.out;
   const std::string gp = slurp(dir + "/merged/ipc.gp");
-  for (const char* series : {"mix sm_80", "mix sm_90", "mix sm_100", "ffma.stream sm_80", "ffma.stream sm_90", "ffma.stream sm_100"})
+  for (const char* series :
+       {"mix sm_80", "mix sm_90", "mix sm_100", "ffma.stream sm_80", "ffma.stream sm_90", "ffma.stream sm_100"})
     EXPECT_NE(gp.find(std::string("title \"") + series + "\""), std::string::npos) << series << "\n" << gp;
   EXPECT_NE(gp.find("over warps"), std::string::npos) << gp;
 }
@@ -457,7 +473,8 @@ TEST(Sweep, BaseSweepShardsMergeAndPlotOneLinePerBase) {
 // When only the base varies, it is the chart's (categorical) axis.
 TEST(Sweep, ABaseOnlySweepIsChartedOverTheBase) {
   if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot is not installed";
-  const std::string dir = temp_dir();
+  const ScratchDir scratch;
+  const std::string dir = scratch.path();
   std::ofstream(dir + "/s.yaml") << "base: [sm_70, sm_80, sm_90]\nparameters:\n  warps: 16\nprograms: [ffma.stream]\n";
   const CmdRun r = run({"sweep", dir + "/s.yaml", "--out", dir + "/out", "--quiet"});
   ASSERT_EQ(r.status, 0) << r.out;
@@ -483,31 +500,66 @@ std::string kernel_spec(const std::string& dir) {
   }
   std::ofstream(dir + "/rows.bin", std::ios::binary) << rows;
   const std::string path = dir + "/kernels.yaml";
-  std::ofstream(path) << "name: kernels\nbase: [sm_80, sm_90]\nparameters:\n  memory.global_hit_rate: [0, 0.9]\nprograms:\n"
-                      << "  - name: softmax\n    kernel: " << kCorpus << "softmax.sm_80.ptx\n    entry: softmax_warp_per_row\n"
-                      << "    grid: 2\n    block: 128\n    args: [buf:rows.bin, buf:zeros:2048, s32:8, s32:64]\n"
-                      << "  - name: matmul\n    kernel: " << kCorpus << "matmul_tiled.sm_80.ptx\n    entry: matmul_tiled_dynamic\n"
-                      << "    grid: [2, 2]\n    block: [8, 8]\n    shared_bytes: 512\n"
-                      << "    args: [buf:random:1024:1, buf:random:1024:2, buf:zeros:1024, s32:16, s32:16, s32:16, s32:8]\n"
-                      << "metrics: [\"*\"]\n";
+  std::ofstream(path)
+      << "name: kernels\nbase: [sm_80, sm_90]\nparameters:\n  memory.global_hit_rate: [0, 0.9]\nprograms:\n"
+      << "  - name: softmax\n    kernel: " << kCorpus << "softmax.sm_80.ptx\n    entry: softmax_warp_per_row\n"
+      << "    grid: 2\n    block: 128\n    args: [buf:rows.bin, buf:zeros:2048, s32:8, s32:64]\n"
+      << "  - name: matmul\n    kernel: " << kCorpus << "matmul_tiled.sm_80.ptx\n    entry: matmul_tiled_dynamic\n"
+      << "    grid: [2, 2]\n    block: [8, 8]\n    shared_bytes: 512\n"
+      << "    args: [buf:random:1024:1, buf:random:1024:2, buf:zeros:1024, s32:16, s32:16, s32:16, s32:8]\n"
+      << "metrics: [\"*\"]\n";
   return path;
 }
 
 // `ptxfu sim` of one kernel_spec program: the same launch as its spec entry.
 std::vector<std::string> sim_args(const std::string& dir, const std::string& program) {
   if (program == "softmax")
-    return {kCorpus + "softmax.sm_80.ptx", "--entry", "softmax_warp_per_row", "--grid", "2", "--block", "128", "--arg",
-            "buf:" + dir + "/rows.bin", "--arg", "buf:zeros:2048", "--arg", "s32:8", "--arg", "s32:64"};
-  return {kCorpus + "matmul_tiled.sm_80.ptx", "--entry", "matmul_tiled_dynamic", "--grid", "2,2", "--block", "8,8",
-          "--shared-bytes", "512", "--arg", "buf:random:1024:1", "--arg", "buf:random:1024:2", "--arg", "buf:zeros:1024",
-          "--arg", "s32:16", "--arg", "s32:16", "--arg", "s32:16", "--arg", "s32:8"};
+    return {kCorpus + "softmax.sm_80.ptx",
+            "--entry",
+            "softmax_warp_per_row",
+            "--grid",
+            "2",
+            "--block",
+            "128",
+            "--arg",
+            "buf:" + dir + "/rows.bin",
+            "--arg",
+            "buf:zeros:2048",
+            "--arg",
+            "s32:8",
+            "--arg",
+            "s32:64"};
+  return {kCorpus + "matmul_tiled.sm_80.ptx",
+          "--entry",
+          "matmul_tiled_dynamic",
+          "--grid",
+          "2,2",
+          "--block",
+          "8,8",
+          "--shared-bytes",
+          "512",
+          "--arg",
+          "buf:random:1024:1",
+          "--arg",
+          "buf:random:1024:2",
+          "--arg",
+          "buf:zeros:1024",
+          "--arg",
+          "s32:16",
+          "--arg",
+          "s32:16",
+          "--arg",
+          "s32:16",
+          "--arg",
+          "s32:8"};
 }
 
 // Every metric of every kernel point is what `ptxfu sim KERNEL --json`
 // reports for the same launch on the same config (the base with the point's
 // override, written as a file).
 TEST(Sweep, EachKernelPointIsWhatPtxfuSimGives) {
-  const std::string dir = temp_dir();
+  const ScratchDir scratch;
+  const std::string dir = scratch.path();
   const CmdRun r = run({"sweep", kernel_spec(dir), "--out", dir + "/out", "--jobs", "2", "--quiet", "--no-plots"});
   ASSERT_EQ(r.status, 0) << r.out;
   const Table t = read_table(dir + "/out");
@@ -524,8 +576,8 @@ TEST(Sweep, EachKernelPointIsWhatPtxfuSimGives) {
     SCOPED_TRACE(program + " " + base + " global_hit_rate " + rate);
     EXPECT_EQ(row[t.column("status")], "ok") << row[last];
     const std::string config = dir + "/" + base + "-" + rate + ".yaml";
-    std::ofstream(config) << std::regex_replace(ptxfu::models::resolve_config(base).text, std::regex("global_hit_rate: [0-9.]+"),
-                                                "global_hit_rate: " + rate);
+    std::ofstream(config) << std::regex_replace(ptxfu::models::resolve_config(base).text,
+                                                std::regex("global_hit_rate: [0-9.]+"), "global_hit_rate: " + rate);
     std::vector<std::string> args = {"sim", "--config", config, "--json"};
     for (const auto& a : sim_args(dir, program)) args.push_back(a);
     const CmdRun sim = run(args);
@@ -548,12 +600,17 @@ TEST(Sweep, EachKernelPointIsWhatPtxfuSimGives) {
 // A kernel that faults or runs out of cycles is a failed point with the
 // simulator's message; the other points run.
 TEST(Sweep, AKernelFaultIsAFailedPoint) {
-  const std::string dir = temp_dir();
-  const std::string softmax = "    kernel: " + kCorpus + "softmax.sm_80.ptx\n    entry: softmax_warp_per_row\n    grid: 2\n    block: 64\n";
+  const ScratchDir scratch;
+  const std::string dir = scratch.path();
+  const std::string softmax =
+      "    kernel: " + kCorpus + "softmax.sm_80.ptx\n    entry: softmax_warp_per_row\n    grid: 2\n    block: 64\n";
   std::ofstream(dir + "/s.yaml") << "base: sm_90\nparameters:\n  mode: [lt, at]\nprograms:\n"
-                                 << "  - name: fine\n" << softmax << "    args: [buf:random:4096:3, buf:zeros:4096, s32:4, s32:256]\n"
-                                 << "  - name: oob\n" << softmax << "    args: [buf:random:4096:3, buf:zeros:64, s32:4, s32:256]\n"
-                                 << "  - name: limit\n" << softmax << "    max_cycles: 100\n"
+                                 << "  - name: fine\n"
+                                 << softmax << "    args: [buf:random:4096:3, buf:zeros:4096, s32:4, s32:256]\n"
+                                 << "  - name: oob\n"
+                                 << softmax << "    args: [buf:random:4096:3, buf:zeros:64, s32:4, s32:256]\n"
+                                 << "  - name: limit\n"
+                                 << softmax << "    max_cycles: 100\n"
                                  << "    args: [buf:random:4096:3, buf:zeros:4096, s32:4, s32:256]\n";
   const CmdRun r = run({"sweep", dir + "/s.yaml", "--out", dir + "/out", "--quiet", "--no-plots"});
   EXPECT_EQ(r.status, 1) << r.out;
@@ -579,7 +636,8 @@ TEST(Sweep, AKernelFaultIsAFailedPoint) {
 // A kernel sweep resumes to exactly its missing points, and its shards merge
 // to the single-process result.
 TEST(Sweep, AResumedKernelSweepKeepsItsPoints) {
-  const std::string dir = temp_dir();
+  const ScratchDir scratch;
+  const std::string dir = scratch.path();
   const std::string spec = kernel_spec(dir);
   const CmdRun ref = run({"sweep", spec, "--out", dir + "/ref", "--jobs", "2", "--quiet", "--no-plots"});
   ASSERT_EQ(ref.status, 0) << ref.out;
@@ -601,7 +659,8 @@ TEST(Sweep, AResumedKernelSweepKeepsItsPoints) {
   const CmdRun idle = run({"sweep", spec, "--out", dir + "/cut", "--quiet", "--no-plots"});
   EXPECT_NE(idle.out.find("8 done before, 0 run now"), std::string::npos) << idle.out;
   for (int k = 1; k <= 2; ++k) {
-    const CmdRun s = run({"sweep", spec, "--shard", std::to_string(k) + "/2", "--out", dir + "/shard-" + std::to_string(k), "--quiet", "--no-plots"});
+    const CmdRun s = run({"sweep", spec, "--shard", std::to_string(k) + "/2", "--out",
+                          dir + "/shard-" + std::to_string(k), "--quiet", "--no-plots"});
     ASSERT_EQ(s.status, 0) << s.out;
   }
   const CmdRun m = run({"sweep", "merge", dir + "/shard-1", dir + "/shard-2", "--out", dir + "/merged", "--no-plots"});
@@ -614,14 +673,15 @@ TEST(Sweep, AResumedKernelSweepKeepsItsPoints) {
 // The emitted Slurm scripts, run by bash with the variables Slurm would set
 // (the real cluster run is scripts/test-slurm.sh).
 TEST(Sweep, SlurmScriptsRunEveryShardAndMerge) {
-  const std::string top = temp_dir();
+  const ScratchDir scratch;
+  const std::string top = scratch.path();
   for (const std::string kind : {"one-base", "bases", "kernels"}) {
     SCOPED_TRACE(kind);
     const std::string dir = top + "/" + kind;
     std::filesystem::create_directory(dir);
     const std::string spec = kind == "bases" ? base_spec(dir) : kind == "kernels" ? kernel_spec(dir) : fast_spec(dir);
     const CmdRun e = run({"sweep", spec, "--emit-slurm", "--shards", "3", "--jobs", "2", "--out", dir + "/slurm",
-                       "--slurm-option", "partition=debug", "--slurm-option", "time=10"});
+                          "--slurm-option", "partition=debug", "--slurm-option", "time=10"});
     ASSERT_EQ(e.status, 0) << e.out;
     EXPECT_NE(e.out.find("sbatch --parsable"), std::string::npos) << e.out;
     const std::string script = slurp(dir + "/slurm/sweep.sbatch");
@@ -629,8 +689,8 @@ TEST(Sweep, SlurmScriptsRunEveryShardAndMerge) {
     EXPECT_NE(script.find("#SBATCH --cpus-per-task=2\n"), std::string::npos) << script;
     EXPECT_NE(script.find("#SBATCH --partition=debug\n#SBATCH --time=10\n"), std::string::npos) << script;
     for (int k = 1; k <= 3; ++k) {
-      const std::string cmd = "cd / && SLURM_ARRAY_TASK_ID=" + std::to_string(k) + " SLURM_CPUS_PER_TASK=2 bash " + dir +
-                              "/slurm/sweep.sbatch > /dev/null 2>&1";
+      const std::string cmd = "cd / && SLURM_ARRAY_TASK_ID=" + std::to_string(k) + " SLURM_CPUS_PER_TASK=2 bash " +
+                              dir + "/slurm/sweep.sbatch > /dev/null 2>&1";
       ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
     }
     ASSERT_EQ(std::system(("bash " + dir + "/slurm/merge.sbatch > /dev/null 2>&1").c_str()), 0);
@@ -641,8 +701,10 @@ TEST(Sweep, SlurmScriptsRunEveryShardAndMerge) {
 }
 
 TEST(Sweep, ABadSpecRunsNothingAndWritesNothing) {
-  const std::string dir = temp_dir();
-  std::ofstream(dir + "/bad.yaml") << "base: sm_90\nprograms: [ffma.chain]\nparameters:\n  units.fma.latency: [4, -1]\n";
+  const ScratchDir scratch;
+  const std::string dir = scratch.path();
+  std::ofstream(dir + "/bad.yaml")
+      << "base: sm_90\nprograms: [ffma.chain]\nparameters:\n  units.fma.latency: [4, -1]\n";
   const CmdRun r = run({"sweep", dir + "/bad.yaml", "--out", dir + "/out"});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find(dir + "/bad.yaml:4:26: key 'parameters.units.fma.latency[1]'"), std::string::npos) << r.out;
@@ -662,8 +724,10 @@ TEST(Sweep, ABadSpecRunsNothingAndWritesNothing) {
 // A program the base accepts but a point's feature mask does not: a failed
 // point with the checker's message; the others run.
 TEST(Sweep, AProgramIllegalForAPointIsRecordedAsFailed) {
-  const std::string dir = temp_dir();
-  std::ofstream(dir + "/oob.ptx") << ".reg .b32 %h<4>;\nmov.b32 %h1, 0x3c003c00;\nfma.rn.oob.f16x2 %h0, %h1, %h1, %h1;\n";
+  const ScratchDir scratch;
+  const std::string dir = scratch.path();
+  std::ofstream(dir + "/oob.ptx")
+      << ".reg .b32 %h<4>;\nmov.b32 %h1, 0x3c003c00;\nfma.rn.oob.f16x2 %h0, %h1, %h1, %h1;\n";
   std::ofstream(dir + "/s.yaml") << "base: sm_90\nprograms: [oob.ptx]\nparameters:\n  features.remove: [[], [oob]]\n";
   const CmdRun r = run({"sweep", dir + "/s.yaml", "--out", dir + "/out", "--quiet", "--no-plots"});
   EXPECT_EQ(r.status, 1) << r.out;
@@ -682,8 +746,10 @@ TEST(Sweep, AProgramIllegalForAPointIsRecordedAsFailed) {
 TEST(Sweep, ExampleSpecsProduceCsvJsonAndPlots) {
   const bool gnuplot = std::system("command -v gnuplot > /dev/null 2>&1") == 0;
   for (const std::string name : {"fma_latency_warps", "hfma2_lanes_issue", "arch_warps", "kernel_arch"}) {
-    const std::string dir = temp_dir();
-    const CmdRun r = run({"sweep", kSource + "/configs/sweeps/" + name + ".yaml", "--out", dir, "--jobs", "2", "--quiet"});
+    const ScratchDir scratch;
+    const std::string dir = scratch.path();
+    const CmdRun r =
+        run({"sweep", kSource + "/configs/sweeps/" + name + ".yaml", "--out", dir, "--jobs", "2", "--quiet"});
     ASSERT_EQ(r.status, 0) << r.out;
     EXPECT_NE(r.out.find("points/s"), std::string::npos) << r.out;
     const Table t = read_table(dir);
@@ -700,18 +766,21 @@ TEST(Sweep, ExampleSpecsProduceCsvJsonAndPlots) {
 
 TEST(Sweep, OneParameterSweepsGetALineChart) {
   if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot is not installed";
-  const std::string dir = temp_dir();
+  const ScratchDir scratch;
+  const std::string dir = scratch.path();
   std::ofstream(dir + "/s.yaml") << "base: sm_90\nparameters:\n  scheduler: [gto, lrr]\n  warps: 16\n"
                                  << "programs: [ffma.chain, examples/sim_mix.ptx]\nplot: [ipc, cycles]\n";
   ::symlink((kSource + "/examples").c_str(), (dir + "/examples").c_str());
   const CmdRun r = run({"sweep", dir + "/s.yaml", "--out", dir + "/out", "--quiet"});
   ASSERT_EQ(r.status, 0) << r.out;
-  for (const char* f : {"/out/ipc.png", "/out/cycles.png"}) EXPECT_EQ(slurp(dir + f).substr(0, 4), "\x89PNG") << f << r.out;
+  for (const char* f : {"/out/ipc.png", "/out/cycles.png"})
+    EXPECT_EQ(slurp(dir + f).substr(0, 4), "\x89PNG") << f << r.out;
   EXPECT_NE(slurp(dir + "/out/ipc.gp").find("xticlabels"), std::string::npos);  // categorical axis
 }
 
 TEST(Sweep, WithoutGnuplotThereAreNoPlotsAndNoError) {
-  const std::string dir = temp_dir();
+  const ScratchDir scratch;
+  const std::string dir = scratch.path();
   const CmdRun r = run({"sweep", fast_spec(dir), "--out", dir + "/out", "--quiet"}, "/nonexistent");
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("gnuplot is not installed"), std::string::npos) << r.out;

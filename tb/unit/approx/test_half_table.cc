@@ -9,6 +9,7 @@
 #include "approx/half_table.h"
 #include "exec/execute.h"
 #include "hw/table_writer.h"
+#include "scratch_dir.h"
 
 namespace ptxfu::test {
 namespace {
@@ -57,7 +58,8 @@ TEST(HalfTable, ModelTableRoundTrips) {
 }
 
 TEST(HalfTable, FileRoundTripAndOrderFree) {
-  const std::string path = testing::TempDir() + "ptxfu_tanh_bf16.tab";
+  const testing_support::ScratchDir scratch;
+  const std::string path = scratch / "ptxfu_tanh_bf16.tab";
   {
     // reversed order, upper-case digits, comments and CRLF line ends in between
     std::ofstream os(path);
@@ -103,7 +105,8 @@ TEST(HalfTable, InstalledTableDrivesTheExecutor) {
 }
 
 TEST(HalfTable, InstallFromDirectory) {
-  const std::string dir = testing::TempDir();
+  const testing_support::ScratchDir scratch;
+  const std::string dir = scratch.path();
   const std::string good = dir + "/tanh.approx.f16.tab";
   const std::string wrong = dir + "/ex2.approx.f16.tab";
   HalfTable t{};
@@ -125,9 +128,7 @@ TEST(HalfTable, InstallFromDirectory) {
     approx::install_hardware_tables_from_dir(dir);
     ADD_FAILURE() << "mismatched file accepted";
   } catch (const approx::TableError& e) {
-    EXPECT_NE(std::string(e.what()).find("holds tanh.approx.bf16, not ex2.approx.f16"),
-              std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("holds tanh.approx.bf16, not ex2.approx.f16"), std::string::npos) << e.what();
   }
   EXPECT_FALSE(approx::has_hardware_table(HalfFn::tanh_f16));
   EXPECT_FALSE(approx::has_hardware_table(HalfFn::ex2_f16));
@@ -137,7 +138,8 @@ TEST(HalfTable, InstallFromDirectory) {
 
 // The writer that tb/hw/mufu_dump.cu uses produces files the loader accepts.
 TEST(HalfTable, GpuDumpWriterRoundTrips) {
-  const std::string path = testing::TempDir() + "/ex2.approx.f16.tab";
+  const testing_support::ScratchDir scratch;
+  const std::string path = scratch / "ex2.approx.f16.tab";
   const HalfTable model = approx::model_table(HalfFn::ex2_f16);
   ASSERT_TRUE(hw::write_half_table_file(path, "ex2.approx.f16", "unit test", model.data()));
   std::ifstream partial(path + ".partial");
@@ -173,13 +175,12 @@ TEST(HalfTableErrors, DataBeforeHeader) {
 TEST(HalfTableErrors, UnknownFunction) {
   const auto e = load_error("function sin.approx.f16\n");
   EXPECT_EQ(e.line(), 1);
-  EXPECT_EQ(std::string(e.what()).rfind("t.tab:1: unknown function 'sin.approx.f16'", 0), 0u)
-      << e.what();
+  EXPECT_EQ(std::string(e.what()).rfind("t.tab:1: unknown function 'sin.approx.f16'", 0), 0u) << e.what();
 }
 
 TEST(HalfTableErrors, MalformedLines) {
-  for (const char* bad : {"0x0000", "0x0000 0x0000 0x0000", "0x000 0x0000", "0x0000 0x00000",
-                          "0x00g0 0x0000", "0000 0x0000", "0x0000,0x0000", "x0000 0x0000"}) {
+  for (const char* bad : {"0x0000", "0x0000 0x0000 0x0000", "0x000 0x0000", "0x0000 0x00000", "0x00g0 0x0000",
+                          "0000 0x0000", "0x0000,0x0000", "x0000 0x0000"}) {
     const auto e = load_error(std::string("function tanh.approx.f16\n0x0001 0x0001\n") + bad + "\n");
     EXPECT_EQ(e.line(), 3) << bad;
     EXPECT_NE(std::string(e.what()).find("expected '0xIIII 0xOOOO'"), std::string::npos) << bad;
@@ -189,8 +190,7 @@ TEST(HalfTableErrors, MalformedLines) {
 TEST(HalfTableErrors, DuplicateInput) {
   const auto e = load_error("function ex2.approx.f16\n0x0001 0x0001\n#\n0x0001 0x0002\n");
   EXPECT_EQ(e.line(), 4);
-  EXPECT_NE(std::string(e.what()).find("duplicate input 0x0001 (first given on line 2)"),
-            std::string::npos)
+  EXPECT_NE(std::string(e.what()).find("duplicate input 0x0001 (first given on line 2)"), std::string::npos)
       << e.what();
 }
 
@@ -201,8 +201,7 @@ TEST(HalfTableErrors, MissingInputs) {
   ASSERT_NE(at, std::string::npos);
   text.erase(at, text.find('\n', at + 1) - at);
   const auto e = load_error(text);
-  EXPECT_NE(std::string(e.what()).find("65535 of 65536 inputs; first missing input 0x1234"),
-            std::string::npos)
+  EXPECT_NE(std::string(e.what()).find("65535 of 65536 inputs; first missing input 0x1234"), std::string::npos)
       << e.what();
 }
 

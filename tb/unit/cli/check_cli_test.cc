@@ -10,6 +10,7 @@
 
 #include "cli/check_cmd.h"
 #include "ptxas.h"
+#include "scratch_dir.h"
 
 namespace ptxfu::cli {
 namespace {
@@ -64,9 +65,9 @@ TEST(CheckCli, WholeFileGivesFileLineColumn) {
       "  .reg .b32 %r<4>;\n"
       "  .reg .b16 %h<4>;\n"
       "  mov.b32 %r1, 0;\n"
-      "  fma.rn.oob.f16 %h1, %h2, %h3, %h1;\n"   // .oob needs PTX 8.1
-      "  add.f16 %r1, %h2, %h3;\n"               // 32-bit register for an f16 operand
-      "  add.u32 %r1, %r2, %r9;\n"               // %r9 is not declared
+      "  fma.rn.oob.f16 %h1, %h2, %h3, %h1;\n"  // .oob needs PTX 8.1
+      "  add.f16 %r1, %h2, %h3;\n"              // 32-bit register for an f16 operand
+      "  add.u32 %r1, %r2, %r9;\n"              // %r9 is not declared
       "  add.u32 %r1, %r2, %r3;\n"
       "  ret;\n"
       "}\n",
@@ -213,7 +214,8 @@ TEST(CheckCli, PtxasAcceptsTheNvccLikeModule) {
   const std::string ptxas = testing_support::find_ptxas();
   if (ptxas.empty() || std::system((ptxas + " --version > /dev/null 2>&1").c_str()) != 0)
     GTEST_SKIP() << "ptxas not found (set PTXFU_PTXAS): the test module is not checked against it";
-  const std::string path = testing::TempDir() + "/nvcc_like.ptx";
+  const testing_support::ScratchDir scratch;
+  const std::string path = scratch / "nvcc_like.ptx";
   std::ofstream(path) << kNvccLike;
   EXPECT_EQ(std::system((ptxas + " -arch=sm_90 " + path + " -o /dev/null 2>/dev/null").c_str()), 0);
 }
@@ -247,7 +249,8 @@ TEST(CheckCli, ModuleErrorsNameTheLineAndColumn) {
       {module("@%r1 add.s32 %r1, %r2, %r3;\n"), "t.ptx:9:2: error: Guard predicate '%r1' is not a .pred register"},
       {module("add.u64 %rd1, %rd1, 0xFFFFFFFFFFFFFFFFF;\n"), "t.ptx:9:21: error: Constant overflow"},
       {module("mov.b32 %r1, 0f3F80;\n"), "t.ptx:9:14: error: malformed number '0f3F80'"},
-      {module("add.s32 %r1, %r2, %r3\nadd.s32 %r1, %r2, %r3;\n"), "t.ptx:9:22: error: expected ';' at the end of the statement"},
+      {module("add.s32 %r1, %r2, %r3\nadd.s32 %r1, %r2, %r3;\n"),
+       "t.ptx:9:22: error: expected ';' at the end of the statement"},
       {module("add.s32 %r1,\n  %r2,\n  %rd1;\n"), "t.ptx:11:3: error: Arguments mismatch for instruction 'add'"},
       {module("frob.s32 %r1, %r2;\n"), "t.ptx:9:1: error: Not a name of any known instruction: 'frob'"},
       {head + ".visible .entry k()\n{\ncall.uni later, ();\nret;\n}\n.func later()\n{\nret;\n}\n",
@@ -320,7 +323,8 @@ TEST(CheckCli, BadTargetOptionsAreUsageErrors) {
 
 // The real binary: exit codes and no crash on a file that is not text.
 TEST(CheckCli, BinaryHandlesJunkFiles) {
-  const std::string dir = testing::TempDir();
+  const testing_support::ScratchDir scratch;
+  const std::string dir = scratch.path();
   const std::string junk = dir + "/junk.bin";
   {
     std::ofstream f(junk, std::ios::binary);

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "scratch_dir.h"
+
 namespace {
 
 struct CmdResult {
@@ -77,7 +79,8 @@ TEST(SimCli, BothTimingStylesGiveTheSameCycles) {
 }
 
 TEST(SimCli, TracesAreWritten) {
-  const std::string dir = testing::TempDir();
+  const ptxfu::testing_support::ScratchDir scratch;
+  const std::string dir = scratch.path();
   const CmdResult r = run("sim --warps 4 --trace " + dir + "/t.vcd --kanata " + dir + "/t.kanata " + kExample);
   ASSERT_EQ(r.status, 0) << r.out;
   std::ifstream vcd(dir + "/t.vcd"), kanata(dir + "/t.kanata");
@@ -89,7 +92,8 @@ TEST(SimCli, TracesAreWritten) {
 }
 
 TEST(SimCli, BadInputGetsAClearErrorAndNonZeroExit) {
-  const std::string dir = testing::TempDir();
+  const ptxfu::testing_support::ScratchDir scratch;
+  const std::string dir = scratch.path();
   {
     std::ofstream(dir + "/bad.ptx") << ".reg .b32 %r<4>;\nadd.u32 %r1, %r2, %r3;\nld.global.u32 %r1, [%r2];\n";
     std::ofstream(dir + "/bad.yaml") << "name: x\ntarget: sm_90\nsub_partitions: 0\n";
@@ -99,7 +103,8 @@ TEST(SimCli, BadInputGetsAClearErrorAndNonZeroExit) {
   EXPECT_NE(r.out.find("bad.ptx:3:1: 'ld.global.u32' is not supported"), std::string::npos) << r.out;
   r = run("sim --config " + dir + "/bad.yaml " + kExample);
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.out.find("bad.yaml:3:17: key 'sub_partitions': expected an integer 1..8, got '0'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("bad.yaml:3:17: key 'sub_partitions': expected an integer 1..8, got '0'"), std::string::npos)
+      << r.out;
   r = run("sim --warps 1000 " + kExample);
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("1..64 warps"), std::string::npos) << r.out;
@@ -112,7 +117,8 @@ TEST(SimCli, BadInputGetsAClearErrorAndNonZeroExit) {
 // that it never runs something else than the program says; a file with an
 // .entry runs as a kernel.
 TEST(SimCli, StraightLineRefusesGuardsKernelsRun) {
-  const std::string dir = testing::TempDir();
+  const ptxfu::testing_support::ScratchDir scratch;
+  const std::string dir = scratch.path();
   std::ofstream(dir + "/guard.ptx") << ".reg .b32 %r<4>;\n.reg .pred %p<2>;\n@!%p1 add.u32 %r1, %r2, %r3;\n";
   CmdResult r = run("sim " + dir + "/guard.ptx");
   EXPECT_EQ(r.status, 1);
@@ -173,6 +179,7 @@ TEST(BenchCli, FormJsonOneObjectPerConfig) {
 }  // namespace
 
 #include "approx/half_table.h"
+#include "scratch_dir.h"
 
 namespace {
 
@@ -180,7 +187,8 @@ namespace {
 // entry changed, load it with --mufu-tables and see the change in eval.
 TEST(EvalCli, HardwareTablesReplaceTheModel) {
   using namespace ptxfu::approx;
-  const std::string dir = testing::TempDir() + "/mufu_tables";
+  const ptxfu::testing_support::ScratchDir scratch;
+  const std::string dir = scratch / "mufu_tables";
   std::system(("mkdir -p " + dir).c_str());
   HalfTable table = model_table(HalfFn::tanh_f16);
   const uint16_t model_value = table[0x3c00];  // tanh(1.0)

@@ -20,6 +20,7 @@
 #include "isa/forms.h"
 #include "isa/registers.h"
 #include "isa/statement.h"
+#include "scratch_dir.h"
 
 namespace ptxfu::isa {
 namespace {
@@ -94,7 +95,6 @@ struct Verdict {
   std::string message;
 };
 
-
 Verdict ptxfu_verdict(const Candidate& c, const Capabilities& caps, const RegisterTable& regs) {
   Statement st;
   Diagnostic d;
@@ -110,7 +110,8 @@ Verdict ptxfu_verdict(const Candidate& c, const Capabilities& caps, const Regist
 // message per candidate index (absent: accepted).
 std::map<size_t, std::string> run_ptxas(const std::string& ptxas, const std::vector<Candidate>& cands,
                                         const std::string& target, const std::string& version) {
-  const std::string dir = testing::TempDir();
+  const testing_support::ScratchDir scratch;
+  const std::string dir = scratch.path();
   const std::string path = fmt::format("{}/ptxfu_agree_{}_{}.ptx", dir, target, version);
   // .b128 registers exist from PTX ISA 8.3 on: before it the candidates that
   // use them name unknown registers, for ptxas and for ptxfu alike.
@@ -162,10 +163,11 @@ TEST(PtxasAgreement, EveryCandidateFormOnEveryTarget) {
   ASSERT_TRUE(regs_b128.declare(".b128 %q<8>", 1, d));
 
   std::vector<std::pair<std::string, std::string>> targets = {
-      {"sm_75", "9.0"},  {"sm_80", "9.0"},  {"sm_86", "9.0"},  {"sm_89", "9.0"},  {"sm_90", "9.0"},
-      {"sm_90a", "9.0"}, {"sm_100", "9.0"}, {"sm_100a", "9.0"}, {"sm_100f", "9.0"}, {"sm_120a", "9.0"}, {"sm_103", "9.0"}, {"sm_120", "9.0"}, {"sm_121", "9.0"},
-      {"sm_75", "6.3"},  {"sm_75", "7.0"},  {"sm_80", "7.0"},  {"sm_86", "7.1"},  {"sm_90", "7.8"},
-      {"sm_90", "8.0"},  {"sm_100", "8.6"}, {"sm_100", "8.7"}, {"sm_120", "8.7"},
+      {"sm_75", "9.0"},  {"sm_80", "9.0"},  {"sm_86", "9.0"},   {"sm_89", "9.0"},   {"sm_90", "9.0"},
+      {"sm_90a", "9.0"}, {"sm_100", "9.0"}, {"sm_100a", "9.0"}, {"sm_100f", "9.0"}, {"sm_120a", "9.0"},
+      {"sm_103", "9.0"}, {"sm_120", "9.0"}, {"sm_121", "9.0"},  {"sm_75", "6.3"},   {"sm_75", "7.0"},
+      {"sm_80", "7.0"},  {"sm_86", "7.1"},  {"sm_90", "7.8"},   {"sm_90", "8.0"},   {"sm_100", "8.6"},
+      {"sm_100", "8.7"}, {"sm_120", "8.7"},
   };
   // The targets and versions where the stochastic-rounding cvt (sm_100a, sm_103a; PTX 8.7),
   // cvt.pack (PTX 6.5) and .b128 (PTX 8.3) begin or end.
@@ -190,27 +192,33 @@ TEST(PtxasAgreement, EveryCandidateFormOnEveryTarget) {
       const bool ptxas_ok = it == errors.end();
       if (ours.ok == ptxas_ok) {
         ++agree;
-        if (ptxas_ok) ++accepted;
+        if (ptxas_ok)
+          ++accepted;
         else {
           ++rejected;
-          if (ours.message == it->second) ++same_message;
+          if (ours.message == it->second)
+            ++same_message;
           else if (std::getenv("PTXFU_SHOW_MESSAGES"))
-            std::cout << "  message: " << cands[i].statement << " | ptxas: " << it->second << " | ptxfu: " << ours.message << "\n";
+            std::cout << "  message: " << cands[i].statement << " | ptxas: " << it->second
+                      << " | ptxfu: " << ours.message << "\n";
         }
       } else if (kKnownDeviations.count(cands[i].statement)) {
         ++deviations;
       } else {
         disagreements[cands[i].statement].push_back(fmt::format("{} {}: ptxas {} / ptxfu {}", target, version,
-                                                                ptxas_ok ? "ok" : it->second, ours.ok ? "ok" : ours.message));
+                                                                ptxas_ok ? "ok" : it->second,
+                                                                ours.ok ? "ok" : ours.message));
       }
     }
   }
-  std::cout << fmt::format("ptxas agreement: {} candidate forms x {} (target, PTX version) pairs = {} verdicts; "
-                           "agree {} ({} accepted, {} rejected; identical message on {} of the rejections, {:.1f}%); "
-                           "{} known deviations\n",
-                           cands.size(), targets.size(), pairs, agree, accepted, rejected, same_message,
-                           100.0 * static_cast<double>(same_message) / static_cast<double>(rejected), deviations);
-  for (const auto& [statement, reason] : kKnownDeviations) std::cout << "  known deviation: " << statement << ": " << reason << "\n";
+  std::cout << fmt::format(
+      "ptxas agreement: {} candidate forms x {} (target, PTX version) pairs = {} verdicts; "
+      "agree {} ({} accepted, {} rejected; identical message on {} of the rejections, {:.1f}%); "
+      "{} known deviations\n",
+      cands.size(), targets.size(), pairs, agree, accepted, rejected, same_message,
+      100.0 * static_cast<double>(same_message) / static_cast<double>(rejected), deviations);
+  for (const auto& [statement, reason] : kKnownDeviations)
+    std::cout << "  known deviation: " << statement << ": " << reason << "\n";
   for (const auto& [statement, where] : disagreements)
     std::cout << "  disagree on '" << statement << "' at " << where.size() << " pairs, first " << where.front() << "\n";
   EXPECT_EQ(agree + deviations, pairs);
