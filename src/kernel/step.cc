@@ -133,6 +133,10 @@ class Exec {
     if (o.kind == Operand::Kind::reg && o.reg_bits != 1) {
       const uint64_t* r = &reg(o.reg, 0);
       const uint64_t m = mask_of(o.bits);
+      if (exec == ~0u) {  // the usual case, without a test per lane
+        for (unsigned lane = 0; lane < 32; ++lane) out[lane] = r[lane] & m;
+        return;
+      }
       for (unsigned lane = 0; lane < 32; ++lane) out[lane] = exec >> lane & 1 ? r[lane] & m : 0;
       return;
     }
@@ -143,6 +147,10 @@ class Exec {
     if (o.kind == Operand::Kind::reg) {
       uint64_t* r = &reg(o.reg, 0);
       const uint64_t m = mask_of(o.bits), keep = mask_of(o.reg_bits);
+      if (exec == ~0u && !o.sign_extend) {
+        for (unsigned lane = 0; lane < 32; ++lane) r[lane] = v[lane] & m & keep;
+        return;
+      }
       for (unsigned lane = 0; lane < 32; ++lane) {
         if (!(exec >> lane & 1)) continue;
         uint64_t x = v[lane] & m;
@@ -185,11 +193,16 @@ class Exec {
     return fmt::format("variable '{}' ({} bytes at 0x{:x})", b.name, b.bytes.size(), b.base);
   }
 
-  uint8_t* global(unsigned lane, Space space, bool is_write, uint64_t addr, unsigned bytes) {
-    // A warp's lanes mostly access one buffer: the last one found first.
+  // A warp's lanes mostly access one buffer: the last one found first.
+  uint8_t* in_last_buffer(uint64_t addr, unsigned bytes) const {
     if (last_buffer_ && addr - last_buffer_->base <= last_buffer_->bytes.size() &&
         bytes <= last_buffer_->bytes.size() - (addr - last_buffer_->base))
       return last_buffer_->bytes.data() + (addr - last_buffer_->base);
+    return nullptr;
+  }
+
+  uint8_t* global(unsigned lane, Space space, bool is_write, uint64_t addr, unsigned bytes) {
+    if (uint8_t* p = in_last_buffer(addr, bytes)) return p;
     const Buffer* nearest = nullptr;
     if (Buffer* b = mem_.find(addr, bytes, &nearest)) {
       last_buffer_ = b;
@@ -267,27 +280,51 @@ class Exec {
     return w_.params.data() + frame_.param_base + size_t{lane} * area + offset;
   }
 
-  uint64_t address_of(unsigned lane) {
+  // The address each executing lane accesses (its register plus the
+  // offset), into the result: one pass over the register's lanes.
+  void lane_addresses(uint32_t exec) {
     const Address& a = in_->addr;
-    uint64_t base = 0;
-    if (a.has_reg) base = reg(a.reg, lane) & mask_of(a.reg_bits);
-    return base + static_cast<uint64_t>(a.offset);
+    uint64_t* out = result_->addresses;
+    const uint64_t offset = static_cast<uint64_t>(a.offset);
+    const uint64_t* r = a.has_reg ? &reg(a.reg, 0) : nullptr;
+    const uint64_t m = mask_of(a.reg_bits);
+    for (unsigned lane = 0; lane < 32; ++lane)
+      if (exec >> lane & 1) out[lane] = (r ? r[lane] & m : 0) + offset;
   }
 
-  uint8_t* access(unsigned lane, unsigned bytes, bool is_write, uint64_t& addr) {
-    addr = address_of(lane);
-    result_->addresses[lane] = addr;
+  // The bytes that `lane`'s access of `bytes` (a power of two) at its
+  // address (lane_addresses) reaches. Inline, what most accesses are: an
+  // aligned shared access inside the CTA's memory, or a global one inside the
+  // last buffer; anything else, faults included, takes memory() or param().
+  [[gnu::always_inline]] uint8_t* access(unsigned lane, unsigned bytes, bool is_write) {
+    const uint64_t addr = result_->addresses[lane];
+    if ((addr & (bytes - 1)) == 0) {
+      if (in_->space == Space::shared && addr + bytes <= cta_.shared.size() && addr + bytes > addr)
+        return cta_.shared.data() + addr;
+      if (in_->space == Space::global)
+        if (uint8_t* p = in_last_buffer(addr, bytes)) return p;
+    }
     if (in_->space == Space::param) return param(lane, static_cast<int64_t>(addr), bytes, is_write);
     return memory(lane, in_->space, addr, bytes, is_write);
   }
 
   static uint64_t load_bytes(const uint8_t* p, unsigned n) {
     uint64_t v = 0;
-    for (unsigned i = 0; i < n; ++i) v |= uint64_t{p[i]} << (8 * i);
+    switch (n) {  // each size a fixed copy, one move
+      case 1: std::memcpy(&v, p, 1); break;
+      case 2: std::memcpy(&v, p, 2); break;
+      case 4: std::memcpy(&v, p, 4); break;
+      default: std::memcpy(&v, p, 8); break;
+    }
     return v;
   }
   static void store_bytes(uint8_t* p, unsigned n, uint64_t v) {
-    for (unsigned i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+    switch (n) {
+      case 1: std::memcpy(p, &v, 1); break;
+      case 2: std::memcpy(p, &v, 2); break;
+      case 4: std::memcpy(p, &v, 4); break;
+      default: std::memcpy(p, &v, 8); break;
+    }
   }
 
   // ---- control
@@ -579,59 +616,48 @@ class Exec {
   }
 
   void load(const Inst& in, uint32_t exec) {
+    lane_addresses(exec);
     const unsigned eb = in.access_bytes, n = in.vec;
     if (n == 1) {
       uint64_t v[32];
-      for (unsigned lane = 0; lane < 32; ++lane) {
-        uint64_t addr;
-        v[lane] = exec >> lane & 1 ? load_bytes(access(lane, eb, false, addr), eb) : 0;
-      }
+      for (unsigned lane = 0; lane < 32; ++lane)
+        v[lane] = exec >> lane & 1 ? load_bytes(access(lane, eb, false), eb) : 0;
       write_lanes(in.dst[0], exec, v);
       return;
     }
     for (unsigned lane = 0; lane < 32; ++lane) {
       if (!(exec >> lane & 1)) continue;
-      uint64_t addr;
-      const uint8_t* p = access(lane, eb * n, false, addr);
-      if (n == 1) {
-        write(in.dst[0], lane, load_bytes(p, eb));
-      } else {
-        for (unsigned i = 0; i < n; ++i) write(k_.elements[in.dst[0].reg + i], lane, load_bytes(p + i * eb, eb));
-      }
+      const uint8_t* p = access(lane, eb * n, false);  // a vector: one element a register
+      for (unsigned i = 0; i < n; ++i) write(k_.elements[in.dst[0].reg + i], lane, load_bytes(p + i * eb, eb));
     }
   }
 
   void store(const Inst& in, uint32_t exec) {
+    lane_addresses(exec);
     const unsigned eb = in.access_bytes, n = in.vec;
     if (n == 1) {
       uint64_t v[32];
       read_lanes(in.src[0], exec, v);
       for (unsigned lane = 0; lane < 32; ++lane) {
         if (!(exec >> lane & 1)) continue;
-        uint64_t addr;
-        store_bytes(access(lane, eb, true, addr), eb, v[lane]);
+        store_bytes(access(lane, eb, true), eb, v[lane]);
       }
       return;
     }
     for (unsigned lane = 0; lane < 32; ++lane) {
       if (!(exec >> lane & 1)) continue;
-      uint64_t addr;
-      uint8_t* p = access(lane, eb * n, true, addr);
-      if (n == 1) {
-        store_bytes(p, eb, read(in.src[0], lane));
-      } else {
-        for (unsigned i = 0; i < n; ++i) store_bytes(p + i * eb, eb, read(k_.elements[in.src[0].reg + i], lane));
-      }
+      uint8_t* p = access(lane, eb * n, true);
+      for (unsigned i = 0; i < n; ++i) store_bytes(p + i * eb, eb, read(k_.elements[in.src[0].reg + i], lane));
     }
   }
 
   // Lane-serialised: lane 0's read-modify-write, then lane 1's, ...
   void atomic(const Inst& in, uint32_t exec) {
+    lane_addresses(exec);
     const unsigned eb = in.access_bytes;
     for (unsigned lane = 0; lane < 32; ++lane) {
       if (!(exec >> lane & 1)) continue;
-      uint64_t addr;
-      uint8_t* p = access(lane, eb, true, addr);
+      uint8_t* p = access(lane, eb, true);
       const uint64_t old = load_bytes(p, eb);
       const uint64_t b = read(in.src[0], lane);
       uint64_t v = 0;
