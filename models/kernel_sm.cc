@@ -268,6 +268,7 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
     uses_carry_.push_back(in.kind == kernel::Kind::arith && (isa::reads_carry(in.form) || isa::writes_carry(in.form)));
   parts_.resize(n_parts);
   slots_.resize(size_t{config_.max_warps});
+  recheck_at_.resize(slots_.size());
   grid_ctas_ = job.launch.grid.count();
   SC_HAS_PROCESS(KernelSm);
   SC_THREAD(run);
@@ -295,6 +296,7 @@ bool KernelSm::launch_one() {
     while (slots_[free_slot].used) ++free_slot;  // residency() leaves room for every warp
     Slot& s = slots_[free_slot];
     s = Slot{};
+    recheck_at_[free_slot] = 0;
     s.used = true;
     s.cta = cta_index;
     s.warp = &w;
@@ -310,6 +312,7 @@ bool KernelSm::launch_one() {
 }
 
 void KernelSm::pending_retirements(uint64_t& next) const {
+  if (exited_ctas_ == 0) return;
   for (const CtaSlot& c : ctas_) {
     if (c.live_warps > 0) continue;
     bool outstanding = false;
@@ -319,7 +322,7 @@ void KernelSm::pending_retirements(uint64_t& next) const {
 }
 
 void KernelSm::retire_and_launch(uint64_t t, uint64_t& next) {
-  for (size_t i = 0; i < ctas_.size();) {
+  for (size_t i = 0; exited_ctas_ > 0 && i < ctas_.size();) {
     CtaSlot& c = ctas_[i];
     bool outstanding = c.live_warps > 0;
     for (size_t k = 0; k < c.slots.size() && !outstanding; ++k) outstanding = slots_[c.slots[k]].outstanding > 0;
@@ -341,6 +344,7 @@ void KernelSm::retire_and_launch(uint64_t t, uint64_t& next) {
       slots_[s].used = false;
     }
     ++ctas_done_;
+    --exited_ctas_;
     // The CTAs behind it move down one place: the slots name them by index.
     ctas_.erase(ctas_.begin() + static_cast<std::ptrdiff_t>(i));
     for (size_t j = i; j < ctas_.size(); ++j)
@@ -363,7 +367,7 @@ WarpStall KernelSm::check(Slot& s, uint64_t t, uint64_t& until, bool& known) con
   const kernel::Warp& w = *s.warp;
   if (w.done()) return WarpStall::idle;
   // A barrier ends when another warp arrives, a held branch when its unit
-  // answers: complete() then wakes the warp (recheck_at = 0).
+  // answers: complete() then wakes the warp (recheck_at_ = 0).
   if (w.waiting()) return WarpStall::barrier;
   if (s.holds > 0) return WarpStall::control;
   auto later = [&](uint64_t when) { wait_until(when, t, until, known); };
@@ -413,8 +417,9 @@ WarpStall KernelSm::check_operands(const Slot& s, uint32_t pc, uint64_t t, uint6
   return WarpStall::not_selected;
 }
 
-bool KernelSm::issue_cycle(uint64_t t, uint64_t& next) {
+bool KernelSm::issue_cycle(uint64_t t, uint64_t& next_change) {
   bool any = false;
+  uint64_t next = next_change;  // in a register, not through the reference
   for (unsigned p = 0; p < parts_.size(); ++p) {
     Part& part = parts_[p];
     for (unsigned k = 0; k < config_.issue_width; ++k) {
@@ -427,18 +432,18 @@ bool KernelSm::issue_cycle(uint64_t t, uint64_t& next) {
       if (config_.scheduler == SchedulerPolicy::lrr && last_pos != kNone) start = (last_pos + 1) % n;
       size_t chosen = kNone;
       auto consider = [&](size_t slot) {
-        Slot& s = slots_[slot];
         // A warp blocked until a known cycle stays blocked, for the same
         // reason, until then: nothing it waits for can come sooner.
-        if (s.recheck_at <= t) {
-          uint64_t until = kNever;
-          bool known = true;
-          set_reason(s, check(s, t, until, known), t);
-          s.recheck_at = known && s.reason != WarpStall::not_selected ? until : 0;
-          if (until != kNever) next = std::min(next, until);
-        } else {
-          next = std::min(next, s.recheck_at);
+        if (recheck_at_[slot] > t) {
+          next = std::min(next, recheck_at_[slot]);
+          return;
         }
+        Slot& s = slots_[slot];
+        uint64_t until = kNever;
+        bool known = true;
+        set_reason(s, check(s, t, until, known), t);
+        recheck_at_[slot] = known && s.reason != WarpStall::not_selected ? until : 0;
+        if (until != kNever) next = std::min(next, until);
         if (s.reason == WarpStall::not_selected && chosen == kNone) chosen = slot;
       };
       if (config_.scheduler == SchedulerPolicy::gto && last_pos != kNone) consider(part.warps[last_pos]);
@@ -449,11 +454,13 @@ bool KernelSm::issue_cycle(uint64_t t, uint64_t& next) {
       if (chosen == kNone) break;
       issue(chosen, t);
       set_reason(slots_[chosen], WarpStall::kCount, t);  // issued
-      slots_[chosen].recheck_at = 0;
+      recheck_at_[chosen] = 0;
       any = true;
-      if (!error_.empty()) return any;
+      if (!error_.empty()) break;
     }
+    if (!error_.empty()) break;
   }
+  next_change = next;
   return any;
 }
 
@@ -544,7 +551,7 @@ void KernelSm::issue(size_t slot, uint64_t t) {
     return;
   }
   const kernel::Inst& in = *r.inst;
-  if (r.status == kernel::StepResult::Status::exited) --ctas_[s.cta].live_warps;
+  if (r.status == kernel::StepResult::Status::exited && --ctas_[s.cta].live_warps == 0) ++exited_ctas_;
   if (w.regs.size() / 32 > s.regs.size()) {  // a call's frame
     s.regs.resize(w.regs.size() / 32, RegisterState{});
   }
@@ -622,8 +629,9 @@ void KernelSm::complete(Txn& txn, uint64_t cycle, bool pending) {
   }
   if (uses_carry_[txn.op().pc] && isa::writes_carry(in.form)) s.carry_ready = ready;
   // A warp goes on after the latest of the branches and barriers that hold it.
-  auto hold = [&](Slot& w) {
-    w.recheck_at = 0;  // what it waited for without a known cycle is here
+  auto hold = [&](size_t slot) {
+    Slot& w = slots_[slot];
+    recheck_at_[slot] = 0;  // what it waited for without a known cycle is here
     if (pending) {
       ++w.holds;
       return;
@@ -631,8 +639,8 @@ void KernelSm::complete(Txn& txn, uint64_t cycle, bool pending) {
     w.resume_at = std::max(w.resume_at, cycle);
     if (job_.style == TimingStyle::approximately_timed) --w.holds;
   };
-  if (is_control(in.kind)) hold(s);
-  for (size_t other : txn.released) hold(slots_[other]);
+  if (is_control(in.kind)) hold(txn.slot);
+  for (size_t other : txn.released) hold(other);
   if (pending) return;
   --s.outstanding;
   CtaSlot& c = ctas_[s.cta];

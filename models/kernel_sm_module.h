@@ -68,7 +68,6 @@ class KernelSm : public sc_core::sc_module {
     uint32_t barrier_pc = 0;             // the bar.sync it waits at (its stall is counted there)
     unsigned outstanding = 0;            // issued instructions whose results are not out
     WarpStall reason = WarpStall::idle;  // why it did not issue, this cycle (kCount: it issued)
-    uint64_t recheck_at = 0;             // `reason` holds until then
     // Its registers and carry were free for the instruction at this pc: only
     // its own next issue can take them again, so check() skips them until then.
     uint32_t operands_free_pc = kNoPc;
@@ -146,9 +145,13 @@ class KernelSm : public sc_core::sc_module {
   // form; kind arithmetic), or none.
   std::vector<std::unique_ptr<ProgramInstr>> rtl_instrs_;
   std::vector<Slot> slots_;
+  // Per slot: its `reason` holds until then. Apart from the slots, as the
+  // scheduler reads it for every warp every cycle and little else of them.
+  std::vector<uint64_t> recheck_at_;
   std::vector<CtaSlot> ctas_;
   std::vector<Part> parts_;
   uint64_t next_cta_ = 0, grid_ctas_ = 0, ctas_done_ = 0;
+  size_t exited_ctas_ = 0;  // resident CTAs whose warps have all exited (retire_and_launch looks only then)
   uint64_t warp_instructions_ = 0, end_cycle_ = 0, outstanding_ = 0;
   uint64_t now_ = 0;  // the cycle loop's cycle (the profile's end when the run stops)
   std::string error_;
