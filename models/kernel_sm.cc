@@ -496,12 +496,11 @@ void KernelSm::set_reason(Slot& s, WarpStall reason, uint64_t t) {
     s.stall_pc = s.warp->pc();
 }
 
-Timing KernelSm::timing_of(const kernel::Inst& in, const kernel::StepResult& r) const {
-  Timing t = timing_[r.pc];
+void KernelSm::set_timing(Timing& t, const kernel::Inst& in, const kernel::StepResult& r) const {
+  t = timing_[r.pc];  // in place: a copy through a temporary costs a store-forwarding stall per issue
   if (t.unit == Unit::lsu && (in.kind == kernel::Kind::ld || in.kind == kernel::Kind::st ||
                               in.kind == kernel::Kind::atom || in.kind == kernel::Kind::red))
     t.interval *= transactions(r, in, config_.memory);
-  return t;
 }
 
 KernelSm::Txn* KernelSm::acquire() {
@@ -573,7 +572,7 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   op.warp = static_cast<uint32_t>(slot);
   op.pc = r.pc;
   op.active_mask = r.executed;
-  op.timing = timing_of(in, r);
+  set_timing(op.timing, in, r);
   op.access = {};
   const unsigned* row = config_.dependency_table[static_cast<size_t>(op.timing.dep)].data();
   for (unsigned i = 0; i < in.num_writes; ++i) {

@@ -131,7 +131,8 @@ class KernelSm : public sc_core::sc_module {
   void release(Txn& txn);
   void drain_events(uint64_t now);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
-  Timing timing_of(const kernel::Inst& in, const kernel::StepResult& r) const;
+  // The timing of the warp-instruction `r` ran, its memory accesses counted.
+  void set_timing(Timing& t, const kernel::Inst& in, const kernel::StepResult& r) const;
 
   const SimJob& job_;
   const ArchConfig& config_;
