@@ -11,10 +11,11 @@
 #include <vector>
 
 #include "cosim/checker.h"
-#include "cosim/rtl_form.h"
 #include "cosim/golden.h"
+#include "cosim/rtl_form.h"
 #include "cosim/rtl_units.h"
 #include "cosim/vectors.h"
+#include "util/splitmix64.h"
 
 namespace ptxfu::cosim {
 
@@ -47,10 +48,10 @@ int bad(std::ostream& out, const std::string& why) {
   return 2;
 }
 
-// Exhaustive runs go in blocks: each gets a fresh checker (its random filler
-// seeded by the block's first vector), so the report is the same for any
-// number of threads, and each thread drives a unit (a VerilatedContext) of
-// its own.
+// Runs go in blocks: each gets a fresh checker (its random filler and, in a
+// random run, its vectors seeded by the block), so the report is the same
+// for any number of threads, and each thread drives a unit (a
+// VerilatedContext) of its own.
 constexpr uint64_t kBlockVectors = uint64_t{1} << 18;
 constexpr size_t kGoldenChunk = 4096;  // vectors per call of the batched golden model
 
@@ -64,7 +65,7 @@ struct BlockOutcome {
 // Checks `n` vectors, next() giving each in turn, with the golden results
 // computed a chunk at a time.
 template <class Next>
-void check_stream(Checker& checker, const GoldenMany& golden_many, const Form& form, uint64_t n, Next next) {
+BlockOutcome check_stream(Checker& checker, const GoldenMany& golden_many, const Form& form, uint64_t n, Next next) {
   std::vector<Vector> vectors(kGoldenChunk);
   std::vector<uint64_t> src[3], expected(kGoldenChunk);
   for (auto& s : src) s.resize(kGoldenChunk);
@@ -81,13 +82,6 @@ void check_stream(Checker& checker, const GoldenMany& golden_many, const Form& f
     done += chunk;
   }
   checker.finish();
-}
-
-BlockOutcome run_block(Unit& unit, const Golden& golden, const GoldenMany& golden_many, const Form& form,
-                       const CosimOptions& o, uint64_t begin, uint64_t end) {
-  Checker checker(unit, golden, form, o.seed + begin / kBlockVectors, o.stall_rate);
-  uint64_t index = begin;
-  check_stream(checker, golden_many, form, end - begin, [&] { return VectorSource::exhaustive(form, index++); });
   const Scoreboard& board = checker.scoreboard();
   return {checker.vectors(), checker.mismatches(), board.records(), board.first_mismatches()};
 }
@@ -112,23 +106,17 @@ struct RunOutcome {
   std::string note;
 };
 
-// Every input of the form (this shard's part), in blocks over the threads.
-RunOutcome run_exhaustive(Unit& unit, const Golden& golden, const GoldenMany& golden_many, const Form& form,
-                          const CosimOptions& o, bool one_unit) {
-  RunOutcome r;
-  const uint64_t size = VectorSource::exhaustive_size(form);
-  const uint64_t begin = static_cast<uint64_t>((static_cast<unsigned __int128>(size) * o.shard_index) / o.shard_count);
-  const uint64_t end = static_cast<uint64_t>((static_cast<unsigned __int128>(size) * (o.shard_index + 1)) / o.shard_count);
-  const uint64_t blocks = (end - begin + kBlockVectors - 1) / kBlockVectors;
-  const unsigned jobs =
-      one_unit ? 1u : static_cast<unsigned>(std::min<uint64_t>(job_count(o), std::max<uint64_t>(blocks, 1)));
+// Runs blocks 0 to blocks-1 (run_one(unit, b) checks block b) over the
+// threads, and merges them in block order: the first mismatches reported are
+// those of the first blocks. Returns the number of threads in `jobs`.
+template <class RunOne>
+RunOutcome run_blocks(Unit& unit, const Form& form, const CosimOptions& o, bool one_unit, uint64_t blocks,
+                      RunOne run_one, unsigned& jobs) {
+  jobs = one_unit ? 1u : static_cast<unsigned>(std::min<uint64_t>(job_count(o), std::max<uint64_t>(blocks, 1)));
   std::vector<BlockOutcome> outcome(blocks);
   std::atomic<uint64_t> next{0};
   const auto work = [&](Unit& u) {
-    for (uint64_t b; (b = next.fetch_add(1)) < blocks;) {
-      const uint64_t first = begin + b * kBlockVectors;
-      outcome[b] = run_block(u, golden, golden_many, form, o, first, std::min(end, first + kBlockVectors));
-    }
+    for (uint64_t b; (b = next.fetch_add(1)) < blocks;) outcome[b] = run_one(u, b);
   };
   std::vector<std::thread> helpers;
   for (unsigned j = 1; j < jobs; ++j)
@@ -141,7 +129,7 @@ RunOutcome run_exhaustive(Unit& unit, const Golden& golden, const GoldenMany& go
   work(unit);
   for (auto& t : helpers) t.join();
 
-  // Merged in block order: the first mismatches are those of the lowest inputs.
+  RunOutcome r;
   std::vector<Mismatch> first;
   uint64_t records = 0;
   for (const BlockOutcome& b : outcome) {
@@ -152,29 +140,78 @@ RunOutcome run_exhaustive(Unit& unit, const Golden& golden, const GoldenMany& go
       if (first.size() < Scoreboard::kKeep) first.push_back(m);
   }
   r.errors = Scoreboard::errors(first, records, o.max_reported);
-  const uint64_t combos = (end - begin) * form.lanes, first_combo = begin * form.lanes;
-  const std::string range =
-      combos == 0 ? "none" : hex32(first_combo) + " to " + hex32(first_combo + combos - 1);
-  r.note = "# exhaustive: input combinations " + range + " (" + std::to_string(combos) + " of " + std::to_string(size * form.lanes) + ", " + std::to_string(form.lanes) +
-           " per vector), " + std::to_string(blocks) + (blocks == 1 ? " block on " : " blocks on ") +
-           std::to_string(jobs) + (jobs == 1 ? " thread\n" : " threads\n");
   return r;
 }
 
-// This shard's part of the structured set first, then random vectors.
+std::string blocks_on_threads(uint64_t blocks, unsigned jobs) {
+  return std::to_string(blocks) + (blocks == 1 ? " block on " : " blocks on ") + std::to_string(jobs) +
+         (jobs == 1 ? " thread\n" : " threads\n");
+}
+
+// Every input of the form (this shard's part).
+RunOutcome run_exhaustive(Unit& unit, const Golden& golden, const GoldenMany& golden_many, const Form& form,
+                          const CosimOptions& o, bool one_unit) {
+  const uint64_t size = VectorSource::exhaustive_size(form);
+  const uint64_t begin = static_cast<uint64_t>((static_cast<unsigned __int128>(size) * o.shard_index) / o.shard_count);
+  const uint64_t end =
+      static_cast<uint64_t>((static_cast<unsigned __int128>(size) * (o.shard_index + 1)) / o.shard_count);
+  const uint64_t blocks = (end - begin + kBlockVectors - 1) / kBlockVectors;
+  unsigned jobs = 1;
+  RunOutcome r = run_blocks(
+      unit, form, o, one_unit, blocks,
+      [&](Unit& u, uint64_t b) {
+        const uint64_t first = begin + b * kBlockVectors, last = std::min(end, first + kBlockVectors);
+        Checker checker(u, golden, form, o.seed + first / kBlockVectors, o.stall_rate);
+        uint64_t index = first;
+        return check_stream(checker, golden_many, form, last - first,
+                            [&] { return VectorSource::exhaustive(form, index++); });
+      },
+      jobs);
+  const uint64_t combos = (end - begin) * form.lanes, first_combo = begin * form.lanes;
+  const std::string range = combos == 0 ? "none" : hex32(first_combo) + " to " + hex32(first_combo + combos - 1);
+  r.note = "# exhaustive: input combinations " + range + " (" + std::to_string(combos) + " of " +
+           std::to_string(size * form.lanes) + ", " + std::to_string(form.lanes) + " per vector), " +
+           blocks_on_threads(blocks, jobs);
+  return r;
+}
+
+// The seed of a random run's block b: the run's own seed for the first (so a
+// run of one block is what it always was), a SplitMix64 mix of it and b for
+// the others (no two shards' blocks share one).
+uint64_t block_seed(uint64_t run_seed, uint64_t b) {
+  if (b == 0) return run_seed;
+  uint64_t state = run_seed;
+  state = util::splitmix64(state) + b;
+  return util::splitmix64(state);
+}
+
+// This shard's part of the structured set first, then random vectors, in
+// blocks: block b's random vectors come from block_seed(seed + K, b).
 RunOutcome run_random(Unit& unit, const Golden& golden, const GoldenMany& golden_many, const Form& form,
-                      const CosimOptions& o) {
-  Checker checker(unit, golden, form, o.seed + o.shard_index, o.stall_rate);
-  VectorSource source(form, o.seed + o.shard_index);
-  const auto& fixed = source.structured();
-  size_t next_fixed = o.shard_index;
-  check_stream(checker, golden_many, form, o.vectors, [&] {
-    if (next_fixed >= fixed.size()) return source.random();
-    const Vector& v = fixed[next_fixed];
-    next_fixed += o.shard_count;
-    return v;
-  });
-  return {checker.vectors(), checker.mismatches(), checker.errors(o.max_reported), ""};
+                      const CosimOptions& o, bool one_unit) {
+  const uint64_t run_seed = o.seed + o.shard_index;
+  const VectorSource structured_source(form, run_seed);
+  const std::vector<Vector>& fixed = structured_source.structured();
+  const uint64_t structured =
+      fixed.size() > o.shard_index ? (fixed.size() - o.shard_index + o.shard_count - 1) / o.shard_count : 0;
+  const uint64_t blocks = (o.vectors + kBlockVectors - 1) / kBlockVectors;
+  unsigned jobs = 1;
+  RunOutcome r = run_blocks(
+      unit, form, o, one_unit, blocks,
+      [&](Unit& u, uint64_t b) {
+        const uint64_t first = b * kBlockVectors, last = std::min(o.vectors, first + kBlockVectors);
+        Checker checker(u, golden, form, block_seed(run_seed, b), o.stall_rate);
+        VectorSource source(form, block_seed(run_seed, b));
+        uint64_t index = first;
+        return check_stream(checker, golden_many, form, last - first, [&] {
+          const uint64_t i = index++;
+          return i < structured ? fixed[o.shard_index + i * o.shard_count] : source.random();
+        });
+      },
+      jobs);
+  r.note = "# random: " + std::to_string(std::min(structured, o.vectors)) +
+           " structured vectors, then seeded random; " + blocks_on_threads(blocks, jobs);
+  return r;
 }
 
 }  // namespace
@@ -186,14 +223,12 @@ int run_cosim(const CosimOptions& o, std::ostream& out) {
   if (!make_form(o.op, form, err)) return bad(out, err);
   if (!o.unit.empty() && o.unit != name(form.unit))
     return bad(out, "'" + o.op + "' runs on unit " + name(form.unit) + ", not " + o.unit);
-  if (o.shard_count == 0 || o.shard_index >= o.shard_count)
-    return bad(out, "--shard K/N needs 0 <= K < N");
+  if (o.shard_count == 0 || o.shard_index >= o.shard_count) return bad(out, "--shard K/N needs 0 <= K < N");
   if (o.exhaustive && !VectorSource::exhaustive_possible(form))
-    return bad(out, "--exhaustive needs a one- or two-operand form ('" + o.op +
-                        "' has 2^48 input combinations per lane)");
+    return bad(out,
+               "--exhaustive needs a one- or two-operand form ('" + o.op + "' has 2^48 input combinations per lane)");
   const bool one_unit = !o.trace_file.empty() || !o.coverage_file.empty();
-  if (o.exhaustive && one_unit && o.jobs > 1)
-    return bad(out, "--trace and --coverage record one unit: they take --jobs 1");
+  if (one_unit && o.jobs > 1) return bad(out, "--trace and --coverage record one unit: they take --jobs 1");
   Golden golden;
   GoldenMany golden_many;
   if (o.golden == "ref") {
@@ -215,7 +250,7 @@ int run_cosim(const CosimOptions& o, std::ostream& out) {
 
   const auto start = std::chrono::steady_clock::now();
   const RunOutcome r = o.exhaustive ? run_exhaustive(*unit, golden, golden_many, form, o, one_unit)
-                                    : run_random(*unit, golden, golden_many, form, o);
+                                    : run_random(*unit, golden, golden_many, form, o, one_unit);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   unit->close_trace();
 

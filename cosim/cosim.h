@@ -3,15 +3,17 @@
 // the subcommand; the command line itself lives in src/cli.
 //
 //   ptxfu cosim --op fma.rn.f16x2 --vectors N --seed S [--unit hfma2|hmnmx2]
-//               [--exhaustive [--jobs N]] [--shard K/N] [--trace FILE] [--stages N]
+//               [--exhaustive] [--jobs N] [--shard K/N] [--trace FILE] [--stages N]
 //               [--golden core|ref] [--coverage FILE]
 //
 // Output: on mismatches, the first few failing vectors, each as a
 // `ptxfu eval` line followed by a `# expected ... got ...` comment (so the
 // output can be piped into `ptxfu eval` to replay them); then exactly one
 // last line:  vectors=N mismatches=M vectors_per_s=R
-// An exhaustive run says which input combinations it covered, on the line
-// before:  # exhaustive: input combinations 0x... to 0x... (...)
+// The line before says what ran: `# exhaustive: input combinations 0x... to
+// 0x... (...)` or `# random: N structured vectors, then seeded random`, and
+// on how many threads (blocks of 2^18 vectors, each with its own seeds, so
+// the report does not depend on the thread count).
 #pragma once
 #include <cstdint>
 #include <iosfwd>
@@ -24,17 +26,17 @@ struct CosimOptions {
   std::string unit;            // "hfma2" or "hmnmx2"; empty: follows from the op
   uint64_t vectors = 1000000;  // vectors to run (structured set first, then random)
   uint64_t seed = 1;
-  bool exhaustive = false;     // every input pair (2^32) or value (2^16); ignores `vectors`
-  unsigned shard_index = 0;    // --shard K/N: this run does part K of N (0 <= K < N)
+  bool exhaustive = false;   // every input pair (2^32) or value (2^16); ignores `vectors`
+  unsigned shard_index = 0;  // --shard K/N: this run does part K of N (0 <= K < N)
   unsigned shard_count = 1;
-  unsigned jobs = 0;           // --exhaustive: threads, each with a unit of its own (0: every CPU)
-  std::string trace_file;      // non-empty: write an FST waveform here
-  int stages = -1;             // RTL pipeline configuration; -1: the unit's default
-  std::string golden = "core"; // "core" (ptxfu's exact core) or "ref" (MPFR reference)
-  std::string coverage_file;   // non-empty (coverage builds): write after a passing run
-  bool broken = false;         // use the deliberately broken RTL build (self test)
-  unsigned max_reported = 5;   // failing vectors printed in eval syntax
-  double stall_rate = 0.0;     // 0..1: random input bubbles and output backpressure
+  unsigned jobs = 0;            // threads, each with a unit of its own (0: every CPU)
+  std::string trace_file;       // non-empty: write an FST waveform here
+  int stages = -1;              // RTL pipeline configuration; -1: the unit's default
+  std::string golden = "core";  // "core" (ptxfu's exact core) or "ref" (MPFR reference)
+  std::string coverage_file;    // non-empty (coverage builds): write after a passing run
+  bool broken = false;          // use the deliberately broken RTL build (self test)
+  unsigned max_reported = 5;    // failing vectors printed in eval syntax
+  double stall_rate = 0.0;      // 0..1: random input bubbles and output backpressure
 };
 
 // Runs one co-simulation and prints its report on `out`. Returns 0 when every

@@ -12,11 +12,12 @@ void add_cosim_options(CLI::App& cmd, CosimOptions& o) {
   cmd.add_option("--op", o.op, "PTX form, e.g. fma.rn.f16x2, min.NaN.bf16x2, neg.ftz.f16")->required();
   cmd.add_option("--unit", o.unit, "hfma2 or hmnmx2 (default: the unit that runs the op)")
       ->check(CLI::IsMember({"hfma2", "hmnmx2"}));
-  cmd.add_option("--vectors", o.vectors, "vectors to run: the structured set first, then seeded random (default 1000000)");
+  cmd.add_option("--vectors", o.vectors,
+                 "vectors to run: the structured set first, then seeded random (default 1000000)");
   cmd.add_option("--seed", o.seed, "random seed (default 1)");
   cmd.add_flag("--exhaustive", o.exhaustive, "every input pair (2^32) or value (2^16) of a one/two-operand op");
   cmd.add_option("--jobs", o.jobs,
-                 "--exhaustive: threads, each driving a verilated unit of its own (default: every CPU; "
+                 "threads, each driving a verilated unit of its own (default: every CPU; "
                  "the report does not depend on it)")
       ->check(CLI::Range(1u, 1024u));
   cmd.add_option_function<std::string>(
@@ -24,7 +25,8 @@ void add_cosim_options(CLI::App& cmd, CosimOptions& o) {
          [&o](const std::string& s) {
            if (!parse_shard(s, o)) throw CLI::ValidationError("--shard", "wants K/N with 0 <= K < N");
          },
-         "K/N: run part K (0-based) of N: a slice of the exhaustive range, or of the structured set (random vectors then use seed + K)")
+         "K/N: run part K (0-based) of N: a slice of the exhaustive range, or of the structured set (random vectors "
+         "then use seed + K)")
       ->type_name("K/N");
   cmd.add_option("--trace", o.trace_file, "write an FST waveform of the run to FILE");
   cmd.add_option("--stages", o.stages,

@@ -437,6 +437,37 @@ TEST(CosimExhaustive, ReportIsTheSameOnAnyNumberOfThreads) {
   EXPECT_EQ(run(o).status, 2);  // a waveform records one unit
 }
 
+// Random runs go in blocks too, each with seeds of its own: the broken RTL
+// over three blocks (a shard's structured part, then random vectors, with
+// bubbles and backpressure) reports the same on one thread as on two.
+TEST(CosimRandom, ReportIsTheSameOnAnyNumberOfThreads) {
+  CosimOptions o;
+  o.golden = golden_name();
+  o.broken = true;
+  o.op = "fma.rn.bf16x2";
+  o.vectors = 600000;  // 2^18 vectors a block: three blocks, the last one short
+  o.seed = 5;
+  o.shard_index = 1;
+  o.shard_count = 3;
+  o.stall_rate = 0.1;
+  o.jobs = 1;
+  const RunResult one = run(o);
+  o.jobs = 2;
+  const RunResult two = run(o);
+  EXPECT_EQ(one.status, 1) << one.output;
+  const auto report = [](const std::string& s) {
+    return std::regex_replace(s.substr(0, s.rfind(" vectors_per_s=")), std::regex(" on \\d+ threads?"), "");
+  };
+  EXPECT_EQ(report(one.output), report(two.output));
+  EXPECT_NE(one.output.find("vectors=600000 mismatches="), std::string::npos) << one.output;
+  EXPECT_NE(one.output.find(" structured vectors, then seeded random; 3 blocks on 1 thread\n"), std::string::npos)
+      << one.output;
+  EXPECT_NE(two.output.find("3 blocks on 2 threads\n"), std::string::npos) << two.output;
+  const testing_support::ScratchDir scratch;
+  o.trace_file = scratch / "cosim_random_jobs.fst";
+  EXPECT_EQ(run(o).status, 2);  // a waveform records one unit
+}
+
 // The RTL's OOB_NAN parameter (through the reference, which CMake gives the
 // RTL's default) must be the core's constant.
 TEST(CosimOob, RtlPatternIsTheCores) {
