@@ -130,6 +130,29 @@ bool selects_a(const isa::Instr& in, uint64_t c) {
 
 }  // namespace
 
+bool execute_compare_lanes(const isa::Instr& in, const uint64_t (*src)[kMaxLanes], unsigned lanes, uint32_t active,
+                           uint64_t* results) {
+  if (!in.row || in.row->executor != isa::Executor::compare) return false;
+  auto each = [&](auto lane_value) {
+    for (unsigned lane = 0; lane < lanes; ++lane)
+      if (active >> lane & 1) results[lane] = lane_value(lane);
+  };
+  switch (in.op) {
+    case Op::selp: each([&](unsigned l) { return (src[2][l] & 1) ? src[0][l] : src[1][l]; }); return true;
+    case Op::setp: {  // p only: the value of setp() for one-lane types, the type's decoding hoisted
+      if (isa::info(in.type).lanes != 1) return false;
+      const uint64_t m = integer::low_mask(isa::lane_bits(in.type));
+      const bool ftz = in.has(Mod::ftz), has_c = in.num_src == 3;
+      each([&](unsigned l) {
+        const bool t = compare_lane(in.type, in.cmp, src[0][l] & m, src[1][l] & m, ftz);
+        return uint64_t{combine(in, t, has_c && (src[2][l] & 1))};
+      });
+      return true;
+    }
+    default: return false;
+  }
+}
+
 bool execute_compare(const isa::Instr& in, const uint64_t* src, Result& out) {
   if (!in.row || in.row->executor != isa::Executor::compare) return false;
   Result r;

@@ -63,6 +63,7 @@ void execute_lanes(const isa::Instr& instr, const uint64_t (*src)[kMaxLanes], un
     return;
   }
   if (run == run_int && execute_int_lanes(instr, src, lanes, active, results)) return;
+  if (run == run_compare && execute_compare_lanes(instr, src, lanes, active, results)) return;
   const unsigned sources = instr.num_src < 4 ? instr.num_src : 4;
   for (unsigned lane = 0; lane < lanes; ++lane) {
     if (!(active >> lane & 1)) continue;

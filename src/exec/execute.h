@@ -60,6 +60,10 @@ bool execute_int_lanes(const isa::Instr& instr, const uint64_t (*src)[kMaxLanes]
                        uint64_t* results);                                        // exec_int.cc
 bool execute_approx(const isa::Instr& instr, const uint64_t* src, Result& out);   // exec_approx.cc
 bool execute_compare(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_compare.cc
+// setp with one destination on one-lane types, and selp, for the active
+// lanes of a warp (false: another compare form; the caller goes lane by lane).
+bool execute_compare_lanes(const isa::Instr& instr, const uint64_t (*src)[kMaxLanes], unsigned lanes, uint32_t active,
+                           uint64_t* results);                                    // exec_compare.cc
 bool execute_convert(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_convert.cc
 bool execute_move(const isa::Instr& instr, const uint64_t* src, Result& out);     // exec_move.cc
 
