@@ -140,6 +140,10 @@ class Exec {
       for (unsigned lane = 0; lane < 32; ++lane) out[lane] = exec >> lane & 1 ? r[lane] & m : 0;
       return;
     }
+    if (o.kind == Operand::Kind::imm) {
+      for (unsigned lane = 0; lane < 32; ++lane) out[lane] = exec >> lane & 1 ? o.value : 0;
+      return;
+    }
     for (unsigned lane = 0; lane < 32; ++lane) out[lane] = exec >> lane & 1 ? read(o, lane) : 0;
   }
 
@@ -506,12 +510,14 @@ class Exec {
   void shfl(const Inst& in, uint32_t exec) {
     const bool sync = in.num_src == 4;
     members(in, exec, sync ? &in.src[3] : nullptr);
-    uint64_t value[32];
-    for (unsigned lane = 0; lane < 32; ++lane) value[lane] = read(in.src[0], lane);
+    uint64_t value[32], lane_b[32], lane_c[32], out[32], valid[32];
+    read_lanes(in.src[0], ~0u, value);  // inactive lanes can be read from
+    read_lanes(in.src[1], exec, lane_b);
+    read_lanes(in.src[2], exec, lane_c);
     for (unsigned lane = 0; lane < 32; ++lane) {
       if (!(exec >> lane & 1)) continue;
-      const uint32_t b = static_cast<uint32_t>(read(in.src[1], lane)) & 31;
-      const uint32_t c = static_cast<uint32_t>(read(in.src[2], lane));
+      const uint32_t b = static_cast<uint32_t>(lane_b[lane]) & 31;
+      const uint32_t c = static_cast<uint32_t>(lane_c[lane]);
       const uint32_t cval = c & 31, segmask = (c >> 8) & 31;
       const uint32_t max_lane = (lane & segmask) | (cval & ~segmask);
       const uint32_t min_lane = lane & segmask;
@@ -536,9 +542,11 @@ class Exec {
           break;
       }
       if (!pval) j = lane;
-      write(in.dst[0], lane, value[j]);
-      if (in.num_dst > 1) write(in.dst[1], lane, pval);
+      out[lane] = value[j];
+      valid[lane] = pval;
     }
+    write_lanes(in.dst[0], exec, out);
+    if (in.num_dst > 1) write_lanes(in.dst[1], exec, valid);
   }
 
   void vote(const Inst& in, uint32_t exec) {
