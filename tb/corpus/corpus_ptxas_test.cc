@@ -366,7 +366,7 @@ TEST(CorpusPtxas, IllegalVariantsAgreeLineByLine) {
   std::map<std::string, PtxasResult> ptxas_cache;                       // by -arch and text
   const bool verbose = std::getenv("PTXFU_CORPUS_VERBOSE") != nullptr;  // every variant with both verdicts
   const testing_support::ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
 
   for (size_t fidx = 0; fidx < files.size(); ++fidx) {
     FileInfo fi;

@@ -35,7 +35,7 @@ struct RunResult {
   std::string output;
 };
 
-RunResult run(CosimOptions o) {
+RunResult run(const CosimOptions& o) {
   std::ostringstream out;
   const int status = run_cosim(o, out);
   return {status, out.str()};
@@ -405,6 +405,12 @@ TEST(CosimExhaustive, UnaryWholeAndBinaryShard) {
   EXPECT_EQ(last_line(r.output).rfind("vectors=524288 mismatches=0 ", 0), 0u) << r.output;
 }
 
+// A run's report without what the thread count changes: the number of
+// threads and the speed.
+std::string without_threads(const std::string& report) {
+  return std::regex_replace(report.substr(0, report.rfind(" vectors_per_s=")), std::regex(" on \\d+ threads?"), "");
+}
+
 // Threads change the speed of an exhaustive run, never its report: the
 // broken RTL over a shard of add gives the same failing vectors and counts
 // on one thread as on three, in block order.
@@ -421,10 +427,7 @@ TEST(CosimExhaustive, ReportIsTheSameOnAnyNumberOfThreads) {
   o.jobs = 3;
   const RunResult three = run(o);
   EXPECT_EQ(one.status, 1) << one.output;
-  const auto report = [](const std::string& s) {  // all but the thread count and the speed
-    return std::regex_replace(s.substr(0, s.rfind(" vectors_per_s=")), std::regex(" on \\d+ threads?"), "");
-  };
-  EXPECT_EQ(report(one.output), report(three.output));
+  EXPECT_EQ(without_threads(one.output), without_threads(three.output));
   EXPECT_NE(one.output.find("vectors=1048576 mismatches="), std::string::npos) << one.output;
   // 2^31 vectors of two lanes from pair 0; shard 480 of 2048 starts at pair 480 * 2^21.
   EXPECT_NE(one.output.find("# exhaustive: input combinations 0x3c000000 to 0x3c1fffff (2097152 of 4294967296, 2 "
@@ -455,10 +458,7 @@ TEST(CosimRandom, ReportIsTheSameOnAnyNumberOfThreads) {
   o.jobs = 2;
   const RunResult two = run(o);
   EXPECT_EQ(one.status, 1) << one.output;
-  const auto report = [](const std::string& s) {
-    return std::regex_replace(s.substr(0, s.rfind(" vectors_per_s=")), std::regex(" on \\d+ threads?"), "");
-  };
-  EXPECT_EQ(report(one.output), report(two.output));
+  EXPECT_EQ(without_threads(one.output), without_threads(two.output));
   EXPECT_NE(one.output.find("vectors=600000 mismatches="), std::string::npos) << one.output;
   EXPECT_NE(one.output.find(" structured vectors, then seeded random; 3 blocks on 1 thread\n"), std::string::npos)
       << one.output;

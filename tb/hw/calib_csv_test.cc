@@ -180,7 +180,7 @@ TEST(CalibCsv, BadCsvGetsItsLine) {
 
 TEST(CalibCsv, TheFileAppearsOnlyWhenComplete) {
   const testing_support::ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   const std::string path = dir + "/calib_csv_test.csv";
   std::remove(path.c_str());
   std::string error;

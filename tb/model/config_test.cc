@@ -48,7 +48,7 @@ TEST(Config, EmbeddedNamesAndFilesResolveAlike) {
   EXPECT_EQ(named.name, "sm_80");
   EXPECT_EQ(named.origin, "embedded:sm_80");
   const testing_support::ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   std::ofstream(dir + "/mine.yaml") << with("name: sm_90", "name: mine");
   EXPECT_EQ(load_config(dir + "/mine.yaml").name, "mine");
   EXPECT_EQ(load_config("mine.yaml", dir + "/").origin, dir + "/mine.yaml");

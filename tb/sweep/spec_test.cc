@@ -171,7 +171,7 @@ TEST(SweepSpec, TopLevelSampleKeepsASeededSubset) {
 // failed point, recorded, not a spec error.
 TEST(SweepSpec, ProgramIllegalForAPointIsAPointError) {
   const testing_support::ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   std::ofstream(dir + "/oob.ptx")
       << ".reg .b32 %h<4>;\nmov.b32 %h1, 0x3c003c00;\nfma.rn.oob.f16x2 %h0, %h1, %h1, %h1;\n";
   std::ofstream(dir + "/s.yaml") << "base: sm_90\nprograms: [oob.ptx]\nparameters:\n  features.remove: [[], [oob]]\n";
@@ -229,7 +229,7 @@ TEST(SweepSpec, ABaseListIsTheFirstParameter) {
 // Config files in the list, relative to the spec, and the errors of a list.
 TEST(SweepSpec, BaseListErrorsNameTheEntry) {
   const testing_support::ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   const std::string sm90 = models::resolve_config("sm_90").text;
   // A copy of sm_90 without the HFMA2 form override, and one with fewer warps.
   std::string no_hfma2 = sm90;
@@ -290,7 +290,7 @@ TEST(SweepSpec, BaseListErrorsNameTheEntry) {
 // program that no base accepts is a spec error.
 TEST(SweepSpec, AProgramIllegalOnOneBaseFailsThosePoints) {
   const testing_support::ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   std::ofstream(dir + "/oob.ptx")
       << ".reg .b32 %h<4>;\nmov.b32 %h1, 0x3c003c00;\nfma.rn.oob.f16x2 %h0, %h1, %h1, %h1;\n";
   std::ofstream(dir + "/s.yaml") << "base: [sm_80, sm_90]\nprograms: [oob.ptx]\nparameters:\n  warps: 1\n";
@@ -396,7 +396,7 @@ TEST(SweepSpec, KernelKeysDependOnTheLaunch) {
 // where an argument is wrong.
 TEST(SweepSpec, KernelErrorsNameTheKeyAndTheParameter) {
   const testing_support::ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   std::ofstream(dir + "/straight.ptx") << ".reg .b32 %r<2>;\nmov.b32 %r1, 1;\n";
   std::ofstream(dir + "/bad.ptx")
       << ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n  frobnicate;\n  ret;\n}\n";
@@ -520,7 +520,7 @@ TEST(SweepResults, JsonLinesHaveNumbersAndNullErrors) {
 // a JSON line without its CSV row is dropped; complete rows are kept.
 TEST(SweepResults, StoreRepairsATornTail) {
   const testing_support::ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   const std::vector<std::string> header = {"key", "program", "status", "cycles", "error"};
   {
     Store s(dir, header);

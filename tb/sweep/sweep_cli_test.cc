@@ -173,7 +173,7 @@ class Interrupt : public ::testing::TestWithParam<int> {};
 TEST_P(Interrupt, KeepsCompletedPointsAndResumesToTheSameRows) {
   const int sig = GetParam();
   const ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   const std::string spec = slow_spec(dir);
   const CmdRun ref = run({"sweep", spec, "--out", dir + "/ref", "--jobs", "2", "--quiet", "--no-plots"});
   ASSERT_EQ(ref.status, 0) << ref.out;
@@ -230,7 +230,7 @@ INSTANTIATE_TEST_SUITE_P(Sweep, Interrupt, ::testing::Values(SIGTERM, SIGINT, SI
 // goes on, and --retry-failed recomputes it.
 TEST(Sweep, AWorkerCrashIsRecordedAndTheSweepContinues) {
   const ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   const std::string spec = slow_spec(dir, 4, 800);  // long points: a worker is mid-run when it is hit
   const pid_t pid = spawn({"sweep", spec, "--out", dir + "/out", "--jobs", "1", "--no-plots"}, dir + "/log");
   ASSERT_TRUE(wait_rows(dir + "/out", 1)) << slurp(dir + "/log");
@@ -268,7 +268,7 @@ TEST(Sweep, AWorkerCrashIsRecordedAndTheSweepContinues) {
 
 TEST(Sweep, ATimedOutPointIsAFailedPoint) {
   const ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   const CmdRun r =
       run({"sweep", slow_spec(dir, 2, 3000), "--out", dir + "/out", "--timeout", "0.05", "--quiet", "--no-plots"});
   EXPECT_EQ(r.status, 1) << r.out;
@@ -279,7 +279,7 @@ TEST(Sweep, ATimedOutPointIsAFailedPoint) {
 
 TEST(Sweep, ShardsMergeToTheSingleProcessResult) {
   const ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   const std::string spec = fast_spec(dir);
   const CmdRun one = run({"sweep", spec, "--out", dir + "/one", "--jobs", "2", "--quiet", "--no-plots"});
   ASSERT_EQ(one.status, 0) << one.out;
@@ -340,7 +340,7 @@ std::map<std::string, nlohmann::json> json_by_key(const std::string& dir) {
 // sweep whose base is that config alone.
 TEST(Sweep, EachBasePointIsWhatThatBaseGivesAlone) {
   const ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   const std::string spec = base_spec(dir);
   const CmdRun r = run({"sweep", spec, "--out", dir + "/all", "--jobs", "2", "--quiet", "--no-plots"});
   ASSERT_EQ(r.status, 0) << r.out;
@@ -393,7 +393,7 @@ TEST(Sweep, EachBasePointIsWhatThatBaseGivesAlone) {
 // base is part of each point's identity.
 TEST(Sweep, ResumingABaseSweepKeepsEachBasesPoints) {
   const ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   const std::string spec = base_spec(dir);
   const CmdRun ref = run({"sweep", spec, "--out", dir + "/ref", "--jobs", "2", "--quiet", "--no-plots"});
   ASSERT_EQ(ref.status, 0) << ref.out;
@@ -430,7 +430,7 @@ TEST(Sweep, ResumingABaseSweepKeepsEachBasesPoints) {
 // and the charts draw one line per program and base.
 TEST(Sweep, BaseSweepShardsMergeAndPlotOneLinePerBase) {
   const ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   const std::string spec = base_spec(dir);
   const CmdRun one = run({"sweep", spec, "--out", dir + "/one", "--jobs", "2", "--quiet", "--no-plots"});
   ASSERT_EQ(one.status, 0) << one.out;
@@ -474,7 +474,7 @@ TEST(Sweep, BaseSweepShardsMergeAndPlotOneLinePerBase) {
 TEST(Sweep, ABaseOnlySweepIsChartedOverTheBase) {
   if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot is not installed";
   const ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   std::ofstream(dir + "/s.yaml") << "base: [sm_70, sm_80, sm_90]\nparameters:\n  warps: 16\nprograms: [ffma.stream]\n";
   const CmdRun r = run({"sweep", dir + "/s.yaml", "--out", dir + "/out", "--quiet"});
   ASSERT_EQ(r.status, 0) << r.out;
@@ -559,7 +559,7 @@ std::vector<std::string> sim_args(const std::string& dir, const std::string& pro
 // override, written as a file).
 TEST(Sweep, EachKernelPointIsWhatPtxfuSimGives) {
   const ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   const CmdRun r = run({"sweep", kernel_spec(dir), "--out", dir + "/out", "--jobs", "2", "--quiet", "--no-plots"});
   ASSERT_EQ(r.status, 0) << r.out;
   const Table t = read_table(dir + "/out");
@@ -601,7 +601,7 @@ TEST(Sweep, EachKernelPointIsWhatPtxfuSimGives) {
 // simulator's message; the other points run.
 TEST(Sweep, AKernelFaultIsAFailedPoint) {
   const ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   const std::string softmax =
       "    kernel: " + kCorpus + "softmax.sm_80.ptx\n    entry: softmax_warp_per_row\n    grid: 2\n    block: 64\n";
   std::ofstream(dir + "/s.yaml") << "base: sm_90\nparameters:\n  mode: [lt, at]\nprograms:\n"
@@ -637,7 +637,7 @@ TEST(Sweep, AKernelFaultIsAFailedPoint) {
 // to the single-process result.
 TEST(Sweep, AResumedKernelSweepKeepsItsPoints) {
   const ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   const std::string spec = kernel_spec(dir);
   const CmdRun ref = run({"sweep", spec, "--out", dir + "/ref", "--jobs", "2", "--quiet", "--no-plots"});
   ASSERT_EQ(ref.status, 0) << ref.out;
@@ -674,7 +674,7 @@ TEST(Sweep, AResumedKernelSweepKeepsItsPoints) {
 // (the real cluster run is scripts/test-slurm.sh).
 TEST(Sweep, SlurmScriptsRunEveryShardAndMerge) {
   const ScratchDir scratch;
-  const std::string top = scratch.path();
+  const std::string& top = scratch.path();
   for (const std::string kind : {"one-base", "bases", "kernels"}) {
     SCOPED_TRACE(kind);
     const std::string dir = top + "/" + kind;
@@ -702,7 +702,7 @@ TEST(Sweep, SlurmScriptsRunEveryShardAndMerge) {
 
 TEST(Sweep, ABadSpecRunsNothingAndWritesNothing) {
   const ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   std::ofstream(dir + "/bad.yaml")
       << "base: sm_90\nprograms: [ffma.chain]\nparameters:\n  units.fma.latency: [4, -1]\n";
   const CmdRun r = run({"sweep", dir + "/bad.yaml", "--out", dir + "/out"});
@@ -725,7 +725,7 @@ TEST(Sweep, ABadSpecRunsNothingAndWritesNothing) {
 // point with the checker's message; the others run.
 TEST(Sweep, AProgramIllegalForAPointIsRecordedAsFailed) {
   const ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   std::ofstream(dir + "/oob.ptx")
       << ".reg .b32 %h<4>;\nmov.b32 %h1, 0x3c003c00;\nfma.rn.oob.f16x2 %h0, %h1, %h1, %h1;\n";
   std::ofstream(dir + "/s.yaml") << "base: sm_90\nprograms: [oob.ptx]\nparameters:\n  features.remove: [[], [oob]]\n";
@@ -747,7 +747,7 @@ TEST(Sweep, ExampleSpecsProduceCsvJsonAndPlots) {
   const bool gnuplot = std::system("command -v gnuplot > /dev/null 2>&1") == 0;
   for (const std::string name : {"fma_latency_warps", "hfma2_lanes_issue", "arch_warps", "kernel_arch"}) {
     const ScratchDir scratch;
-    const std::string dir = scratch.path();
+    const std::string& dir = scratch.path();
     const CmdRun r =
         run({"sweep", kSource + "/configs/sweeps/" + name + ".yaml", "--out", dir, "--jobs", "2", "--quiet"});
     ASSERT_EQ(r.status, 0) << r.out;
@@ -767,7 +767,7 @@ TEST(Sweep, ExampleSpecsProduceCsvJsonAndPlots) {
 TEST(Sweep, OneParameterSweepsGetALineChart) {
   if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot is not installed";
   const ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   std::ofstream(dir + "/s.yaml") << "base: sm_90\nparameters:\n  scheduler: [gto, lrr]\n  warps: 16\n"
                                  << "programs: [ffma.chain, examples/sim_mix.ptx]\nplot: [ipc, cycles]\n";
   ::symlink((kSource + "/examples").c_str(), (dir + "/examples").c_str());
@@ -780,7 +780,7 @@ TEST(Sweep, OneParameterSweepsGetALineChart) {
 
 TEST(Sweep, WithoutGnuplotThereAreNoPlotsAndNoError) {
   const ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   const CmdRun r = run({"sweep", fast_spec(dir), "--out", dir + "/out", "--quiet"}, "/nonexistent");
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("gnuplot is not installed"), std::string::npos) << r.out;

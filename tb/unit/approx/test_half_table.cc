@@ -106,7 +106,7 @@ TEST(HalfTable, InstalledTableDrivesTheExecutor) {
 
 TEST(HalfTable, InstallFromDirectory) {
   const testing_support::ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   const std::string good = dir + "/tanh.approx.f16.tab";
   const std::string wrong = dir + "/ex2.approx.f16.tab";
   HalfTable t{};

@@ -324,7 +324,7 @@ TEST(CheckCli, BadTargetOptionsAreUsageErrors) {
 // The real binary: exit codes and no crash on a file that is not text.
 TEST(CheckCli, BinaryHandlesJunkFiles) {
   const testing_support::ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   const std::string junk = dir + "/junk.bin";
   {
     std::ofstream f(junk, std::ios::binary);

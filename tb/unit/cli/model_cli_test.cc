@@ -80,7 +80,7 @@ TEST(SimCli, BothTimingStylesGiveTheSameCycles) {
 
 TEST(SimCli, TracesAreWritten) {
   const ptxfu::testing_support::ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   const CmdResult r = run("sim --warps 4 --trace " + dir + "/t.vcd --kanata " + dir + "/t.kanata " + kExample);
   ASSERT_EQ(r.status, 0) << r.out;
   std::ifstream vcd(dir + "/t.vcd"), kanata(dir + "/t.kanata");
@@ -93,7 +93,7 @@ TEST(SimCli, TracesAreWritten) {
 
 TEST(SimCli, BadInputGetsAClearErrorAndNonZeroExit) {
   const ptxfu::testing_support::ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   {
     std::ofstream(dir + "/bad.ptx") << ".reg .b32 %r<4>;\nadd.u32 %r1, %r2, %r3;\nld.global.u32 %r1, [%r2];\n";
     std::ofstream(dir + "/bad.yaml") << "name: x\ntarget: sm_90\nsub_partitions: 0\n";
@@ -118,7 +118,7 @@ TEST(SimCli, BadInputGetsAClearErrorAndNonZeroExit) {
 // .entry runs as a kernel.
 TEST(SimCli, StraightLineRefusesGuardsKernelsRun) {
   const ptxfu::testing_support::ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   std::ofstream(dir + "/guard.ptx") << ".reg .b32 %r<4>;\n.reg .pred %p<2>;\n@!%p1 add.u32 %r1, %r2, %r3;\n";
   CmdResult r = run("sim " + dir + "/guard.ptx");
   EXPECT_EQ(r.status, 1);

@@ -111,7 +111,7 @@ Verdict ptxfu_verdict(const Candidate& c, const Capabilities& caps, const Regist
 std::map<size_t, std::string> run_ptxas(const std::string& ptxas, const std::vector<Candidate>& cands,
                                         const std::string& target, const std::string& version) {
   const testing_support::ScratchDir scratch;
-  const std::string dir = scratch.path();
+  const std::string& dir = scratch.path();
   const std::string path = fmt::format("{}/ptxfu_agree_{}_{}.ptx", dir, target, version);
   // .b128 registers exist from PTX ISA 8.3 on: before it the candidates that
   // use them name unknown registers, for ptxas and for ptxfu alike.
