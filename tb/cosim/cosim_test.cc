@@ -11,6 +11,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cosim/checker.h"
@@ -411,6 +412,21 @@ std::string without_threads(const std::string& report) {
   return std::regex_replace(report.substr(0, report.rfind(" vectors_per_s=")), std::regex(" on \\d+ threads?"), "");
 }
 
+// Runs `o` on one thread and on `jobs`: the two reports must agree but for
+// what the thread count changes, and a waveform (of one unit) must refuse
+// more than one thread. Returns both runs.
+std::pair<RunResult, RunResult> on_one_and_on(CosimOptions o, unsigned jobs) {
+  o.jobs = 1;
+  RunResult one = run(o);
+  o.jobs = jobs;
+  RunResult many = run(o);
+  EXPECT_EQ(without_threads(one.output), without_threads(many.output));
+  const testing_support::ScratchDir scratch;
+  o.trace_file = scratch / "jobs.fst";
+  EXPECT_EQ(run(o).status, 2) << "--trace with --jobs " << jobs;
+  return {one, many};
+}
+
 // Threads change the speed of an exhaustive run, never its report: the
 // broken RTL over a shard of add gives the same failing vectors and counts
 // on one thread as on three, in block order.
@@ -422,12 +438,8 @@ TEST(CosimExhaustive, ReportIsTheSameOnAnyNumberOfThreads) {
   o.op = "add.rn.f16x2";
   o.shard_index = 480;
   o.shard_count = 2048;  // 2^20 vectors (four blocks) from a = 0x3c00 (1.0): ties to round
-  o.jobs = 1;
-  const RunResult one = run(o);
-  o.jobs = 3;
-  const RunResult three = run(o);
+  const auto [one, three] = on_one_and_on(o, 3);
   EXPECT_EQ(one.status, 1) << one.output;
-  EXPECT_EQ(without_threads(one.output), without_threads(three.output));
   EXPECT_NE(one.output.find("vectors=1048576 mismatches="), std::string::npos) << one.output;
   // 2^31 vectors of two lanes from pair 0; shard 480 of 2048 starts at pair 480 * 2^21.
   EXPECT_NE(one.output.find("# exhaustive: input combinations 0x3c000000 to 0x3c1fffff (2097152 of 4294967296, 2 "
@@ -435,9 +447,6 @@ TEST(CosimExhaustive, ReportIsTheSameOnAnyNumberOfThreads) {
             std::string::npos)
       << one.output;
   EXPECT_NE(three.output.find("4 blocks on 3 threads\n"), std::string::npos) << three.output;
-  const testing_support::ScratchDir scratch;
-  o.trace_file = scratch / "cosim_jobs.fst";
-  EXPECT_EQ(run(o).status, 2);  // a waveform records one unit
 }
 
 // Random runs go in blocks too, each with seeds of its own: the broken RTL
@@ -453,19 +462,12 @@ TEST(CosimRandom, ReportIsTheSameOnAnyNumberOfThreads) {
   o.shard_index = 1;
   o.shard_count = 3;
   o.stall_rate = 0.1;
-  o.jobs = 1;
-  const RunResult one = run(o);
-  o.jobs = 2;
-  const RunResult two = run(o);
+  const auto [one, two] = on_one_and_on(o, 2);
   EXPECT_EQ(one.status, 1) << one.output;
-  EXPECT_EQ(without_threads(one.output), without_threads(two.output));
   EXPECT_NE(one.output.find("vectors=600000 mismatches="), std::string::npos) << one.output;
   EXPECT_NE(one.output.find(" structured vectors, then seeded random; 3 blocks on 1 thread\n"), std::string::npos)
       << one.output;
   EXPECT_NE(two.output.find("3 blocks on 2 threads\n"), std::string::npos) << two.output;
-  const testing_support::ScratchDir scratch;
-  o.trace_file = scratch / "cosim_random_jobs.fst";
-  EXPECT_EQ(run(o).status, 2);  // a waveform records one unit
 }
 
 // The RTL's OOB_NAN parameter (through the reference, which CMake gives the
