@@ -256,13 +256,7 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
     bool plain = in.kind == kernel::Kind::arith && timing_[i].unit == Unit::fma && in.num_dst == 1 && in.num_src <= 4;
     for (unsigned k = 0; k < in.num_src; ++k)
       plain &= in.src[k].kind == kernel::Operand::Kind::reg || in.src[k].kind == kernel::Operand::Kind::imm;
-    rtl_instrs_.push_back(nullptr);
-    if (!plain) continue;
-    auto pi = std::make_unique<ProgramInstr>();
-    pi->instr = in.form;
-    pi->num_src = in.num_src;
-    pi->line = in.line;
-    rtl_instrs_.back() = std::move(pi);
+    rtl_checked_.push_back(plain);
   }
   for (const kernel::Inst& in : kernel_.insts)
     uses_carry_.push_back(in.kind == kernel::Kind::arith && (isa::reads_carry(in.form) || isa::writes_carry(in.form)));
@@ -289,6 +283,7 @@ bool KernelSm::launch_one() {
                         static_cast<uint32_t>(i / (uint64_t{g.x} * g.y))};
   CtaSlot c;
   c.cta = std::make_unique<kernel::Cta>(kernel_, job_.launch, id, 0);
+  c.cta->warp_slots = config_.max_warps;
   c.live_warps = c.cta->warps.size();
   const size_t cta_index = ctas_.size();
   size_t free_slot = 0;
@@ -321,6 +316,17 @@ void KernelSm::pending_retirements(uint64_t& next) const {
   }
 }
 
+void KernelSm::keep_registers(const kernel::Cta& cta) {
+  const uint32_t regs = kernel_.entry().num_regs;
+  final_registers_.resize(cta.warps.size());
+  for (const kernel::Warp& w : cta.warps) {
+    auto& out = final_registers_[w.index];
+    out.assign(regs, std::vector<uint64_t>(kWarpSize));
+    for (uint32_t r = 0; r < regs && (size_t{r} + 1) * kWarpSize <= w.regs.size(); ++r)
+      for (unsigned lane = 0; lane < kWarpSize; ++lane) out[r][lane] = w.regs[size_t{r} * kWarpSize + lane];
+  }
+}
+
 void KernelSm::retire_and_launch(uint64_t t, uint64_t& next) {
   for (size_t i = 0; exited_ctas_ > 0 && i < ctas_.size();) {
     CtaSlot& c = ctas_[i];
@@ -336,6 +342,7 @@ void KernelSm::retire_and_launch(uint64_t t, uint64_t& next) {
       continue;
     }
     end_cycle_ = std::max(end_cycle_, c.retire_at);
+    if (kernel_.straight_line) keep_registers(*c.cta);
     for (size_t s : c.slots) {
       end_reason(slots_[s], t);
       auto& warps = parts_[slots_[s].part].warps;
@@ -526,13 +533,13 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   const uint32_t reg_base = w.frames.back().reg_base;
   Txn& txn = *acquire();
   WarpOp& op = txn.op();
-  op.instr = nullptr;
+  op.rtl_form = nullptr;
   const uint32_t pc = w.pc();
-  if (!rtl_instrs_.empty() && rtl_instrs_[pc]) {
+  if (!rtl_checked_.empty() && rtl_checked_[pc]) {
     // The RTL unit computes this form again from its operands, read before
     // the executor writes the destination, and checks it against the core.
     const kernel::Inst& in = kernel_.insts[pc];
-    op.instr = rtl_instrs_[pc].get();
+    op.rtl_form = &in.form;
     for (unsigned k = 0; k < in.num_src; ++k) {
       const kernel::Operand& o = in.src[k];
       const uint64_t mask = o.bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << o.bits) - 1;
@@ -541,7 +548,6 @@ void KernelSm::issue(size_t slot, uint64_t t) {
                               ? o.value
                               : w.regs[(size_t{reg_base} + o.reg) * kWarpSize + lane] & mask;
     }
-    op.carry_in = 0;
   }
   const kernel::StepResult r = kernel::step(w, cta, memory_, t);
   if (r.status == kernel::StepResult::Status::error) {

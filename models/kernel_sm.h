@@ -21,6 +21,19 @@
 
 namespace ptxfu::models {
 
+// Loosely timed: b_transport with temporal decoupling (fast); approximately
+// timed: nb_transport with four phases (a clocked unit such as the RTL can
+// answer). The issue decisions are the same, so both give the same cycles.
+enum class TimingStyle { loosely_timed, approximately_timed };
+
+// One warp-instruction's issue, recorded when asked for (Kanata, bench --form).
+struct IssueRecord {
+  uint64_t id;
+  uint32_t warp, pc;
+  Unit unit;
+  uint64_t issue_cycle, free_cycle, done_cycle;
+};
+
 // Why a warp did not issue in a cycle. Per instruction (the profile) every
 // resident warp that did not issue counts one cycle of its reason; per
 // sub-partition a cycle without any issue counts the reason of its most

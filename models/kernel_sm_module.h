@@ -14,7 +14,7 @@
 #include <tlm>
 
 #include "models/kernel_sm.h"
-#include "models/sub_partition.h"
+#include "models/warp_op.h"
 
 namespace ptxfu::models {
 
@@ -38,6 +38,7 @@ class KernelSm : public sc_core::sc_module {
   const std::vector<LineProfile>& lines() const { return lines_; }
   const std::array<uint64_t, static_cast<size_t>(WarpStall::kCount)>& stalls() const { return stalls_; }
   const std::vector<IssueRecord>& records() const { return records_; }
+  std::vector<std::vector<std::vector<uint64_t>>>& final_registers() { return final_registers_; }
 
  private:
   static constexpr uint64_t kNever = ~uint64_t{0};
@@ -123,6 +124,7 @@ class KernelSm : public sc_core::sc_module {
   // known yet (approximately timed, at issue).
   void complete(Txn& txn, uint64_t cycle, bool pending = false);
   void retire_and_launch(uint64_t t, uint64_t& next);
+  void keep_registers(const kernel::Cta& cta);  // a straight-line program's, as its CTA retires
   void pending_retirements(uint64_t& next) const;  // lowers `next` to the next CTA that will retire
   bool launch_one();
   bool finished() const;
@@ -142,9 +144,11 @@ class KernelSm : public sc_core::sc_module {
   Residency residency_;
   std::vector<Timing> timing_;       // per instruction, the memory ones' before coalescing
   std::vector<uint8_t> uses_carry_;  // per instruction: reads or writes the carry flag
-  // --rtl-half: per instruction, the arithmetic the RTL unit checks (its
-  // form; kind arithmetic), or none.
-  std::vector<std::unique_ptr<ProgramInstr>> rtl_instrs_;
+  // --rtl-half: per instruction, whether the RTL unit computes it again
+  // (an arithmetic form on the FMA unit with register or immediate sources).
+  std::vector<uint8_t> rtl_checked_;
+  // A straight-line program's registers at its end: [warp][slot][lane].
+  std::vector<std::vector<std::vector<uint64_t>>> final_registers_;
   std::vector<Slot> slots_;
   // Per slot: its `reason` holds until then. Apart from the slots, as the
   // scheduler reads it for every warp every cycle and little else of them.

@@ -1,5 +1,7 @@
 #include "models/microbench.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "isa/decode.h"
@@ -53,21 +55,21 @@ const std::vector<MicroBench>& micro_benches() {
 }
 
 std::vector<BenchResult> run_benches(const std::vector<ArchConfig>& configs) {
-  std::vector<Program> programs;  // four per (config, bench): chain n, chain 2n, stream m, stream 2m
+  std::vector<kernel::Kernel> programs;  // four per (config, bench): chain n, chain 2n, stream m, stream 2m
   std::vector<BenchResult> results;
   programs.reserve(configs.size() * micro_benches().size() * 4);
   std::vector<SimJob> jobs;
   for (const ArchConfig& c : configs) {
     for (const MicroBench& b : micro_benches()) {
       const std::string base = fmt::format("{}:{}", c.name, b.name);
-      programs.push_back(load_program(chain_program(b, kChain), base + ":chain", c.caps));
-      programs.push_back(load_program(chain_program(b, 2 * kChain), base + ":chain2", c.caps));
-      programs.push_back(load_program(stream_program(b, kRounds), base + ":stream", c.caps));
-      programs.push_back(load_program(stream_program(b, 2 * kRounds), base + ":stream2", c.caps));
+      programs.push_back(kernel::load_straight_line(chain_program(b, kChain), base + ":chain", c.caps));
+      programs.push_back(kernel::load_straight_line(chain_program(b, 2 * kChain), base + ":chain2", c.caps));
+      programs.push_back(kernel::load_straight_line(stream_program(b, kRounds), base + ":stream", c.caps));
+      programs.push_back(kernel::load_straight_line(stream_program(b, 2 * kRounds), base + ":stream2", c.caps));
       for (size_t k = 0; k < 4; ++k) {
         SimJob j;
         j.config = &c;
-        j.program = &programs[programs.size() - 4 + k];
+        j.kernel = &programs[programs.size() - 4 + k];
         j.warps = k < 2 ? 1 : c.max_warps;
         jobs.push_back(j);
       }
@@ -135,105 +137,101 @@ int chain_source(const isa::Instr& in, unsigned bits, bool pred) {
   return -1;
 }
 
-// Builds straight-line programs directly (the text loader refuses predicates).
+// Builds a straight-line program's text: every register declared and set
+// to the value of initial_value() before the measured instructions.
 struct Builder {
-  Program p;
-  std::vector<ProgramInstr> init;
+  std::string decls, init, body;
+  unsigned count = 0;
 
-  uint32_t reg(unsigned bits) {
-    const auto r = static_cast<uint32_t>(p.registers.size());
-    p.registers.push_back({fmt::format("%r{}", r), bits});
-    ProgramInstr mov;
-    mov.kind = InstrKind::mov;
-    mov.mov_bits = bits;
-    mov.dest[0] = r;
-    mov.num_src = 1;
-    mov.src[0] = {SourceOperand::Kind::imm, 0, initial_value(bits)};
-    mov.text = fmt::format("mov.b{} %r{}, {:#x};", bits, r, initial_value(bits));
-    init.push_back(mov);
-    return r;
+  std::string reg(unsigned bits) {
+    const std::string name = fmt::format("%r{}", count++);
+    if (bits == 1) {
+      decls += fmt::format(".reg .pred {};\n", name);
+      init += fmt::format("setp.ne.u32 {}, 1, 0;\n", name);
+    } else {
+      const unsigned width = bits < 16 ? 16 : bits;  // sub-word values live in 16-bit registers
+      decls += fmt::format(".reg .b{} {};\n", width, name);
+      init += fmt::format("mov.b{} {}, {:#x};\n", width, name, initial_value(bits));
+    }
+    return name;
   }
 
   // Fresh registers for every source of `in`.
-  std::vector<SourceOperand> sources(const isa::Instr& in) {
-    std::vector<SourceOperand> v;
+  std::vector<std::string> sources(const isa::Instr& in) {
+    std::vector<std::string> v;
     for (unsigned k = 0; k < in.num_src; ++k) {
       const isa::Operand o = src_kind(in, k);
       if (o == isa::Operand::imm)
-        v.push_back({SourceOperand::Kind::imm, 0, 0x96});  // lop3's LUT: a ^ b ^ c
+        v.push_back("0x96");  // lop3's LUT: a ^ b ^ c
       else
-        v.push_back({SourceOperand::Kind::reg, reg(o == isa::Operand::pred ? 1 : isa::src_bits(in, k)), 0});
+        v.push_back(reg(o == isa::Operand::pred ? 1 : isa::src_bits(in, k)));
     }
     return v;
   }
 
-  static ProgramInstr instr(const isa::Instr& in, uint32_t dest, const std::vector<SourceOperand>& src) {
-    ProgramInstr pi;
-    pi.kind = InstrKind::arithmetic;
-    pi.instr = in;
-    pi.reads_carry = isa::reads_carry(in);
-    pi.writes_carry = isa::writes_carry(in);
-    pi.dest[0] = dest;
-    pi.num_src = in.num_src;
-    for (unsigned k = 0; k < in.num_src; ++k) pi.src[k] = src[k];
-    pi.text = isa::spell(in);
-    return pi;
+  // One instruction; `dest` is its first destination (a second predicate
+  // destination, where the form has one, a register of its own).
+  void instr(const isa::Instr& in, const std::string& dest, const std::vector<std::string>& src) {
+    const std::string second = in.row->dest == isa::Operand::pred_pair ? "|" + reg(1) : "";
+    body += fmt::format("{} {}{}", isa::spell(in), dest, second);
+    for (const std::string& s : src) body += ", " + s;
+    body += ";\n";
   }
 
-  Program finish(std::vector<ProgramInstr> body, const std::string& name) {
-    p.name = name;
-    p.code = std::move(init);
-    p.code.insert(p.code.end(), body.begin(), body.end());
-    return std::move(p);
+  std::string text() const { return decls + init + body; }
+  // The index of the body's last instruction among the program's.
+  size_t last_pc() const {
+    return static_cast<size_t>(std::count(init.begin(), init.end(), '\n') + std::count(body.begin(), body.end(), '\n')) - 1;
   }
 };
 
 unsigned first_dest_bits(const isa::Instr& in) { return dest_is_pred(in) ? 1 : isa::dest_bits(in); }
 
+kernel::Kernel load(const ArchConfig& c, const std::string& text, const std::string& name) {
+  return kernel::load_straight_line(text, name, c.caps);
+}
+
 // Latency: the producer, then one dependent consumer (or mov glue).
-// Returns the program; `consumer_pc` is the consumer's index, producer's is
-// consumer_pc - 1.
-Program latency_program(const isa::Instr& producer, const isa::Instr& consumer, const std::string& name,
-                        std::string& chained_through, size_t& consumer_pc) {
+// `consumer_pc` is the consumer's index, the producer's is consumer_pc - 1.
+kernel::Kernel latency_program(const ArchConfig& c, const isa::Instr& producer, const isa::Instr& consumer,
+                               const std::string& name, std::string& chained_through, size_t& consumer_pc) {
   Builder b;
   const unsigned bits = first_dest_bits(producer);
   const bool pred = dest_is_pred(producer);
-  const uint32_t d = b.reg(bits);
+  const std::string d = b.reg(bits);
   const auto psrc = b.sources(producer);
-  std::vector<ProgramInstr> body{Builder::instr(producer, d, psrc)};
   const int k = chain_source(consumer, bits, pred);
+  std::vector<std::string> csrc;
+  std::string cdest;
   if (k >= 0) {
-    auto csrc = b.sources(consumer);
-    csrc[static_cast<size_t>(k)] = {SourceOperand::Kind::reg, d, 0};
-    body.push_back(Builder::instr(consumer, b.reg(first_dest_bits(consumer)), csrc));
+    csrc = b.sources(consumer);
+    csrc[static_cast<size_t>(k)] = d;
+    cdest = b.reg(first_dest_bits(consumer));
+  } else {
+    cdest = b.reg(bits);
+  }
+  b.instr(producer, d, psrc);
+  if (k >= 0) {
+    b.instr(consumer, cdest, csrc);
     chained_through = isa::spell(consumer);
   } else {  // nothing of the consumer reads it: an ALU mov does
-    ProgramInstr mov;
-    mov.kind = InstrKind::mov;
-    mov.mov_bits = bits;
-    mov.dest[0] = b.reg(bits);
-    mov.num_src = 1;
-    mov.src[0] = {SourceOperand::Kind::reg, d, 0};
-    chained_through = pred ? "mov.pred" : fmt::format("mov.b{}", bits);
-    mov.text = chained_through;
-    body.push_back(mov);
+    chained_through = pred ? "mov.pred" : fmt::format("mov.b{}", bits < 16 ? 16 : bits);
+    b.body += fmt::format("{} {}, {};\n", chained_through, cdest, d);
   }
-  Program p = b.finish(std::move(body), name);
-  consumer_pc = p.code.size() - 1;
-  return p;
+  consumer_pc = b.last_pc();
+  return load(c, b.text(), name);
 }
 
 // Throughput: `rounds` of eight independent instances, each writing its own
 // accumulator from shared sources.
-Program stream_program(const isa::Instr& in, unsigned rounds, const std::string& name) {
+kernel::Kernel stream_program(const ArchConfig& c, const isa::Instr& in, unsigned rounds, const std::string& name) {
   Builder b;
   const auto src = b.sources(in);
-  std::vector<uint32_t> acc;
+  std::vector<std::string> acc;
   for (unsigned a = 0; a < kAccumulators; ++a) acc.push_back(b.reg(first_dest_bits(in)));
-  std::vector<ProgramInstr> body;
   for (unsigned r = 0; r < rounds; ++r)
-    for (unsigned a = 0; a < kAccumulators; ++a) body.push_back(Builder::instr(in, acc[a], src));
-  return b.finish(std::move(body), name);
+    for (unsigned a = 0; a < kAccumulators; ++a) b.instr(in, acc[a], src);
+  return load(c, b.text(), name);
 }
 
 }  // namespace
@@ -261,7 +259,7 @@ FormBenchSpec spec_of(const ArchConfig& config, const Reference& reference) {
 
 std::vector<FormBenchResult> run_form_benches(const std::vector<FormBenchSpec>& specs) {
   std::vector<FormBenchResult> results;
-  std::vector<Program> programs;  // three per measured spec: latency, stream m, stream 2m
+  std::vector<kernel::Kernel> programs;  // three per measured spec: latency, stream m, stream 2m
   programs.reserve(specs.size() * 3);
   std::vector<SimJob> jobs;
   std::vector<size_t> consumer_pcs, measured;
@@ -282,13 +280,20 @@ std::vector<FormBenchResult> run_form_benches(const std::vector<FormBenchSpec>& 
       r.unit = c.timing_for(producer).unit;
       const std::string base = fmt::format("{}:{}", c.name, r.form);
       size_t consumer_pc = 0;
-      programs.push_back(latency_program(producer, consumer, base + ":latency", r.chained_through, consumer_pc));
-      programs.push_back(stream_program(producer, kRounds, base + ":stream"));
-      programs.push_back(stream_program(producer, 2 * kRounds, base + ":stream2"));
+      try {
+        programs.push_back(latency_program(c, producer, consumer, base + ":latency", r.chained_through, consumer_pc));
+        programs.push_back(stream_program(c, producer, kRounds, base + ":stream"));
+        programs.push_back(stream_program(c, producer, 2 * kRounds, base + ":stream2"));
+      } catch (const kernel::KernelError& e) {
+        programs.resize(programs.size() / 3 * 3);
+        r.error = e.what();
+        results.push_back(std::move(r));
+        continue;
+      }
       for (size_t k = 0; k < 3; ++k) {
         SimJob j;
         j.config = &c;
-        j.program = &programs[programs.size() - 3 + k];
+        j.kernel = &programs[programs.size() - 3 + k];
         j.warps = k == 0 ? 1 : c.max_warps;
         j.record_issues = k == 0;
         jobs.push_back(j);

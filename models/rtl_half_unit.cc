@@ -58,13 +58,8 @@ RtlCosimStats RtlHalfUnit::stats() const {
 }
 
 bool RtlHalfUnit::execute(WarpOp& op, tlm::tlm_generic_payload& trans) {
-  if (!op.instr) return true;  // a kernel's instruction the executor ran: timed only
-  const ProgramInstr& pi = *op.instr;
-  const cosim::Form* form = pi.kind == InstrKind::arithmetic ? rtl_form(pi.instr) : nullptr;
-  if (!form) {
-    execute_on_core(op);
-    return true;
-  }
+  const cosim::Form* form = op.rtl_form ? rtl_form(*op.rtl_form) : nullptr;
+  if (!form) return true;  // not a form of the HFMA2: timed only
   // To the RTL: the exact core's answer is kept for the scoreboard.
   const uint32_t tag = next_tag_;
   next_tag_ = (next_tag_ + 1) % slots_.size();
@@ -73,7 +68,7 @@ bool RtlHalfUnit::execute(WarpOp& op, tlm::tlm_generic_payload& trans) {
   s.form = form;
   s.accept_cycle = op.issue_cycle;
   uint32_t carry = 0;
-  exec::execute_lanes(pi.instr, op.src, kWarpSize, op.active_mask, op.carry_in, s.golden, carry);
+  exec::execute_lanes(*op.rtl_form, op.src, kWarpSize, op.active_mask, 0, s.golden, carry);
   queued_.push_back(tag);
   work_.notify(sc_core::SC_ZERO_TIME);
   return false;
@@ -165,11 +160,7 @@ void RtlHalfUnit::sample(uint64_t cycle) {
   const cosim::Expected* e = board_.arrive(l0.tag_out.read(), out_cycle, got);
   if (e == nullptr) return;  // a beat nothing waits for: the scoreboard reports it
   Slot& s = slots_[e->tag];
-  WarpOp& op = op_of(*s.trans);
-  const uint32_t mask = cosim::lane_mask(*s.form);
-  for (unsigned t = 0; t < kWarpSize; ++t)
-    if (op.active_mask >> t & 1) op.result[0][t] = got[t] & mask;  // the warp gets what the RTL computed
-  finish(*s.trans, out_cycle);                                     // BEGIN_RESP at k + 1
+  finish(*s.trans, out_cycle);  // BEGIN_RESP at k + 1
   s.trans = nullptr;
 }
 
@@ -179,9 +170,6 @@ void RtlHalfUnit::watchdog(uint64_t cycle) {
         board_.give_up(cycle + 1, fmt::format("no RTL result after {} cycles (configured {}); the core's is used",
                                               kWatchdogCycles, board_.oldest()->latency));
     Slot& s = slots_[e->tag];
-    WarpOp& op = op_of(*s.trans);
-    for (unsigned t = 0; t < kWarpSize; ++t)
-      if (op.active_mask >> t & 1) op.result[0][t] = s.golden[t];
     finish(*s.trans, cycle + 1);
     s.trans = nullptr;
   }

@@ -20,29 +20,20 @@ int sc_main(int, char**) { return 0; }
 namespace ptxfu::models {
 namespace {
 
-// One SM: sub-partitions, each with its own units, warps spread round-robin.
+// One SM: the kernel's warp scheduler and, per sub-partition, a unit of
+// every kind bound to its sockets.
 struct SmModel {
-  std::vector<std::unique_ptr<UnitBase>> units;      // sub-partition-major
-  std::vector<std::unique_ptr<SubPartition>> parts;  // a straight-line program's
-  std::unique_ptr<KernelSm> kernel_sm;               // or a kernel's
-  std::vector<const RtlHalfUnit*> rtl_units;         // the FMA units when job.rtl_half, among `units`
+  std::vector<std::unique_ptr<UnitBase>> units;  // sub-partition-major
+  std::unique_ptr<KernelSm> kernel_sm;
+  std::vector<const RtlHalfUnit*> rtl_units;  // the FMA units when job.rtl_half, among `units`
 
   SmModel(const std::string& name, const SimJob& job) {
     const ArchConfig& c = *job.config;
     const bool trace = !job.vcd_path.empty();
-    const bool record = !job.kanata_path.empty();
-    if (job.kernel) kernel_sm = std::make_unique<KernelSm>(name.c_str(), job, record);
-    const std::vector<Timing> timings = job.kernel ? std::vector<Timing>{} : program_timings(c, *job.program);
+    kernel_sm = std::make_unique<KernelSm>(name.c_str(), job, !job.kanata_path.empty() || job.record_issues);
     for (unsigned p = 0; p < c.sub_partitions; ++p) {
-      const std::string sp = fmt::format("{}_sp{}", name, p);
-      if (!job.kernel) {
-        std::vector<uint32_t> ids;
-        for (uint32_t w = p; w < job.warps; w += c.sub_partitions) ids.push_back(w);
-        parts.push_back(std::make_unique<SubPartition>(sp.c_str(), c, *job.program, timings, ids, cta_threads(job),
-                                                       job.style, job.quantum_cycles, record || job.record_issues));
-      }
       for (const UnitRow& row : kUnits) {
-        const std::string un = fmt::format("{}_{}", sp, row.name);
+        const std::string un = fmt::format("{}_sp{}_{}", name, p, row.name);
         if (job.rtl_half && row.unit == Unit::fma) {
           auto rtl = std::make_unique<RtlHalfUnit>(un.c_str(), rtl_stages_for(job), job.rtl_broken, trace);
           rtl_units.push_back(rtl.get());
@@ -52,20 +43,20 @@ struct SmModel {
         } else {
           units.push_back(std::make_unique<ExecUnit>(un.c_str(), row.unit, trace));
         }
-        const size_t u = static_cast<size_t>(row.unit);
-        if (job.kernel)
-          kernel_sm->sockets[p * kNumUnits + u]->bind(units.back()->socket);
-        else
-          parts.back()->unit_sockets[u].bind(units.back()->socket);
+        kernel_sm->sockets[p * kNumUnits + static_cast<size_t>(row.unit)]->bind(units.back()->socket);
       }
     }
   }
-
-  const std::vector<IssueRecord>& records(size_t part) const {
-    return kernel_sm ? kernel_sm->records() : parts[part]->records();
-  }
-  size_t record_sources() const { return kernel_sm ? 1 : parts.size(); }
 };
+
+// A straight-line program runs as one CTA of the job's threads.
+SimJob with_launch(SimJob job) {
+  if (job.kernel && job.kernel->straight_line) {
+    job.launch = {};
+    job.launch.block.x = cta_threads(job);
+  }
+  return job;
+}
 
 void write_kanata(const std::string& path, const SimJob& job, const SmModel& sm) {
   struct Event {
@@ -75,11 +66,10 @@ void write_kanata(const std::string& path, const SimJob& job, const SmModel& sm)
   };
   std::vector<Event> events;
   uint64_t id = 0;
-  for (size_t source = 0; source < sm.record_sources(); ++source) {
-    for (const IssueRecord& r : sm.records(source)) {
-      std::string label = job.kernel ? fmt::format("w{} line{} {}", r.warp, job.kernel->insts[r.pc].line,
-                                                   job.kernel->insts[r.pc].mnemonic)
-                                     : fmt::format("w{} pc{} {}", r.warp, r.pc, job.program->code[r.pc].text);
+  {
+    for (const IssueRecord& r : sm.kernel_sm->records()) {
+      std::string label =
+          fmt::format("w{} line{} {}", r.warp, job.kernel->insts[r.pc].line, job.kernel->insts[r.pc].mnemonic);
       std::replace(label.begin(), label.end(), '\t', ' ');  // Kanata columns are tab-separated
       events.push_back(
           {r.issue_cycle, 1, fmt::format("I\t{0}\t{0}\t{1}\nL\t{0}\t0\t{2}\nS\t{0}\t0\tIs", id, r.warp, label)});
@@ -113,21 +103,22 @@ void write_kanata(const std::string& path, const SimJob& job, const SmModel& sm)
 
 }  // namespace
 
+void validate_warps(const ArchConfig& c, unsigned warps, unsigned threads) {
+  if (warps == 0 || warps > c.max_warps)
+    throw ConfigError(fmt::format("{} warps: {} allows 1..{} warps per SM (max_warps)", warps, c.name, c.max_warps));
+  if (threads && (threads > warps * 32 || threads <= (warps - 1) * 32))
+    throw ConfigError(fmt::format("{} threads do not make {} warps", threads, warps));
+}
+
 void validate(const SimJob& job) {
   const ArchConfig& c = *job.config;
-  if (!job.program == !job.kernel) throw ConfigError("a simulation runs a program or a kernel");
+  if (!job.kernel) throw ConfigError("a simulation runs a kernel or a straight-line program");
   if (job.quantum_cycles == 0) throw ConfigError("the LT quantum must be at least one cycle");
-  if (job.kernel) {
-    residency(c, *job.kernel, job.launch,
-              job.registers_per_thread ? job.registers_per_thread : estimated_registers(*job.kernel));
-    kernel::make_memory(*job.kernel, job.launch);  // the arguments against the parameters
-  } else {
-    if (job.warps == 0 || job.warps > c.max_warps)
-      throw ConfigError(
-          fmt::format("{} warps: {} allows 1..{} warps per SM (max_warps)", job.warps, c.name, c.max_warps));
-    if (job.threads && (job.threads > job.warps * 32 || job.threads <= (job.warps - 1) * 32))
-      throw ConfigError(fmt::format("{} threads do not make {} warps", job.threads, job.warps));
-  }
+  if (job.kernel->straight_line) validate_warps(c, job.warps, job.threads);
+  const SimJob run = with_launch(job);
+  residency(c, *run.kernel, run.launch,
+            run.registers_per_thread ? run.registers_per_thread : estimated_registers(*run.kernel));
+  kernel::make_memory(*run.kernel, run.launch);  // the arguments against the parameters
   if (job.rtl_half) {
     if (job.style != TimingStyle::approximately_timed)
       throw ConfigError(
@@ -156,16 +147,56 @@ unsigned rtl_stages_for(const SimJob& job) {
   return job.config->timing_for(form.instr).latency;
 }
 
+namespace {
+
+SimResult result_of(const SimJob& job, SmModel& sm, double seconds) {
+  KernelSm& k = *sm.kernel_sm;
+  SimResult r;
+  r.ok = k.ok();
+  r.error = k.error();
+  r.cycles = k.cycles();
+  r.warp_instructions = k.warp_instructions();
+  r.ctas = k.ctas();
+  r.residency = k.residency_limit();
+  r.lines = k.lines();
+  r.stalls = k.stalls();
+  r.memory = std::move(k.memory());
+  for (const RtlHalfUnit* u : sm.rtl_units) r.rtl_cosim.merge(u->stats());
+  r.rtl_half = job.rtl_half;
+  for (const auto& u : sm.units) {
+    auto& us = r.units[static_cast<size_t>(u->unit_kind())];
+    us.busy_cycles += u->busy_cycles();
+    us.warp_instructions += u->warp_instructions();
+  }
+  for (auto& us : r.units)
+    us.utilisation = r.cycles ? static_cast<double>(us.busy_cycles) /
+                                    (static_cast<double>(r.cycles) * job.config->sub_partitions)
+                              : 0;
+  r.ipc = r.cycles ? static_cast<double>(r.warp_instructions) / static_cast<double>(r.cycles) : 0;
+  r.host_seconds = seconds;
+  if (job.record_issues) r.issues = k.records();
+  if (job.kernel->straight_line && r.ok) {
+    auto& regs = k.final_registers();
+    if (!regs.empty()) r.warp0_registers = regs[0];
+    if (job.all_registers) r.registers = std::move(regs);
+  }
+  return r;
+}
+
+}  // namespace
+
 std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   for (const auto& j : jobs) validate(j);
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+  std::vector<SimJob> runs;
+  for (const SimJob& j : jobs) runs.push_back(with_launch(j));
   std::vector<std::unique_ptr<SmModel>> sms;
-  for (size_t i = 0; i < jobs.size(); ++i) sms.push_back(std::make_unique<SmModel>(fmt::format("sm{}", i), jobs[i]));
+  for (size_t i = 0; i < runs.size(); ++i) sms.push_back(std::make_unique<SmModel>(fmt::format("sm{}", i), runs[i]));
   std::vector<sc_core::sc_trace_file*> traces;
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    if (jobs[i].vcd_path.empty()) continue;
-    std::string base = jobs[i].vcd_path;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (runs[i].vcd_path.empty()) continue;
+    std::string base = runs[i].vcd_path;
     if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
     sc_core::sc_trace_file* tf = sc_core::sc_create_vcd_trace_file(base.c_str());
     tf->set_time_unit(1, sc_core::SC_NS);
@@ -181,76 +212,9 @@ std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
   for (auto* tf : traces) sc_core::sc_close_vcd_trace_file(tf);
 
   std::vector<SimResult> results;
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    const SimJob& job = jobs[i];
-    SmModel& sm = *sms[i];
-    SimResult r;
-    if (sm.kernel_sm) {
-      KernelSm& k = *sm.kernel_sm;
-      r.ok = k.ok();
-      r.error = k.error();
-      r.cycles = k.cycles();
-      r.warp_instructions = k.warp_instructions();
-      r.ctas = k.ctas();
-      r.residency = k.residency_limit();
-      r.lines = k.lines();
-      r.warp_stalls = k.stalls();
-      r.memory = std::move(k.memory());
-      for (const RtlHalfUnit* u : sm.rtl_units) r.rtl_cosim.merge(u->stats());
-      r.rtl_half = job.rtl_half;
-      for (const auto& u : sm.units) {
-        auto& us = r.units[static_cast<size_t>(u->unit_kind())];
-        us.busy_cycles += u->busy_cycles();
-        us.warp_instructions += u->warp_instructions();
-      }
-      for (auto& us : r.units)
-        us.utilisation = r.cycles ? static_cast<double>(us.busy_cycles) /
-                                        (static_cast<double>(r.cycles) * job.config->sub_partitions)
-                                  : 0;
-      r.ipc = r.cycles ? static_cast<double>(r.warp_instructions) / static_cast<double>(r.cycles) : 0;
-      r.host_seconds = seconds;
-      if (!job.kanata_path.empty()) write_kanata(job.kanata_path, job, sm);
-      results.push_back(std::move(r));
-      continue;
-    }
-    for (const auto& p : sm.parts) r.cycles = std::max(r.cycles, p->last_done());
-    for (const auto& p : sm.parts) {
-      r.warp_instructions += p->warp_instructions();
-      for (size_t s = 0; s < r.stalls.size(); ++s) r.stalls[s] += p->stalls()[s];
-      // Past its last issue a sub-partition waits for the pipes to drain.
-      r.stalls[static_cast<size_t>(Stall::no_ready_warp)] += r.cycles - std::min(r.cycles, p->last_issue_end());
-    }
-    for (const auto& u : sm.units) {
-      auto& us = r.units[static_cast<size_t>(u->unit_kind())];
-      us.busy_cycles += u->busy_cycles();
-      us.warp_instructions += u->warp_instructions();
-    }
-    for (const RtlHalfUnit* u : sm.rtl_units) r.rtl_cosim.merge(u->stats());
-    r.rtl_half = job.rtl_half;
-    for (auto& us : r.units)
-      us.utilisation =
-          r.cycles ? static_cast<double>(us.busy_cycles) / (static_cast<double>(r.cycles) * job.config->sub_partitions)
-                   : 0;
-    r.ipc = r.cycles ? static_cast<double>(r.warp_instructions) / static_cast<double>(r.cycles) : 0;
-    const SubPartition& p0 = *sm.parts[0];
-    r.warp0_registers.assign(job.program->registers.size(), std::vector<uint64_t>(kWarpSize));
-    for (size_t reg = 0; reg < job.program->registers.size(); ++reg)
-      for (size_t lane = 0; lane < kWarpSize; ++lane) r.warp0_registers[reg][lane] = p0.reg(0, reg, lane);
-    if (job.all_registers) {  // warp w runs on sub-partition w % n, the (w / n)-th there
-      const unsigned n = job.config->sub_partitions;
-      r.registers.resize(job.warps);
-      for (unsigned w = 0; w < job.warps; ++w) {
-        const SubPartition& part = *sm.parts[w % n];
-        r.registers[w].assign(job.program->registers.size(), std::vector<uint64_t>(kWarpSize));
-        for (size_t reg = 0; reg < job.program->registers.size(); ++reg)
-          for (size_t lane = 0; lane < kWarpSize; ++lane) r.registers[w][reg][lane] = part.reg(w / n, reg, lane);
-      }
-    }
-    r.host_seconds = seconds;
-    if (job.record_issues)
-      for (const auto& p : sm.parts) r.issues.insert(r.issues.end(), p->records().begin(), p->records().end());
-    if (!job.kanata_path.empty()) write_kanata(job.kanata_path, job, sm);
-    results.push_back(std::move(r));
+  for (size_t i = 0; i < runs.size(); ++i) {
+    results.push_back(result_of(runs[i], *sms[i], seconds));
+    if (!runs[i].kanata_path.empty()) write_kanata(runs[i].kanata_path, runs[i], *sms[i]);
   }
   return results;
 }

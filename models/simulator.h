@@ -8,26 +8,24 @@
 #include "kernel/kernel.h"
 #include "models/config.h"
 #include "models/kernel_sm.h"
-#include "models/program.h"
 #include "models/rtl_cosim_stats.h"
-#include "models/sub_partition.h"
 
 namespace ptxfu::models {
 
 struct SimJob {
   const ArchConfig* config = nullptr;
-  // What runs: a straight-line program on `warps` warps, or a kernel launch.
-  const Program* program = nullptr;
+  // What runs: a kernel launch, or a straight-line program
+  // (kernel::load_straight_line) as one CTA of `threads` threads.
   const kernel::Kernel* kernel = nullptr;
-  kernel::Launch launch;                // kernel: grid, block, arguments, dynamic shared memory
-  unsigned registers_per_thread = 0;    // kernel: 0 is estimated_registers()
-  uint64_t max_cycles = 1'000'000'000;  // kernel: a run that has not ended by then is an error
+  kernel::Launch launch;                // a kernel's grid, block, arguments, dynamic shared memory
+  unsigned registers_per_thread = 0;    // 0 is estimated_registers()
+  uint64_t max_cycles = 1'000'000'000;  // a run that has not ended by then is an error
+  // A straight-line program's CTA: `warps` warps of `threads` threads (0:
+  // warps * 32; otherwise the last warp has threads - (warps - 1) * 32
+  // lanes and the others are inactive).
   unsigned warps = 1;
-  // Threads of the CTA the warps make; 0: warps * 32. Otherwise the last
-  // warp has threads - (warps - 1) * 32 lanes and the others are inactive
-  // (not executed, their registers not written).
   unsigned threads = 0;
-  bool all_registers = false;  // report every warp's registers (SimResult::registers), not only warp 0's
+  bool all_registers = false;  // straight-line: report every warp's registers (SimResult::registers), not only warp 0's
   TimingStyle style = TimingStyle::loosely_timed;
   uint64_t quantum_cycles = 10000;
   std::string vcd_path;        // pipe occupancy waveforms (sc_trace), empty: none
@@ -53,21 +51,21 @@ struct SimResult {
   uint64_t warp_instructions = 0;
   double ipc = 0;  // warp-instructions per cycle, whole SM
   std::array<UnitStats, static_cast<size_t>(Unit::kCount)> units{};
-  std::array<uint64_t, static_cast<size_t>(Stall::kCount)> stalls{};  // issue-less sub-partition cycles
-  std::vector<std::vector<uint64_t>> warp0_registers;                 // [register][lane]
-  std::vector<std::vector<std::vector<uint64_t>>> registers;          // [warp][register][lane] if all_registers
+  std::array<uint64_t, static_cast<size_t>(WarpStall::kCount)> stalls{};  // issue-less sub-partition cycles
   double host_seconds = 0;
-  std::vector<IssueRecord> issues;  // every warp-instruction's issue, if record_issues (sub-partition order)
+  std::vector<IssueRecord> issues;  // every warp-instruction's issue, if record_issues (issue order)
   bool rtl_half = false;            // the job ran with the RTL in the loop
   RtlCosimStats rtl_cosim;          // summed over sub-partitions
-  // Kernel jobs:
   bool ok = true;  // false: `error` says why the kernel stopped (a fault, the cycle limit, a deadlock)
   std::string error;
   uint64_t ctas = 0;  // CTAs run to completion
   Residency residency;
-  kernel::Memory memory;                                                       // the buffers after the run
-  std::vector<LineProfile> lines;                                              // per kernel instruction
-  std::array<uint64_t, static_cast<size_t>(WarpStall::kCount)> warp_stalls{};  // issue-less sub-partition cycles
+  kernel::Memory memory;             // the buffers after the run
+  std::vector<LineProfile> lines;    // per kernel instruction
+  // A straight-line program's registers at its end, by the entry's register
+  // slots (Function::reg_names): warp 0's, and every warp's if all_registers.
+  std::vector<std::vector<uint64_t>> warp0_registers;         // [register][lane]
+  std::vector<std::vector<std::vector<uint64_t>>> registers;  // [warp][register][lane]
 };
 
 // The threads of the job's CTA.
@@ -76,6 +74,8 @@ inline unsigned cta_threads(const SimJob& job) { return job.threads ? job.thread
 // Validates a job before elaboration (warp count against the config, ...);
 // throws ConfigError with a clear message.
 void validate(const SimJob& job);
+// A straight-line program's CTA (SimJob::warps, SimJob::threads) against the config.
+void validate_warps(const ArchConfig& config, unsigned warps, unsigned threads);
 
 // The NUM_STAGES the job's RTL co-simulation uses (rtl_stages, or the
 // configured latency of fma.rn.f16x2).

@@ -1,7 +1,6 @@
 #include "models/unit_base.h"
 
 #include "exec/execute.h"
-#include "models/mov.h"
 
 namespace ptxfu::models {
 
@@ -40,21 +39,7 @@ UnitBase::UnitBase(sc_core::sc_module_name name, Unit kind, bool trace, bool loo
   dont_initialize();
 }
 
-void UnitBase::execute_on_core(WarpOp& op) {
-  if (!op.instr) return;  // a kernel's instruction: executed at issue
-  const ProgramInstr& pi = *op.instr;
-  switch (pi.kind) {
-    case InstrKind::arithmetic:
-      exec::execute_lanes(pi.instr, op.src, kWarpSize, op.active_mask, op.carry_in, op.result[0], op.carry_out);
-      return;
-    case InstrKind::mov: execute_mov<kWarpSize>(pi, op.src, op.active_mask, op.result); return;
-  }
-}
-
-bool UnitBase::execute(WarpOp& op, tlm::tlm_generic_payload&) {
-  execute_on_core(op);
-  return true;
-}
+bool UnitBase::execute(WarpOp&, tlm::tlm_generic_payload&) { return true; }
 
 // Both styles: the unit starts the instruction on arrival (the dispatcher
 // only sends when the unit is free) and is busy for its occupancy.

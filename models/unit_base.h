@@ -45,14 +45,11 @@ class UnitBase : public sc_core::sc_module {
   // Makes the results of `op`, which starts in cycle op.issue_cycle. Returns
   // true when they are in `op` and out at op.done_cycle; false when the
   // subclass calls finish() later (approximately timed only). The default
-  // runs execute_on_core().
+  // only times it (kernel::step computed it at issue).
   virtual bool execute(WarpOp& op, tlm::tlm_generic_payload& trans);
   // A result that execute() left for later is out at `done_cycle`, not
   // before the current time: BEGIN_RESP then.
   void finish(tlm::tlm_generic_payload& trans, uint64_t done_cycle);
-
-  // The active lanes' results from the exact core, or from the mov path.
-  static void execute_on_core(WarpOp& op);
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);

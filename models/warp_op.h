@@ -10,7 +10,6 @@
 
 #include "kernel/kernel.h"
 #include "models/config.h"
-#include "models/program.h"
 
 namespace ptxfu::models {
 
@@ -25,18 +24,15 @@ struct MemoryAccess {
 };
 
 struct WarpOp {
-  // The straight-line program's instruction, executed by the unit; nullptr
-  // for a kernel's instruction, which kernel::step executed at issue (the
-  // unit only times it).
-  const ProgramInstr* instr = nullptr;
+  // kernel::step executed the instruction at issue; units time it. With
+  // --rtl-half, `rtl_form` is the form an RTL unit computes again from `src`
+  // (the operands the executor read) and checks; nullptr: timed only.
+  const isa::Instr* rtl_form = nullptr;
   MemoryAccess access;  // lsu only
   uint32_t warp = 0;
   uint32_t pc = 0;
   uint32_t active_mask = 0xffffffffu;
-  uint64_t src[4][kWarpSize] = {};             // per source operand, per lane (the executors' layout)
-  uint32_t carry_in = 0;                       // one bit per lane
-  uint64_t result[kMaxDests][kWarpSize] = {};  // per destination (ProgramInstr::dest), per lane
-  uint32_t carry_out = 0;
+  uint64_t src[4][kWarpSize] = {};  // rtl_form: per source operand, per lane (the executors' layout)
   Timing timing;  // resolved by the dispatcher from the config
   // Filled by the unit, in cycles since the start of the simulation.
   uint64_t issue_cycle = 0;

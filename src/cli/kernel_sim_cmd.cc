@@ -25,7 +25,6 @@ using kernel::KernelError;
 // reasonable time; a sweep spec parses its buffers when it loads).
 constexpr size_t kMaxBufferBytes = size_t{256} << 20;
 
-bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.'; }
 
 bool parse_u64(std::string_view s, uint64_t& v) {
   int base = 10;
@@ -45,15 +44,6 @@ bool parse_i64(std::string_view s, int64_t& v) {
 }
 
 }  // namespace
-
-bool is_kernel_text(std::string_view text) {
-  for (size_t pos = text.find(".entry"); pos != std::string_view::npos; pos = text.find(".entry", pos + 1)) {
-    const bool starts = pos == 0 || !is_ident(text[pos - 1]);
-    const bool ends = pos + 6 == text.size() || !is_ident(text[pos + 6]);
-    if (starts && ends) return true;
-  }
-  return false;
-}
 
 kernel::Dim3 parse_dim3(std::string_view text, std::string_view option) {
   uint32_t v[3] = {1, 1, 1};
@@ -283,10 +273,102 @@ void write_buffers(const std::string& dir, const kernel::Memory& m, std::vector<
   }
 }
 
+std::string unit_name(size_t u) { return std::string(models::name(static_cast<models::Unit>(u))); }
+
+// The report's parts that kernels and straight-line programs share.
+void add_pipes_and_stalls(const models::SimResult& r, nlohmann::json& j) {
+  for (size_t u = 0; u < r.units.size(); ++u)
+    j["pipes"][unit_name(u)] = {{"busy_cycles", r.units[u].busy_cycles},
+                                {"utilisation", r.units[u].utilisation},
+                                {"warp_instructions", r.units[u].warp_instructions}};
+  for (size_t s = 0; s < r.stalls.size(); ++s) j["stalls"][std::string(models::kWarpStallNames[s])] = r.stalls[s];
+}
+
+void print_pipes_and_stalls(const models::SimResult& r, std::ostream& out) {
+  out << "  unit   busy cycles  utilisation  warp-instructions\n";
+  for (size_t u = 0; u < r.units.size(); ++u)
+    out << fmt::format("  {:<6} {:>11}  {:>10.1f}%  {:>17}\n", unit_name(u), r.units[u].busy_cycles,
+                       100 * r.units[u].utilisation, r.units[u].warp_instructions);
+  out << "  stall cycles (a sub-partition issued nothing):";
+  for (size_t s = 0; s < r.stalls.size(); ++s)
+    if (s != static_cast<size_t>(models::WarpStall::not_selected))
+      out << fmt::format(" {} {}", models::kWarpStallNames[s], r.stalls[s]);
+  out << "\n";
+}
+
+std::string register_hex(uint64_t v, unsigned bits) {
+  return bits == 1 ? fmt::format("0x{:x}", v & 1) : fmt::format("0x{:0{}x}", v, (bits + 3) / 4);
+}
+
+// A straight-line program: its report adds the final registers of warp 0.
+int run_straight_line(const SimCmdOptions& o, std::string text, std::ostream& out, std::ostream& err) {
+  const models::ArchConfig config = o.config_path ? models::load_config(*o.config_path) : models::default_config();
+  const kernel::Kernel k = kernel::load_straight_line(std::move(text), o.program_path, config.caps);
+  const kernel::Function& e = k.entry();
+  models::SimJob job;
+  job.config = &config;
+  job.kernel = &k;
+  job.warps = o.warps;
+  if (!apply_sim_options(o, job, err)) return 2;
+  const models::SimResult r = models::simulate({job}).front();
+  if (!r.ok) {
+    err << "ptxfu sim: " << r.error << "\n";
+    return 1;
+  }
+  if (o.json) {
+    nlohmann::json j;
+    j["config"] = config.name;
+    j["program"] = o.program_path;
+    j["warps"] = o.warps;
+    j["mode"] = o.style;
+    j["cycles"] = r.cycles;
+    j["warp_instructions"] = r.warp_instructions;
+    j["ipc"] = r.ipc;
+    add_pipes_and_stalls(r, j);
+    j["registers"] = nlohmann::json::object();
+    for (size_t reg = 0; reg < e.num_regs; ++reg) {
+      auto& lanes = j["registers"][e.reg_names[reg]];
+      for (uint64_t v : r.warp0_registers[reg]) lanes.push_back(register_hex(v, e.reg_bits[reg]));
+    }
+    add_rtl_cosim_json(r, j);
+    if (o.profile) j["lines"] = profile_json(k, r);
+    j["host_seconds"] = r.host_seconds;
+    out << j.dump(2) << "\n";
+    return sim_status(r);
+  }
+  out << fmt::format("ptxfu sim: {} on {} ({}), {} warp{}, {}\n", o.program_path, config.name, config.description,
+                     o.warps, o.warps == 1 ? "" : "s", o.style == "lt" ? "loosely timed" : "approximately timed");
+  out << fmt::format(
+      "  cycles             {}\n  warp instructions  {}\n  IPC                {:.3f} (warp-instructions per cycle, "
+      "whole SM)\n",
+      r.cycles, r.warp_instructions, r.ipc);
+  print_pipes_and_stalls(r, out);
+  out << "  registers of warp 0, lanes 0..3:\n";
+  for (size_t reg = 0; reg < e.num_regs; ++reg) {
+    out << fmt::format("    {:<8}", e.reg_names[reg]);
+    for (size_t lane = 0; lane < 4; ++lane) out << " " << register_hex(r.warp0_registers[reg][lane], e.reg_bits[reg]);
+    out << "\n";
+  }
+  print_rtl_cosim(job, r, out);
+  if (o.profile) print_profile(k, r, out);
+  out << fmt::format("  host time {:.4f} s\n", r.host_seconds);
+  return sim_status(r);
+}
+
 }  // namespace
 
 int run_kernel_sim(const SimCmdOptions& o, std::string text, std::ostream& out, std::ostream& err) {
   try {
+    if (!kernel::defines_functions(text)) {
+      if (!o.entry.empty() || o.grid != "1" || o.block != "1" || !o.args.empty() || !o.out_dir.empty() ||
+          o.shared_bytes || o.registers_per_thread) {
+        err << "ptxfu sim: " << o.program_path
+            << ": --entry, --grid, --block, --arg, --out-dir, --shared-bytes and --regs-per-thread need a kernel (a "
+               "file with an .entry); this file is a straight-line program\n";
+        return 2;
+      }
+      return run_straight_line(o, std::move(text), out, err);
+    }
     const models::ArchConfig config = o.config_path ? models::load_config(*o.config_path) : models::default_config();
     kernel::LoadOptions load;
     load.entry = o.entry;
@@ -317,7 +399,6 @@ int run_kernel_sim(const SimCmdOptions& o, std::string text, std::ostream& out, 
     std::vector<std::string> written;
     if (!o.out_dir.empty()) write_buffers(o.out_dir, r.memory, written);
 
-    const auto unit_name = [](size_t u) { return std::string(models::name(static_cast<models::Unit>(u))); };
     if (o.json) {
       nlohmann::json j;
       j["config"] = config.name;
@@ -335,12 +416,7 @@ int run_kernel_sim(const SimCmdOptions& o, std::string text, std::ostream& out, 
                         {"warps_per_cta", r.residency.warps_per_cta},
                         {"registers_per_thread", r.residency.registers_per_thread},
                         {"shared_bytes_per_cta", r.residency.shared_per_cta}};
-      for (size_t u = 0; u < r.units.size(); ++u)
-        j["pipes"][unit_name(u)] = {{"busy_cycles", r.units[u].busy_cycles},
-                                    {"utilisation", r.units[u].utilisation},
-                                    {"warp_instructions", r.units[u].warp_instructions}};
-      for (size_t s = 0; s < r.warp_stalls.size(); ++s)
-        j["stalls"][std::string(models::kWarpStallNames[s])] = r.warp_stalls[s];
+      add_pipes_and_stalls(r, j);
       j["outputs"] = written;
       add_rtl_cosim_json(r, j);
       if (o.profile) j["lines"] = profile_json(k, r);
@@ -358,15 +434,7 @@ int run_kernel_sim(const SimCmdOptions& o, std::string text, std::ostream& out, 
         "{} bytes of shared memory each)\n",
         r.cycles, r.warp_instructions, r.ipc, r.ctas, r.residency.ctas, r.residency.limit, r.residency.warps_per_cta,
         r.residency.registers_per_thread, r.residency.shared_per_cta);
-    out << "  unit   busy cycles  utilisation  warp-instructions\n";
-    for (size_t u = 0; u < r.units.size(); ++u)
-      out << fmt::format("  {:<6} {:>11}  {:>10.1f}%  {:>17}\n", unit_name(u), r.units[u].busy_cycles,
-                         100 * r.units[u].utilisation, r.units[u].warp_instructions);
-    out << "  stall cycles (a sub-partition issued nothing):";
-    for (size_t s = 0; s < r.warp_stalls.size(); ++s)
-      if (s != static_cast<size_t>(models::WarpStall::not_selected))
-        out << fmt::format(" {} {}", models::kWarpStallNames[s], r.warp_stalls[s]);
-    out << "\n";
+    print_pipes_and_stalls(r, out);
     for (const std::string& path : written) out << "  wrote " << path << "\n";
     print_rtl_cosim(job, r, out);
     if (o.profile) print_profile(k, r, out);

@@ -10,9 +10,6 @@
 
 namespace ptxfu::cli {
 
-// Whether a file holds a kernel (an .entry) rather than straight-line statements.
-bool is_kernel_text(std::string_view text);
-
 // One --arg for parameter `p` (index `index`): u32:1024, s32:-3, u64:7,
 // s64:-1, f32:0.5, f64:2, raw bits (f32:0x3f000000), buf:FILE,
 // buf:zeros:BYTES or buf:random:BYTES:SEED (SplitMix64 bytes). Throws
@@ -22,6 +19,8 @@ kernel::Arg parse_arg(std::string_view spec, unsigned index, const kernel::Param
 // "X[,Y[,Z]]"; throws kernel::KernelError naming `option`.
 kernel::Dim3 parse_dim3(std::string_view text, std::string_view option);
 
+// `ptxfu sim` on a file's text: a kernel when the parser finds functions in
+// it, otherwise a straight-line program on --warps warps.
 int run_kernel_sim(const SimCmdOptions& options, std::string text, std::ostream& out, std::ostream& err);
 
 }  // namespace ptxfu::cli

@@ -202,87 +202,15 @@ bool apply_sim_options(const SimCmdOptions& o, models::SimJob& job, std::ostream
 }
 
 int run_sim(const SimCmdOptions& o, std::ostream& out, std::ostream& err) {
-  {
-    std::string text;
-    switch (models::read_text_file(o.program_path, models::kMaxProgramBytes, text)) {
-      case models::ReadStatus::cannot_open: err << "ptxfu sim: " << o.program_path << ": cannot open\n"; return 1;
-      case models::ReadStatus::too_large:
-        err << "ptxfu sim: " << o.program_path << ": larger than " << models::kMaxProgramBytes << " bytes\n";
-        return 1;
-      case models::ReadStatus::ok: break;
-    }
-    if (is_kernel_text(text)) return run_kernel_sim(o, std::move(text), out, err);
-    if (!o.entry.empty() || o.grid != "1" || o.block != "1" || !o.args.empty() || !o.out_dir.empty() ||
-        o.shared_bytes || o.profile || o.registers_per_thread) {
-      err << "ptxfu sim: " << o.program_path
-          << ": --entry, --grid, --block, --arg, --out-dir, --shared-bytes, --regs-per-thread and --profile need a "
-             "kernel (a file with an .entry); this file is a straight-line program\n";
-      return 2;
-    }
+  std::string text;
+  switch (models::read_text_file(o.program_path, models::kMaxProgramBytes, text)) {
+    case models::ReadStatus::cannot_open: err << "ptxfu sim: " << o.program_path << ": cannot open\n"; return 1;
+    case models::ReadStatus::too_large:
+      err << "ptxfu sim: " << o.program_path << ": larger than " << models::kMaxProgramBytes << " bytes\n";
+      return 1;
+    case models::ReadStatus::ok: break;
   }
-  try {
-    const ArchConfig config = config_from(o.config_path);
-    const models::Program program = models::load_program_file(o.program_path, config.caps);
-    models::SimJob job;
-    job.config = &config;
-    job.program = &program;
-    job.warps = o.warps;
-    if (!apply_sim_options(o, job, err)) return 2;
-    const models::SimResult r = models::simulate({job}).front();
-
-    if (o.json) {
-      nlohmann::json j;
-      j["config"] = config.name;
-      j["program"] = o.program_path;
-      j["warps"] = o.warps;
-      j["mode"] = o.style;
-      j["cycles"] = r.cycles;
-      j["warp_instructions"] = r.warp_instructions;
-      j["ipc"] = r.ipc;
-      for (size_t u = 0; u < r.units.size(); ++u)
-        j["pipes"][std::string(models::name(static_cast<models::Unit>(u)))] = {
-            {"busy_cycles", r.units[u].busy_cycles},
-            {"utilisation", r.units[u].utilisation},
-            {"warp_instructions", r.units[u].warp_instructions}};
-      for (size_t s = 0; s < r.stalls.size(); ++s) j["stalls"][std::string(models::kStallNames[s])] = r.stalls[s];
-      j["registers"] = nlohmann::json::object();
-      for (size_t reg = 0; reg < program.registers.size(); ++reg) {
-        auto& lanes = j["registers"][program.registers[reg].name];
-        for (uint64_t v : r.warp0_registers[reg]) lanes.push_back(hex(v, program.registers[reg].bits));
-      }
-      j["host_seconds"] = r.host_seconds;
-      add_rtl_cosim_json(r, j);
-      out << j.dump(2) << "\n";
-      return sim_status(r);
-    }
-    out << fmt::format("ptxfu sim: {} on {} ({}), {} warp{}, {}\n", o.program_path, config.name, config.description,
-                       o.warps, o.warps == 1 ? "" : "s", o.style == "lt" ? "loosely timed" : "approximately timed");
-    out << fmt::format(
-        "  cycles             {}\n  warp instructions  {}\n  IPC                {:.3f} (warp-instructions per cycle, "
-        "whole SM)\n",
-        r.cycles, r.warp_instructions, r.ipc);
-    out << "  unit   busy cycles  utilisation  warp-instructions\n";
-    for (size_t u = 0; u < r.units.size(); ++u)
-      out << fmt::format("  {:<6} {:>11}  {:>10.1f}%  {:>17}\n", models::name(static_cast<models::Unit>(u)),
-                         r.units[u].busy_cycles, 100 * r.units[u].utilisation, r.units[u].warp_instructions);
-    out << "  stall cycles (a sub-partition issued nothing):";
-    for (size_t s = 0; s < r.stalls.size(); ++s) out << fmt::format(" {} {}", models::kStallNames[s], r.stalls[s]);
-    out << "\n  registers of warp 0, lanes 0..3:\n";
-    for (size_t reg = 0; reg < program.registers.size(); ++reg) {
-      out << fmt::format("    {:<8}", program.registers[reg].name);
-      for (size_t lane = 0; lane < 4; ++lane)
-        out << " " << hex(r.warp0_registers[reg][lane], program.registers[reg].bits);
-      out << "\n";
-    }
-    print_rtl_cosim(job, r, out);
-    out << fmt::format("  host time {:.4f} s\n", r.host_seconds);
-    return sim_status(r);
-  } catch (const models::ConfigError& e) {
-    err << "ptxfu sim: " << e.what() << "\n";
-  } catch (const models::ProgramError& e) {
-    err << "ptxfu sim: " << e.what() << "\n";
-  }
-  return 1;
+  return run_kernel_sim(o, std::move(text), out, err);
 }
 
 int run_bench(const BenchCmdOptions& o, std::ostream& out, std::ostream& err) {

@@ -78,7 +78,7 @@ bool parse_shard(const std::string& s, unsigned& k, unsigned& n) {
       if (!r.ok)  // a kernel's fault, its cycle limit or a deadlock: the point's result
         reply = nlohmann::json{{"error", r.error}}.dump();
       else
-        reply = nlohmann::json{{"metrics", metric_values(r, spec.metrics, pj.job.kernel != nullptr)}, {"host_seconds", r.host_seconds}}.dump();
+        reply = nlohmann::json{{"metrics", metric_values(r, spec.metrics)}, {"host_seconds", r.host_seconds}}.dump();
     }
   } catch (const std::exception& e) {
     reply = nlohmann::json{{"error", std::string("simulation failed: ") + e.what()}}.dump();

@@ -303,38 +303,20 @@ std::string hash_hex(const std::string& text) {
   return fmt::format("{:016x}", h);
 }
 
-namespace {
-
-// A straight-line program's stall reasons (models::Stall) and a kernel's
-// (models::WarpStall) share the names they share; the others belong to one kind.
-bool is_name_in(std::string_view name, const std::string_view* names, size_t count) {
-  return std::find(names, names + count, name) != names + count;
-}
-
-}  // namespace
-
 const std::vector<std::string>& all_metrics() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v = {"cycles", "warp_instructions", "ipc", "ctas"};
     for (const auto& row : models::kUnits)
       for (const char* m : {"busy_cycles", "utilisation", "warp_instructions"}) v.push_back(fmt::format("pipes.{}.{}", row.name, m));
-    for (auto s : models::kStallNames) v.push_back(fmt::format("stalls.{}", s));
-    for (auto s : models::kWarpStallNames)
-      if (!is_name_in(s, std::begin(models::kStallNames), std::size(models::kStallNames))) v.push_back(fmt::format("stalls.{}", s));
+    for (auto s : models::kWarpStallNames) v.push_back(fmt::format("stalls.{}", s));
     return v;
   }();
   return names;
 }
 
-bool records(const std::string& metric, bool kernel) {
-  if (metric == "ctas") return kernel;
-  if (metric.rfind("stalls.", 0) != 0) return true;
-  const std::string_view reason = std::string_view(metric).substr(7);
-  return kernel ? is_name_in(reason, std::begin(models::kWarpStallNames), std::size(models::kWarpStallNames))
-                : is_name_in(reason, std::begin(models::kStallNames), std::size(models::kStallNames));
-}
+bool records(const std::string& metric, bool kernel) { return kernel || metric != "ctas"; }
 
-std::vector<std::string> metric_values(const models::SimResult& r, const std::vector<std::string>& metrics, bool kernel) {
+std::vector<std::string> metric_values(const models::SimResult& r, const std::vector<std::string>& metrics) {
   std::vector<std::string> out;
   for (const std::string& m : metrics) {
     if (m == "cycles") out.push_back(fmt::format("{}", r.cycles));
@@ -347,13 +329,8 @@ std::vector<std::string> metric_values(const models::SimResult& r, const std::ve
       if (m == p + "utilisation") out.push_back(fmt::format("{}", r.units[u].utilisation));
       if (m == p + "warp_instructions") out.push_back(fmt::format("{}", r.units[u].warp_instructions));
     }
-    if (kernel) {
-      for (size_t s = 0; s < r.warp_stalls.size(); ++s)
-        if (m == fmt::format("stalls.{}", models::kWarpStallNames[s])) out.push_back(fmt::format("{}", r.warp_stalls[s]));
-    } else {
-      for (size_t s = 0; s < r.stalls.size(); ++s)
-        if (m == fmt::format("stalls.{}", models::kStallNames[s])) out.push_back(fmt::format("{}", r.stalls[s]));
-    }
+    for (size_t s = 0; s < r.stalls.size(); ++s)
+      if (m == fmt::format("stalls.{}", models::kWarpStallNames[s])) out.push_back(fmt::format("{}", r.stalls[s]));
   }
   return out;
 }
@@ -596,7 +573,7 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
       const std::string resolved = resolve(path, file);
       src.text = read_file(resolved, ok, models::kMaxProgramBytes);
       if (!ok) r.fail(n, key, fmt::format("cannot open '{}'", resolved));
-      if (is_kernel_text(src.text))
+      if (kernel::defines_functions(src.text))
         r.fail(n, key, fmt::format("'{}' holds kernels (.entry): name it as {{kernel: {}, entry: NAME, grid: X, block: X, args: [...]}}", file, file));
       src.id = name.empty() ? stem_of(file) : name;
     } else {
@@ -616,9 +593,9 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
     bool loads = false;
     for (size_t b = 0; b < spec.bases.size() && !loads; ++b) {
       try {
-        models::load_program(src.text, src.id, base_configs[b].caps);
+        kernel::load_straight_line(src.text, src.id, base_configs[b].caps);
         loads = true;
-      } catch (const models::ProgramError& e) {
+      } catch (const kernel::KernelError& e) {
         if (first_error.empty())
           first_error = several_bases ? fmt::format("no base accepts it; on '{}': {}", spec.bases[b].name, e.what()) : e.what();
       }
@@ -749,7 +726,6 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
   // (Whether a program is legal for a point's feature mask is the point's
   // result, not a spec error: build_point reports it when the point runs.)
   // A kernel's launch is checked against each config once (its residency).
-  static const models::Program kUnchecked;  // stands for the straight-line program: validate() checks the warps
   std::map<std::string, std::unique_ptr<models::ArchConfig>> configs;
   std::set<std::pair<std::string, size_t>> launches_checked;  // config signature, program
   for (const Point& pt : spec.points) {
@@ -769,8 +745,7 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
       job.config = config.get();
       const ProgramSource& program = spec.programs[pt.program];
       if (!program.kernel) {
-        job.program = &kUnchecked;
-        models::validate(job);
+        models::validate_warps(*job.config, job.warps, job.threads);
       } else if (launches_checked.insert({signature, pt.program}).second) {
         job.kernel = program.kernel->kernel.get();
         job.launch = program.kernel->launch;
@@ -811,13 +786,13 @@ PointJob build_point(const Spec& spec, const Point& point) {
   }
   pj.job.warps = warps;
   try {
-    pj.program = std::make_unique<models::Program>(
-        models::load_program(spec.programs[point.program].text, spec.programs[point.program].id, pj.config->caps));
-    pj.job.program = pj.program.get();
-  } catch (const models::ProgramError& e) {
+    pj.program = std::make_unique<kernel::Kernel>(kernel::load_straight_line(
+        spec.programs[point.program].text, spec.programs[point.program].id, pj.config->caps));
+    pj.job.kernel = pj.program.get();
+  } catch (const kernel::KernelError& e) {
     pj.error = e.what();
   }
-  if (pj.job.program) models::validate(pj.job);
+  if (pj.job.kernel) models::validate(pj.job);
   return pj;
 }
 

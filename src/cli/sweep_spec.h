@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "models/config.h"
-#include "models/program.h"
 #include "models/simulator.h"
 
 namespace ptxfu::cli::sweep {
@@ -77,7 +76,7 @@ struct Spec {
 // Everything one simulation needs, built in the driver before it forks.
 struct PointJob {
   std::unique_ptr<models::ArchConfig> config;
-  std::unique_ptr<models::Program> program;
+  std::unique_ptr<kernel::Kernel> program;  // a straight-line program's, loaded for the point's config
   models::SimJob job;  // a kernel's: its kernel points into the Spec
   std::string error;  // non-empty: the point cannot run (e.g. its program is illegal for its feature mask)
 };
@@ -85,15 +84,13 @@ struct PointJob {
 // Every metric a sweep can record, in canonical order: cycles,
 // warp_instructions, ipc, ctas, pipes.UNIT.{busy_cycles,utilisation,warp_instructions},
 // stalls.REASON. Each is named as `ptxfu sim --json` names it. Straight-line
-// programs record all but ctas and the kernels' stall reasons (stalls.memory,
-// ...); kernels all but stalls.no_ready_warp.
+// programs record all but ctas (they run as one CTA).
 const std::vector<std::string>& all_metrics();
 bool records(const std::string& metric, bool kernel);
 
 // The metric values of one simulation, formatted (integers exactly, reals in
 // shortest round-trip form).
-std::vector<std::string> metric_values(const models::SimResult& r, const std::vector<std::string>& metrics,
-                                       bool kernel = false);
+std::vector<std::string> metric_values(const models::SimResult& r, const std::vector<std::string>& metrics);
 
 // Loads and validates a spec: every point's config is built and checked.
 // Throws models::ConfigError.

@@ -188,6 +188,7 @@ struct Function {
   uint32_t begin = 0, end = 0;    // instructions [begin, end]; `end` is the func_end marker
   uint32_t num_regs = 0;          // register slots of a frame
   std::vector<uint8_t> reg_bits;  // per slot (1 for .pred)
+  std::vector<std::string> reg_names;  // per slot, as declared ("%r3" for the fourth of %r<8>)
   std::vector<Param> params;      // the entry's: offsets in the kernel parameter buffer
   std::vector<Param> returns;
   uint32_t param_bytes = 0;  // a .func's per-lane parameter area: params, returns, call-sequence .params
@@ -221,6 +222,7 @@ class Kernel {
   uint32_t dynamic_shared_offset = 0;  // where .extern .shared arrays start
   uint32_t local_bytes = 0;            // per thread: every function's .local variables
   uint32_t param_bytes = 0;            // the kernel parameter buffer
+  bool straight_line = false;          // loaded by load_straight_line: statements without an .entry
 
   const Function& entry() const { return functions[0]; }
   // "FILE:LINE:COL" of an instruction.
@@ -231,6 +233,17 @@ class Kernel {
 // reaches. Throws KernelError with every diagnostic of a bad module, or the
 // line and instruction of what the executor does not cover.
 Kernel load_kernel(std::string text, std::string file, const LoadOptions& options = {});
+
+// Whether the parser finds functions (.entry or .func) in `text`: a module
+// to load with load_kernel, not a straight-line program.
+bool defines_functions(std::string_view text);
+
+// A straight-line program (.reg declarations and statements, as `ptxfu sim`
+// takes them) loaded as a kernel: the body of an .entry without parameters,
+// checked for `caps` (its target and PTX version). Messages name `file` and
+// the program's own lines.
+inline constexpr std::string_view kStraightLineEntry = "straight_line_program";
+Kernel load_straight_line(std::string text, std::string file, const isa::Capabilities& caps);
 
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
@@ -335,6 +348,7 @@ class Cta {
   const Launch* launch;
   Dim3 ctaid;
   uint32_t sm = 0;
+  uint32_t warp_slots = 0;  // %nwarpid: the SM's warp slots (a model sets its max_warps); 0: the CTA's warps
   std::vector<uint8_t> shared;
   std::vector<Warp> warps;
   uint32_t arrived[kBarriers] = {};   // warps arrived at each barrier

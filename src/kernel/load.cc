@@ -226,6 +226,7 @@ void Loader::declare_reg(const isa::Declaration& d, Function& fn) {
   if (fn.num_regs + n > (1u << 20)) fail(d.loc, "more than 2^20 registers in one function");
   fn.num_regs += n;
   fn.reg_bits.insert(fn.reg_bits.end(), n, s.bits);
+  for (uint32_t i = 0; i < n; ++i) fn.reg_names.push_back(d.count ? fmt::format("{}{}", d.name, i) : std::string(d.name));
   scopes_.back()[d.name] = s;
 }
 
@@ -328,16 +329,38 @@ void Loader::finish_extern_shared() {
 }
 }  // namespace loading
 
+namespace {
+
+// Throws the module's diagnostics (the first 20) as one KernelError.
+void throw_if_errors(const std::string& file, std::vector<isa::ModuleError>& errors) {
+  if (errors.empty()) return;
+  std::stable_sort(errors.begin(), errors.end(), [](const isa::ModuleError& a, const isa::ModuleError& b) {
+    return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.column < b.loc.column;
+  });
+  std::string msg;
+  for (size_t i = 0; i < errors.size() && i < 20; ++i)
+    msg += fmt::format("{}{}:{}:{}: error: {}", i ? "\n" : "", file, errors[i].loc.line, errors[i].loc.column,
+                       errors[i].message);
+  if (errors.size() > 20) msg += fmt::format("\n({} more errors)", errors.size() - 20);
+  throw KernelError(msg);
+}
+
+// The lexemes of k.source, the lexer's errors in `errors`.
+std::vector<isa::Lexeme> lex_source(const Kernel& k, std::vector<isa::ModuleError>& errors) {
+  std::vector<isa::LexError> lex_errors;
+  std::vector<isa::Lexeme> lexemes = isa::lex(*k.source, 1u << 16, lex_errors);
+  for (auto& e : lex_errors) errors.push_back({e.loc, std::move(e.message)});
+  return lexemes;
+}
+
+}  // namespace
+
 Kernel load_kernel(std::string text, std::string file, const LoadOptions& options) {
   Kernel k;
   k.file = std::move(file);
-  auto source = std::make_shared<std::string>(std::move(text));
-  k.source = source;
-  std::vector<isa::LexError> lex_errors;
-  const std::vector<isa::Lexeme> lexemes = isa::lex(*source, 1u << 16, lex_errors);
+  k.source = std::make_shared<std::string>(std::move(text));
   std::vector<isa::ModuleError> errors;
-  errors.reserve(lex_errors.size());
-  for (auto& e : lex_errors) errors.push_back({e.loc, std::move(e.message)});
+  const std::vector<isa::Lexeme> lexemes = lex_source(k, errors);
   const isa::Module m = isa::parse_module(lexemes, errors);
   isa::TargetOptions target;
   if (!options.target.empty()) target.target = std::string(options.target);
@@ -349,18 +372,40 @@ Kernel load_kernel(std::string text, std::string file, const LoadOptions& option
   if (!caps) throw KernelError(fmt::format("{}: {}", k.file, target_error));
   k.caps = *caps;
   if (errors.empty()) isa::check_module(m, k.caps, errors);
-  if (!errors.empty()) {
-    std::stable_sort(errors.begin(), errors.end(), [](const isa::ModuleError& a, const isa::ModuleError& b) {
-      return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.column < b.loc.column;
-    });
-    std::string msg;
-    for (size_t i = 0; i < errors.size() && i < 20; ++i)
-      msg += fmt::format("{}{}:{}:{}: error: {}", i ? "\n" : "", k.file, errors[i].loc.line, errors[i].loc.column,
-                         errors[i].message);
-    if (errors.size() > 20) msg += fmt::format("\n({} more errors)", errors.size() - 20);
-    throw KernelError(msg);
-  }
+  throw_if_errors(k.file, errors);
   loading::Loader(k, m).load(options.entry);
+  return k;
+}
+
+bool defines_functions(std::string_view text) {
+  std::vector<isa::LexError> lex_errors;
+  std::vector<isa::ModuleError> errors;
+  const isa::Module m = isa::parse_module(isa::lex(text, 1u << 16, lex_errors), errors);
+  return !m.functions.empty();
+}
+
+// The statements become the body of an .entry without parameters: a header
+// line before them (.version and .target of `caps`, the entry's opening) and
+// a closing brace after them; lines are counted from the user's first line.
+Kernel load_straight_line(std::string text, std::string file, const isa::Capabilities& caps) {
+  Kernel k;
+  k.file = std::move(file);
+  k.straight_line = true;
+  const std::string header = fmt::format(".version {}.{} .target {} .address_size 64 .entry {} () {{\n", caps.ptx / 10,
+                                         caps.ptx % 10, caps.target_name, kStraightLineEntry);
+  k.source = std::make_shared<std::string>(header + std::move(text) + "\n}");
+  std::vector<isa::ModuleError> errors;
+  std::vector<isa::Lexeme> lexemes = lex_source(k, errors);
+  for (isa::Lexeme& l : lexemes) l.loc.line = l.loc.line > 1 ? l.loc.line - 1 : 1;
+  for (isa::ModuleError& e : errors) e.loc.line = e.loc.line > 1 ? e.loc.line - 1 : 1;
+  const isa::Module m = isa::parse_module(lexemes, errors);
+  if (errors.empty() && m.functions.size() != 1)
+    errors.push_back({{1, 1}, "a straight-line program holds statements and .reg declarations, not functions"});
+  k.caps = caps;
+  if (errors.empty()) isa::check_module(m, k.caps, errors);
+  throw_if_errors(k.file, errors);
+  loading::Loader(k, m).load(kStraightLineEntry);
+  if (k.insts.size() == 1) throw KernelError(k.file + ": no instructions to simulate");
   return k;
 }
 

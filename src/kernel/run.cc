@@ -99,7 +99,9 @@ Memory make_memory(const Kernel& k, const Launch& launch) {
                                   e.params.size(), param_list(), launch.args.size()));
   const Dim3& g = launch.grid;
   const Dim3& b = launch.block;
-  if (g.count() == 0 || b.count() == 0 || b.count() > 1024 || g.y > 65535 || g.z > 65535)
+  // A straight-line program's one CTA is every warp of the SM (the model checks it against max_warps).
+  const uint64_t max_block = k.straight_line ? uint64_t{1} << 16 : 1024;
+  if (g.count() == 0 || b.count() == 0 || b.count() > max_block || g.y > 65535 || g.z > 65535)
     throw KernelError(
         fmt::format("{}: grid ({},{},{}) and block ({},{},{}): a block has 1 to 1024 threads, a grid at "
                     "least one block",

@@ -91,7 +91,7 @@ class Exec {
       case SReg::nctaid: return comp(g);
       case SReg::laneid: return lane;
       case SReg::warpid: return w_.index;
-      case SReg::nwarpid: return cta_.warps.size();
+      case SReg::nwarpid: return cta_.warp_slots ? cta_.warp_slots : cta_.warps.size();
       case SReg::smid: return cta_.sm;
       case SReg::nsmid: return 1;
       case SReg::gridid: return 0;

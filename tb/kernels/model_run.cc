@@ -53,7 +53,7 @@ void simulate_into(const Kernel& k, const Launch& l, bool at, uint64_t max_cycle
     put(out, r.cycles);
     put(out, r.warp_instructions);
     put(out, r.ctas);
-    put(out, r.warp_stalls);
+    put(out, r.stalls);
     put(out, uint64_t{r.lines.size()});
     for (const models::LineProfile& p : r.lines) {
       put(out, p.stalls);

@@ -176,16 +176,25 @@ TEST(Config, DependentLatencyReadsThePairTable) {
 }
 
 TEST(Config, FeatureOverridesReachTheTarget) {
+  const std::string program = ".reg .b16 %h<4>;\nfma.rn.oob.f16 %h1, %h2, %h3, %h1;\n";
+  const ArchConfig plain = load_config_text(with("target: sm_90", "target: sm_80"), "x.yaml");
+  try {
+    kernel::load_straight_line(program, "p.ptx", plain.caps);
+    ADD_FAILURE() << "sm_80 without the override accepted .oob";
+  } catch (const kernel::KernelError& e) {
+    EXPECT_NE(std::string(e.what()).find("Modifier '.oob' requires .target sm_90 or higher"), std::string::npos)
+        << e.what();
+  }
   const ArchConfig c = load_config_text(with("target: sm_90", "target: sm_80\nfeatures: {add: [oob]}"), "x.yaml");
-  EXPECT_NO_THROW(load_program(".reg .b16 %h<4>;\nfma.rn.oob.f16 %h1, %h2, %h3, %h1;\n", "p.ptx", c.caps));
+  EXPECT_EQ(kernel::load_straight_line(program, "p.ptx", c.caps).insts[0].kind, kernel::Kind::arith);
 }
 
 TEST(Config, AbsurdWarpCountsAreRejectedBeforeElaboration) {
   const ArchConfig c = default_config();
-  const Program p = load_program(".reg .b32 %r<2>;\nadd.s32 %r1, %r0, 1;\n", "p.ptx", c.caps);
+  const kernel::Kernel p = kernel::load_straight_line(".reg .b32 %r<2>;\nadd.s32 %r1, %r0, 1;\n", "p.ptx", c.caps);
   SimJob job;
   job.config = &c;
-  job.program = &p;
+  job.kernel = &p;
   job.warps = 10'000'000;
   try {
     validate(job);
@@ -205,44 +214,44 @@ TEST(Config, AbsurdWarpCountsAreRejectedBeforeElaboration) {
   EXPECT_NO_THROW(validate(job));
 }
 
-TEST(Program, InstructionsHaveAnExplicitKind) {
-  const Program p = load_program(
+TEST(StraightLine, IsLoweredAsAKernelBody) {
+  const kernel::Kernel k = kernel::load_straight_line(
       ".reg .b32 %r<4>;\nmov.u32 %r0, %tid.x;\nadd.cc.u32 %r1, %r0, 1;\naddc.u32 %r2, %r0, 0;\n"
       "mov.b32 %r3, %r2;\n",
       "p.ptx", default_config().caps);
-  ASSERT_EQ(p.code.size(), 4u);
-  EXPECT_EQ(p.code[0].kind, InstrKind::mov);
-  EXPECT_EQ(p.code[1].kind, InstrKind::arithmetic);
-  EXPECT_EQ(p.code[2].kind, InstrKind::arithmetic);
-  EXPECT_EQ(p.code[3].kind, InstrKind::mov);
-  EXPECT_EQ(p.code[3].mov_bits, 32u);
-  EXPECT_TRUE(!p.code[1].reads_carry && p.code[1].writes_carry);
-  EXPECT_TRUE(p.code[2].reads_carry && !p.code[2].writes_carry);
-  EXPECT_TRUE(!p.code[0].reads_carry && !p.code[0].writes_carry);
+  ASSERT_EQ(k.insts.size(), 5u);  // and the function's end
+  EXPECT_TRUE(k.straight_line);
+  EXPECT_EQ(k.insts[0].kind, kernel::Kind::mov);
+  EXPECT_EQ(k.insts[1].kind, kernel::Kind::arith);
+  EXPECT_EQ(k.insts[2].kind, kernel::Kind::arith);
+  EXPECT_EQ(k.insts[3].kind, kernel::Kind::mov);
+  EXPECT_EQ(k.insts[4].kind, kernel::Kind::func_end);
+  EXPECT_EQ(k.insts[1].line, 3u);  // the program's own lines
+  EXPECT_EQ(k.entry().reg_names, (std::vector<std::string>{"%r0", "%r1", "%r2", "%r3"}));
 }
 
-TEST(Program, ErrorsNameFileLineAndColumn) {
+TEST(StraightLine, ErrorsNameFileLineAndColumn) {
   const ArchConfig c = default_config();
   struct Case {
     std::string text;
     std::string expect;
   };
   const Case cases[] = {
-      {".reg .b32 %r<4>;\nld.global.u32 %r1, [%r2];\n", "p.ptx:2:1: 'ld.global.u32' is not supported by ptxfu sim"},
-      {".reg .b32 %r<4>;\nadd.u32 %r1, %r2, %q9;\n", "p.ptx:2:19: Unknown symbol '%q9'"},
-      {".reg .b32 %r<4>;\nadd.u32 %r1, %r2, %r3\n", "p.ptx:2:22: expected ';'"},
+      {".reg .b32 %r<4>;\n.entry f()\n", "p.ptx:2:1: error: Unknown directive '.entry' in the body of 'straight_line_program'"},
+      {".reg .b32 %r<4>;\nadd.u32 %r1, %r2, %q9;\n", "p.ptx:2:19: error: Unknown symbol '%q9'"},
+      {".reg .b32 %r<4>;\nadd.u32 %r1, %r2, %r3\n", "p.ptx:2:22: error: expected ';'"},
       {".reg .b32 %r<4>;\nfma.rn.f32.f16 %r1, %r2, %r3, %r1;\n",
-       "p.ptx:2:1: Feature 'fma.f32.f16' requires .target sm_100 or higher"},
-      {".reg .b16 %h<4>;\nadd.f16 %h1, %h2, 0x3c00;\n", "p.ptx:2:19: Arguments mismatch for instruction 'add'"},
+       "p.ptx:2:1: error: Feature 'fma.f32.f16' requires .target sm_100 or higher"},
+      {".reg .b16 %h<4>;\nadd.f16 %h1, %h2, 0x3c00;\n", "p.ptx:2:19: error: Arguments mismatch for instruction 'add'"},
       {".reg .b32 %r<4>;\n", "p.ptx: no instructions to simulate"},
-      {".reg .b32 %r<99999>;\n", "p.ptx:1:"},
-      {std::string(".reg .b32 %r<4>;\nadd.u32 %r1, \xff;\n"), "p.ptx:2:14: invalid byte 0xff"},
+      {".reg .b32 %r<2000000>;\n", "p.ptx:1:11: error: more than 2^20 registers in one function"},
+      {std::string(".reg .b32 %r<4>;\nadd.u32 %r1, \xff;\n"), "p.ptx:2:14: error: invalid byte 0xff"},
   };
   for (const auto& k : cases) {
     try {
-      load_program(k.text, "p.ptx", c.caps);
+      kernel::load_straight_line(k.text, "p.ptx", c.caps);
       ADD_FAILURE() << "accepted: " << k.text;
-    } catch (const ProgramError& e) {
+    } catch (const kernel::KernelError& e) {
       EXPECT_NE(std::string(e.what()).find(k.expect), std::string::npos)
           << "expected '" << k.expect << "' got: " << e.what();
     }

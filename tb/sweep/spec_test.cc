@@ -348,7 +348,7 @@ TEST(SweepSpec, AKernelProgramIsALaunch) {
             (std::vector<std::string>{
                 "cycles", "warp_instructions", "ipc", "ctas", "pipes.fma.utilisation", "pipes.alu.utilisation",
                 "pipes.fp64.utilisation", "pipes.mufu.utilisation", "pipes.conv.utilisation", "pipes.lsu.utilisation",
-                "pipes.branch.utilisation", "pipes.warp.utilisation", "stalls.dependency", "stalls.pipe_busy",
+                "pipes.branch.utilisation", "pipes.warp.utilisation", "stalls.pipe_busy", "stalls.dependency",
                 "stalls.memory", "stalls.control", "stalls.barrier", "stalls.not_selected", "stalls.idle"}));
   ASSERT_EQ(s.points.size(), 2u * 2 * 2);
   std::set<std::string> keys;
@@ -356,7 +356,7 @@ TEST(SweepSpec, AKernelProgramIsALaunch) {
     keys.insert(p.key);
     const PointJob pj = build_point(s, p);
     EXPECT_TRUE(pj.error.empty()) << pj.error;
-    EXPECT_EQ(pj.job.program, nullptr);
+    EXPECT_EQ(pj.program, nullptr);
     ASSERT_EQ(pj.job.kernel, s.programs[p.program].kernel->kernel.get());
     EXPECT_EQ(pj.job.launch.args.size(), p.program ? 7u : 4u);
     EXPECT_EQ(pj.job.registers_per_thread, p.program ? 64u : 0u);

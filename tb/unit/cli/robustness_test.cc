@@ -11,7 +11,7 @@
 #include "cli/eval_cmd.h"
 #include "cli/sweep_spec.h"
 #include "models/config.h"
-#include "models/program.h"
+#include "cli/model_cmds.h"
 
 namespace ptxfu::cli {
 namespace {
@@ -119,8 +119,11 @@ TEST(Robustness, EndlessFilesAreRefusedNotReadToExhaustion) {
     return std::string("no error");
   };
   EXPECT_EQ(message([] { models::load_config_file("/dev/zero"); }), "/dev/zero: larger than 1048576 bytes: not a config");
-  EXPECT_EQ(message([] { models::load_program_file("/dev/zero", models::default_config().caps); }),
-            "/dev/zero: larger than 16777216 bytes: not a program");
+  SimCmdOptions sim;
+  sim.program_path = "/dev/zero";
+  std::ostringstream out, err;
+  EXPECT_EQ(run_sim(sim, out, err), 1);
+  EXPECT_EQ(err.str(), "ptxfu sim: /dev/zero: larger than 16777216 bytes\n");
   EXPECT_EQ(message([] { sweep::load_spec("/dev/zero"); }), "/dev/zero: larger than 1048576 bytes");
   const std::string spec = "name: x\nbase: /dev/zero\nparameters:\n  warps: [1]\nprograms:\n  - ffma.chain\n";
   EXPECT_EQ(message([&] { sweep::load_spec_text(spec, "s.yaml"); }),
