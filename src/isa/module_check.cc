@@ -1,5 +1,7 @@
 #include "isa/module_check.h"
 
+#include <algorithm>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -14,6 +16,37 @@ namespace {
 bool before(SourceLoc a, SourceLoc b) { return a.line != b.line ? a.line < b.line : a.column < b.column; }
 
 std::string_view opcode_of(const Statement& st) { return st.mnemonic.text.substr(0, st.mnemonic.text.find('.')); }
+
+// A scalar mov (the table holds only mov's vector forms), as ptxas judges
+// it: one of mov's types, two operands, and every register or special
+// register exactly as wide as the type (predicates only with .pred).
+bool check_scalar_mov(const Statement& st, const RegisterTable& regs, Diagnostic& err) {
+  const std::string_view m = st.mnemonic.text;
+  const std::string_view type = m.size() > 4 ? m.substr(4) : "";
+  static constexpr std::string_view kTypes[] = {"pred", "b16", "b32", "b64", "b128", "u16", "u32",
+                                                "u64",  "s16", "s32", "s64", "f32",  "f64"};
+  if (m.substr(0, 4) != "mov." || std::find(std::begin(kTypes), std::end(kTypes), type) == std::end(kTypes)) {
+    err = {st.mnemonic.column, "Unexpected instruction types specified for 'mov'", st.mnemonic.line};
+    return false;
+  }
+  const unsigned bits = type == "pred" ? 1 : static_cast<unsigned>(std::stoul(std::string(type.substr(1))));
+  const auto mismatch = [&](const Token& t, std::string_view what) {
+    err = {t.column, fmt::format("{} for instruction 'mov'", what), t.line};
+    return false;
+  };
+  if (st.num_operands != 2) return mismatch(st.mnemonic, "Arguments mismatch");
+  for (unsigned k = 0; k < 2; ++k) {
+    const Token& t = st.operands[k];
+    if (const auto r = regs.lookup(t.text)) {
+      const unsigned have = r->kind == RegKind::predicate ? 1 : r->bits;
+      if (have != bits) return mismatch(t, "Arguments mismatch");
+    } else if (const auto sr = special_register(t.text)) {
+      if (sr->vector) return mismatch(t, "Argument vector size mismatch");
+      if (sr->bits != bits) return mismatch(t, "Arguments mismatch");
+    }
+  }
+  return true;
+}
 
 bool is_table_opcode(std::string_view word) {
   for (const OpInfo& o : kOps)
@@ -119,6 +152,8 @@ void check_instruction(const Instruction& in, const std::vector<NameRef>& names,
   Diagnostic d;
   bool other = false;
   if (!check_statement(st, caps, &scope.registers(), d, other) && !other)
+    scope.error({d.line ? d.line : st.mnemonic.line, d.column}, d.message);
+  else if (other && opcode_of(st) == "mov" && !check_scalar_mov(st, scope.registers(), d))
     scope.error({d.line ? d.line : st.mnemonic.line, d.column}, d.message);
 }
 

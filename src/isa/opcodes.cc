@@ -99,45 +99,46 @@ constexpr std::string_view kOtherInstructions[] = {
     "trap",
 };
 
-// PTX ISA chapter 10, "Special Registers".
-constexpr std::string_view kSpecialRegisters[] = {
-    "%tid",
-    "%ntid",
-    "%laneid",
-    "%warpid",
-    "%nwarpid",
-    "%ctaid",
-    "%nctaid",
-    "%smid",
-    "%nsmid",
-    "%gridid",
-    "%is_explicit_cluster",
-    "%clusterid",
-    "%nclusterid",
-    "%cluster_ctaid",
-    "%cluster_nctaid",
-    "%cluster_ctarank",
-    "%cluster_nctarank",
-    "%lanemask_eq",
-    "%lanemask_le",
-    "%lanemask_lt",
-    "%lanemask_ge",
-    "%lanemask_gt",
-    "%clock",
-    "%clock_hi",
-    "%clock64",
-    "%globaltimer",
-    "%globaltimer_lo",
-    "%globaltimer_hi",
-    "%total_smem_size",
-    "%aggr_smem_size",
-    "%dynamic_smem_size",
-    "%current_graph_exec",
-    "%reserved_smem_offset_begin",
-    "%reserved_smem_offset_end",
-    "%reserved_smem_offset_cap",
-    "%reserved_smem_offset_0",
-    "%reserved_smem_offset_1",
+// PTX ISA chapter 10, "Special Registers": each with the width of its
+// value (1: a predicate) and whether it is a vector read by component (.x).
+constexpr SpecialRegister kSpecialRegisters[] = {
+    {"%tid", 32, true},
+    {"%ntid", 32, true},
+    {"%laneid", 32, false},
+    {"%warpid", 32, false},
+    {"%nwarpid", 32, false},
+    {"%ctaid", 32, true},
+    {"%nctaid", 32, true},
+    {"%smid", 32, false},
+    {"%nsmid", 32, false},
+    {"%gridid", 64, false},
+    {"%is_explicit_cluster", 1, false},
+    {"%clusterid", 32, true},
+    {"%nclusterid", 32, true},
+    {"%cluster_ctaid", 32, true},
+    {"%cluster_nctaid", 32, true},
+    {"%cluster_ctarank", 32, false},
+    {"%cluster_nctarank", 32, false},
+    {"%lanemask_eq", 32, false},
+    {"%lanemask_le", 32, false},
+    {"%lanemask_lt", 32, false},
+    {"%lanemask_ge", 32, false},
+    {"%lanemask_gt", 32, false},
+    {"%clock", 32, false},
+    {"%clock_hi", 32, false},
+    {"%clock64", 64, false},
+    {"%globaltimer", 64, false},
+    {"%globaltimer_lo", 32, false},
+    {"%globaltimer_hi", 32, false},
+    {"%total_smem_size", 32, false},
+    {"%aggr_smem_size", 32, false},
+    {"%dynamic_smem_size", 32, false},
+    {"%current_graph_exec", 64, false},
+    {"%reserved_smem_offset_begin", 32, false},
+    {"%reserved_smem_offset_end", 32, false},
+    {"%reserved_smem_offset_cap", 32, false},
+    {"%reserved_smem_offset_0", 32, false},
+    {"%reserved_smem_offset_1", 32, false},
 };
 
 // Numbered families: %pm0..%pm7, %pm0_64..%pm7_64, %envreg0..%envreg31.
@@ -168,12 +169,20 @@ bool is_other_instruction(std::string_view opcode) {
   return false;
 }
 
-bool is_special_register(std::string_view name) {
+std::optional<SpecialRegister> special_register(std::string_view name) {
   const std::string_view base = name.substr(0, name.find('.'));
   const std::string_view component = base.size() < name.size() ? name.substr(base.size() + 1) : "";
-  for (auto r : kSpecialRegisters)
-    if (r == base) return component.empty() || component == "x" || component == "y" || component == "z";
-  return component.empty() && numbered_special(base);
+  for (const SpecialRegister& r : kSpecialRegisters)
+    if (r.name == base) {
+      if (component.empty()) return r;
+      if (component == "x" || component == "y" || component == "z") return SpecialRegister{name, r.bits, false};
+      return std::nullopt;
+    }
+  if (!component.empty() || !numbered_special(base)) return std::nullopt;
+  const bool wide = base.size() > 3 && base.substr(base.size() - 3) == "_64";
+  return SpecialRegister{name, wide ? 64u : 32u, false};
 }
+
+bool is_special_register(std::string_view name) { return special_register(name).has_value(); }
 
 }  // namespace ptxfu::isa

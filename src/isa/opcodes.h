@@ -2,6 +2,7 @@
 // flow, synchronisation, tensor core, video, ...). `check` reads their
 // syntax and resolves their operands; it does not decide their legality.
 #pragma once
+#include <optional>
 #include <string_view>
 
 namespace ptxfu::isa {
@@ -13,5 +14,14 @@ bool is_other_instruction(std::string_view opcode);
 // Whether `name` is a PTX special register (%tid, %laneid, %clock64, ...),
 // with or without a component (%tid.x).
 bool is_special_register(std::string_view name);
+
+struct SpecialRegister {
+  std::string_view name;
+  unsigned bits;  // of the value, or of each component; 1: a predicate
+  bool vector;    // read by component (%tid.x); the bare name is a .v4 vector
+};
+// The row of a special register (a component, %tid.x, is a scalar row of its
+// own); nullopt when `name` is none.
+std::optional<SpecialRegister> special_register(std::string_view name);
 
 }  // namespace ptxfu::isa

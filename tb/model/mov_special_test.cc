@@ -1,5 +1,5 @@
-// What sim's programs may move: the special registers of the straight-line
-// model (one CTA on SM 0, documented in models/program.h), vector mov
+// What sim's programs may move: the special registers of a straight-line
+// program (one CTA of --warps warps on SM 0, as the README says), vector mov
 // (packing and unpacking, `_` sinks), mov.pred; checked in every warp of a
 // CTA whose last warp is partial, against values computed here, in both
 // timing styles, on two configs. And the loader's errors for what it refuses.
@@ -76,7 +76,7 @@ const Run kRuns[] = {{"sm_90", TimingStyle::loosely_timed},
 
 struct Fixture {
   std::vector<ArchConfig> configs;
-  std::vector<Program> programs;
+  std::vector<kernel::Kernel> programs;
   std::vector<SimResult> results;
   Fixture() {
     configs.reserve(std::size(kRuns));
@@ -84,10 +84,10 @@ struct Fixture {
     std::vector<SimJob> jobs;
     for (const Run& run : kRuns) {
       configs.push_back(load_config(run.config));
-      programs.push_back(load_program(kProgram, "mov_special", configs.back().caps));
+      programs.push_back(kernel::load_straight_line(kProgram, "mov_special", configs.back().caps));
       SimJob j;
       j.config = &configs.back();
-      j.program = &programs.back();
+      j.kernel = &programs.back();
       j.warps = kWarps;
       j.threads = kThreads;
       j.style = run.style;
@@ -105,9 +105,9 @@ const Fixture& fixture() {
 
 uint64_t reg(size_t run, unsigned warp, const std::string& name, unsigned lane) {
   const Fixture& f = fixture();
-  const Program& p = f.programs[run];
-  for (size_t r = 0; r < p.registers.size(); ++r)
-    if (p.registers[r].name == name) return f.results[run].registers[warp][r][lane];
+  const kernel::Function& e = f.programs[run].entry();
+  for (size_t r = 0; r < e.reg_names.size(); ++r)
+    if (e.reg_names[r] == name) return f.results[run].registers[warp][r][lane];
   ADD_FAILURE() << "no register " << name;
   return 0;
 }
@@ -203,24 +203,24 @@ TEST(MovSpecial, LoaderErrors) {
     std::string expect;
   };
   const std::string regs = ".reg .b32 %r<4>;\n.reg .b16 %h<4>;\n.reg .b64 %d;\n.reg .f32 %f;\n.reg .pred %p;\n";
+  // The checker's words, which are ptxas's (tb/unit/isa/mov_check_test.cc).
   const Case cases[] = {
-      {regs + "mov.b32 %r0, {%h0, %h1, %h2};\n", "p.ptx:6:14: Arguments mismatch for instruction 'mov'"},
-      {regs + "mov.b32 %r0, {%h0, %r1};\n", "p.ptx:6:20: Arguments mismatch for instruction 'mov'"},
-      {regs + "mov.b64 {%h0, %r1}, %d;\n", "p.ptx:6:10: Arguments mismatch for instruction 'mov'"},
-      {regs + "mov.f32 %f, {%h0, %h1};\n",
-       "p.ptx:6:1: a vector mov packs bit-size types (.b16, .b32, .b64), not 'mov.f32'"},
-      {regs + "mov.b32 {%h0, %h1}, {%h2, %h3};\n", "p.ptx:6:21: Arguments mismatch for instruction 'mov'"},
-      {regs + "mov.u32 %r0, %clock64;\n", "p.ptx:6:14: Arguments mismatch for instruction 'mov'"},
-      {regs + "mov.u32 %r0, %nsmid;\n", "p.ptx:6:14: special register '%nsmid' is not supported by ptxfu sim"},
-      {regs + "mov.pred %p, %r0;\n", "p.ptx:6:14: Arguments mismatch for instruction 'mov'"},
-      {regs + "mov.b8 %r0, 1;\n", "p.ptx:6:1: unsupported mov type in 'mov.b8'"},
-      {regs + "@%p mov.u32 %r0, 1;\n", "p.ptx:6:2: guarded instructions ('@%p') are not supported by ptxfu sim yet"},
+      {regs + "mov.b32 %r0, {%h0, %h1, %h2};\n", "p.ptx:6:14: error: Illegal vector size: 3"},
+      {regs + "mov.b32 %r0, {%h0, %r1};\n", "p.ptx:6:14: error: Arguments mismatch for instruction 'mov'"},
+      {regs + "mov.b64 {%h0, %r1}, %d;\n", "p.ptx:6:9: error: Arguments mismatch for instruction 'mov'"},
+      {regs + "mov.f32 %f, {%h0, %h1};\n", "p.ptx:6:4: error: Unexpected instruction types specified for 'mov'"},
+      {regs + "mov.b32 {%h0, %h1}, {%h2, %h3};\n", "p.ptx:6:1: error: Arguments mismatch for instruction 'mov'"},
+      {regs + "mov.u32 %r0, %clock64;\n", "p.ptx:6:14: error: Arguments mismatch for instruction 'mov'"},
+      {regs + "mov.u32 %r0, %tid;\n", "p.ptx:6:14: error: Argument vector size mismatch for instruction 'mov'"},
+      {regs + "mov.pred %p, %r0;\n", "p.ptx:6:14: error: Arguments mismatch for instruction 'mov'"},
+      {regs + "mov.b8 %r0, 1;\n", "p.ptx:6:1: error: Unexpected instruction types specified for 'mov'"},
+      {regs + "@%r0 mov.u32 %r0, 1;\n", "p.ptx:6:2: error: Guard predicate '%r0' is not a .pred register"},
   };
   for (const auto& k : cases) {
     try {
-      load_program(k.text, "p.ptx", c.caps);
+      kernel::load_straight_line(k.text, "p.ptx", c.caps);
       ADD_FAILURE() << "accepted: " << k.text;
-    } catch (const ProgramError& e) {
+    } catch (const kernel::KernelError& e) {
       EXPECT_NE(std::string(e.what()).find(k.expect), std::string::npos)
           << "expected '" << k.expect << "' got: " << e.what();
     }

@@ -16,55 +16,72 @@
 namespace ptxfu::models {
 namespace {
 
-// A seeded random straight-line program over every unit, with dependencies.
-std::string random_program(uint32_t seed, unsigned length) {
+// A seeded random straight-line program over every unit, with dependencies:
+// its text, and the same program as the test's own list of operations.
+struct RandomOp {
+  const char* mnemonic;
+  unsigned num_src;
+  char dest, src;  // register families: r (b32), f (f32), d (f64), w (b64)
+  int regs[4];     // destination, then sources
+};
+struct RandomProgram {
+  std::string text;
+  std::vector<RandomOp> ops;
+};
+
+RandomProgram random_program(uint32_t seed, unsigned length) {
   std::mt19937 rng(seed);
-  const char* forms[] = {
-      "fma.rn.f32 %f{}, %f{}, %f{}, %f{}",
-      "add.s32 %r{}, %r{}, %r{}",
-      "mad.lo.s32 %r{}, %r{}, %r{}, %r{}",
-      "fma.rn.f16x2 %r{}, %r{}, %r{}, %r{}",
-      "ex2.approx.ftz.f32 %f{}, %f{}",
-      "fma.rn.f64 %d{}, %d{}, %d{}, %d{}",
-      "popc.b32 %r{}, %r{}",
-      "min.f32 %f{}, %f{}, %f{}",
-      "div.rn.f32 %f{}, %f{}, %f{}",
-      "mul.wide.u32 %w{}, %r{}, %r{}",
-      "add.cc.u32 %r{}, %r{}, %r{}",
-      "addc.cc.u32 %r{}, %r{}, %r{}",
+  const RandomOp forms[] = {
+      {"fma.rn.f32", 3, 'f', 'f', {}},   {"add.s32", 2, 'r', 'r', {}},   {"mad.lo.s32", 3, 'r', 'r', {}},
+      {"fma.rn.f16x2", 3, 'r', 'r', {}}, {"ex2.approx.ftz.f32", 1, 'f', 'f', {}},
+      {"fma.rn.f64", 3, 'd', 'd', {}},   {"popc.b32", 1, 'r', 'r', {}},  {"min.f32", 2, 'f', 'f', {}},
+      {"div.rn.f32", 2, 'f', 'f', {}},   {"mul.wide.u32", 2, 'w', 'r', {}},
+      {"add.cc.u32", 2, 'r', 'r', {}},   {"addc.cc.u32", 2, 'r', 'r', {}},
   };
-  std::string s = ".reg .b32 %r<8>;\n.reg .f32 %f<8>;\n.reg .f64 %d<8>;\n.reg .b64 %w<8>;\n";
+  RandomProgram p;
+  p.text = ".reg .b32 %r<8>;\n.reg .f32 %f<8>;\n.reg .f64 %d<8>;\n.reg .b64 %w<8>;\n";
   for (int i = 0; i < 8; ++i)
-    s += fmt::format(
+    p.text += fmt::format(
         "mov.u32 %r{0}, %tid.x;\nmov.f32 %f{0}, 0f3f{1:02x}0000;\nmov.f64 %d{0}, 0d40{1:02x}000000000000;\n", i,
         0x80 + i);
   std::uniform_int_distribution<int> pick(0, std::size(forms) - 1), reg(0, 3);  // few registers: many dependencies
-  for (unsigned i = 0; i < length; ++i)
-    s += fmt::vformat(forms[pick(rng)], fmt::make_format_args(reg(rng), reg(rng), reg(rng), reg(rng))) + ";\n";
-  return s;
+  for (unsigned i = 0; i < length; ++i) {
+    RandomOp op = forms[pick(rng)];
+    for (int& r : op.regs) r = reg(rng);
+    p.text += fmt::format("{} %{}{}", op.mnemonic, op.dest, op.regs[0]);
+    for (unsigned k = 0; k < op.num_src; ++k) p.text += fmt::format(", %{}{}", op.src, op.regs[k + 1]);
+    p.text += ";\n";
+    p.ops.push_back(op);
+  }
+  return p;
 }
 
-// Runs the program directly through the exact core, one lane at a time.
-std::vector<std::vector<uint64_t>> reference_registers(const Program& p, uint32_t warp) {
-  std::vector<std::vector<uint64_t>> regs(p.registers.size(), std::vector<uint64_t>(32));
+// The register slot of %<family><index>: the declarations' order.
+size_t slot(char family, int index) {
+  const std::string families = "rfdw";
+  return families.find(family) * 8 + static_cast<size_t>(index);
+}
+
+// The program run directly through the exact core, one lane at a time, from
+// the test's own list of operations.
+std::vector<std::vector<uint64_t>> reference_registers(const RandomProgram& p, uint32_t warp) {
+  std::vector<std::vector<uint64_t>> regs(32, std::vector<uint64_t>(32));
   for (unsigned lane = 0; lane < 32; ++lane) {
+    for (int i = 0; i < 8; ++i) {
+      regs[slot('r', i)][lane] = warp * 32 + lane;  // %tid.x
+      regs[slot('f', i)][lane] = uint64_t{0x3f000000} | uint64_t(0x80 + i) << 16;
+      regs[slot('d', i)][lane] = uint64_t{0x4000000000000000} | uint64_t(0x80 + i) << 48;
+    }
     bool carry = false;
-    for (const ProgramInstr& pi : p.code) {
+    for (const RandomOp& op : p.ops) {
+      isa::Instr in;
+      isa::Diagnostic d;
+      EXPECT_TRUE(isa::decode(op.mnemonic, op.num_src, 1, in, d)) << d.message;
       uint64_t src[4];
-      for (unsigned k = 0; k < pi.num_src; ++k) {
-        const SourceOperand& o = pi.src[k];
-        EXPECT_TRUE(o.kind != SourceOperand::Kind::special || o.special == Special::tid_x);
-        src[k] = o.kind == SourceOperand::Kind::reg   ? regs[o.reg][lane]
-                 : o.kind == SourceOperand::Kind::imm ? o.value
-                                                      : warp * 32 + lane;  // %tid.x
-      }
-      if (pi.kind == InstrKind::mov) {
-        regs[pi.dest[0]][lane] = src[0];
-        continue;
-      }
-      const exec::Result r = exec::execute(pi.instr, src, carry);
-      regs[pi.dest[0]][lane] = r.value;
-      if (isa::writes_carry(pi.instr)) carry = r.carry_out;
+      for (unsigned k = 0; k < op.num_src; ++k) src[k] = regs[slot(op.src, op.regs[k + 1])][lane];
+      const exec::Result r = exec::execute(in, src, carry);
+      regs[slot(op.dest, op.regs[0])][lane] = r.value;
+      if (isa::writes_carry(in)) carry = r.carry_out;
     }
   }
   return regs;
@@ -84,17 +101,18 @@ class StyleEquivalence : public testing::Test {
     for (const char* cfg : {"sm_75", "sm_90"})  // sm_75: FP64 occupancy exceeds its latency
       for (unsigned warps : {1u, 8u, 32u})
         for (uint32_t seed : {1u, 2u, 3u}) cases_.push_back({cfg, warps, seed});
-    programs_.reserve(cases_.size());
+    kernels_.reserve(cases_.size());
     std::vector<SimJob> jobs;
     for (const Case& c : cases_) {
       const ArchConfig* cfg = nullptr;
       for (const auto& a : configs_)
         if (a.name == c.config) cfg = &a;
-      programs_.push_back(load_program(random_program(c.seed, 120), fmt::format("random{}", c.seed), cfg->caps));
+      programs_.push_back(random_program(c.seed, 120));
+      kernels_.push_back(kernel::load_straight_line(programs_.back().text, fmt::format("random{}", c.seed), cfg->caps));
       for (TimingStyle style : {TimingStyle::loosely_timed, TimingStyle::approximately_timed}) {
         SimJob j;
         j.config = cfg;
-        j.program = &programs_.back();
+        j.kernel = &kernels_.back();
         j.warps = c.warps;
         j.style = style;
         j.quantum_cycles = 64;  // small: exercises temporal decoupling syncs
@@ -106,13 +124,15 @@ class StyleEquivalence : public testing::Test {
   }
   static std::vector<ArchConfig> configs_;
   static std::vector<Case> cases_;
-  static std::vector<Program> programs_;
+  static std::vector<RandomProgram> programs_;
+  static std::vector<kernel::Kernel> kernels_;
   static std::vector<SimResult> results_;
   static sc_core::sc_time end_time_;
 };
 std::vector<ArchConfig> StyleEquivalence::configs_;
 std::vector<Case> StyleEquivalence::cases_;
-std::vector<Program> StyleEquivalence::programs_;
+std::vector<RandomProgram> StyleEquivalence::programs_;
+std::vector<kernel::Kernel> StyleEquivalence::kernels_;
 std::vector<SimResult> StyleEquivalence::results_;
 sc_core::sc_time StyleEquivalence::end_time_;
 
@@ -126,7 +146,8 @@ TEST_F(StyleEquivalence, LooselyAndApproximatelyTimedAgree) {
     EXPECT_EQ(lt.stalls, at.stalls) << what;
     for (size_t u = 0; u < lt.units.size(); ++u) EXPECT_EQ(lt.units[u].busy_cycles, at.units[u].busy_cycles) << what;
     EXPECT_EQ(lt.warp0_registers, at.warp0_registers) << what;
-    EXPECT_EQ(lt.warp_instructions, uint64_t{cases_[i].warps} * programs_[i].code.size()) << what;
+    // Every instruction of the program, and its exit, once per warp.
+    EXPECT_EQ(lt.warp_instructions, uint64_t{cases_[i].warps} * (24 + programs_[i].ops.size() + 1)) << what;
   }
 }
 

@@ -3,6 +3,8 @@
 // interleaved warps (a 128-bit addition in four instructions).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "models/simulator.h"
@@ -45,12 +47,13 @@ class TimingTest : public testing::Test {
       if (e.name == "sm_90") config_ = load_config_text(std::string(e.text), "sm_90");
     lrr_ = config_;
     lrr_.scheduler = SchedulerPolicy::lrr;
-    chain_ = load_program(kChain, "chain", config_.caps);
-    add128_ = load_program(kAdd128, "add128", config_.caps);
-    auto job = [](const ArchConfig& c, const Program& p, unsigned warps, TimingStyle style, unsigned threads = 0) {
+    chain_ = kernel::load_straight_line(kChain, "chain", config_.caps);
+    add128_ = kernel::load_straight_line(kAdd128, "add128", config_.caps);
+    auto job = [](const ArchConfig& c, const kernel::Kernel& p, unsigned warps, TimingStyle style,
+                  unsigned threads = 0) {
       SimJob j;
       j.config = &c;
-      j.program = &p;
+      j.kernel = &p;
       j.warps = warps;
       j.style = style;
       j.threads = threads;
@@ -64,11 +67,11 @@ class TimingTest : public testing::Test {
          job(config_, add128_, 1, TimingStyle::approximately_timed, kPartialThreads)});
   }
   static ArchConfig config_, lrr_;
-  static Program chain_, add128_;
+  static kernel::Kernel chain_, add128_;
   static std::vector<SimResult> results_;
 };
 ArchConfig TimingTest::config_, TimingTest::lrr_;
-Program TimingTest::chain_, TimingTest::add128_;
+kernel::Kernel TimingTest::chain_, TimingTest::add128_;
 std::vector<SimResult> TimingTest::results_;
 
 TEST_F(TimingTest, DependentChainFollowsTheConfig) {
@@ -80,9 +83,13 @@ TEST_F(TimingTest, DependentChainFollowsTheConfig) {
   const uint64_t second_mov = alu.occupancy();
   const uint64_t first_fma = second_mov + config_.dependent_latency(alu, fma);
   EXPECT_EQ(config_.dependent_latency(alu, fma), 5u);  // NAK: an ALU result reaches the FMA pipe after 5
-  const uint64_t expected = first_fma + 3 * fma.latency;
+  // The program ends with an exit on the branch unit, issued the cycle after
+  // the last fma: the CTA retires when both are out.
+  const Timing& branch = config_.units[static_cast<size_t>(Unit::branch)];
+  const uint64_t last_fma = first_fma + 2 * fma.latency;
+  const uint64_t expected = std::max<uint64_t>(last_fma + fma.latency, last_fma + 1 + branch.latency);
   EXPECT_EQ(results_[0].cycles, expected);
-  EXPECT_EQ(results_[0].warp_instructions, 5u);
+  EXPECT_EQ(results_[0].warp_instructions, 6u);  // and the exit at the program's end
   // 1.0 * 2 + 1 = 3, 3 * 2 + 1 = 7, 7 * 2 + 1 = 15
   EXPECT_EQ(results_[0].warp0_registers[3][0], 0x41700000u);
 }

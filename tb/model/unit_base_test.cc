@@ -71,7 +71,6 @@ class LaterUnit : public UnitBase {
 
  protected:
   bool execute(WarpOp& op, tlm::tlm_generic_payload& trans) override {
-    execute_on_core(op);
     pending_.push_back(&trans);
     wake_.notify(kCycle * static_cast<double>(op.issue_cycle + kAnswer) - sc_core::sc_time_stamp());
     return false;
@@ -104,21 +103,8 @@ class LaterUnit : public UnitBase {
 struct Seen {
   uint64_t end_req = 0;  // AT: END_REQ (the unit takes the next one)
   uint64_t done = 0;     // LT: annotated completion; AT: BEGIN_RESP
-  uint64_t result_lane5 = 0;
   bool ok = false;
 };
-
-// A mov of lane-dependent sources: results are the sources.
-const ProgramInstr& mov_instr() {
-  static const ProgramInstr pi = [] {
-    ProgramInstr p;
-    p.kind = InstrKind::mov;
-    p.mov_bits = 32;
-    p.num_src = 1;
-    return p;
-  }();
-  return pi;
-}
 
 // Sends one instruction per warp, each at a cycle of `send`.
 class Initiator : public sc_core::sc_module {
@@ -135,11 +121,9 @@ class Initiator : public sc_core::sc_module {
       t->set_extension(ext);
       t->set_command(tlm::TLM_IGNORE_COMMAND);
       WarpOp& op = ext->op;
-      op.instr = &mov_instr();
       op.warp = static_cast<uint32_t>(i);
       op.timing.lanes = 16;  // two cycles a warp
       op.timing.latency = 4;
-      for (unsigned lane = 0; lane < kWarpSize; ++lane) op.src[0][lane] = 100 * i + lane;
       txns_.push_back(std::move(t));
     }
     SC_HAS_PROCESS(Initiator);
@@ -182,7 +166,6 @@ class Initiator : public sc_core::sc_module {
   void record(size_t i) {
     tlm::tlm_generic_payload& t = *txns_[i];
     seen[i].ok = t.get_response_status() == tlm::TLM_OK_RESPONSE && t.get_data_ptr() == nullptr;
-    seen[i].result_lane5 = op_of(t).result[0][5];
   }
 
   std::vector<std::unique_ptr<tlm::tlm_generic_payload>> txns_;
@@ -223,7 +206,6 @@ TEST(UnitBase, LatencyPerInstructionInBothStyles) {
     EXPECT_EQ(b.at.seen[i].end_req, free[i]) << "AT warp " << i;
     for (const Initiator* init : {&b.lt, &b.at}) {
       EXPECT_TRUE(init->seen[i].ok) << i;
-      EXPECT_EQ(init->seen[i].result_lane5, 100 * i + 5) << i;
     }
   }
   EXPECT_EQ(b.hit_miss_at.busy_cycles(), 8u);
@@ -237,7 +219,6 @@ TEST(UnitBase, ResultsKnownOnlyWhenOut) {
     EXPECT_EQ(b.at_later.seen[i].done, start[i] + LaterUnit::kAnswer) << i;
     EXPECT_EQ(b.at_later.seen[i].end_req, start[i] + 2) << i;
     EXPECT_TRUE(b.at_later.seen[i].ok) << i;
-    EXPECT_EQ(b.at_later.seen[i].result_lane5, 100 * i + 5) << i;
   }
   EXPECT_EQ(b.end, 10 + 34u);  // the last miss
 }
