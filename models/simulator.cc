@@ -49,11 +49,14 @@ struct SmModel {
   }
 };
 
-// A straight-line program runs as one CTA of the job's threads.
+// A straight-line program runs as one CTA of the job's threads, resident
+// whatever its registers (its warps are what --warps asks for, up to
+// max_warps): one register a thread counts against the register file.
 SimJob with_launch(SimJob job) {
   if (job.kernel && job.kernel->straight_line) {
     job.launch = {};
     job.launch.block.x = cta_threads(job);
+    job.registers_per_thread = 1;
   }
   return job;
 }

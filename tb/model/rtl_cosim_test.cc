@@ -127,19 +127,19 @@ std::string vcd_path(const char* which) { return vcd_dir() + "/rtl_cosim_" + whi
 
 struct Fixture {
   ArchConfig sm90 = embedded("sm_90"), sm75 = embedded("sm_75"), sm80 = embedded("sm_80");
-  Program p90 = load_program(kProgram90, "rtl_mix_90", sm90.caps);
-  Program p75 = load_program(kProgram75, "rtl_mix_75", sm75.caps);
-  Program p80 = load_program(random_program(2024, 160), "rtl_random_80", sm80.caps);
+  kernel::Kernel p90 = kernel::load_straight_line(kProgram90, "rtl_mix_90", sm90.caps);
+  kernel::Kernel p75 = kernel::load_straight_line(kProgram75, "rtl_mix_75", sm75.caps);
+  kernel::Kernel p80 = kernel::load_straight_line(random_program(2024, 160), "rtl_random_80", sm80.caps);
   std::vector<SimJob> jobs;
   std::vector<SimResult> results;
 
   Fixture() {
-    auto job = [&](const ArchConfig& c, const Program& p, bool rtl, unsigned stages = 0, bool broken = false,
+    auto job = [&](const ArchConfig& c, const kernel::Kernel& p, bool rtl, unsigned stages = 0, bool broken = false,
                    unsigned warps = kWarps, std::string vcd = "") {
       SimJob j;
       j.vcd_path = std::move(vcd);
       j.config = &c;
-      j.program = &p;
+      j.kernel = &p;
       j.warps = warps;
       j.style = TimingStyle::approximately_timed;
       j.rtl_half = rtl;
@@ -166,10 +166,11 @@ const Fixture& fixture() {
   return f;
 }
 
-unsigned half_instructions(const Program& p) {
+unsigned half_instructions(const kernel::Kernel& p) {
   unsigned n = 0;
-  for (const auto& pi : p.code)
-    if (pi.kind == InstrKind::arithmetic && pi.text.find("f16") != std::string::npos && pi.text.rfind("max", 0) != 0)
+  for (const kernel::Inst& in : p.insts)
+    if (in.kind == kernel::Kind::arith && in.mnemonic.find("f16") != std::string_view::npos &&
+        in.mnemonic.rfind("max", 0) != 0)
       ++n;
   return n;
 }
@@ -185,7 +186,7 @@ void expect_same_run(const SimResult& cpp, const SimResult& rtl) {
   EXPECT_EQ(cpp.warp0_registers, rtl.warp0_registers);
 }
 
-void expect_clean(const SimResult& r, const Program& p, unsigned warps = kWarps) {
+void expect_clean(const SimResult& r, const kernel::Kernel& p, unsigned warps = kWarps) {
   ASSERT_TRUE(r.rtl_half);
   EXPECT_EQ(r.rtl_cosim.instructions, uint64_t{half_instructions(p)} * warps);
   EXPECT_EQ(r.rtl_cosim.lanes_checked, r.rtl_cosim.instructions * 32);
