@@ -364,15 +364,15 @@ TEST(SweepSpec, AKernelProgramIsALaunch) {
     EXPECT_EQ(pj.job.style == models::TimingStyle::approximately_timed, s.parameters[1].values[p.choice[1]] == "at");
   }
   EXPECT_EQ(keys.size(), s.points.size());
-  // A spec of straight-line programs records what it recorded before kernels.
+  // Straight-line programs record the kernels' stall reasons, not ctas.
   const Spec lines = load_spec_text("base: sm_90\nprograms: [ffma.chain]\nparameters: {warps: 1}\n", "s.yaml");
-  EXPECT_EQ(lines.metrics.back(), "stalls.no_ready_warp");
+  EXPECT_EQ(lines.metrics.back(), "stalls.idle");
   EXPECT_EQ(std::count(lines.metrics.begin(), lines.metrics.end(), "ctas"), 0);
   // Mixed: the metrics both kinds record.
   const Spec mixed =
       load_spec_text("base: sm_90\nparameters: {mode: lt}\nprograms:\n  - ffma.chain\n" + softmax_program(), "s.yaml");
-  EXPECT_EQ(std::vector<std::string>(mixed.metrics.end() - 2, mixed.metrics.end()),
-            (std::vector<std::string>{"stalls.dependency", "stalls.pipe_busy"}));
+  EXPECT_EQ(std::count(mixed.metrics.begin(), mixed.metrics.end(), "ctas"), 0);
+  EXPECT_EQ(mixed.metrics.back(), "stalls.idle");
 }
 
 // A launch's key is what decides its result: the same values spelled
@@ -467,8 +467,7 @@ TEST(SweepSpec, KernelErrorsNameTheKeyAndTheParameter) {
        at +
            R"(10:19: key 'metrics\[1\]': 'ctas' is recorded for kernels only, and 'ffma\.chain' is a straight-line program)"},
       {launch + "metrics: [stalls.no_ready_warp]\n", params,
-       at +
-           R"(9:11: key 'metrics\[0\]': 'stalls\.no_ready_warp' is recorded for straight-line programs only, and 'softmax_warp_per_row' is a kernel)"},
+       at + R"(9:11: key 'metrics\[0\]': unknown metric 'stalls\.no_ready_warp' \(known: cycles, )"},
       {launch + launch, params,
        at + R"(9:5: key 'programs\[1\]': program 'softmax_warp_per_row' given twice \(name: tells two launches)"},
       // A launch that does not fit one point's config.

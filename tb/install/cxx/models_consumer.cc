@@ -3,13 +3,13 @@
 #include <cstdio>
 
 #include "models/config.h"
-#include "models/program.h"
+#include "kernel/kernel.h"
 #include "models/simulator.h"
 
 int main() {
   using namespace ptxfu::models;
   const ArchConfig config = load_config_file(PTXFU_DATA_DIR "/configs/sm_80.yaml");
-  const Program program = load_program(
+  const ptxfu::kernel::Kernel program = ptxfu::kernel::load_straight_line(
       ".reg .b32 %r<4>;\n"
       "mov.u32 %r0, %laneid;\n"
       "mad.lo.u32 %r1, %r0, 0x9e3779b9, 0x7f4a7c15;\n"
@@ -17,7 +17,7 @@ int main() {
       "consumer.ptx", config.caps);
   SimJob job;
   job.config = &config;
-  job.program = &program;
+  job.kernel = &program;
   job.warps = 4;
   const SimResult r = simulate({job}).front();
   int failures = 0;
@@ -25,7 +25,7 @@ int main() {
     const uint32_t r1 = lane * 0x9e3779b9u + 0x7f4a7c15u;
     if (r.warp0_registers[1][lane] != r1 || r.warp0_registers[2][lane] != uint32_t(r1 + lane)) ++failures;
   }
-  if (r.cycles == 0 || r.warp_instructions != 4 * 3) ++failures;
+  if (r.cycles == 0 || r.warp_instructions != 4 * (3 + 1)) ++failures;  // and each warp's exit
   std::printf("%s: %llu cycles, %llu warp instructions, %d failures\n", failures ? "FAIL" : "ok",
               static_cast<unsigned long long>(r.cycles), static_cast<unsigned long long>(r.warp_instructions),
               failures);

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "scratch_dir.h"
@@ -42,8 +43,9 @@ TEST(SimCli, JsonHasTheContractedFields) {
     EXPECT_TRUE(j["pipes"][unit].contains("busy_cycles")) << unit;
     EXPECT_TRUE(j["pipes"][unit].contains("utilisation")) << unit;
   }
-  for (const char* stall : {"dependency", "pipe_busy", "no_ready_warp"}) EXPECT_TRUE(j["stalls"].contains(stall));
-  EXPECT_EQ(j["warp_instructions"], 8 * 15);
+  for (const char* stall : {"pipe_busy", "dependency", "memory", "control", "barrier", "idle"})
+    EXPECT_TRUE(j["stalls"].contains(stall)) << stall;
+  EXPECT_EQ(j["warp_instructions"], 8 * (15 + 1));  // the program's instructions and its exit
   // %r0 holds %tid.x: lane i of warp 0 is i.
   ASSERT_EQ(j["registers"]["%r0"].size(), 32u);
   for (int lane = 0; lane < 32; ++lane) {
@@ -95,12 +97,21 @@ TEST(SimCli, BadInputGetsAClearErrorAndNonZeroExit) {
   const ptxfu::testing_support::ScratchDir scratch;
   const std::string& dir = scratch.path();
   {
-    std::ofstream(dir + "/bad.ptx") << ".reg .b32 %r<4>;\nadd.u32 %r1, %r2, %r3;\nld.global.u32 %r1, [%r2];\n";
+    std::ofstream(dir + "/bad.ptx") << ".reg .b32 %r<4>;\nadd.u32 %r1, %r2, %r3;\nadd.u32 %r1, %r2, %q3;\n";
     std::ofstream(dir + "/bad.yaml") << "name: x\ntarget: sm_90\nsub_partitions: 0\n";
   }
   CmdResult r = run("sim " + dir + "/bad.ptx");
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.out.find("bad.ptx:3:1: 'ld.global.u32' is not supported"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("bad.ptx:3:19: error: Unknown symbol '%q3'"), std::string::npos) << r.out;
+  // A fault reads as compute-sanitizer's report, with the program's line.
+  {
+    std::ofstream(dir + "/fault.ptx") << ".reg .b32 %r<4>;\n.reg .b64 %rd;\nmov.u64 %rd, 0;\nld.global.u32 %r1, [%rd];\n";
+  }
+  r = run("sim " + dir + "/fault.ptx");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("fault.ptx:4:1: error: Invalid __global__ read of size 4 bytes at 0x0 by thread (0,0,0)"),
+            std::string::npos)
+      << r.out;
   r = run("sim --config " + dir + "/bad.yaml " + kExample);
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("bad.yaml:3:17: key 'sub_partitions': expected an integer 1..8, got '0'"), std::string::npos)
@@ -113,16 +124,24 @@ TEST(SimCli, BadInputGetsAClearErrorAndNonZeroExit) {
   EXPECT_EQ(run("sim /no/such.ptx").status, 1);
 }
 
-// A straight-line program refuses guards (the kernel path runs them), so
-// that it never runs something else than the program says; a file with an
-// .entry runs as a kernel.
-TEST(SimCli, StraightLineRefusesGuardsKernelsRun) {
+// A straight-line program runs as a one-CTA kernel: predicates and guards
+// work (the example, its registers worked out here); a file with
+// an .entry runs as a kernel.
+TEST(SimCli, StraightLineRunsGuardsAndKernelsRun) {
   const ptxfu::testing_support::ScratchDir scratch;
   const std::string& dir = scratch.path();
-  std::ofstream(dir + "/guard.ptx") << ".reg .b32 %r<4>;\n.reg .pred %p<2>;\n@!%p1 add.u32 %r1, %r2, %r3;\n";
-  CmdResult r = run("sim " + dir + "/guard.ptx");
-  EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.out.find("guard.ptx:3:3: guarded instructions ('@!%p1') are not supported"), std::string::npos) << r.out;
+  std::ofstream(dir + "/guard.ptx") << ".reg .b32 %r<4>;\n.reg .pred %p<2>;\nmov.u32 %r1, %laneid;\n"
+                                       "setp.eq.u32 %p1, %r1, 5;\n@%p1 add.u32 %r2, %r1, %r1;\n"
+                                       "@!%p1 add.u32 %r3, %r1, 7;\n";
+  CmdResult r = run("sim --json " + dir + "/guard.ptx");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  for (int lane = 0; lane < 32; ++lane) {
+    const auto hex = [](unsigned v) { return fmt::format("0x{:08x}", v); };
+    EXPECT_EQ(j["registers"]["%r2"][lane], hex(lane == 5 ? 10 : 0)) << lane;
+    EXPECT_EQ(j["registers"]["%r3"][lane], hex(lane == 5 ? 0 : lane + 7)) << lane;
+    EXPECT_EQ(j["registers"]["%p1"][lane], lane == 5 ? "0x1" : "0x0") << lane;
+  }
   r = run("sim " + std::string(PTXFU_SOURCE_DIR) +
           "/tb/corpus/ptx/softmax.sm_90.ptx --entry softmax_warp_per_row --block 64 --arg buf:zeros:1024 "
           "--arg buf:zeros:1024 --arg s32:2 --arg s32:128");
