@@ -152,6 +152,20 @@ unsigned rtl_stages_for(const SimJob& job) {
 
 namespace {
 
+// SystemC elaborates once per simulation context. Once a simulation has run
+// and its modules are gone, its context is replaced by a new one, so that
+// the next simulate() elaborates its own SMs, of any config, in the same
+// process (SystemC 2.3.4 reads the current context through these two
+// pointers). The context the library made at load time stays: its own
+// static events refer to it until the process exits.
+void fresh_simulation_context() {
+  static sc_core::sc_simcontext* const original = sc_core::sc_curr_simcontext;
+  sc_core::sc_simcontext* done = sc_core::sc_curr_simcontext;
+  sc_core::sc_curr_simcontext = new sc_core::sc_simcontext;
+  sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
+  if (done != original) delete done;
+}
+
 SimResult result_of(const SimJob& job, SmModel& sm, double seconds) {
   KernelSm& k = *sm.kernel_sm;
   SimResult r;
@@ -219,6 +233,8 @@ std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
     results.push_back(result_of(runs[i], *sms[i], seconds));
     if (!runs[i].kanata_path.empty()) write_kanata(runs[i].kanata_path, runs[i], *sms[i]);
   }
+  sms.clear();
+  fresh_simulation_context();
   return results;
 }
 

@@ -1,7 +1,6 @@
-// The kernel tests' runs on the SM model. SystemC elaborates once per
-// process, so every run is a forked child that simulates one launch and
-// hands back its memory through a file. Each launch runs loosely and
-// approximately timed; both must end alike, cycle for cycle.
+// The kernel tests' runs on the SM model, each a simulate() of its own in
+// this process. Each launch runs loosely and approximately timed; both must
+// end alike, cycle for cycle.
 #pragma once
 #include <array>
 #include <string>
