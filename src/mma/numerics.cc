@@ -1,0 +1,183 @@
+#include "mma/numerics.h"
+
+#include <iterator>
+
+namespace ptxfu::mma {
+namespace {
+
+using fp::Rounding;
+constexpr uint8_t kMma = static_cast<uint8_t>(Family::mma_sync);
+constexpr uint8_t kWmma = static_cast<uint8_t>(Family::wmma);
+constexpr uint8_t kWgmma = static_cast<uint8_t>(Family::wgmma);
+constexpr uint8_t kSync = kMma | kWmma;  // mma.sync and wmma share the datapath
+constexpr int kNoTruncation = 63;        // sum_frac_bits: the block sum goes to the output rounding whole
+
+// The carry bits a block of `width` products plus c needs above a leading
+// bit for its exact sum (products' significands lie in [0, 4)). choice: the
+// rows take this; no measurement has shown a block sum wrapping.
+constexpr int exact_carry_bits(int width) {
+  int bits = 2;
+  while ((1 << (bits - 2)) < width + 1) ++bits;
+  return bits;
+}
+
+// Shorthands for the rows below.
+constexpr NumericsRow block(uint16_t first, uint16_t last, uint8_t fam, Elem in, Elem out, int width, int kept,
+                            int sum_bits, Rounding rnd, std::string_view source) {
+  return {first,
+          last,
+          fam,
+          in,
+          out,
+          Method::block_fma,
+          width,
+          kept,
+          exact_carry_bits(width),
+          CAlign::with_block,
+          sum_bits,
+          rnd,
+          true,
+          0,
+          in == Elem::tf32,
+          source};
+}
+constexpr NumericsRow exact(uint16_t first, uint16_t last, uint8_t fam, Elem in, Elem out, Method m,
+                            std::string_view source) {
+  return {first, last, fam, in, out, m, 1, 0, 0, CAlign::separate, 0, Rounding::rn, true, 0, false, source};
+}
+
+// clang-format off
+constexpr NumericsRow kRows[] = {
+  // Volta: 4 products + c a block, 23 bits kept (no extra alignment bit).
+  block(70, 72, kSync, Elem::f16, Elem::f32, 4, 23, 23, Rounding::rz,
+        "Khattak & Mikaitis arXiv:2512.07004, Fasi et al. PeerJ CS 7:e330; V100 wmma vectors: 5000/5000"),
+  block(70, 72, kSync, Elem::f16, Elem::f16, 4, 23, kNoTruncation, Rounding::rn,
+        "Khattak & Mikaitis arXiv:2512.07004; V100 wmma fp16->fp16 vectors: 5000/5000"),
+  // Turing to Ada: 8 products a block, 1 extra alignment bit (24 kept).
+  block(75, 89, kSync, Elem::f16, Elem::f32, 8, 24, 23, Rounding::rz,
+        "Khattak & Mikaitis arXiv:2512.07004, FTTN arXiv:2403.00232; A100 and Ada wmma vectors: 5000/5000"),
+  block(75, 89, kSync, Elem::f16, Elem::f16, 8, 24, kNoTruncation, Rounding::rn,
+        "Khattak & Mikaitis arXiv:2512.07004; A100 and Ada wmma fp16->fp16 vectors: 5000/5000"),
+  block(80, 89, kSync, Elem::bf16, Elem::f32, 8, 24, 23, Rounding::rz,
+        "Khattak & Mikaitis arXiv:2512.07004; A100 and Ada wmma bf16 vectors: 5000/5000"),
+  block(80, 89, kSync, Elem::tf32, Elem::f32, 4, 24, 23, Rounding::rz,
+        "Khattak & Mikaitis arXiv:2512.07004; A100 and Ada wmma tf32 vectors: 5000/5000"),
+  // Ada fp8: 16 products a block, the block sum truncated to 13 fraction bits.
+  block(89, 89, kMma, Elem::e4m3, Elem::f32, 16, 13, 13, Rounding::rz,
+        "Khattak & Mikaitis arXiv:2512.07004 (AdaTC: fma 16, 13-bit sum); Ada mma.sync vectors"),
+  block(89, 89, kMma, Elem::e5m2, Elem::f32, 16, 13, 13, Rounding::rz,
+        "Khattak & Mikaitis arXiv:2512.07004 (AdaTC: fma 16, 13-bit sum); Ada mma.sync vectors"),
+  block(89, 89, kMma, Elem::e4m3, Elem::f16, 16, 13, kNoTruncation, Rounding::rn,
+        "Khattak & Mikaitis arXiv:2512.07004; Ada mma.sync fp8->fp16 vectors"),
+  block(89, 89, kMma, Elem::e5m2, Elem::f16, 16, 13, kNoTruncation, Rounding::rn,
+        "Khattak & Mikaitis arXiv:2512.07004; Ada mma.sync fp8->fp16 vectors"),
+  // Hopper: 16 products a block, 2 extra alignment bits (25 kept); tf32 8.
+  block(90, 90, kSync | kWgmma, Elem::f16, Elem::f32, 16, 25, 23, Rounding::rz,
+        "Khattak & Mikaitis arXiv:2512.07004, MMA-Sim arXiv:2511.10909; H100 wmma vectors"),
+  block(90, 90, kSync | kWgmma, Elem::f16, Elem::f16, 16, 25, kNoTruncation, Rounding::rn,
+        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma fp16->fp16 vectors"),
+  block(90, 90, kSync | kWgmma, Elem::bf16, Elem::f32, 16, 25, 23, Rounding::rz,
+        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma bf16 vectors"),
+  block(90, 90, kSync | kWgmma, Elem::tf32, Elem::f32, 8, 25, 23, Rounding::rz,
+        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma tf32 vectors"),
+  // Hopper fp8 (wgmma): 32 products a block, 13-bit sum.
+  block(90, 90, kMma | kWgmma, Elem::e4m3, Elem::f32, 32, 13, 13, Rounding::rz,
+        "Khattak & Mikaitis arXiv:2512.07004 (H100TC: fma 32, 13-bit sum); H100 wgmma vectors, c = 0. "
+        "choice: mma.sync fp8 on sm_90 as wgmma (not measured)"),
+  block(90, 90, kMma | kWgmma, Elem::e5m2, Elem::f32, 32, 13, 13, Rounding::rz,
+        "Khattak & Mikaitis arXiv:2512.07004 (H100TC); H100 wgmma vectors, c = 0. choice: mma.sync as wgmma"),
+  block(90, 90, kMma | kWgmma, Elem::e4m3, Elem::f16, 32, 13, kNoTruncation, Rounding::rn,
+        "Khattak & Mikaitis arXiv:2512.07004 (H100TC); H100 wgmma fp8->fp16 vectors"),
+  block(90, 90, kMma | kWgmma, Elem::e5m2, Elem::f16, 32, 13, kNoTruncation, Rounding::rn,
+        "Khattak & Mikaitis arXiv:2512.07004 (H100TC); H100 wgmma fp8->fp16 vectors"),
+  // Blackwell: 16 products a block (tf32 8), 25 kept.
+  block(100, 121, kSync, Elem::f16, Elem::f32, 16, 25, 23, Rounding::rz,
+        "Khattak & Mikaitis arXiv:2512.07004; B200 wmma vectors. choice: sm_120 as sm_100"),
+  block(100, 121, kSync, Elem::f16, Elem::f16, 16, 25, kNoTruncation, Rounding::rn,
+        "Khattak & Mikaitis arXiv:2512.07004; B200 wmma fp16->fp16 vectors. choice: sm_120 as sm_100"),
+  block(100, 121, kSync, Elem::bf16, Elem::f32, 16, 25, 23, Rounding::rz,
+        "Khattak & Mikaitis arXiv:2512.07004; B200 wmma bf16 vectors. choice: sm_120 as sm_100"),
+  block(100, 121, kSync, Elem::tf32, Elem::f32, 8, 25, 23, Rounding::rz,
+        "Khattak & Mikaitis arXiv:2512.07004; B200 wmma tf32 vectors. choice: sm_120 as sm_100"),
+  // Blackwell fp8: 32 products a block. The published 25 kept bits and RZ
+  // reproduce 3207/5000 (E4M3) and 3236/5000 (E5M2) B200 lines; 31 kept
+  // bits and the block sum rounded to nearest even reproduce 5000 and 4999
+  // (the fewest bits that do: 30 gives 5000 and 4998).
+  block(100, 121, kMma, Elem::e4m3, Elem::f32, 32, 31, kNoTruncation, Rounding::rn,
+        "B200 mma.sync vectors: 5000/5000 (fit; Khattak & Mikaitis' B200TCRN variant rounds to nearest too)"),
+  block(100, 121, kMma, Elem::e5m2, Elem::f32, 32, 31, kNoTruncation, Rounding::rn,
+        "B200 mma.sync vectors: 4999/5000 (fit, as e4m3)"),
+  // fp8 -> f16 on Blackwell: no rule found reproduces the vectors (see the
+  // tests' floors); these parameters reproduce the most lines tried.
+  block(100, 121, kMma, Elem::e4m3, Elem::f16, 32, 25, kNoTruncation, Rounding::rn,
+        "B200 mma.sync fp8->fp16 vectors: 3108/5000 only; no published model reproduces them"),
+  block(100, 121, kMma, Elem::e5m2, Elem::f16, 32, 25, kNoTruncation, Rounding::rn,
+        "B200 mma.sync fp8->fp16 vectors: 3403/5000 only; no published model reproduces them"),
+  // fp6/fp4 (kind::f8f6f4): no vectors.
+  block(120, 121, kMma, Elem::e3m2, Elem::f32, 32, 25, 23, Rounding::rz, "choice: as B200 fp8->fp32 (not measured)"),
+  block(120, 121, kMma, Elem::e2m3, Elem::f32, 32, 25, 23, Rounding::rz, "choice: as B200 fp8->fp32 (not measured)"),
+  block(120, 121, kMma, Elem::e2m1, Elem::f32, 32, 25, 23, Rounding::rz, "choice: as B200 fp8->fp32 (not measured)"),
+  // f64: IEEE fmas in ascending k from c.
+  exact(80, 121, kMma, Elem::f64, Elem::f64, Method::fma_chain,
+        "PTX ISA (mma .f64: fma semantics); choice: ascending k from c, each step an RNE fma (not measured)"),
+  // Integers: exact products and sum modulo 2^32, or clamped with .satfinite.
+  exact(72, 121, kSync, Elem::s8, Elem::s32, Method::integer, "PTX ISA mma/wmma integer semantics (exact, wrapping)"),
+  exact(72, 121, kSync, Elem::u8, Elem::s32, Method::integer, "PTX ISA mma/wmma integer semantics (exact, wrapping)"),
+  exact(90, 90, kWgmma, Elem::s8, Elem::s32, Method::integer, "PTX ISA wgmma integer semantics (exact, wrapping)"),
+  exact(90, 90, kWgmma, Elem::u8, Elem::s32, Method::integer, "PTX ISA wgmma integer semantics (exact, wrapping)"),
+  exact(75, 121, kSync, Elem::s4, Elem::s32, Method::integer, "PTX ISA mma/wmma integer semantics (exact, wrapping)"),
+  exact(75, 121, kSync, Elem::u4, Elem::s32, Method::integer, "PTX ISA mma/wmma integer semantics (exact, wrapping)"),
+};
+// clang-format on
+
+// The engine sums a block exactly in 64 bits: the addends are below
+// 2^(kept + 2) (products' significands lie in [0, 4)) and a block has at
+// most width + 1 of them; the rows' carry bits must cover that sum.
+constexpr bool carries_fit() {
+  for (const NumericsRow& r : kRows) {
+    if (r.method != Method::block_fma) continue;
+    if (r.carry_bits < exact_carry_bits(r.block_width) || r.kept_bits + r.carry_bits > 62 || r.block_width > 64)
+      return false;
+  }
+  return true;
+}
+static_assert(carries_fit(), "a row's carry bits do not cover its block sum");
+
+struct ElemInfo {
+  Elem e;
+  std::string_view name;
+  const fp::Format* format;
+};
+constexpr ElemInfo kElems[] = {
+    {Elem::f16, "f16", &fp::kF16},    {Elem::bf16, "bf16", &fp::kBF16}, {Elem::tf32, "tf32", &fp::kTF32},
+    {Elem::e4m3, "e4m3", &fp::kE4M3}, {Elem::e5m2, "e5m2", &fp::kE5M2}, {Elem::e3m2, "e3m2", &fp::kE3M2},
+    {Elem::e2m3, "e2m3", &fp::kE2M3}, {Elem::e2m1, "e2m1", &fp::kE2M1}, {Elem::f32, "f32", &fp::kF32},
+    {Elem::f64, "f64", &fp::kF64},    {Elem::s8, "s8", nullptr},        {Elem::u8, "u8", nullptr},
+    {Elem::s4, "s4", nullptr},        {Elem::u4, "u4", nullptr},        {Elem::s32, "s32", nullptr},
+};
+
+}  // namespace
+
+const fp::Format* format_of(Elem e) { return kElems[static_cast<int>(e)].format; }
+bool is_integer(Elem e) { return format_of(e) == nullptr; }
+std::string_view elem_name(Elem e) { return kElems[static_cast<int>(e)].name; }
+
+bool parse_elem(std::string_view name, Elem* out) {
+  for (const ElemInfo& i : kElems) {
+    if (i.name == name) return *out = i.e, true;
+  }
+  return false;
+}
+
+const NumericsRow* find_row(int sm, Family family, Elem in, Elem out) {
+  for (const NumericsRow& r : kRows) {
+    if (sm >= r.sm_first && sm <= r.sm_last && (r.families & static_cast<uint8_t>(family)) && r.in == in &&
+        r.out == out)
+      return &r;
+  }
+  return nullptr;
+}
+
+RowTable numerics_rows() { return {kRows, std::size(kRows)}; }
+
+}  // namespace ptxfu::mma
