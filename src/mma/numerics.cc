@@ -50,63 +50,67 @@ constexpr NumericsRow exact(uint16_t first, uint16_t last, uint8_t fam, Elem in,
 constexpr NumericsRow kRows[] = {
   // Volta: 4 products + c a block, 23 bits kept (no extra alignment bit).
   block(70, 72, kSync, Elem::f16, Elem::f32, 4, 23, 23, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004, Fasi et al. PeerJ CS 7:e330; V100 wmma vectors: 5000/5000"),
+        "Khattak & Mikaitis arXiv:2512.07004, Fasi et al. PeerJ CS 7:e330; V100 wmma vectors: 5000/5000. "
+        "choice: sm_72 as sm_70"),
   block(70, 72, kSync, Elem::f16, Elem::f16, 4, 23, kNoTruncation, Rounding::rn,
         "Khattak & Mikaitis arXiv:2512.07004; V100 wmma fp16->fp16 vectors: 5000/5000"),
   // Turing to Ada: 8 products a block, 1 extra alignment bit (24 kept).
   block(75, 89, kSync, Elem::f16, Elem::f32, 8, 24, 23, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004, FTTN arXiv:2403.00232; A100 and Ada wmma vectors: 5000/5000"),
+        "Khattak & Mikaitis arXiv:2512.07004, FTTN arXiv:2403.00232; A100 and Ada wmma vectors: 5000/5000 each. "
+        "choice: sm_75/sm_86/sm_87 as sm_80 (not measured here)"),
   block(75, 89, kSync, Elem::f16, Elem::f16, 8, 24, kNoTruncation, Rounding::rn,
-        "Khattak & Mikaitis arXiv:2512.07004; A100 and Ada wmma fp16->fp16 vectors: 5000/5000"),
+        "Khattak & Mikaitis arXiv:2512.07004; A100 and Ada wmma fp16->fp16 vectors: 5000/5000 each"),
   block(80, 89, kSync, Elem::bf16, Elem::f32, 8, 24, 23, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004; A100 and Ada wmma bf16 vectors: 5000/5000"),
+        "Khattak & Mikaitis arXiv:2512.07004; A100 and Ada wmma bf16 vectors: 5000/5000 each"),
   block(80, 89, kSync, Elem::tf32, Elem::f32, 4, 24, 23, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004; A100 and Ada wmma tf32 vectors: 5000/5000"),
+        "Khattak & Mikaitis arXiv:2512.07004; A100 and Ada wmma tf32 vectors (K = 4): 5000/5000 each"),
   // Ada fp8: 16 products a block, the block sum truncated to 13 fraction bits.
   block(89, 89, kMma, Elem::e4m3, Elem::f32, 16, 13, 13, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004 (AdaTC: fma 16, 13-bit sum); Ada mma.sync vectors"),
+        "Khattak & Mikaitis arXiv:2512.07004 (AdaTC: fma 16, 13-bit sum); Ada mma.sync k32 vectors: 5000/5000"),
   block(89, 89, kMma, Elem::e5m2, Elem::f32, 16, 13, 13, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004 (AdaTC: fma 16, 13-bit sum); Ada mma.sync vectors"),
+        "Khattak & Mikaitis arXiv:2512.07004 (AdaTC: fma 16, 13-bit sum); Ada mma.sync k32 vectors: 5000/5000"),
   block(89, 89, kMma, Elem::e4m3, Elem::f16, 16, 13, kNoTruncation, Rounding::rn,
-        "Khattak & Mikaitis arXiv:2512.07004; Ada mma.sync fp8->fp16 vectors"),
+        "Khattak & Mikaitis arXiv:2512.07004; Ada mma.sync fp8->fp16 k32 vectors: 5000/5000"),
   block(89, 89, kMma, Elem::e5m2, Elem::f16, 16, 13, kNoTruncation, Rounding::rn,
-        "Khattak & Mikaitis arXiv:2512.07004; Ada mma.sync fp8->fp16 vectors"),
+        "Khattak & Mikaitis arXiv:2512.07004; Ada mma.sync fp8->fp16 k32 vectors: 5000/5000"),
   // Hopper: 16 products a block, 2 extra alignment bits (25 kept); tf32 8.
   block(90, 90, kSync | kWgmma, Elem::f16, Elem::f32, 16, 25, 23, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004, MMA-Sim arXiv:2511.10909; H100 wmma vectors"),
+        "Khattak & Mikaitis arXiv:2512.07004, MMA-Sim arXiv:2511.10909; H100 wmma vectors: 5000/5000"),
   block(90, 90, kSync | kWgmma, Elem::f16, Elem::f16, 16, 25, kNoTruncation, Rounding::rn,
-        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma fp16->fp16 vectors"),
+        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma fp16->fp16 vectors: 5000/5000"),
   block(90, 90, kSync | kWgmma, Elem::bf16, Elem::f32, 16, 25, 23, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma bf16 vectors"),
+        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma bf16 vectors: 5000/5000"),
   block(90, 90, kSync | kWgmma, Elem::tf32, Elem::f32, 8, 25, 23, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma tf32 vectors"),
+        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma tf32 vectors (K = 4, half a block): 5000/5000"),
   // Hopper fp8 (wgmma): 32 products a block, 13-bit sum.
   block(90, 90, kMma | kWgmma, Elem::e4m3, Elem::f32, 32, 13, 13, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004 (H100TC: fma 32, 13-bit sum); H100 wgmma vectors, c = 0. "
+        "Khattak & Mikaitis arXiv:2512.07004 (H100TC: fma 32, 13-bit sum); H100 wgmma vectors, c = 0: 5000/5000. "
         "choice: mma.sync fp8 on sm_90 as wgmma (not measured)"),
   block(90, 90, kMma | kWgmma, Elem::e5m2, Elem::f32, 32, 13, 13, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004 (H100TC); H100 wgmma vectors, c = 0. choice: mma.sync as wgmma"),
+        "Khattak & Mikaitis arXiv:2512.07004 (H100TC); H100 wgmma vectors, c = 0: 5000/5000. choice: mma.sync as wgmma"),
   block(90, 90, kMma | kWgmma, Elem::e4m3, Elem::f16, 32, 13, kNoTruncation, Rounding::rn,
-        "Khattak & Mikaitis arXiv:2512.07004 (H100TC); H100 wgmma fp8->fp16 vectors"),
+        "Khattak & Mikaitis arXiv:2512.07004 (H100TC); H100 fp8->fp16 vectors (c used): 3113/5000 e4m3, 3340/5000 "
+        "e5m2 only; no rule found reproduces them"),
   block(90, 90, kMma | kWgmma, Elem::e5m2, Elem::f16, 32, 13, kNoTruncation, Rounding::rn,
-        "Khattak & Mikaitis arXiv:2512.07004 (H100TC); H100 wgmma fp8->fp16 vectors"),
+        "Khattak & Mikaitis arXiv:2512.07004 (H100TC); H100 fp8->fp16 vectors (c used): 3113/5000 e4m3, 3340/5000 "
+        "e5m2 only; no rule found reproduces them"),
   // Blackwell: 16 products a block (tf32 8), 25 kept.
   block(100, 121, kSync, Elem::f16, Elem::f32, 16, 25, 23, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004; B200 wmma vectors. choice: sm_120 as sm_100"),
+        "Khattak & Mikaitis arXiv:2512.07004; B200 wmma vectors: 5000/5000. choice: sm_120 as sm_100"),
   block(100, 121, kSync, Elem::f16, Elem::f16, 16, 25, kNoTruncation, Rounding::rn,
-        "Khattak & Mikaitis arXiv:2512.07004; B200 wmma fp16->fp16 vectors. choice: sm_120 as sm_100"),
+        "Khattak & Mikaitis arXiv:2512.07004; B200 wmma fp16->fp16 vectors: 5000/5000. choice: sm_120 as sm_100"),
   block(100, 121, kSync, Elem::bf16, Elem::f32, 16, 25, 23, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004; B200 wmma bf16 vectors. choice: sm_120 as sm_100"),
+        "Khattak & Mikaitis arXiv:2512.07004; B200 wmma bf16 vectors: 5000/5000. choice: sm_120 as sm_100"),
   block(100, 121, kSync, Elem::tf32, Elem::f32, 8, 25, 23, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004; B200 wmma tf32 vectors. choice: sm_120 as sm_100"),
+        "Khattak & Mikaitis arXiv:2512.07004; B200 wmma tf32 vectors: 5000/5000. choice: sm_120 as sm_100"),
   // Blackwell fp8: 32 products a block. The published 25 kept bits and RZ
   // reproduce 3207/5000 (E4M3) and 3236/5000 (E5M2) B200 lines; 31 kept
   // bits and the block sum rounded to nearest even reproduce 5000 and 4999
   // (the fewest bits that do: 30 gives 5000 and 4998).
   block(100, 121, kMma, Elem::e4m3, Elem::f32, 32, 31, kNoTruncation, Rounding::rn,
-        "B200 mma.sync vectors: 5000/5000 (fit; Khattak & Mikaitis' B200TCRN variant rounds to nearest too)"),
+        "B200 mma.sync vectors: 5000/5000 (fit to the vectors; published 25 bits + RZ: 3207/5000)"),
   block(100, 121, kMma, Elem::e5m2, Elem::f32, 32, 31, kNoTruncation, Rounding::rn,
-        "B200 mma.sync vectors: 4999/5000 (fit, as e4m3)"),
+        "B200 mma.sync vectors: 4999/5000 (fit, as e4m3; published 25 bits + RZ: 3236/5000)"),
   // fp8 -> f16 on Blackwell: no rule found reproduces the vectors (see the
   // tests' floors); these parameters reproduce the most lines tried.
   block(100, 121, kMma, Elem::e4m3, Elem::f16, 32, 25, kNoTruncation, Rounding::rn,
