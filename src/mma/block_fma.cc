@@ -117,6 +117,17 @@ Sum aligned_sum(const NumericsRow& row, const Addend* add, int count) {
   return {neg, grid, mag == 0 ? 0 : truncate_to(mag, row.sum_frac_bits)};
 }
 
+// The block result: beyond the output's range it is the infinity, whatever
+// the rounding (Khattak & Mikaitis' model: an all-ones exponent after
+// rounding is infinity).
+template <typename Sig>
+uint64_t pack(const Format& out, bool neg, int lsb, Sig mag, bool sticky, fp::Rounding rnd) {
+  const uint64_t bits = fp::round_pack(out, neg, lsb, mag, sticky, rnd);
+  return (bits & ~out.sign_mask()) == out.max_finite(false) && lsb + fp::detail::msb_index(mag) > out.emax()
+             ? out.inf(neg)
+             : bits;
+}
+
 // x + y rounded once to `out` (CAlign::separate: the products' sum meets c
 // in one IEEE addition). Both nonzero.
 uint64_t add_rounded(const Format& out, Sum x, Sum y, fp::Rounding rnd) {
@@ -128,10 +139,10 @@ uint64_t add_rounded(const Format& out, Sum x, Sum y, fp::Rounding rnd) {
   const int drop = lsb - y.lsb;
   const fp::u128 small = drop <= 0 ? static_cast<fp::u128>(y.mag) << -drop : drop >= 64 ? 0 : y.mag >> drop;
   const bool sticky = drop > 0 && (drop >= 64 || (y.mag & ((uint64_t{1} << drop) - 1)) != 0);
-  if (x.neg == y.neg) return fp::round_pack(out, x.neg, lsb, big + small, sticky, rnd);
+  if (x.neg == y.neg) return pack(out, x.neg, lsb, big + small, sticky, rnd);
   if (big == small && !sticky) return out.zero(rnd == fp::Rounding::rm);
   // The dropped bits of y lower the difference: big - small - 1 plus a fraction.
-  return fp::round_pack(out, x.neg, lsb, big - small - (sticky ? 1 : 0), sticky, rnd);
+  return pack(out, x.neg, lsb, big - small - (sticky ? 1 : 0), sticky, rnd);
 }
 
 // One block: c plus at most row.block_width products.
@@ -152,7 +163,7 @@ uint64_t one_block(const NumericsRow& row, std::size_t n, const uint64_t* a, con
   if (c_apart && c_last && p.mag != 0) return add_rounded(of, p, {cu.sign, cu.exp, cu.sig}, row.out_rounding);
   if (c_apart && c_last) return c;
   if (p.mag == 0) return of.zero(false);  // exact cancellation: +0, as IEEE addition in RN and RZ
-  return fp::round_pack(of, p.neg, p.lsb, p.mag, false, row.out_rounding);
+  return pack(of, p.neg, p.lsb, p.mag, false, row.out_rounding);
 }
 
 // Deals the k of one instruction to its blocks as row.k_group says (see

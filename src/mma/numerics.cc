@@ -49,20 +49,20 @@ constexpr NumericsRow exact(uint16_t first, uint16_t last, uint8_t fam, Elem in,
 // clang-format off
 constexpr NumericsRow kRows[] = {
   // Volta: 4 products + c a block, 23 bits kept (no extra alignment bit).
-  block(70, 72, kSync, Elem::f16, Elem::f32, 4, 23, 23, Rounding::rz,
+  block(70, 72, kSync, Elem::f16, Elem::f32, 4, 23, kNoTruncation, Rounding::rz,
         "Khattak & Mikaitis arXiv:2512.07004, Fasi et al. PeerJ CS 7:e330; V100 wmma vectors: 5000/5000. "
         "choice: sm_72 as sm_70"),
   block(70, 72, kSync, Elem::f16, Elem::f16, 4, 23, kNoTruncation, Rounding::rn,
         "Khattak & Mikaitis arXiv:2512.07004; V100 wmma fp16->fp16 vectors: 5000/5000"),
   // Turing to Ada: 8 products a block, 1 extra alignment bit (24 kept).
-  block(75, 89, kSync, Elem::f16, Elem::f32, 8, 24, 23, Rounding::rz,
+  block(75, 89, kSync, Elem::f16, Elem::f32, 8, 24, kNoTruncation, Rounding::rz,
         "Khattak & Mikaitis arXiv:2512.07004, FTTN arXiv:2403.00232; A100 and Ada wmma vectors: 5000/5000 each. "
         "choice: sm_75/sm_86/sm_87 as sm_80 (not measured here)"),
   block(75, 89, kSync, Elem::f16, Elem::f16, 8, 24, kNoTruncation, Rounding::rn,
         "Khattak & Mikaitis arXiv:2512.07004; A100 and Ada wmma fp16->fp16 vectors: 5000/5000 each"),
-  block(80, 89, kSync, Elem::bf16, Elem::f32, 8, 24, 23, Rounding::rz,
+  block(80, 89, kSync, Elem::bf16, Elem::f32, 8, 24, kNoTruncation, Rounding::rz,
         "Khattak & Mikaitis arXiv:2512.07004; A100 and Ada wmma bf16 vectors: 5000/5000 each"),
-  block(80, 89, kSync, Elem::tf32, Elem::f32, 4, 24, 23, Rounding::rz,
+  block(80, 89, kSync, Elem::tf32, Elem::f32, 4, 24, kNoTruncation, Rounding::rz,
         "Khattak & Mikaitis arXiv:2512.07004; A100 and Ada wmma tf32 vectors (K = 4): 5000/5000 each"),
   // Ada fp8: 16 products a block, the block sum truncated to 13 fraction bits.
   block(89, 89, kMma, Elem::e4m3, Elem::f32, 16, 13, 13, Rounding::rz,
@@ -74,13 +74,13 @@ constexpr NumericsRow kRows[] = {
   block(89, 89, kMma, Elem::e5m2, Elem::f16, 16, 13, kNoTruncation, Rounding::rn,
         "Khattak & Mikaitis arXiv:2512.07004; Ada mma.sync fp8->fp16 k32 vectors: 5000/5000"),
   // Hopper: 16 products a block, 2 extra alignment bits (25 kept); tf32 8.
-  block(90, 90, kSync | kWgmma, Elem::f16, Elem::f32, 16, 25, 23, Rounding::rz,
+  block(90, 90, kSync | kWgmma, Elem::f16, Elem::f32, 16, 25, kNoTruncation, Rounding::rz,
         "Khattak & Mikaitis arXiv:2512.07004, MMA-Sim arXiv:2511.10909; H100 wmma vectors: 5000/5000"),
   block(90, 90, kSync | kWgmma, Elem::f16, Elem::f16, 16, 25, kNoTruncation, Rounding::rn,
         "Khattak & Mikaitis arXiv:2512.07004; H100 wmma fp16->fp16 vectors: 5000/5000"),
-  block(90, 90, kSync | kWgmma, Elem::bf16, Elem::f32, 16, 25, 23, Rounding::rz,
+  block(90, 90, kSync | kWgmma, Elem::bf16, Elem::f32, 16, 25, kNoTruncation, Rounding::rz,
         "Khattak & Mikaitis arXiv:2512.07004; H100 wmma bf16 vectors: 5000/5000"),
-  block(90, 90, kSync | kWgmma, Elem::tf32, Elem::f32, 8, 25, 23, Rounding::rz,
+  block(90, 90, kSync | kWgmma, Elem::tf32, Elem::f32, 8, 25, kNoTruncation, Rounding::rz,
         "Khattak & Mikaitis arXiv:2512.07004; H100 wmma tf32 vectors (K = 4, half a block): 5000/5000"),
   // Hopper fp8 (wgmma): 32 products a block, 13-bit sum.
   block(90, 90, kMma | kWgmma, Elem::e4m3, Elem::f32, 32, 13, 13, Rounding::rz,
@@ -95,13 +95,13 @@ constexpr NumericsRow kRows[] = {
         "Khattak & Mikaitis arXiv:2512.07004 (H100TC); H100 fp8->fp16 vectors (c used): 3113/5000 e4m3, 3340/5000 "
         "e5m2 only; no rule found reproduces them"),
   // Blackwell: 16 products a block (tf32 8), 25 kept.
-  block(100, 121, kSync, Elem::f16, Elem::f32, 16, 25, 23, Rounding::rz,
+  block(100, 121, kSync, Elem::f16, Elem::f32, 16, 25, kNoTruncation, Rounding::rz,
         "Khattak & Mikaitis arXiv:2512.07004; B200 wmma vectors: 5000/5000. choice: sm_120 as sm_100"),
   block(100, 121, kSync, Elem::f16, Elem::f16, 16, 25, kNoTruncation, Rounding::rn,
         "Khattak & Mikaitis arXiv:2512.07004; B200 wmma fp16->fp16 vectors: 5000/5000. choice: sm_120 as sm_100"),
-  block(100, 121, kSync, Elem::bf16, Elem::f32, 16, 25, 23, Rounding::rz,
+  block(100, 121, kSync, Elem::bf16, Elem::f32, 16, 25, kNoTruncation, Rounding::rz,
         "Khattak & Mikaitis arXiv:2512.07004; B200 wmma bf16 vectors: 5000/5000. choice: sm_120 as sm_100"),
-  block(100, 121, kSync, Elem::tf32, Elem::f32, 8, 25, 23, Rounding::rz,
+  block(100, 121, kSync, Elem::tf32, Elem::f32, 8, 25, kNoTruncation, Rounding::rz,
         "Khattak & Mikaitis arXiv:2512.07004; B200 wmma tf32 vectors: 5000/5000. choice: sm_120 as sm_100"),
   // Blackwell fp8: 32 products a block. The published 25 kept bits and RZ
   // reproduce 3207/5000 (E4M3) and 3236/5000 (E5M2) B200 lines; 31 kept
@@ -118,9 +118,9 @@ constexpr NumericsRow kRows[] = {
   block(100, 121, kMma, Elem::e5m2, Elem::f16, 32, 25, kNoTruncation, Rounding::rn,
         "B200 mma.sync fp8->fp16 vectors: 3403/5000 only; no published model reproduces them"),
   // fp6/fp4 (kind::f8f6f4): no vectors.
-  block(120, 121, kMma, Elem::e3m2, Elem::f32, 32, 25, 23, Rounding::rz, "choice: as B200 fp8->fp32 (not measured)"),
-  block(120, 121, kMma, Elem::e2m3, Elem::f32, 32, 25, 23, Rounding::rz, "choice: as B200 fp8->fp32 (not measured)"),
-  block(120, 121, kMma, Elem::e2m1, Elem::f32, 32, 25, 23, Rounding::rz, "choice: as B200 fp8->fp32 (not measured)"),
+  block(120, 121, kMma, Elem::e3m2, Elem::f32, 32, 31, kNoTruncation, Rounding::rn, "choice: as B200 fp8->fp32 (not measured)"),
+  block(120, 121, kMma, Elem::e2m3, Elem::f32, 32, 31, kNoTruncation, Rounding::rn, "choice: as B200 fp8->fp32 (not measured)"),
+  block(120, 121, kMma, Elem::e2m1, Elem::f32, 32, 31, kNoTruncation, Rounding::rn, "choice: as B200 fp8->fp32 (not measured)"),
   // f64: IEEE fmas in ascending k from c.
   exact(80, 121, kMma, Elem::f64, Elem::f64, Method::fma_chain,
         "PTX ISA (mma .f64: fma semantics); choice: ascending k from c, each step an RNE fma (not measured)"),

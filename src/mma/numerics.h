@@ -60,8 +60,9 @@ struct NumericsRow {
   int carry_bits;
   CAlign c_align;
   // Significand bits (after the leading one) the normalised block sum keeps,
-  // truncated, before it is rounded to the output format: 23 for f32, 13
-  // where a narrower accumulator was measured (fp8 on sm_89 and sm_90).
+  // truncated, before it is rounded to the output format: 13 where a
+  // narrower accumulator was measured (fp8 on sm_89 and sm_90); elsewhere
+  // 63 (nothing cut: out_rounding alone decides).
   int sum_frac_bits;
   fp::Rounding out_rounding;  // the rounding of the block sum to the output format
   bool subnormals;            // subnormal inputs and outputs kept (true everywhere measured)
