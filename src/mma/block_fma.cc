@@ -1,6 +1,7 @@
 #include "mma/block_fma.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 
 #include "fp/ops.h"
@@ -11,78 +12,116 @@ namespace {
 using fp::Class;
 using fp::Format;
 
-// One addend of a block: (-1)^neg * sig * 2^lsb, whose exponent for the
-// alignment is `align` (the sum of the exponent fields for a product, whose
-// significand lies in [0, 4); subnormals count at emin).
-struct Addend {
-  bool neg;
-  int lsb;
-  int align;
-  uint64_t sig;
-};
-
-// The exponent field's value, subnormals at emin.
-int field_exp(const Format& f, const fp::Unpacked& u) {
-  return u.cls == Class::subnormal ? f.emin() : u.exp + f.frac_bits;
-}
-
-// What the specials of a block make of it, if any: NaN operands and
-// inf * 0 give NaN, infinities of both signs NaN, else the infinity.
-struct Special {
-  bool any = false;
-  bool nan = false;
-  bool pos_inf = false;
-  bool neg_inf = false;
-  void add_inf(bool neg) { (neg ? neg_inf : pos_inf) = true, any = true; }
-  void add_nan() { nan = true, any = true; }
-  uint64_t result(const Format& out) const {
-    if (nan || (pos_inf && neg_inf)) return out.nan();
-    return out.inf(neg_inf);
-  }
-};
-
-// Gathers the nonzero addends of one block and notes the specials. Returns
-// the addend count.
-int gather(const NumericsRow& row, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c, Addend* out,
-           Special* sp, bool* all_zero_negative) {
-  const Format& in = *format_of(row.in);
-  const Format& of = *format_of(row.out);
-  int count = 0;
-  bool zero_neg = true;
-  for (std::size_t k = 0; k < n; ++k) {
-    const fp::Unpacked x = fp::unpack(in, a[k]);
-    const fp::Unpacked y = fp::unpack(in, b[k]);
-    const bool neg = x.sign != y.sign;
-    if (x.cls == Class::nan || y.cls == Class::nan) {
-      sp->add_nan();
-    } else if (x.cls == Class::inf || y.cls == Class::inf) {
-      if (x.cls == Class::zero || y.cls == Class::zero)
-        sp->add_nan();
-      else
-        sp->add_inf(neg);
-    } else if (x.cls == Class::zero || y.cls == Class::zero) {
-      zero_neg = zero_neg && neg;
-    } else {
-      out[count++] = {neg, x.exp + y.exp, field_exp(in, x) + field_exp(in, y), x.sig * y.sig};
-    }
-  }
-  const fp::Unpacked z = fp::unpack(of, c);
-  if (z.cls == Class::nan)
-    sp->add_nan();
-  else if (z.cls == Class::inf)
-    sp->add_inf(z.sign);
-  else if (z.cls == Class::zero)
-    zero_neg = zero_neg && z.sign;
-  else
-    out[count++] = {z.sign, z.exp, field_exp(of, z), z.sig};
-  *all_zero_negative = zero_neg && count == 0;
-  return count;
-}
-
 // The longest K one instruction deals to its blocks (k64 for 4-bit types),
 // the widest block.
 constexpr std::size_t kMaxDealt = 64;
 constexpr int kMaxBlock = 64;
+
+// One addend of a block: (-1)^neg * sig * 2^lsb.
+struct Addend {
+  uint64_t sig;
+  int lsb;
+  bool neg;
+};
+
+// A block's nonzero products and the largest exponent they align to (a
+// product's is the sum of its factors' exponent fields, its significand
+// lying in [0, 4); subnormals count at emin); c apart.
+struct Block {
+  Addend add[kMaxBlock + 1];  // the products, then room for c
+  int count = 0;
+  int emax = INT_MIN;
+  bool has_c = false;
+  Addend c{};
+  int c_exp = 0;
+};
+
+// A row's encoding constants, read once a block instead of once an element.
+struct Fields {
+  int frac_bits;
+  int bias;
+  unsigned all_ones;  // the exponent field's largest value
+  uint64_t frac_mask, sign_bit;
+  bool top_is_special;  // all-ones exponent: inf/NaN (ieee) or NaN at all-ones fraction (finite_nan)
+  bool ieee;
+  explicit Fields(const Format& f)
+      : frac_bits(f.frac_bits),
+        bias(f.bias()),
+        all_ones((1u << f.exp_bits) - 1),
+        frac_mask(f.frac_mask()),
+        sign_bit(f.sign_mask()),
+        top_is_special(f.specials == fp::Specials::ieee || f.specials == fp::Specials::finite_nan),
+        ieee(f.specials == fp::Specials::ieee) {}
+};
+
+// A finite encoding as significand (implicit bit included) and exponent
+// field value (subnormals at emin); false for inf and NaN.
+[[gnu::always_inline]] inline bool decode(const Fields& f, uint64_t bits, uint64_t* sig, int* exp) {
+  const unsigned field = static_cast<unsigned>(bits >> f.frac_bits) & f.all_ones;
+  const uint64_t frac = bits & f.frac_mask;
+  if (field == f.all_ones && f.top_is_special && (f.ieee || frac == f.frac_mask)) return false;
+  *sig = field ? frac | (uint64_t{1} << f.frac_bits) : frac;
+  *exp = static_cast<int>(field ? field : 1) - f.bias;
+  return true;
+}
+
+// What the specials of a block make of it: NaN operands and inf * 0 give
+// the canonical NaN, infinities of both signs too, else the infinity.
+uint64_t special_result(const NumericsRow& row, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c) {
+  const Format& in = *format_of(row.in);
+  const Format& out = *format_of(row.out);
+  bool nan = false, pos_inf = false, neg_inf = false;
+  const auto inf = [&](bool neg) { (neg ? neg_inf : pos_inf) = true; };
+  for (std::size_t k = 0; k < n; ++k) {
+    const fp::Unpacked x = fp::unpack(in, a[k]), y = fp::unpack(in, b[k]);
+    if (x.cls == Class::nan || y.cls == Class::nan)
+      nan = true;
+    else if (x.cls != Class::inf && y.cls != Class::inf)
+      continue;
+    else if (x.cls == Class::zero || y.cls == Class::zero)
+      nan = true;
+    else
+      inf(x.sign != y.sign);
+  }
+  const fp::Unpacked z = fp::unpack(out, c);
+  if (z.cls == Class::nan) nan = true;
+  if (z.cls == Class::inf) inf(z.sign);
+  return nan || (pos_inf && neg_inf) ? out.nan() : out.inf(neg_inf);
+}
+
+// The row's input and output fields.
+struct RowFields {
+  Fields in, out;
+  explicit RowFields(const NumericsRow& row) : in(*format_of(row.in)), out(*format_of(row.out)) {}
+};
+
+// The nonzero finite addends of one block, or false when an operand is
+// inf or NaN. *all_zero_negative: every addend is a negative zero.
+bool gather(const RowFields& f, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c, Block* out,
+            bool* all_zero_negative) {
+  const Fields& in = f.in;
+  const Fields& of = f.out;
+  bool zero_neg = true, special = false;
+  for (std::size_t k = 0; k < n; ++k) {
+    uint64_t sa = 0, sb = 0;
+    int ea = 0, eb = 0;
+    special |= !decode(in, a[k], &sa, &ea) | !decode(in, b[k], &sb, &eb);
+    const bool neg = ((a[k] ^ b[k]) & in.sign_bit) != 0;
+    if (sa == 0 || sb == 0) {
+      zero_neg = zero_neg && neg;
+      continue;
+    }
+    out->add[out->count++] = {sa * sb, ea + eb - 2 * in.frac_bits, neg};
+    out->emax = std::max(out->emax, ea + eb);
+  }
+  uint64_t sc = 0;
+  special |= !decode(of, c, &sc, &out->c_exp);
+  const bool c_neg = (c & of.sign_bit) != 0;
+  out->has_c = sc != 0;
+  out->c = {sc, out->c_exp - of.frac_bits, c_neg};
+  *all_zero_negative = zero_neg && c_neg && out->count == 0 && !out->has_c;
+  return !special;
+}
 
 // Keeps the top `bits` + 1 significant bits of `mag` (truncation).
 uint64_t truncate_to(uint64_t mag, int bits) {
@@ -102,9 +141,7 @@ struct Sum {
 // The exact sum of the addends, each aligned to the largest exponent among
 // them and truncated (towards zero) to row.kept_bits below it, normalised
 // and truncated to row.sum_frac_bits. mag == 0: exact cancellation.
-Sum aligned_sum(const NumericsRow& row, const Addend* add, int count) {
-  int emax = add[0].align;
-  for (int i = 1; i < count; ++i) emax = std::max(emax, add[i].align);
+Sum aligned_sum(const NumericsRow& row, const Addend* add, int count, int emax) {
   const int grid = emax - row.kept_bits;  // the exponent of the last kept bit
   int64_t sum = 0;
   for (int i = 0; i < count; ++i) {
@@ -146,22 +183,20 @@ uint64_t add_rounded(const Format& out, Sum x, Sum y, fp::Rounding rnd) {
 }
 
 // One block: c plus at most row.block_width products.
-uint64_t one_block(const NumericsRow& row, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c) {
+uint64_t one_block(const NumericsRow& row, const RowFields& f, std::size_t n, const uint64_t* a, const uint64_t* b,
+                   uint64_t c) {
   const Format& of = *format_of(row.out);
-  Addend add[kMaxBlock + 1];
-  Special sp;
+  Block blk;
   bool zero_neg = false;
-  const bool c_apart = row.c_align == CAlign::separate;
-  int count = gather(row, n, a, b, c, add, &sp, &zero_neg);
-  if (sp.any) return sp.result(of);
-  if (count == 0) return of.zero(zero_neg);
-  const fp::Unpacked cu = fp::unpack(of, c);
-  const bool c_last = cu.cls != Class::zero;  // gather put c last
-  if (c_apart && c_last) --count;
-  if (count == 0) return c;
-  const Sum p = aligned_sum(row, add, count);
-  if (c_apart && c_last && p.mag != 0) return add_rounded(of, p, {cu.sign, cu.exp, cu.sig}, row.out_rounding);
-  if (c_apart && c_last) return c;
+  if (!gather(f, n, a, b, c, &blk, &zero_neg)) return special_result(row, n, a, b, c);
+  if (blk.count == 0 && !blk.has_c) return of.zero(zero_neg);
+  if (row.c_align == CAlign::separate && blk.has_c) {  // the products' sum, then one addition
+    if (blk.count == 0) return c;
+    const Sum p = aligned_sum(row, blk.add, blk.count, blk.emax);
+    return p.mag == 0 ? c : add_rounded(of, p, {blk.c.neg, blk.c.lsb, blk.c.sig}, row.out_rounding);
+  }
+  if (blk.has_c) blk.add[blk.count++] = blk.c, blk.emax = std::max(blk.emax, blk.c_exp);
+  const Sum p = aligned_sum(row, blk.add, blk.count, blk.emax);
   if (p.mag == 0) return of.zero(false);  // exact cancellation: +0, as IEEE addition in RN and RZ
   return pack(of, p.neg, p.lsb, p.mag, false, row.out_rounding);
 }
@@ -189,7 +224,8 @@ uint64_t float_chain(const NumericsRow& row, std::size_t n, const uint64_t* a, c
   const auto width = static_cast<std::size_t>(row.block_width);
   uint64_t a_buf[kMaxDealt], b_buf[kMaxDealt];
   deal(row, n, a, b, a_buf, b_buf);
-  for (std::size_t k = 0; k < n; k += width) c = one_block(row, std::min(width, n - k), a + k, b + k, c);
+  const RowFields fields(row);
+  for (std::size_t k = 0; k < n; k += width) c = one_block(row, fields, std::min(width, n - k), a + k, b + k, c);
   return c;
 }
 
