@@ -165,23 +165,6 @@ uint64_t pack(const Format& out, bool neg, int lsb, Sig mag, bool sticky, fp::Ro
              : bits;
 }
 
-// x + y rounded once to `out` (CAlign::separate: the products' sum meets c
-// in one IEEE addition). Both nonzero.
-uint64_t add_rounded(const Format& out, Sum x, Sum y, fp::Rounding rnd) {
-  if (x.lsb + 63 - __builtin_clzll(x.mag) < y.lsb + 63 - __builtin_clzll(y.mag)) std::swap(x, y);
-  // x is the larger in exponent: x's bits go to the top of 128, y's below
-  // the bottom (more than 56 bits below x's leading bit) become a sticky bit.
-  const int lsb = std::max(std::min(x.lsb, y.lsb), x.lsb + (63 - __builtin_clzll(x.mag)) - 120);
-  const fp::u128 big = static_cast<fp::u128>(x.mag) << (x.lsb - lsb);
-  const int drop = lsb - y.lsb;
-  const fp::u128 small = drop <= 0 ? static_cast<fp::u128>(y.mag) << -drop : drop >= 64 ? 0 : y.mag >> drop;
-  const bool sticky = drop > 0 && (drop >= 64 || (y.mag & ((uint64_t{1} << drop) - 1)) != 0);
-  if (x.neg == y.neg) return pack(out, x.neg, lsb, big + small, sticky, rnd);
-  if (big == small && !sticky) return out.zero(rnd == fp::Rounding::rm);
-  // The dropped bits of y lower the difference: big - small - 1 plus a fraction.
-  return pack(out, x.neg, lsb, big - small - (sticky ? 1 : 0), sticky, rnd);
-}
-
 // One block: c plus at most row.block_width products.
 uint64_t one_block(const NumericsRow& row, const RowFields& f, std::size_t n, const uint64_t* a, const uint64_t* b,
                    uint64_t c) {
@@ -190,10 +173,11 @@ uint64_t one_block(const NumericsRow& row, const RowFields& f, std::size_t n, co
   bool zero_neg = false;
   if (!gather(f, n, a, b, c, &blk, &zero_neg)) return special_result(row, n, a, b, c);
   if (blk.count == 0 && !blk.has_c) return of.zero(zero_neg);
-  if (row.c_align == CAlign::separate && blk.has_c) {  // the products' sum, then one addition
+  if (row.c_align == CAlign::separate && blk.has_c) {  // the products' sum in the output format, plus c
     if (blk.count == 0) return c;
     const Sum p = aligned_sum(row, blk.add, blk.count, blk.emax);
-    return p.mag == 0 ? c : add_rounded(of, p, {blk.c.neg, blk.c.lsb, blk.c.sig}, row.out_rounding);
+    if (p.mag == 0) return c;
+    return fp::ieee::add(of, pack(of, p.neg, p.lsb, p.mag, false, row.out_rounding), c, row.out_rounding);
   }
   if (blk.has_c) blk.add[blk.count++] = blk.c, blk.emax = std::max(blk.emax, blk.c_exp);
   const Sum p = aligned_sum(row, blk.add, blk.count, blk.emax);

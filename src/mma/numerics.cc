@@ -41,6 +41,12 @@ constexpr NumericsRow block(uint16_t first, uint16_t last, uint8_t fam, Elem in,
           in == Elem::tf32,
           source};
 }
+// A row whose products' block sum is rounded to the output format before
+// c is added (CAlign::separate).
+constexpr NumericsRow c_apart(NumericsRow r) {
+  r.c_align = CAlign::separate;
+  return r;
+}
 constexpr NumericsRow exact(uint16_t first, uint16_t last, uint8_t fam, Elem in, Elem out, Method m,
                             std::string_view source) {
   return {first, last, fam, in, out, m, 1, 0, 0, CAlign::separate, 0, Rounding::rn, true, 0, false, source};
@@ -88,12 +94,19 @@ constexpr NumericsRow kRows[] = {
         "choice: mma.sync fp8 on sm_90 as wgmma (not measured)"),
   block(90, 90, kMma | kWgmma, Elem::e5m2, Elem::f32, 32, 13, 13, Rounding::rz,
         "Khattak & Mikaitis arXiv:2512.07004 (H100TC); H100 wgmma vectors, c = 0: 5000/5000. choice: mma.sync as wgmma"),
-  block(90, 90, kMma | kWgmma, Elem::e4m3, Elem::f16, 32, 13, kNoTruncation, Rounding::rn,
-        "Khattak & Mikaitis arXiv:2512.07004 (H100TC); H100 fp8->fp16 vectors (c used): 3113/5000 e4m3, 3340/5000 "
-        "e5m2 only; no rule found reproduces them"),
-  block(90, 90, kMma | kWgmma, Elem::e5m2, Elem::f16, 32, 13, kNoTruncation, Rounding::rn,
-        "Khattak & Mikaitis arXiv:2512.07004 (H100TC); H100 fp8->fp16 vectors (c used): 3113/5000 e4m3, 3340/5000 "
-        "e5m2 only; no rule found reproduces them"),
+  // fp8 -> f16 (H100 and B200 alike): no published model reproduces these
+  // vectors. The rule that reproduces the most lines found: the 32
+  // products' block sum (25 kept bits, as the f16 datapath; 20 or more give
+  // the same) rounded to f16, then one f16 addition of c, both to nearest
+  // even. It reproduces 3931/4212 (H100 e4m3/e5m2) and 3929/4241 (B200)
+  // lines, against 3113/3340 and 3108/3403 for c in the block. The lines it
+  // misses err by more where the products cancel: their sum is formed with
+  // fewer bits than exact somewhere not found (13..16 kept bits, truncated
+  // or rounded, per half or per pair, sequential f16 chains: none better).
+  c_apart(block(90, 90, kMma | kWgmma, Elem::e4m3, Elem::f16, 32, 25, kNoTruncation, Rounding::rn,
+                "H100 fp8->fp16 vectors (c used): 3931/5000 only; no rule found reproduces them (see above)")),
+  c_apart(block(90, 90, kMma | kWgmma, Elem::e5m2, Elem::f16, 32, 25, kNoTruncation, Rounding::rn,
+                "H100 fp8->fp16 vectors (c used): 4212/5000 only; no rule found reproduces them (see above)")),
   // Blackwell: 16 products a block (tf32 8), 25 kept.
   block(100, 121, kSync, Elem::f16, Elem::f32, 16, 25, kNoTruncation, Rounding::rz,
         "Khattak & Mikaitis arXiv:2512.07004; B200 wmma vectors: 5000/5000. choice: sm_120 as sm_100"),
@@ -111,12 +124,11 @@ constexpr NumericsRow kRows[] = {
         "B200 mma.sync vectors: 5000/5000 (fit to the vectors; published 25 bits + RZ: 3207/5000)"),
   block(100, 121, kMma, Elem::e5m2, Elem::f32, 32, 31, kNoTruncation, Rounding::rn,
         "B200 mma.sync vectors: 4999/5000 (fit, as e4m3; published 25 bits + RZ: 3236/5000)"),
-  // fp8 -> f16 on Blackwell: no rule found reproduces the vectors (see the
-  // tests' floors); these parameters reproduce the most lines tried.
-  block(100, 121, kMma, Elem::e4m3, Elem::f16, 32, 25, kNoTruncation, Rounding::rn,
-        "B200 mma.sync fp8->fp16 vectors: 3108/5000 only; no published model reproduces them"),
-  block(100, 121, kMma, Elem::e5m2, Elem::f16, 32, 25, kNoTruncation, Rounding::rn,
-        "B200 mma.sync fp8->fp16 vectors: 3403/5000 only; no published model reproduces them"),
+  // fp8 -> f16 on Blackwell: as on Hopper (above).
+  c_apart(block(100, 121, kMma, Elem::e4m3, Elem::f16, 32, 25, kNoTruncation, Rounding::rn,
+                "B200 mma.sync fp8->fp16 vectors: 3929/5000 only; no rule found reproduces them")),
+  c_apart(block(100, 121, kMma, Elem::e5m2, Elem::f16, 32, 25, kNoTruncation, Rounding::rn,
+                "B200 mma.sync fp8->fp16 vectors: 4241/5000 only; no rule found reproduces them")),
   // fp6/fp4 (kind::f8f6f4): no vectors.
   block(120, 121, kMma, Elem::e3m2, Elem::f32, 32, 31, kNoTruncation, Rounding::rn, "choice: as B200 fp8->fp32 (not measured)"),
   block(120, 121, kMma, Elem::e2m3, Elem::f32, 32, 31, kNoTruncation, Rounding::rn, "choice: as B200 fp8->fp32 (not measured)"),

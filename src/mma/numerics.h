@@ -43,7 +43,7 @@ enum class Method : uint8_t {
 // How c enters a block.
 enum class CAlign : uint8_t {
   with_block,  // c is one more addend of the block, aligned with the products
-  separate,    // the products' block sum is normalised and rounded first, then added to c (one IEEE addition)
+  separate,    // the products' block sum is rounded to the output format first, then added to c (one IEEE addition)
 };
 
 struct NumericsRow {

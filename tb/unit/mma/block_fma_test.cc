@@ -200,6 +200,20 @@ TEST(BlockFma, Fp8BlockWidthAnd13BitSum) {
   EXPECT_EQ(run(100, Elem::e4m3, Elem::f32, c, d, 0), 0x3f800200u);
 }
 
+// fp8 -> f16 on sm_90: the products' sum is rounded to f16 before c is
+// added. 1 * 1 + 2^-6 * 2^-5 = 1 + 2^-11 is a tie, to 1; plus c = 2^-11
+// another tie, to 1 (0x3c00). With c in the block the exact 1 + 2^-10
+// would give 0x3c01.
+TEST(BlockFma, Fp8ToF16AddsCAfterRounding) {
+  std::vector<uint64_t> a = zeros(32), b = zeros(32);
+  a[0] = b[0] = 0x38;        // 1
+  a[1] = 0x08, b[1] = 0x10;  // 2^-6, 2^-5
+  const NumericsRow& row = row_for(90, kWgmma, Elem::e4m3, Elem::f16);
+  EXPECT_EQ(block_fma(row, 32, a.data(), b.data(), f16(std::ldexp(1, -11))), 0x3c00u);
+  EXPECT_EQ(block_fma(row, 32, a.data(), b.data(), 0), 0x3c00u);
+  EXPECT_EQ(block_fma(row, 32, a.data(), b.data(), f16(std::ldexp(1, -10))), 0x3c01u);
+}
+
 // Ampere's k16 is two blocks of 8: a k16 chain on sm_80 equals two k8 calls.
 TEST(BlockFma, AmpereK16IsTwoBlocks) {
   std::mt19937_64 rng(7);
