@@ -41,8 +41,10 @@ const Expected kExpected[] = {
     {100, kWmma, Elem::f16, Elem::f32, {16, 25, -1, Rnd::rz, kInF16, oracle::kF32}},
     {100, kWmma, Elem::f16, Elem::f16, {16, 25, -1, Rnd::rn, kInF16, oracle::kF16}},
     {100, kWmma, Elem::tf32, Elem::f32, {8, 25, -1, Rnd::rz, kInTF32, oracle::kF32}},
-    {100, kMma, Elem::e4m3, Elem::f32, {32, 31, -1, Rnd::rn, kInE4M3, oracle::kF32}},
-    {100, kMma, Elem::e5m2, Elem::f32, {32, 31, -1, Rnd::rn, kInE5M2, oracle::kF32}},
+    {100, kMma, Elem::e4m3, Elem::f32, {32, 25, -1, Rnd::rn, kInE4M3, oracle::kF32, true}},
+    {100, kMma, Elem::e5m2, Elem::f32, {32, 25, -1, Rnd::rn, kInE5M2, oracle::kF32, true}},
+    {90, kWgmma, Elem::e4m3, Elem::f16, {32, 25, -1, Rnd::rn, kInE4M3, oracle::kF16, true}},
+    {100, kMma, Elem::e5m2, Elem::f16, {32, 25, -1, Rnd::rn, kInE5M2, oracle::kF16, true}},
 };
 
 const NumericsRow& row_for(int sm, Family f, Elem in, Elem out) {
@@ -191,7 +193,7 @@ TEST(BlockFma, Fp8BlockWidthAnd13BitSum) {
   EXPECT_EQ(run(89, Elem::e4m3, Elem::f32, a, b, 0), 0x3f800400u);
   EXPECT_EQ(run(90, Elem::e4m3, Elem::f32, a, b, 0), 0x3f800000u);
   // 1 + 2^-14 (2^-7 = e4m3 0x04, squared): the 13-bit sum drops it on
-  // sm_89; B200's wide sum keeps it.
+  // sm_89; B200's 25 kept bits keep it.
   std::vector<uint64_t> c = zeros(16), d = zeros(16);
   c[0] = d[0] = 0x38;
   c[1] = d[1] = 0x04;

@@ -43,6 +43,26 @@ double round_out(mpfr_t x, const Rule& r) {
   return v;
 }
 
+// The products and c, each cut to a multiple of 2^(e - kept), summed
+// exactly into `sum` (precision kExact) and cut to sum_bits. False when the
+// sum is zero.
+bool aligned_sum(const Rule& r, const double* a, const double* b, int n, double c, int e, mpfr_t sum) {
+  mpfr_t t;
+  mpfr_init2(t, kExact);
+  mpfr_set_zero(sum, 1);
+  for (int k = 0; k <= n; ++k) {
+    mpfr_set_d(t, k < n ? a[k] : c, MPFR_RNDN);
+    if (k < n) mpfr_mul_d(t, t, b[k], MPFR_RNDN);  // exact at kExact bits
+    mpfr_mul_2si(t, t, r.kept - e, MPFR_RNDN);     // in units of 2^(e - kept)
+    mpfr_trunc(t, t);
+    mpfr_add(sum, sum, t, MPFR_RNDN);
+  }
+  mpfr_clear(t);
+  mpfr_mul_2si(sum, sum, e - r.kept, MPFR_RNDN);
+  if (r.sum_bits >= 0 && !mpfr_zero_p(sum)) mpfr_prec_round(sum, r.sum_bits + 1, MPFR_RNDZ);
+  return !mpfr_zero_p(sum);
+}
+
 // One block: returns the result's value.
 double oracle_block(const Rule& r, const double* a, const double* b, int n, double c) {
   const int in_emin = emin_of(r.in.exp_bits), out_emin = emin_of(r.out.exp_bits);
@@ -51,6 +71,17 @@ double oracle_block(const Rule& r, const double* a, const double* b, int n, doub
   for (int k = 0; k < n; ++k) {
     if (a[k] * b[k] != 0) e = std::max(e, align_exp(a[k], in_emin) + align_exp(b[k], in_emin));
     all_negative_zeros = all_negative_zeros && std::signbit(a[k]) != std::signbit(b[k]);
+  }
+  if (r.c_apart) {
+    if (e == INT_MIN) return c;  // no nonzero product (zero signs: not tested here)
+    mpfr_t sum;
+    mpfr_init2(sum, kExact);
+    const double p = aligned_sum(r, a, b, n, 0.0, e, sum) ? round_out(sum, r) : 0.0;
+    mpfr_set_d(sum, p, MPFR_RNDN);
+    mpfr_add_d(sum, sum, c, MPFR_RNDN);  // exact at kExact bits
+    const double v = mpfr_zero_p(sum) ? 0.0 : round_out(sum, r);
+    mpfr_clear(sum);
+    return v;
   }
   if (c != 0) e = std::max(e, align_exp(c, out_emin));
   if (e == INT_MIN) return all_negative_zeros ? -0.0 : 0.0;

@@ -8,6 +8,8 @@
 //   product's exponent is the sum of its factors' exponents, subnormals at
 //   emin); the cut addends are summed exactly; the sum is cut to sum_bits
 //   fraction bits when sum_bits >= 0, then rounded to the output format.
+//   With c_apart, c takes no part in the alignment: the products' sum is
+//   rounded to the output format, then added to c and rounded again.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -31,6 +33,7 @@ struct Rule {
   oracle::Rnd rnd;
   InFormat in;
   oracle::Spec out;
+  bool c_apart = false;
 };
 
 // Exact value of an input encoding (finite values only).
