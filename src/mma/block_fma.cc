@@ -44,14 +44,16 @@ struct Fields {
   uint64_t frac_mask, sign_bit;
   bool top_is_special;  // all-ones exponent: inf/NaN (ieee) or NaN at all-ones fraction (finite_nan)
   bool ieee;
-  explicit Fields(const Format& f)
+  bool flush;  // subnormals read as zeros (rows without subnormals)
+  Fields(const Format& f, bool subnormals)
       : frac_bits(f.frac_bits),
         bias(f.bias()),
         all_ones((1u << f.exp_bits) - 1),
         frac_mask(f.frac_mask()),
         sign_bit(f.sign_mask()),
         top_is_special(f.specials == fp::Specials::ieee || f.specials == fp::Specials::finite_nan),
-        ieee(f.specials == fp::Specials::ieee) {}
+        ieee(f.specials == fp::Specials::ieee),
+        flush(!subnormals) {}
 };
 
 // A finite encoding as significand (implicit bit included) and exponent
@@ -60,7 +62,7 @@ struct Fields {
   const unsigned field = static_cast<unsigned>(bits >> f.frac_bits) & f.all_ones;
   const uint64_t frac = bits & f.frac_mask;
   if (field == f.all_ones && f.top_is_special && (f.ieee || frac == f.frac_mask)) return false;
-  *sig = field ? frac | (uint64_t{1} << f.frac_bits) : frac;
+  *sig = field ? frac | (uint64_t{1} << f.frac_bits) : f.flush ? 0 : frac;
   *exp = static_cast<int>(field ? field : 1) - f.bias;
   return true;
 }
@@ -92,7 +94,8 @@ uint64_t special_result(const NumericsRow& row, std::size_t n, const uint64_t* a
 // The row's input and output fields.
 struct RowFields {
   Fields in, out;
-  explicit RowFields(const NumericsRow& row) : in(*format_of(row.in)), out(*format_of(row.out)) {}
+  explicit RowFields(const NumericsRow& row)
+      : in(*format_of(row.in), row.subnormals), out(*format_of(row.out), row.subnormals) {}
 };
 
 // The nonzero finite addends of one block, or false when an operand is
@@ -166,8 +169,8 @@ uint64_t pack(const Format& out, bool neg, int lsb, Sig mag, bool sticky, fp::Ro
 }
 
 // One block: c plus at most row.block_width products.
-uint64_t one_block(const NumericsRow& row, const RowFields& f, std::size_t n, const uint64_t* a, const uint64_t* b,
-                   uint64_t c) {
+uint64_t block_result(const NumericsRow& row, const RowFields& f, std::size_t n, const uint64_t* a, const uint64_t* b,
+                      uint64_t c) {
   const Format& of = *format_of(row.out);
   Block blk;
   bool zero_neg = false;
@@ -183,6 +186,14 @@ uint64_t one_block(const NumericsRow& row, const RowFields& f, std::size_t n, co
   const Sum p = aligned_sum(row, blk.add, blk.count, blk.emax);
   if (p.mag == 0) return of.zero(false);  // exact cancellation: +0, as IEEE addition in RN and RZ
   return pack(of, p.neg, p.lsb, p.mag, false, row.out_rounding);
+}
+
+// The block result, subnormals flushed to zero where the row has none.
+uint64_t one_block(const NumericsRow& row, const RowFields& f, std::size_t n, const uint64_t* a, const uint64_t* b,
+                   uint64_t c) {
+  const uint64_t d = block_result(row, f, n, a, b, c);
+  const Format& of = *format_of(row.out);
+  return !row.subnormals && fp::is_subnormal(of, d) ? d & of.sign_mask() : d;
 }
 
 // Deals the k of one instruction to its blocks as row.k_group says (see

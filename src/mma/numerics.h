@@ -65,7 +65,7 @@ struct NumericsRow {
   // 63 (nothing cut: out_rounding alone decides).
   int sum_frac_bits;
   fp::Rounding out_rounding;  // the rounding of the block sum to the output format
-  bool subnormals;            // subnormal inputs and outputs kept (true everywhere measured)
+  bool subnormals;  // subnormal inputs and results kept; false: read and written as zeros (true everywhere measured)
   // The order in which the k of one instruction are dealt to its blocks: 0
   // for ascending runs of block_width; g > 0: runs of g go to the blocks in
   // turn (k goes to block (k / g) mod blocks), as where the fp8 operands are

@@ -321,6 +321,32 @@ TEST(BlockFma, SpecialValues) {
   EXPECT_EQ(block_fma(bf, 1, nearmax, one_bf, 0), 0x7f7f0000u);
 }
 
+// The row fields no measured row varies, on modified copies: a row without
+// subnormals reads and writes them as zeros; k_group deals pairs of k to
+// the blocks in turn.
+TEST(BlockFma, SubnormalFlushAndKGroupFields) {
+  NumericsRow row = row_for(80, kMma, Elem::f16, Elem::f32);
+  const uint64_t sub[1] = {0x0001}, one[1] = {0x3c00};  // 2^-24, 1
+  EXPECT_EQ(block_fma(row, 1, sub, one, 0), 0x33800000u);
+  row.subnormals = false;
+  EXPECT_EQ(block_fma(row, 1, sub, one, 0), 0u);
+  const uint64_t zero[1] = {0};
+  EXPECT_EQ(block_fma(row, 1, zero, zero, 0x00400000u), 0u);  // c = 2^-127, subnormal in f32
+  row.subnormals = true;
+  EXPECT_EQ(block_fma(row, 1, zero, zero, 0x00400000u), 0x00400000u);
+  // k_group 2 on a k16 chain of width 8: k 0,1,4,5,8,9,12,13 form the first
+  // block, k 2,3,6,7,... the second. Four 2^-25 products at k 0,1,4,5 make
+  // 2^-23 exactly in block one; 1 at k 2 joins in block two: 1 + 2^-23.
+  // Ascending, the small products share the block with 1 and are lost: 1.
+  NumericsRow dealt = row_for(80, kMma, Elem::f16, Elem::f32);
+  std::vector<uint64_t> a = zeros(16), b = zeros(16);
+  a[2] = b[2] = f16(1);
+  for (int k : {0, 1, 4, 5}) a[k] = f16(std::ldexp(1, -12)), b[k] = f16(std::ldexp(1, -13));
+  EXPECT_EQ(block_fma(dealt, 16, a.data(), b.data(), 0), 0x3f800000u);
+  dealt.k_group = 2;
+  EXPECT_EQ(block_fma(dealt, 16, a.data(), b.data(), 0), 0x3f800001u);
+}
+
 // Every row is well formed and its source says where it comes from.
 TEST(NumericsRows, EveryRowCitesItsSource) {
   const RowTable t = numerics_rows();
