@@ -28,11 +28,10 @@ struct Addend {
 // product's is the sum of its factors' exponent fields, its significand
 // lying in [0, 4); subnormals count at emin); c apart.
 struct Block {
-  Addend add[kMaxBlock + 1];  // the products, then room for c
+  Addend add[kMaxBlock + 1];  // the products, then c (at add[count], not counted)
   int count = 0;
   int emax = INT_MIN;
   bool has_c = false;
-  Addend c{};
   int c_exp = 0;
 };
 
@@ -94,8 +93,9 @@ uint64_t special_result(const NumericsRow& row, std::size_t n, const uint64_t* a
 // The row's input and output fields.
 struct RowFields {
   Fields in, out;
-  explicit RowFields(const NumericsRow& row)
-      : in(*format_of(row.in), row.subnormals), out(*format_of(row.out), row.subnormals) {}
+  const Format& out_format;
+  RowFields(const Format& in_format, const Format& out_format, bool subnormals)
+      : in(in_format, subnormals), out(out_format, subnormals), out_format(out_format) {}
 };
 
 // The nonzero finite addends of one block, or false when an operand is
@@ -121,7 +121,7 @@ bool gather(const RowFields& f, std::size_t n, const uint64_t* a, const uint64_t
   special |= !decode(of, c, &sc, &out->c_exp);
   const bool c_neg = (c & of.sign_bit) != 0;
   out->has_c = sc != 0;
-  out->c = {sc, out->c_exp - of.frac_bits, c_neg};
+  out->add[out->count] = {sc, out->c_exp - of.frac_bits, c_neg};
   *all_zero_negative = zero_neg && c_neg && out->count == 0 && !out->has_c;
   return !special;
 }
@@ -171,7 +171,7 @@ uint64_t pack(const Format& out, bool neg, int lsb, Sig mag, bool sticky, fp::Ro
 // One block: c plus at most row.block_width products.
 uint64_t block_result(const NumericsRow& row, const RowFields& f, std::size_t n, const uint64_t* a, const uint64_t* b,
                       uint64_t c) {
-  const Format& of = *format_of(row.out);
+  const Format& of = f.out_format;
   Block blk;
   bool zero_neg = false;
   if (!gather(f, n, a, b, c, &blk, &zero_neg)) return special_result(row, n, a, b, c);
@@ -182,7 +182,7 @@ uint64_t block_result(const NumericsRow& row, const RowFields& f, std::size_t n,
     if (p.mag == 0) return c;
     return fp::ieee::add(of, pack(of, p.neg, p.lsb, p.mag, false, row.out_rounding), c, row.out_rounding);
   }
-  if (blk.has_c) blk.add[blk.count++] = blk.c, blk.emax = std::max(blk.emax, blk.c_exp);
+  if (blk.has_c) ++blk.count, blk.emax = std::max(blk.emax, blk.c_exp);
   const Sum p = aligned_sum(row, blk.add, blk.count, blk.emax);
   if (p.mag == 0) return of.zero(false);  // exact cancellation: +0, as IEEE addition in RN and RZ
   return pack(of, p.neg, p.lsb, p.mag, false, row.out_rounding);
@@ -192,7 +192,7 @@ uint64_t block_result(const NumericsRow& row, const RowFields& f, std::size_t n,
 uint64_t one_block(const NumericsRow& row, const RowFields& f, std::size_t n, const uint64_t* a, const uint64_t* b,
                    uint64_t c) {
   const uint64_t d = block_result(row, f, n, a, b, c);
-  const Format& of = *format_of(row.out);
+  const Format& of = f.out_format;
   return !row.subnormals && fp::is_subnormal(of, d) ? d & of.sign_mask() : d;
 }
 
@@ -219,7 +219,7 @@ uint64_t float_chain(const NumericsRow& row, std::size_t n, const uint64_t* a, c
   const auto width = static_cast<std::size_t>(row.block_width);
   uint64_t a_buf[kMaxDealt], b_buf[kMaxDealt];
   deal(row, n, a, b, a_buf, b_buf);
-  const RowFields fields(row);
+  const RowFields fields(*format_of(row.in), *format_of(row.out), row.subnormals);
   for (std::size_t k = 0; k < n; k += width) c = one_block(row, fields, std::min(width, n - k), a + k, b + k, c);
   return c;
 }

@@ -147,18 +147,18 @@ std::vector<uint64_t> matmul(const Instruction& inst, int m, int n, int k, const
   check_size("A", a.size(), std::size_t(m) * k);
   check_size("B", b.size(), std::size_t(k) * n);
   check_size("C", c.size(), std::size_t(m) * n);
-  const std::size_t step = inst.shape.k;
-  std::vector<uint64_t> d(std::size_t(m) * n), row_a(step), col_b(step);
+  // A's rows and B's columns as the engine takes them, each contiguous.
+  const std::size_t kk = k, step = inst.shape.k;
+  std::vector<uint64_t> rows(a.size()), cols(b.size()), d(std::size_t(m) * n);
+  for (std::size_t i = 0; i < a.size(); ++i) rows[i] = engine_input(inst, a[i]);
+  for (std::size_t t = 0; t < kk; ++t) {
+    for (int j = 0; j < n; ++j) cols[j * kk + t] = engine_input(inst, b[t * n + j]);
+  }
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < n; ++j) {
       uint64_t acc = engine_c(inst, c[std::size_t(i) * n + j]);
-      for (std::size_t k0 = 0; k0 < std::size_t(k); k0 += step) {
-        for (std::size_t t = 0; t < step; ++t) {
-          row_a[t] = engine_input(inst, a[std::size_t(i) * k + k0 + t]);
-          col_b[t] = engine_input(inst, b[(k0 + t) * n + j]);
-        }
-        acc = block_fma(*inst.row, step, row_a.data(), col_b.data(), acc, inst.satfinite);
-      }
+      for (std::size_t k0 = 0; k0 < kk; k0 += step)
+        acc = block_fma(*inst.row, step, &rows[i * kk + k0], &cols[j * kk + k0], acc, inst.satfinite);
       d[std::size_t(i) * n + j] = acc;
     }
   }
