@@ -32,8 +32,8 @@ struct Instruction {
 //   wmma.mma.sync.aligned.row.col.m16n16k8.f32.tf32.tf32.f32
 //   wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16      (d.a.b, c = d)
 // Throws std::invalid_argument, saying why, for a malformed name, a target
-// that is not sm_NN, A and B of different types (not modelled), or an
-// instruction the target does not have.
+// that is not sm_NN, A and B of different types or sparse mma.sp (neither
+// modelled: no measurement), or an instruction the target does not have.
 Instruction parse_instruction(std::string_view name, std::string_view target);
 
 // Element encodings: bit patterns zero-extended to 64 bits, tf32 as its f32

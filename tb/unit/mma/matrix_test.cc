@@ -59,6 +59,9 @@ TEST(MmaMatrix, InstructionsATargetLacksAreErrors) {
             std::string::npos);
   EXPECT_NE(error_of("mma.sync.aligned.row.col.f32.bf16.bf16.f32", "sm_80").find("no shape"), std::string::npos);
   EXPECT_NE(error_of("add.f32", "sm_80").find("not a matrix"), std::string::npos);
+  EXPECT_NE(error_of("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32", "sm_80")
+                .find("sparse mma (mma.sp) is not modelled"),
+            std::string::npos);
   EXPECT_NE(error_of("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32", "sm_89").find("different types"),
             std::string::npos);
   EXPECT_NE(error_of("mma.sync.aligned.m16n8k16.row.col.f32.bf16.f32", "sm_80").find("type words"), std::string::npos);
