@@ -24,22 +24,15 @@ constexpr int exact_carry_bits(int width) {
 // Shorthands for the rows below.
 constexpr NumericsRow block(uint16_t first, uint16_t last, uint8_t fam, Elem in, Elem out, int width, int kept,
                             int sum_bits, Rounding rnd, std::string_view source) {
-  return {first,
-          last,
-          fam,
-          in,
-          out,
-          Method::block_fma,
-          width,
-          kept,
-          exact_carry_bits(width),
-          CAlign::with_block,
-          sum_bits,
-          rnd,
-          true,
-          0,
-          in == Elem::tf32,
-          source};
+  NumericsRow r{};
+  r.sm_first = first, r.sm_last = last, r.families = fam, r.in = in, r.out = out;
+  r.method = Method::block_fma;
+  r.block_width = width, r.kept_bits = kept, r.carry_bits = exact_carry_bits(width);
+  r.c_align = CAlign::with_block;
+  r.sum_frac_bits = sum_bits, r.out_rounding = rnd;
+  r.subnormals = true, r.k_group = 0, r.truncate_inputs = in == Elem::tf32;
+  r.source = source;
+  return r;
 }
 // A row whose products' block sum is rounded to the output format before
 // c is added (CAlign::separate).
@@ -47,9 +40,12 @@ constexpr NumericsRow c_apart(NumericsRow r) {
   r.c_align = CAlign::separate;
   return r;
 }
+// f64 and integer rows: no blocks, no alignment.
 constexpr NumericsRow exact(uint16_t first, uint16_t last, uint8_t fam, Elem in, Elem out, Method m,
                             std::string_view source) {
-  return {first, last, fam, in, out, m, 1, 0, 0, CAlign::separate, 0, Rounding::rn, true, 0, false, source};
+  NumericsRow r = block(first, last, fam, in, out, 1, 0, kNoTruncation, Rounding::rn, source);
+  r.method = m;
+  return r;
 }
 
 // clang-format off
@@ -81,19 +77,22 @@ constexpr NumericsRow kRows[] = {
         "Khattak & Mikaitis arXiv:2512.07004; Ada mma.sync fp8->fp16 k32 vectors: 5000/5000"),
   // Hopper: 16 products a block, 2 extra alignment bits (25 kept); tf32 8.
   block(90, 90, kSync | kWgmma, Elem::f16, Elem::f32, 16, 25, kNoTruncation, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004, MMA-Sim arXiv:2511.10909; H100 wmma vectors: 5000/5000"),
+        "Khattak & Mikaitis arXiv:2512.07004, MMA-Sim arXiv:2511.10909; H100 wmma vectors: 5000/5000. "
+        "choice: wgmma as wmma (the f16/bf16/tf32 vectors are wmma)"),
   block(90, 90, kSync | kWgmma, Elem::f16, Elem::f16, 16, 25, kNoTruncation, Rounding::rn,
-        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma fp16->fp16 vectors: 5000/5000"),
+        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma fp16->fp16 vectors: 5000/5000. choice: wgmma as wmma"),
   block(90, 90, kSync | kWgmma, Elem::bf16, Elem::f32, 16, 25, kNoTruncation, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma bf16 vectors: 5000/5000"),
+        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma bf16 vectors: 5000/5000. choice: wgmma as wmma"),
   block(90, 90, kSync | kWgmma, Elem::tf32, Elem::f32, 8, 25, kNoTruncation, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma tf32 vectors (K = 4, half a block): 5000/5000"),
+        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma tf32 vectors (K = 4, half a block): 5000/5000. "
+        "choice: wgmma as wmma"),
   // Hopper fp8 (wgmma): 32 products a block, 13-bit sum.
   block(90, 90, kMma | kWgmma, Elem::e4m3, Elem::f32, 32, 13, 13, Rounding::rz,
         "Khattak & Mikaitis arXiv:2512.07004 (H100TC: fma 32, 13-bit sum); H100 wgmma vectors, c = 0: 5000/5000. "
         "choice: mma.sync fp8 on sm_90 as wgmma (not measured)"),
   block(90, 90, kMma | kWgmma, Elem::e5m2, Elem::f32, 32, 13, 13, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004 (H100TC); H100 wgmma vectors, c = 0: 5000/5000. choice: mma.sync as wgmma"),
+        "Khattak & Mikaitis arXiv:2512.07004 (H100TC); H100 wgmma vectors, c = 0: 5000/5000. "
+        "choice: mma.sync as wgmma"),
   // fp8 -> f16 (H100 and B200 alike): no published model reproduces these
   // vectors. The rule that reproduces the most lines found: the 32
   // products' block sum (25 kept bits, as the f16 datapath; 20 or more give
@@ -132,9 +131,12 @@ constexpr NumericsRow kRows[] = {
   c_apart(block(100, 121, kMma, Elem::e5m2, Elem::f16, 32, 25, kNoTruncation, Rounding::rn,
                 "B200 mma.sync fp8->fp16 vectors: 4241/5000 only; no rule found reproduces them")),
   // fp6/fp4 (kind::f8f6f4): no vectors.
-  c_apart(block(120, 121, kMma, Elem::e3m2, Elem::f32, 32, 25, kNoTruncation, Rounding::rn, "choice: as B200 fp8->fp32 (not measured)")),
-  c_apart(block(120, 121, kMma, Elem::e2m3, Elem::f32, 32, 25, kNoTruncation, Rounding::rn, "choice: as B200 fp8->fp32 (not measured)")),
-  c_apart(block(120, 121, kMma, Elem::e2m1, Elem::f32, 32, 25, kNoTruncation, Rounding::rn, "choice: as B200 fp8->fp32 (not measured)")),
+  c_apart(block(120, 121, kMma, Elem::e3m2, Elem::f32, 32, 25, kNoTruncation, Rounding::rn,
+                "choice: as B200 fp8->fp32 (not measured)")),
+  c_apart(block(120, 121, kMma, Elem::e2m3, Elem::f32, 32, 25, kNoTruncation, Rounding::rn,
+                "choice: as B200 fp8->fp32 (not measured)")),
+  c_apart(block(120, 121, kMma, Elem::e2m1, Elem::f32, 32, 25, kNoTruncation, Rounding::rn,
+                "choice: as B200 fp8->fp32 (not measured)")),
   // f64: IEEE fmas in ascending k from c.
   exact(80, 121, kMma, Elem::f64, Elem::f64, Method::fma_chain,
         "PTX ISA (mma .f64: fma semantics); choice: ascending k from c, each step an RNE fma (not measured)"),
