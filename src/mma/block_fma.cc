@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "fp/ops.h"
 
@@ -216,6 +217,8 @@ void deal(const NumericsRow& row, std::size_t n, const uint64_t*& a, const uint6
 }
 
 uint64_t float_chain(const NumericsRow& row, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c) {
+  if (row.block_width < 1 || row.block_width > kMaxBlock || row.kept_bits + row.carry_bits > 62)
+    throw std::invalid_argument("numerics row: block width outside 1..64 or kept bits beyond the 64-bit sum");
   const auto width = static_cast<std::size_t>(row.block_width);
   uint64_t a_buf[kMaxDealt], b_buf[kMaxDealt];
   deal(row, n, a, b, a_buf, b_buf);

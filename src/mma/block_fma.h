@@ -14,6 +14,8 @@ namespace ptxfu::mma {
 //  - Integers: a[k], b[k] are the elements' bits (zero-extended); c and the
 //    result are s32 bits. `satfinite` clamps the sum to the s32 range
 //    instead of wrapping.
+// Throws std::invalid_argument for a row the engine cannot hold (a block
+// wider than 64, kept plus carry bits beyond 62): the table has none.
 uint64_t block_fma(const NumericsRow& row, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c,
                    bool satfinite = false);
 
