@@ -109,7 +109,9 @@ bool gather(const RowFields& f, std::size_t n, const uint64_t* a, const uint64_t
   for (std::size_t k = 0; k < n; ++k) {
     uint64_t sa = 0, sb = 0;
     int ea = 0, eb = 0;
-    special |= !decode(in, a[k], &sa, &ea) | !decode(in, b[k], &sb, &eb);
+    const bool a_finite = decode(in, a[k], &sa, &ea);
+    const bool b_finite = decode(in, b[k], &sb, &eb);
+    special |= !(a_finite && b_finite);
     const bool neg = ((a[k] ^ b[k]) & in.sign_bit) != 0;
     if (sa == 0 || sb == 0) {
       zero_neg = zero_neg && neg;
