@@ -70,7 +70,7 @@ struct Fields {
 // What the specials of a block make of it: NaN operands and inf * 0 give
 // the canonical NaN, infinities of both signs too, else the infinity.
 uint64_t special_result(const NumericsRow& row, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c) {
-  const Format& in = *format_of(row.in);
+  const Format& in = *format_of(row.datapath_in);
   const Format& out = *format_of(row.out);
   bool nan = false, pos_inf = false, neg_inf = false;
   const auto inf = [&](bool neg) { (neg ? neg_inf : pos_inf) = true; };
@@ -179,12 +179,6 @@ uint64_t block_result(const NumericsRow& row, const RowFields& f, std::size_t n,
   bool zero_neg = false;
   if (!gather(f, n, a, b, c, &blk, &zero_neg)) return special_result(row, n, a, b, c);
   if (blk.count == 0 && !blk.has_c) return of.zero(zero_neg);
-  if (row.c_align == CAlign::separate && blk.has_c) {  // the products' sum in the output format, plus c
-    if (blk.count == 0) return c;
-    const Sum p = aligned_sum(row, blk.add, blk.count, blk.emax);
-    if (p.mag == 0) return c;
-    return fp::ieee::add(of, pack(of, p.neg, p.lsb, p.mag, false, row.out_rounding), c, row.out_rounding);
-  }
   if (blk.has_c) ++blk.count, blk.emax = std::max(blk.emax, blk.c_exp);
   const Sum p = aligned_sum(row, blk.add, blk.count, blk.emax);
   if (p.mag == 0) return of.zero(false);  // exact cancellation: +0, as IEEE addition in RN and RZ
@@ -199,13 +193,24 @@ uint64_t one_block(const NumericsRow& row, const RowFields& f, std::size_t n, co
   return !row.subnormals && fp::is_subnormal(of, d) ? d & of.sign_mask() : d;
 }
 
+// The operands widened (exactly) to the row's datapath format where it
+// differs from the input format; a and b then point into the buffers.
+void widen(const NumericsRow& row, std::size_t n, const uint64_t*& a, const uint64_t*& b, uint64_t* a_buf,
+           uint64_t* b_buf) {
+  if (row.datapath_in == row.in) return;
+  const Format& from = *format_of(row.in);
+  const Format& to = *format_of(row.datapath_in);
+  for (std::size_t k = 0; k < n; ++k) a_buf[k] = fp::convert(from, to, a[k]), b_buf[k] = fp::convert(from, to, b[k]);
+  a = a_buf, b = b_buf;
+}
+
 // Deals the k of one instruction to its blocks as row.k_group says (see
-// numerics.h): on return a and b are in block order.
+// numerics.h); a and b then point into the buffers, in block order.
 void deal(const NumericsRow& row, std::size_t n, const uint64_t*& a, const uint64_t*& b, uint64_t* a_buf,
           uint64_t* b_buf) {
   const auto width = static_cast<std::size_t>(row.block_width);
   const auto group = static_cast<std::size_t>(row.k_group);
-  if (group == 0 || n <= width || n > kMaxDealt || n % width != 0 || width % group != 0) return;
+  if (group == 0 || n <= width || n % width != 0 || width % group != 0) return;
   const std::size_t blocks = n / width;
   std::size_t filled[kMaxDealt] = {};
   for (std::size_t k = 0; k < n; ++k) {
@@ -214,19 +219,24 @@ void deal(const NumericsRow& row, std::size_t n, const uint64_t*& a, const uint6
     a_buf[at] = a[k];
     b_buf[at] = b[k];
   }
-  a = a_buf;
-  b = b_buf;
+  a = a_buf, b = b_buf;
 }
 
 uint64_t float_chain(const NumericsRow& row, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c) {
   if (row.block_width < 1 || row.block_width > kMaxBlock || row.kept_bits + row.carry_bits > 62)
     throw std::invalid_argument("numerics row: block width outside 1..64 or kept bits beyond the 64-bit sum");
+  if ((row.datapath_in != row.in || row.k_group != 0) && n > kMaxDealt)
+    throw std::invalid_argument("numerics row: one instruction's K is at most 64");
+  uint64_t wide_a[kMaxDealt], wide_b[kMaxDealt], dealt_a[kMaxDealt], dealt_b[kMaxDealt];
+  widen(row, n, a, b, wide_a, wide_b);
+  deal(row, n, a, b, dealt_a, dealt_b);
+  const Format& of = *format_of(row.out);
+  const RowFields fields(*format_of(row.datapath_in), of, row.subnormals);
+  const bool c_apart = row.c_align == CAlign::separate;
   const auto width = static_cast<std::size_t>(row.block_width);
-  uint64_t a_buf[kMaxDealt], b_buf[kMaxDealt];
-  deal(row, n, a, b, a_buf, b_buf);
-  const RowFields fields(*format_of(row.in), *format_of(row.out), row.subnormals);
-  for (std::size_t k = 0; k < n; k += width) c = one_block(row, fields, std::min(width, n - k), a + k, b + k, c);
-  return c;
+  uint64_t acc = c_apart ? of.zero(false) : c;
+  for (std::size_t k = 0; k < n; k += width) acc = one_block(row, fields, std::min(width, n - k), a + k, b + k, acc);
+  return c_apart ? fp::add(of, acc, c, fp::Policy{row.c_rounding}) : acc;
 }
 
 uint64_t fma_chain(const NumericsRow& row, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c) {

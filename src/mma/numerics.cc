@@ -28,16 +28,22 @@ constexpr NumericsRow block(uint16_t first, uint16_t last, uint8_t fam, Elem in,
   r.sm_first = first, r.sm_last = last, r.families = fam, r.in = in, r.out = out;
   r.method = Method::block_fma;
   r.block_width = width, r.kept_bits = kept, r.carry_bits = exact_carry_bits(width);
-  r.c_align = CAlign::with_block;
+  r.c_align = CAlign::with_block, r.c_rounding = rnd;
   r.sum_frac_bits = sum_bits, r.out_rounding = rnd;
-  r.subnormals = true, r.k_group = 0, r.truncate_inputs = in == Elem::tf32;
+  r.subnormals = true, r.k_group = 0, r.datapath_in = in, r.truncate_inputs = in == Elem::tf32;
   r.source = source;
   return r;
 }
-// A row whose products' block sum is rounded to the output format before
-// c is added (CAlign::separate).
-constexpr NumericsRow c_apart(NumericsRow r) {
-  r.c_align = CAlign::separate;
+// sm_90/sm_100 mma.sync fp8 (no native fp8 there: measured, see the rows):
+// the fp8 operands widened to f16, dealt in pairs to the `f16` row's blocks
+// (k mod 4 in {0, 1} to the first block of 16, {2, 3} to the second),
+// chained from +0 as that row rounds, then c added rounded to nearest even.
+constexpr NumericsRow fp8_via_f16(NumericsRow f16, Elem in, uint8_t fam, std::string_view source) {
+  NumericsRow r = f16;
+  r.in = in, r.families = fam, r.datapath_in = Elem::f16;
+  r.k_group = 2;
+  r.c_align = CAlign::separate, r.c_rounding = Rounding::rn;
+  r.source = source;
   return r;
 }
 // f64 and integer rows: no blocks, no alignment.
@@ -47,6 +53,21 @@ constexpr NumericsRow exact(uint16_t first, uint16_t last, uint8_t fam, Elem in,
   r.method = m;
   return r;
 }
+
+// The f16 rows of sm_90 and sm_100, which their mma.sync fp8 rows reuse.
+constexpr NumericsRow kHopperF16F32 =
+    block(90, 90, kSync | kWgmma, Elem::f16, Elem::f32, 16, 25, kNoTruncation, Rounding::rz,
+          "Khattak & Mikaitis arXiv:2512.07004, MMA-Sim arXiv:2511.10909; H100 wmma vectors: 5000/5000. "
+          "choice: wgmma as wmma (the f16/bf16/tf32 vectors are wmma)");
+constexpr NumericsRow kHopperF16F16 =
+    block(90, 90, kSync | kWgmma, Elem::f16, Elem::f16, 16, 25, kNoTruncation, Rounding::rn,
+          "Khattak & Mikaitis arXiv:2512.07004; H100 wmma fp16->fp16 vectors: 5000/5000. choice: wgmma as wmma");
+constexpr NumericsRow kBlackwellF16F32 =
+    block(100, 121, kSync, Elem::f16, Elem::f32, 16, 25, kNoTruncation, Rounding::rz,
+          "Khattak & Mikaitis arXiv:2512.07004; B200 wmma vectors: 5000/5000. choice: sm_120 as sm_100");
+constexpr NumericsRow kBlackwellF16F16 =
+    block(100, 121, kSync, Elem::f16, Elem::f16, 16, 25, kNoTruncation, Rounding::rn,
+          "Khattak & Mikaitis arXiv:2512.07004; B200 wmma fp16->fp16 vectors: 5000/5000. choice: sm_120 as sm_100");
 
 // clang-format off
 constexpr NumericsRow kRows[] = {
@@ -76,67 +97,52 @@ constexpr NumericsRow kRows[] = {
   block(89, 89, kMma, Elem::e5m2, Elem::f16, 16, 13, kNoTruncation, Rounding::rn,
         "Khattak & Mikaitis arXiv:2512.07004; Ada mma.sync fp8->fp16 k32 vectors: 5000/5000"),
   // Hopper: 16 products a block, 2 extra alignment bits (25 kept); tf32 8.
-  block(90, 90, kSync | kWgmma, Elem::f16, Elem::f32, 16, 25, kNoTruncation, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004, MMA-Sim arXiv:2511.10909; H100 wmma vectors: 5000/5000. "
-        "choice: wgmma as wmma (the f16/bf16/tf32 vectors are wmma)"),
-  block(90, 90, kSync | kWgmma, Elem::f16, Elem::f16, 16, 25, kNoTruncation, Rounding::rn,
-        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma fp16->fp16 vectors: 5000/5000. choice: wgmma as wmma"),
+  kHopperF16F32,
+  kHopperF16F16,
   block(90, 90, kSync | kWgmma, Elem::bf16, Elem::f32, 16, 25, kNoTruncation, Rounding::rz,
         "Khattak & Mikaitis arXiv:2512.07004; H100 wmma bf16 vectors: 5000/5000. choice: wgmma as wmma"),
   block(90, 90, kSync | kWgmma, Elem::tf32, Elem::f32, 8, 25, kNoTruncation, Rounding::rz,
         "Khattak & Mikaitis arXiv:2512.07004; H100 wmma tf32 vectors (K = 4, half a block): 5000/5000. "
         "choice: wgmma as wmma"),
   // Hopper fp8 (wgmma): 32 products a block, 13-bit sum.
-  block(90, 90, kMma | kWgmma, Elem::e4m3, Elem::f32, 32, 13, 13, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004 (H100TC: fma 32, 13-bit sum); H100 wgmma vectors, c = 0: 5000/5000. "
-        "choice: mma.sync fp8 on sm_90 as wgmma (not measured)"),
-  block(90, 90, kMma | kWgmma, Elem::e5m2, Elem::f32, 32, 13, 13, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004 (H100TC); H100 wgmma vectors, c = 0: 5000/5000. "
-        "choice: mma.sync as wgmma"),
-  // fp8 -> f16 (H100 and B200 alike): no published model reproduces these
-  // vectors. The rule that reproduces the most lines found: the 32
-  // products' block sum (25 kept bits, as the f16 datapath; 20 or more give
-  // the same) rounded to f16, then one f16 addition of c, both to nearest
-  // even. It reproduces 3931/4212 (H100 e4m3/e5m2) and 3929/4241 (B200)
-  // lines, against 3113/3340 and 3108/3403 for c in the block. The lines it
-  // misses err by more where the products cancel: their sum is formed with
-  // fewer bits than exact somewhere not found (13..16 kept bits, truncated
-  // or rounded, per half or per pair, sequential f16 chains: none better).
-  c_apart(block(90, 90, kMma | kWgmma, Elem::e4m3, Elem::f16, 32, 25, kNoTruncation, Rounding::rn,
-                "H100 fp8->fp16 vectors (c used): 3931/5000 only; no rule found reproduces them (see above)")),
-  c_apart(block(90, 90, kMma | kWgmma, Elem::e5m2, Elem::f16, 32, 25, kNoTruncation, Rounding::rn,
-                "H100 fp8->fp16 vectors (c used): 4212/5000 only; no rule found reproduces them (see above)")),
+  block(90, 90, kWgmma, Elem::e4m3, Elem::f32, 32, 13, 13, Rounding::rz,
+        "Khattak & Mikaitis arXiv:2512.07004 (H100TC: fma 32, 13-bit sum); H100 wgmma vectors, c = 0: 5000/5000"),
+  block(90, 90, kWgmma, Elem::e5m2, Elem::f32, 32, 13, 13, Rounding::rz,
+        "Khattak & Mikaitis arXiv:2512.07004 (H100TC); H100 wgmma vectors, c = 0: 5000/5000"),
+  block(90, 90, kWgmma, Elem::e4m3, Elem::f16, 32, 13, kNoTruncation, Rounding::rn,
+        "choice: as wgmma fp8->f32, rounded to f16 (not measured: the fp8->fp16 vectors are mma.sync)"),
+  block(90, 90, kWgmma, Elem::e5m2, Elem::f16, 32, 13, kNoTruncation, Rounding::rn,
+        "choice: as wgmma fp8->f32, rounded to f16 (not measured: the fp8->fp16 vectors are mma.sync)"),
+  // Hopper mma.sync fp8: no fp8 datapath behind it but the f16 one (see
+  // fp8_via_f16). The published models reproduce 3113 (e4m3) and 3340
+  // (e5m2) of these 5000 lines; this rule all of them.
+  fp8_via_f16(kHopperF16F16, Elem::e4m3, kMma,
+              "H100 mma.sync.m16n8k32.f16.e4m3.e4m3.f16 vectors (c used, not 0): 5000/5000 (fit to the vectors)"),
+  fp8_via_f16(kHopperF16F16, Elem::e5m2, kMma,
+              "H100 mma.sync.m16n8k32.f16.e5m2.e5m2.f16 vectors (c used, not 0): 5000/5000 (fit to the vectors)"),
+  fp8_via_f16(kHopperF16F32, Elem::e4m3, kMma,
+              "choice: as H100 mma.sync fp8->f16 and B200 mma.sync fp8->f32 (measured); not measured on H100"),
+  fp8_via_f16(kHopperF16F32, Elem::e5m2, kMma,
+              "choice: as H100 mma.sync fp8->f16 and B200 mma.sync fp8->f32 (measured); not measured on H100"),
   // Blackwell: 16 products a block (tf32 8), 25 kept.
-  block(100, 121, kSync, Elem::f16, Elem::f32, 16, 25, kNoTruncation, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004; B200 wmma vectors: 5000/5000. choice: sm_120 as sm_100"),
-  block(100, 121, kSync, Elem::f16, Elem::f16, 16, 25, kNoTruncation, Rounding::rn,
-        "Khattak & Mikaitis arXiv:2512.07004; B200 wmma fp16->fp16 vectors: 5000/5000. choice: sm_120 as sm_100"),
+  kBlackwellF16F32,
+  kBlackwellF16F16,
   block(100, 121, kSync, Elem::bf16, Elem::f32, 16, 25, kNoTruncation, Rounding::rz,
         "Khattak & Mikaitis arXiv:2512.07004; B200 wmma bf16 vectors: 5000/5000. choice: sm_120 as sm_100"),
   block(100, 121, kSync, Elem::tf32, Elem::f32, 8, 25, kNoTruncation, Rounding::rz,
         "Khattak & Mikaitis arXiv:2512.07004; B200 wmma tf32 vectors: 5000/5000. choice: sm_120 as sm_100"),
-  // Blackwell fp8: 32 products a block, 25 kept bits as published; but the
-  // published RZ reproduces only 3207/5000 (E4M3) and 3236/5000 (E5M2) B200
-  // lines. The products' sum rounded to nearest even in f32, then one f32
-  // addition of c (to nearest even), reproduces 5000 and 4999 (with 24 or
-  // more kept bits; c in the block and rounded once needs 30 or more), and
-  // is the rule that comes closest for the f16 output too (below).
-  c_apart(block(100, 121, kMma, Elem::e4m3, Elem::f32, 32, 25, kNoTruncation, Rounding::rn,
-                "B200 mma.sync vectors: 5000/5000 (fit to the vectors: RN and c added apart)")),
-  c_apart(block(100, 121, kMma, Elem::e5m2, Elem::f32, 32, 25, kNoTruncation, Rounding::rn,
-                "B200 mma.sync vectors: 4999/5000 (fit as e4m3; line 3936 is off by one ulp)")),
-  // fp8 -> f16 on Blackwell: as on Hopper (above).
-  c_apart(block(100, 121, kMma, Elem::e4m3, Elem::f16, 32, 25, kNoTruncation, Rounding::rn,
-                "B200 mma.sync fp8->fp16 vectors: 3929/5000 only; no rule found reproduces them")),
-  c_apart(block(100, 121, kMma, Elem::e5m2, Elem::f16, 32, 25, kNoTruncation, Rounding::rn,
-                "B200 mma.sync fp8->fp16 vectors: 4241/5000 only; no rule found reproduces them")),
-  // fp6/fp4 (kind::f8f6f4): no vectors.
-  c_apart(block(120, 121, kMma, Elem::e3m2, Elem::f32, 32, 25, kNoTruncation, Rounding::rn,
-                "choice: as B200 fp8->fp32 (not measured)")),
-  c_apart(block(120, 121, kMma, Elem::e2m3, Elem::f32, 32, 25, kNoTruncation, Rounding::rn,
-                "choice: as B200 fp8->fp32 (not measured)")),
-  c_apart(block(120, 121, kMma, Elem::e2m1, Elem::f32, 32, 25, kNoTruncation, Rounding::rn,
-                "choice: as B200 fp8->fp32 (not measured)")),
+  // Blackwell mma.sync fp8: through the f16 datapath as on Hopper. The
+  // published model (one block of 32, 25 bits, RZ) reproduces 3207 (e4m3)
+  // and 3236 (e5m2) of the 5000 f32 lines; this rule all of them, and all
+  // of the f16 ones (which no published model reproduces).
+  fp8_via_f16(kBlackwellF16F32, Elem::e4m3, kMma, "B200 mma.sync fp8->fp32 vectors: 5000/5000 (fit to the vectors)"),
+  fp8_via_f16(kBlackwellF16F32, Elem::e5m2, kMma, "B200 mma.sync fp8->fp32 vectors: 5000/5000 (fit to the vectors)"),
+  fp8_via_f16(kBlackwellF16F16, Elem::e4m3, kMma, "B200 mma.sync fp8->fp16 vectors: 5000/5000 (fit to the vectors)"),
+  fp8_via_f16(kBlackwellF16F16, Elem::e5m2, kMma, "B200 mma.sync fp8->fp16 vectors: 5000/5000 (fit to the vectors)"),
+  // fp6/fp4 (kind::f8f6f4, sm_120): no vectors; their values are f16 values too.
+  fp8_via_f16(kBlackwellF16F32, Elem::e3m2, kMma, "choice: as B200 mma.sync fp8->fp32 (not measured)"),
+  fp8_via_f16(kBlackwellF16F32, Elem::e2m3, kMma, "choice: as B200 mma.sync fp8->fp32 (not measured)"),
+  fp8_via_f16(kBlackwellF16F32, Elem::e2m1, kMma, "choice: as B200 mma.sync fp8->fp32 (not measured)"),
   // f64: IEEE fmas in ascending k from c.
   exact(80, 121, kMma, Elem::f64, Elem::f64, Method::fma_chain,
         "PTX ISA (mma .f64: fma semantics); choice: ascending k from c, each step an RNE fma (not measured)"),

@@ -40,10 +40,13 @@ enum class Method : uint8_t {
   integer,    // exact products and sum, wrapping modulo 2^32 (or clamped with .satfinite)
 };
 
-// How c enters a block.
+// How c enters.
 enum class CAlign : uint8_t {
-  with_block,  // c is one more addend of the block, aligned with the products
-  separate,    // the products' block sum is rounded to the output format first, then added to c (one IEEE addition)
+  with_block,  // c is one more addend of the first block, aligned with the products
+  // c takes no part in the blocks: their chain starts from +0 and c is added
+  // to its result by one IEEE addition in the output format, rounded by
+  // c_rounding (sm_90/sm_100 mma.sync fp8: f16 blocks, then c).
+  separate,
 };
 
 struct NumericsRow {
@@ -59,6 +62,7 @@ struct NumericsRow {
   // hardware does too.
   int carry_bits;
   CAlign c_align;
+  fp::Rounding c_rounding;  // CAlign::separate: the rounding of the final addition of c
   // Significand bits (after the leading one) the normalised block sum keeps,
   // truncated, before it is rounded to the output format: 13 where a
   // narrower accumulator was measured (fp8 on sm_89 and sm_90); elsewhere
@@ -71,6 +75,11 @@ struct NumericsRow {
   // turn (k goes to block (k / g) mod blocks), as where the fp8 operands are
   // widened to f16 pairs and fed to f16 blocks.
   int k_group;
+  // The format the blocks multiply in: `in`, or f16 where the fp8 operands
+  // are first widened (exactly) to f16 and fed to the f16 datapath; the
+  // alignment then reads their exponents as f16 ones (subnormal fp8 values
+  // become normal f16 ones).
+  Elem datapath_in;
   bool truncate_inputs;     // tf32: the low 13 bits of an f32 register are ignored, not rounded
   std::string_view source;  // the paper and measurement behind the row, or "choice: ..."
 };

@@ -41,10 +41,13 @@ const Expected kExpected[] = {
     {100, kWmma, Elem::f16, Elem::f32, {16, 25, -1, Rnd::rz, kInF16, oracle::kF32}},
     {100, kWmma, Elem::f16, Elem::f16, {16, 25, -1, Rnd::rn, kInF16, oracle::kF16}},
     {100, kWmma, Elem::tf32, Elem::f32, {8, 25, -1, Rnd::rz, kInTF32, oracle::kF32}},
-    {100, kMma, Elem::e4m3, Elem::f32, {32, 25, -1, Rnd::rn, kInE4M3, oracle::kF32, true}},
-    {100, kMma, Elem::e5m2, Elem::f32, {32, 25, -1, Rnd::rn, kInE5M2, oracle::kF32, true}},
-    {90, kWgmma, Elem::e4m3, Elem::f16, {32, 25, -1, Rnd::rn, kInE4M3, oracle::kF16, true}},
-    {100, kMma, Elem::e5m2, Elem::f16, {32, 25, -1, Rnd::rn, kInE5M2, oracle::kF16, true}},
+    // mma.sync fp8 on sm_90/sm_100: widened to f16, dealt in pairs to f16
+    // blocks of 16, chained from 0 as the f16 row rounds, then + c (RN).
+    {90, kMma, Elem::e4m3, Elem::f16, {16, 25, -1, Rnd::rn, kInE4M3, oracle::kF16, true, Rnd::rn, 2, 5}},
+    {90, kMma, Elem::e5m2, Elem::f32, {16, 25, -1, Rnd::rz, kInE5M2, oracle::kF32, true, Rnd::rn, 2, 5}},
+    {100, kMma, Elem::e4m3, Elem::f32, {16, 25, -1, Rnd::rz, kInE4M3, oracle::kF32, true, Rnd::rn, 2, 5}},
+    {100, kMma, Elem::e5m2, Elem::f32, {16, 25, -1, Rnd::rz, kInE5M2, oracle::kF32, true, Rnd::rn, 2, 5}},
+    {100, kMma, Elem::e5m2, Elem::f16, {16, 25, -1, Rnd::rn, kInE5M2, oracle::kF16, true, Rnd::rn, 2, 5}},
 };
 
 const NumericsRow& row_for(int sm, Family f, Elem in, Elem out) {
@@ -98,7 +101,8 @@ uint64_t random_input(std::mt19937_64& rng, const InFormat& f, int max_exp = 102
 double random_c(std::mt19937_64& rng, const oracle::Spec& out, double scale) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   const double v = rng() % 4 ? u(rng) * scale * std::ldexp(1.0, static_cast<int>(rng() % 24) - 12) : 0.0;
-  return oracle::decode(out, oracle::encode(out, v));  // representable (encode rounds; decode reads back)
+  const double c = oracle::decode(out, oracle::add(out, Rnd::rn, v, 0.0));  // rounded to the format
+  return std::isinf(c) ? 0.0 : c;                                           // the oracle takes finite values
 }
 
 TEST(BlockFma, RandomBlocksEqualTheOracle) {
@@ -106,7 +110,7 @@ TEST(BlockFma, RandomBlocksEqualTheOracle) {
   for (const Expected& e : kExpected) {
     const NumericsRow& row = row_for(e.sm, e.family, e.in, e.out);
     for (int t = 0; t < 3000; ++t) {
-      const int k = e.rule.width * (1 + t % 2);  // one block, or two chained
+      const int k = e.rule.k_group ? 2 * e.rule.width : e.rule.width * (1 + t % 2);  // one block, or two chained
       std::vector<uint64_t> a(k), b(k);
       std::vector<double> av(k), bv(k);
       double scale = 0;
@@ -119,7 +123,8 @@ TEST(BlockFma, RandomBlocksEqualTheOracle) {
       const double c = random_c(rng, e.rule.out, scale);
       const uint64_t cb = oracle::encode(e.rule.out, c);
       ASSERT_EQ(block_fma(row, k, a.data(), b.data(), cb), oracle_chain(e.rule, av, bv, c))
-          << "sm_" << e.sm << " " << elem_name(e.in) << "->" << elem_name(e.out) << " case " << t;
+          << "sm_" << e.sm << " " << elem_name(e.in) << "->" << elem_name(e.out) << " case " << t << " c = " << c
+          << " first product " << av[0] * bv[0];
     }
   }
 }
@@ -202,18 +207,29 @@ TEST(BlockFma, Fp8BlockWidthAnd13BitSum) {
   EXPECT_EQ(run(100, Elem::e4m3, Elem::f32, c, d, 0), 0x3f800200u);
 }
 
-// fp8 -> f16 on sm_90: the products' sum is rounded to f16 before c is
-// added. 1 * 1 + 2^-6 * 2^-5 = 1 + 2^-11 is a tie, to 1; plus c = 2^-11
-// another tie, to 1 (0x3c00). With c in the block the exact 1 + 2^-10
-// would give 0x3c01.
-TEST(BlockFma, Fp8ToF16AddsCAfterRounding) {
+// mma.sync fp8 -> f16 on sm_90: k 0, 1 (block one) sum to 1 * 1 + 2^-6 *
+// 2^-5 = 1 + 2^-11, a tie rounded to 1; c = 2^-11 is added after both
+// blocks, another tie, to 1 (0x3c00). With c in the first block the exact
+// 1 + 2^-10 would give 0x3c01.
+TEST(BlockFma, Fp8ToF16AddsCAfterTheBlocks) {
   std::vector<uint64_t> a = zeros(32), b = zeros(32);
   a[0] = b[0] = 0x38;        // 1
   a[1] = 0x08, b[1] = 0x10;  // 2^-6, 2^-5
-  const NumericsRow& row = row_for(90, kWgmma, Elem::e4m3, Elem::f16);
+  const NumericsRow& row = row_for(90, kMma, Elem::e4m3, Elem::f16);
   EXPECT_EQ(block_fma(row, 32, a.data(), b.data(), f16(std::ldexp(1, -11))), 0x3c00u);
   EXPECT_EQ(block_fma(row, 32, a.data(), b.data(), 0), 0x3c00u);
   EXPECT_EQ(block_fma(row, 32, a.data(), b.data(), f16(std::ldexp(1, -10))), 0x3c01u);
+  // The pairs dealt to the blocks: 1 and 2^-11 at k 0, 1 (first block)
+  // round to 1 (a tie); 2^-11 at k 2 goes to the second block and rounds
+  // away again: 0x3c00. Dealt in ascending runs of 16, k 2 would join the
+  // first block: 1 + 2^-10 exactly, 0x3c01.
+  std::vector<uint64_t> c = zeros(32), d = zeros(32);
+  c[0] = d[0] = 0x38;
+  c[1] = 0x08, d[1] = 0x10;
+  c[2] = 0x08, d[2] = 0x10;
+  EXPECT_EQ(block_fma(row, 32, c.data(), d.data(), 0), 0x3c00u);
+  std::swap(c[2], c[4]), std::swap(d[2], d[4]);  // k 4: the first block: 1 + 2^-10
+  EXPECT_EQ(block_fma(row, 32, c.data(), d.data(), 0), 0x3c01u);
 }
 
 // Ampere's k16 is two blocks of 8: a k16 chain on sm_80 equals two k8 calls.

@@ -8,8 +8,12 @@
 //   product's exponent is the sum of its factors' exponents, subnormals at
 //   emin); the cut addends are summed exactly; the sum is cut to sum_bits
 //   fraction bits when sum_bits >= 0, then rounded to the output format.
-//   With c_apart, c takes no part in the alignment: the products' sum is
-//   rounded to the output format, then added to c and rounded again.
+//   The blocks take the k in ascending runs of `width`, or with k_group g
+//   the runs of g in turn (k to block (k / g) mod blocks). With c_apart
+//   the chain of blocks starts from 0 and c is added to its result, rounded
+//   by c_rnd. Exponents for the alignment are read as those of a format
+//   with `align_exp_bits` exponent bits when nonzero (fp8 operands widened
+//   to f16: subnormal fp8 values are normal there).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -34,6 +38,9 @@ struct Rule {
   InFormat in;
   oracle::Spec out;
   bool c_apart = false;
+  oracle::Rnd c_rnd = oracle::Rnd::rn;
+  int k_group = 0;
+  int align_exp_bits = 0;
 };
 
 // Exact value of an input encoding (finite values only).

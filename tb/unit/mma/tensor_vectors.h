@@ -18,7 +18,8 @@ struct SetSpec {
   Elem in, out;
   Family family;  // the instruction that produced the set
   // The GPU computed with c = 0: H100 fp8 -> fp32 (wgmma). The H100 fp8 ->
-  // fp16 lines used c (rounded to f16): with c = 0 no line but 7 agrees.
+  // fp16 lines come from mma.sync with c (rounded to f16), as the upstream
+  // CUDA source (model_validation/CUDA/mma_fp8_output_fp16.cu) shows.
   bool c_zero;
 };
 

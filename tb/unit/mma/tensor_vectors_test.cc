@@ -1,7 +1,6 @@
 // Every line of every GPU-measured set (Khattak & Mikaitis' model_validation
 // data, tb/data/tensor-core-vectors.tar.xz) through the engine: the result
-// must equal the hardware's bit for bit. The sets no rule reproduces assert
-// the agreement reached as a floor (the numbers are in the table below).
+// must equal the hardware's bit for bit, every line of every set.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -11,25 +10,6 @@
 
 namespace ptxfu::mma::test {
 namespace {
-
-// Lines the engine must reproduce a set; 5000 = all of it.
-struct Expectation {
-  const char* set;
-  std::size_t floor;
-};
-// Below 5000: the best rule found (see src/mma/numerics.cc) reproduces no
-// more; the test fails if a change loses any of them.
-constexpr Expectation kFloors[] = {
-    {"B200_E5M2_fp32", 4999},  // line 3936: no aligned-and-truncated or fixed-point rule tried gets it
-    {"H100_E4M3_fp16", 3113}, {"H100_E5M2_fp16", 3340}, {"B200_E4M3_fp16", 3108}, {"B200_E5M2_fp16", 3403},
-};
-
-std::size_t lines_required(const std::string& name, std::size_t total) {
-  for (const Expectation& e : kFloors) {
-    if (name == e.set) return e.floor;
-  }
-  return total;
-}
 
 void check_set(const std::string& name) {
   const SetSpec* spec = nullptr;
@@ -51,10 +31,9 @@ void check_set(const std::string& name) {
       first += describe(set, i, got) + "\n";
     }
   }
-  const std::size_t need = lines_required(name, set.d.size());
-  EXPECT_GE(agree, need) << name << ": " << agree << "/" << set.d.size() << " lines reproduced, " << need
-                         << " required; first mismatches:\n"
-                         << first;
+  EXPECT_EQ(agree, set.d.size()) << name << ": " << agree << "/" << set.d.size()
+                                 << " lines reproduced; first mismatches:\n"
+                                 << first;
   ::testing::Test::RecordProperty("agreement", std::to_string(agree) + "/" + std::to_string(set.d.size()));
   std::printf("%s: %zu/%zu lines reproduced\n", name.c_str(), agree, set.d.size());
 }
