@@ -46,6 +46,11 @@ constexpr NumericsRow fp8_via_f16(NumericsRow f16, Elem in, uint8_t fam, std::st
   r.source = source;
   return r;
 }
+// A row restricted to the targets first..last.
+constexpr NumericsRow on(uint16_t first, uint16_t last, NumericsRow r) {
+  r.sm_first = first, r.sm_last = last;
+  return r;
+}
 // f64 and integer rows: no blocks, no alignment.
 constexpr NumericsRow exact(uint16_t first, uint16_t last, uint8_t fam, Elem in, Elem out, Method m,
                             std::string_view source) {
@@ -135,14 +140,22 @@ constexpr NumericsRow kRows[] = {
   // published model (one block of 32, 25 bits, RZ) reproduces 3207 (e4m3)
   // and 3236 (e5m2) of the 5000 f32 lines; this rule all of them, and all
   // of the f16 ones (which no published model reproduces).
-  fp8_via_f16(kBlackwellF16F32, Elem::e4m3, kMma, "B200 mma.sync fp8->fp32 vectors: 5000/5000 (fit to the vectors)"),
-  fp8_via_f16(kBlackwellF16F32, Elem::e5m2, kMma, "B200 mma.sync fp8->fp32 vectors: 5000/5000 (fit to the vectors)"),
-  fp8_via_f16(kBlackwellF16F16, Elem::e4m3, kMma, "B200 mma.sync fp8->fp16 vectors: 5000/5000 (fit to the vectors)"),
-  fp8_via_f16(kBlackwellF16F16, Elem::e5m2, kMma, "B200 mma.sync fp8->fp16 vectors: 5000/5000 (fit to the vectors)"),
+  fp8_via_f16(kBlackwellF16F32, Elem::e4m3, kMma,
+              "B200 mma.sync fp8->fp32 vectors: 5000/5000 (fit to the vectors). "
+              "choice: sm_120 as sm_100"),
+  fp8_via_f16(kBlackwellF16F32, Elem::e5m2, kMma,
+              "B200 mma.sync fp8->fp32 vectors: 5000/5000 (fit to the vectors). "
+              "choice: sm_120 as sm_100"),
+  fp8_via_f16(kBlackwellF16F16, Elem::e4m3, kMma,
+              "B200 mma.sync fp8->fp16 vectors: 5000/5000 (fit to the vectors). "
+              "choice: sm_120 as sm_100"),
+  fp8_via_f16(kBlackwellF16F16, Elem::e5m2, kMma,
+              "B200 mma.sync fp8->fp16 vectors: 5000/5000 (fit to the vectors). "
+              "choice: sm_120 as sm_100"),
   // fp6/fp4 (kind::f8f6f4, sm_120): no vectors; their values are f16 values too.
-  fp8_via_f16(kBlackwellF16F32, Elem::e3m2, kMma, "choice: as B200 mma.sync fp8->fp32 (not measured)"),
-  fp8_via_f16(kBlackwellF16F32, Elem::e2m3, kMma, "choice: as B200 mma.sync fp8->fp32 (not measured)"),
-  fp8_via_f16(kBlackwellF16F32, Elem::e2m1, kMma, "choice: as B200 mma.sync fp8->fp32 (not measured)"),
+  on(120, 121, fp8_via_f16(kBlackwellF16F32, Elem::e3m2, kMma, "choice: as B200 mma.sync fp8->fp32 (not measured)")),
+  on(120, 121, fp8_via_f16(kBlackwellF16F32, Elem::e2m3, kMma, "choice: as B200 mma.sync fp8->fp32 (not measured)")),
+  on(120, 121, fp8_via_f16(kBlackwellF16F32, Elem::e2m1, kMma, "choice: as B200 mma.sync fp8->fp32 (not measured)")),
   // f64: IEEE fmas in ascending k from c.
   exact(80, 121, kMma, Elem::f64, Elem::f64, Method::fma_chain,
         "PTX ISA (mma .f64: fma semantics); choice: ascending k from c, each step an RNE fma (not measured)"),

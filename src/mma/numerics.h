@@ -10,8 +10,11 @@
 // the largest exponent among them and truncated towards zero (sign and
 // magnitude) to `kept_bits` bits below it; the truncated addends are summed
 // exactly, the sum is normalised once and rounded as the row says. Blocks
-// of `block_width` products are chained in ascending k, each block's result
-// being the next block's c.
+// of `block_width` products are chained in ascending k (or dealt as
+// `k_group` says), each block's result being the next block's c; rows with
+// CAlign::separate chain from +0 and add c last. Where a target has no
+// datapath for an input type (fp8 on sm_90/sm_100 mma.sync), the row
+// widens the operands to the one it has (`datapath_in`).
 #pragma once
 #include <cstdint>
 #include <string_view>

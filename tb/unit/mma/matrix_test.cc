@@ -47,6 +47,13 @@ TEST(MmaMatrix, ParsesTheFamiliesAndTypes) {
   EXPECT_EQ(s.row->method, Method::integer);
   EXPECT_EQ(parse_instruction("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", "sm_90").row->method,
             Method::fma_chain);
+  // fp8 mma.sync on sm_90 runs on the f16 datapath (measured); fp4 only on sm_120.
+  EXPECT_EQ(parse_instruction("mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16", "sm_90").row->datapath_in,
+            Elem::f16);
+  EXPECT_NE(parse_instruction("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32", "sm_120a").row,
+            nullptr);
+  EXPECT_THROW(parse_instruction("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32", "sm_100a"),
+               std::invalid_argument);
 }
 
 TEST(MmaMatrix, InstructionsATargetLacksAreErrors) {
