@@ -1,0 +1,22 @@
+// The one tensor-core engine: a block inner product under a numerics row.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "mma/numerics.h"
+
+namespace ptxfu::mma {
+
+// d = sum_{k < n} a[k]*b[k] + c under `row`, in blocks of row.block_width
+// products chained in ascending k (each block's d is the next block's c).
+//  - Floating point: a[k], b[k] are bit patterns in row.in's format (tf32:
+//    the 19-bit row, see fp::kTF32), c and the result in row.out's format.
+//  - Integers: a[k], b[k] are the elements' bits (zero-extended); c and the
+//    result are s32 bits. `satfinite` clamps the sum to the s32 range
+//    instead of wrapping.
+// Throws std::invalid_argument for a row the engine cannot hold (a block
+// wider than 64, kept plus carry bits beyond 62): the table has none.
+uint64_t block_fma(const NumericsRow& row, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c,
+                   bool satfinite = false);
+
+}  // namespace ptxfu::mma
