@@ -175,9 +175,19 @@ TEST(Config, DependentLatencyReadsThePairTable) {
   }
 }
 
+// sm_80 rejects .oob (an sm_90 feature) unless the config adds it.
 TEST(Config, FeatureOverridesReachTheTarget) {
-  const ArchConfig c = load_config_text(with("target: sm_90", "target: sm_80\nfeatures: {add: [oob]}"), "x.yaml");
-  EXPECT_NO_THROW(load_program(".reg .b16 %h<4>;\nfma.rn.oob.f16 %h1, %h2, %h3, %h1;\n", "p.ptx", c.caps));
+  const std::string oob = ".reg .b16 %h<4>;\nfma.rn.oob.f16 %h1, %h2, %h3, %h1;\n";
+  const ArchConfig plain = load_config_text(with("target: sm_90", "target: sm_80"), "x.yaml");
+  try {
+    load_program(oob, "p.ptx", plain.caps);
+    ADD_FAILURE() << "sm_80 accepted .oob without the override";
+  } catch (const ProgramError& e) {
+    EXPECT_NE(std::string(e.what()).find("Modifier '.oob' requires .target sm_90 or higher"), std::string::npos)
+        << e.what();
+  }
+  const ArchConfig added = load_config_text(with("target: sm_90", "target: sm_80\nfeatures: {add: [oob]}"), "x.yaml");
+  EXPECT_EQ(load_program(oob, "p.ptx", added.caps).code.size(), 1u);
 }
 
 TEST(Config, AbsurdWarpCountsAreRejectedBeforeElaboration) {
