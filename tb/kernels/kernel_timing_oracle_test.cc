@@ -4,24 +4,31 @@
 // (residency, slots and sub-partitions, GTO/LRR, the scoreboard with the
 // dependency table, unit occupancy, memory latency by state space with the
 // hit share, coalescing and bank conflicts, branches and barriers that hold
-// a warp). Seeded random kernels run on it and on the SM model; the cycle
-// counts must be equal.
+// a warp). It reads the config's numbers from its YAML (tb/config_yaml.h, not
+// the model's loader) and computes residency itself for a given register
+// count; it still takes each instruction's operands, form and control flow
+// from the functional executor (src/kernel: step() and its decoded Inst).
+// Seeded random kernels (18: 6 seeds on 3 configs) run on it and on the SM
+// model; the cycle counts must be equal.
 #include <algorithm>
 #include <map>
 
+#include "config_yaml.h"
+#include "isa/forms.h"
 #include "kernel_test_util.h"
 #include "model_run.h"
 #include "models/config.h"
-#include "models/kernel_sm.h"
 
 namespace ptxfu::kernel::testing {
 namespace {
 
-using models::ArchConfig;
-using models::Timing;
-using models::Unit;
+using testing_support::OConfig;
+using testing_support::OMemory;
+using testing_support::OTiming;
 
 constexpr uint64_t kNever = ~uint64_t{0};
+// Registers per thread, given to the model and to the oracle's residency.
+constexpr unsigned kRegistersPerThread = 40;
 
 struct OracleWarp {
   Warp* warp = nullptr;
@@ -29,7 +36,7 @@ struct OracleWarp {
   unsigned part = 0;
   uint64_t age = 0;
   std::map<uint32_t, uint64_t> ready, written;  // by frame register
-  std::map<uint32_t, const unsigned*> row;
+  std::map<uint32_t, std::string> writer_class;
   uint64_t carry = 0, resume = 0;
 };
 
@@ -40,7 +47,7 @@ struct OracleCta {
 };
 
 // Distinct lines, or the worst shared-memory bank conflict.
-unsigned passes(const StepResult& r, const Inst& in, const models::MemoryTiming& m) {
+unsigned passes(const StepResult& r, const Inst& in, const OMemory& m) {
   const unsigned bytes = std::max(1u, unsigned{in.access_bytes} * in.vec);
   std::vector<uint64_t> units;
   const bool shared = r.space == Space::shared;
@@ -60,19 +67,46 @@ unsigned passes(const StepResult& r, const Inst& in, const models::MemoryTiming&
   return std::max<unsigned>(worst, static_cast<unsigned>((moved + 4 * m.shared_banks - 1) / (4 * m.shared_banks)));
 }
 
-uint64_t oracle_cycles(const ArchConfig& c, const Kernel& k, const Launch& l) {
+// CTAs resident at once (README, Kernels): the tightest of max_ctas, warps,
+// shared memory (static + dynamic + reserved per CTA) and registers (a
+// warp's rounded up to the granularity), and the grid.
+unsigned resident_ctas(const OConfig& c, const Kernel& k, const Launch& l) {
+  const uint64_t warps = (l.block.count() + 31) / 32;
+  const uint64_t shared = uint64_t{k.dynamic_shared_offset} + l.shared_bytes + c.sm.reserved_shared_per_cta;
+  const uint64_t g = c.sm.register_granularity;
+  const uint64_t registers = (uint64_t{kRegistersPerThread} * 32 + g - 1) / g * g * warps;
+  return static_cast<unsigned>(
+      std::min({uint64_t{c.sm.max_ctas}, c.max_warps / warps, shared ? c.sm.shared_bytes / shared : c.sm.max_ctas,
+                c.sm.registers / registers, l.grid.count()}));
+}
+
+// A non-arithmetic instruction's unit (README, Kernels).
+OTiming unit_timing(const OConfig& c, const Inst& in) {
+  switch (in.unit()) {
+    case kernel::Unit::pipe: return c.units.at("alu");
+    case kernel::Unit::memory: return c.units.at("lsu");
+    case kernel::Unit::branch: return c.units.at("branch");
+    case kernel::Unit::warp: return c.units.at("warp");
+  }
+  return c.units.at("alu");
+}
+
+OTiming timing(const OConfig& c, const Inst& in) {
+  if (in.kind != Kind::arith) return unit_timing(c, in);
+  return testing_support::timing_of(c, isa::spell(in.form), std::string(isa::name(in.form.row->pipe)));
+}
+
+uint64_t oracle_cycles(const OConfig& c, const Kernel& k, const Launch& l) {
   Memory mem = make_memory(k, l);
-  const unsigned resident = models::residency(c, k, l, models::estimated_registers(k)).ctas;
+  const unsigned resident = resident_ctas(c, k, l);
   std::vector<OracleWarp> slots(c.max_warps);
   std::vector<bool> used(c.max_warps, false);
   std::vector<OracleCta> ctas;
   std::vector<size_t> last(c.sub_partitions, SIZE_MAX);
-  std::vector<std::array<uint64_t, models::kNumUnits>> unit_free(c.sub_partitions);
-  for (auto& u : unit_free) u.fill(0);
+  std::vector<std::map<std::string, uint64_t>> unit_free(c.sub_partitions);
   std::vector<double> hits(c.sub_partitions, 0.5);
   uint64_t next_cta = 0, age = 0, end = 0;
   const uint64_t grid = l.grid.count();
-  const Timing& lsu = c.units[static_cast<size_t>(Unit::lsu)];
   for (uint64_t t = 0;; ++t) {
     // Retire CTAs whose last result is out, then launch into free slots.
     for (size_t i = 0; i < ctas.size();) {
@@ -115,7 +149,7 @@ uint64_t oracle_cycles(const ArchConfig& c, const Kernel& k, const Launch& l) {
         std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return slots[a].age < slots[b].age; });
         const auto at = std::find(order.begin(), order.end(), last[p]);
         if (at != order.end()) {
-          if (c.scheduler == models::SchedulerPolicy::gto) {
+          if (!c.lrr) {
             std::rotate(order.begin(), at, at + 1);
           } else {
             std::rotate(order.begin(), at + 1, order.end());
@@ -128,22 +162,13 @@ uint64_t oracle_cycles(const ArchConfig& c, const Kernel& k, const Launch& l) {
           if (w.done() || w.waiting() || o.resume > t) continue;
           const Inst& in = k.insts[w.pc()];
           const uint32_t base = w.frames.back().reg_base;
-          Timing tm = c.units[static_cast<size_t>(Unit::alu)];
-          if (in.kind == Kind::arith) {
-            tm = c.timing_for(in.form);
-          } else {
-            switch (in.unit()) {
-              case kernel::Unit::pipe: tm = c.units[static_cast<size_t>(Unit::alu)]; break;
-              case kernel::Unit::memory: tm = lsu; break;
-              case kernel::Unit::branch: tm = c.units[static_cast<size_t>(Unit::branch)]; break;
-              case kernel::Unit::warp: tm = c.units[static_cast<size_t>(Unit::warp)]; break;
-            }
-          }
+          const OTiming tm = timing(c, in);
           bool ready = true;
           for (unsigned i = 0; i < in.num_reads; ++i) {
             const uint32_t r = base + in.reads[i];
             uint64_t when = o.ready.count(r) ? o.ready[r] : 0;
-            if (o.row.count(r) && o.row[r]) when = std::max(when, o.written[r] + o.row[r][static_cast<size_t>(tm.dep)]);
+            if (o.writer_class.count(r))
+              when = std::max(when, o.written[r] + c.pair_latency(o.writer_class[r], tm.dep));
             ready &= when <= t;
           }
           for (unsigned i = 0; i < in.num_writes; ++i) {
@@ -152,7 +177,7 @@ uint64_t oracle_cycles(const ArchConfig& c, const Kernel& k, const Launch& l) {
           }
           if (in.kind == Kind::arith && (isa::reads_carry(in.form) || isa::writes_carry(in.form)))
             ready &= o.carry <= t;
-          ready &= unit_free[p][static_cast<size_t>(tm.unit)] <= t;
+          ready &= unit_free[p][tm.unit] <= t;
           if (ready) {
             chosen = s;
             break;
@@ -167,25 +192,8 @@ uint64_t oracle_cycles(const ArchConfig& c, const Kernel& k, const Launch& l) {
         const StepResult r = step(*o.warp, *oc.cta, mem, t);
         if (r.status == StepResult::Status::error) return kNever;
         const Inst& in = *r.inst;
-        Timing tm = in.kind == Kind::arith ? c.timing_for(in.form) : c.units[static_cast<size_t>(Unit::alu)];
+        OTiming tm = timing(c, in);
         unsigned latency = tm.latency;
-        if (in.kind != Kind::arith) {
-          switch (in.unit()) {
-            case kernel::Unit::pipe: break;
-            case kernel::Unit::memory:
-              tm = lsu;
-              latency = lsu.latency;
-              break;
-            case kernel::Unit::branch:
-              tm = c.units[static_cast<size_t>(Unit::branch)];
-              latency = tm.latency;
-              break;
-            case kernel::Unit::warp:
-              tm = c.units[static_cast<size_t>(Unit::warp)];
-              latency = tm.latency;
-              break;
-          }
-        }
         const bool access = in.kind == Kind::ld || in.kind == Kind::st || in.kind == Kind::atom || in.kind == Kind::red;
         if (access) {
           tm.interval *= passes(r, in, c.memory);
@@ -205,13 +213,12 @@ uint64_t oracle_cycles(const ArchConfig& c, const Kernel& k, const Launch& l) {
           }
         }
         const uint64_t done = t + latency;
-        unit_free[p][static_cast<size_t>(tm.unit)] = t + tm.occupancy();
-        const unsigned* row = c.dependency_table[static_cast<size_t>(tm.dep)].data();
+        unit_free[p][tm.unit] = t + testing_support::occupancy(tm);
         for (unsigned i = 0; i < in.num_writes; ++i) {
           const uint32_t reg = base + in.writes[i];
           o.ready[reg] = done;
           o.written[reg] = t;
-          o.row[reg] = row;
+          o.writer_class[reg] = tm.dep;
         }
         if (in.kind == Kind::arith && isa::writes_carry(in.form)) o.carry = done;
         const bool control = in.kind == Kind::bra || in.kind == Kind::call || in.kind == Kind::ret ||
@@ -270,8 +277,12 @@ std::string random_kernel(uint64_t seed) {
 
 TEST(KernelTimingOracle, RandomKernelsTakeTheOraclesCycles) {
   const char* name = std::getenv("PTXFU_TEST_CONFIG");
+  unsigned kernels = 0;
   for (const std::string& cfg : {std::string(name ? name : "sm_90"), std::string("sm_75"), std::string("sm_120")}) {
-    const ArchConfig c = models::load_config(cfg);
+    std::string yaml;
+    for (const auto& e : models::embedded_configs())
+      if (e.name == cfg) yaml = std::string(e.text);
+    const OConfig c = testing_support::read_config(YAML::LoadFile(PTXFU_SOURCE_DIR "/configs/" + cfg + ".yaml"));
     for (uint64_t seed = 1; seed <= 6; ++seed) {
       const std::string text = random_kernel(seed * 7919 + cfg.size());
       const Kernel k = load_kernel(text, "random.ptx");
@@ -279,14 +290,13 @@ TEST(KernelTimingOracle, RandomKernelsTakeTheOraclesCycles) {
       l.grid = {static_cast<uint32_t>(1 + seed % 5)};
       l.block = {static_cast<uint32_t>(32 * (1 + seed % 4) - (seed % 3) * 5)};
       l.args = {Arg::zeros(64 * 1024)};
-      std::string yaml;
-      for (const auto& e : models::embedded_configs())
-        if (e.name == cfg) yaml = std::string(e.text);
-      const ModelRun m = run_on_model(k, l, seed % 2 == 0, 0, yaml);
+      const ModelRun m = run_on_model(k, l, seed % 2 == 0, 0, yaml, kRegistersPerThread);
       ASSERT_TRUE(m.result.ok) << m.result.error << "\n" << text;
       EXPECT_EQ(m.cycles, oracle_cycles(c, k, l)) << cfg << " seed " << seed << "\n" << text;
+      ++kernels;
     }
   }
+  EXPECT_EQ(kernels, 18u);
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ bool get_bytes(std::istream& i, std::string& s) {
 }
 
 void simulate_into(const Kernel& k, const Launch& l, bool at, uint64_t max_cycles, const std::string& yaml,
-                   const std::string& path) {
+                   unsigned registers_per_thread, const std::string& path) {
   std::ofstream out(path, std::ios::binary);
   try {
     const char* name = std::getenv("PTXFU_TEST_CONFIG");
@@ -47,6 +47,7 @@ void simulate_into(const Kernel& k, const Launch& l, bool at, uint64_t max_cycle
     job.launch = l;
     job.style = at ? models::TimingStyle::approximately_timed : models::TimingStyle::loosely_timed;
     if (max_cycles) job.max_cycles = max_cycles;
+    job.registers_per_thread = registers_per_thread;
     const models::SimResult r = models::simulate({job}).front();
     put(out, uint8_t{r.ok});
     put_bytes(out, r.error);
@@ -75,7 +76,7 @@ void simulate_into(const Kernel& k, const Launch& l, bool at, uint64_t max_cycle
 }  // namespace
 
 ModelRun run_on_model(const Kernel& k, const Launch& l, bool approximately_timed, uint64_t max_cycles,
-                      const std::string& config_yaml) {
+                      const std::string& config_yaml, unsigned registers_per_thread) {
   char path[] = "/tmp/ptxfu_model_run_XXXXXX";
   const int fd = mkstemp(path);
   ModelRun run;
@@ -88,7 +89,7 @@ ModelRun run_on_model(const Kernel& k, const Launch& l, bool approximately_timed
   std::fflush(nullptr);
   const pid_t pid = fork();
   if (pid == 0) {
-    simulate_into(k, l, approximately_timed, max_cycles, config_yaml, path);
+    simulate_into(k, l, approximately_timed, max_cycles, config_yaml, registers_per_thread, path);
     std::_Exit(0);  // no gtest or SystemC teardown in the child
   }
   int status = 0;

@@ -42,7 +42,6 @@
 //   without an issue is a stall: pipe_busy if some warp could issue but for
 //   its busy unit, else dependency if some warp has instructions left, else
 //   no_ready_warp (which also counts every cycle after its last issue).
-#include <fnmatch.h>
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
@@ -58,107 +57,16 @@
 #include <string>
 #include <vector>
 
+#include "config_yaml.h"
 #include "models/simulator.h"
 
 namespace ptxfu::models {
 namespace {
 
-// ---- The config, as the oracle reads it from the YAML text
-
-struct OTiming {
-  std::string unit;  // the unit's name
-  unsigned lanes = 32, interval = 1, latency = 0;
-  std::string dep;  // the latency class
-};
-
-struct OForm {
-  std::string match, cls, unit, latency_class;
-  std::optional<unsigned> lanes, interval, latency;
-  unsigned sequence_instructions = 0;  // 0: not a sequence
-  std::map<std::string, unsigned> path;
-};
-
-struct OConfig {
-  unsigned sub_partitions = 0, issue_width = 0;
-  bool lrr = false;
-  std::map<std::string, OTiming> units;
-  OTiming multi;
-  std::vector<OForm> forms;
-  std::map<std::pair<std::string, std::string>, unsigned> dependencies;  // (producer, consumer) -> cycles
-};
-
-OTiming timing_node(const YAML::Node& n, const std::string& unit) {
-  OTiming t;
-  t.unit = unit;
-  t.dep = unit;
-  t.lanes = n["lanes"].as<unsigned>();
-  if (n["interval"]) t.interval = n["interval"].as<unsigned>();
-  t.latency = n["latency"].as<unsigned>();
-  return t;
-}
-
-// A name or a list of names.
-std::vector<std::string> names(const YAML::Node& n) {
-  if (n.IsScalar()) return {n.as<std::string>()};
-  std::vector<std::string> v;
-  for (const auto& e : n) v.push_back(e.as<std::string>());
-  return v;
-}
-
-OConfig read_config(const YAML::Node& root) {
-  OConfig c;
-  c.sub_partitions = root["sub_partitions"].as<unsigned>();
-  c.issue_width = root["issue_width"].as<unsigned>();
-  c.lrr = root["scheduler"].as<std::string>() == "lrr";
-  for (const auto& kv : root["units"])
-    c.units[kv.first.as<std::string>()] = timing_node(kv.second, kv.first.as<std::string>());
-  const YAML::Node m = root["multi_instruction"];
-  c.multi = timing_node(m, m["unit"] ? m["unit"].as<std::string>() : "fma");
-  c.multi.dep = "multi";
-  for (const auto& f : root["forms"]) {
-    OForm o;
-    o.match = f["match"].as<std::string>();
-    if (f["class"]) o.cls = f["class"].as<std::string>();
-    if (f["unit"]) o.unit = f["unit"].as<std::string>();
-    if (f["latency_class"]) o.latency_class = f["latency_class"].as<std::string>();
-    if (f["lanes"]) o.lanes = f["lanes"].as<unsigned>();
-    if (f["interval"]) o.interval = f["interval"].as<unsigned>();
-    if (f["latency"]) o.latency = f["latency"].as<unsigned>();
-    if (const YAML::Node q = f["sequence"]) {
-      o.sequence_instructions = q["instructions"].as<unsigned>();
-      for (const auto& kv : q["path"]) o.path[kv.first.as<std::string>()] = kv.second.as<unsigned>();
-    }
-    c.forms.push_back(o);
-  }
-  for (const auto& d : root["dependencies"])
-    for (const std::string& p : names(d["producer"]))
-      for (const std::string& q : names(d["consumer"])) c.dependencies[{p, q}] = d["latency"].as<unsigned>();
-  return c;
-}
-
-// A form's timing: its class's unit, then the first matching override.
-OTiming timing_of(const OConfig& c, const std::string& spelling, const std::string& cls) {
-  if (cls == "mov") return c.units.at("alu");
-  OTiming t = cls == "multi" ? c.multi : c.units.at(cls);
-  for (const OForm& o : c.forms) {
-    if (!o.cls.empty() && o.cls != cls) continue;
-    if (fnmatch(o.match.c_str(), spelling.c_str(), 0) != 0) continue;
-    if (!o.unit.empty()) t = c.units.at(o.unit);
-    if (o.sequence_instructions) {
-      t = c.units.at(t.unit);
-      t.interval *= o.sequence_instructions;
-      t.latency = 0;
-      for (const auto& [unit, n] : o.path) t.latency += n * c.units.at(unit).latency;
-    }
-    if (o.lanes) t.lanes = *o.lanes;
-    if (o.interval) t.interval = *o.interval;
-    if (o.latency) t.latency = *o.latency;
-    if (cls == "multi") t.dep = "multi";
-    if (!o.latency_class.empty()) t.dep = o.latency_class;
-    break;
-  }
-  return t;
-}
+using testing_support::OConfig;
+using testing_support::OTiming;
+using testing_support::read_config;
+using testing_support::timing_of;
 
 // ---- The program, as the oracle decodes it from the PTX text
 
@@ -252,11 +160,6 @@ Figures oracle(const YAML::Node& config_yaml, const std::string& program_text, u
     size_t pc = 0;
     std::map<std::string, Value> values;  // per register name
   };
-  // The dependencies: entry for a pair, 0 when none names it.
-  auto pair_latency = [&](const std::string& producer, const std::string& consumer) {
-    const auto it = c.dependencies.find({producer, consumer});
-    return it == c.dependencies.end() ? 0u : it->second;
-  };
   struct Dispatcher {
     std::vector<WarpState> warps;  // in id order
     std::map<std::string, uint64_t> unit_free_at;
@@ -275,7 +178,7 @@ Figures oracle(const YAML::Node& config_yaml, const std::string& program_text, u
     const OInstr& oi = p[w.pc];
     for (const std::string& r : oi.srcs) {
       const Value& v = w.values[r];
-      if (v.ready > t || (!v.writer_class.empty() && v.written + pair_latency(v.writer_class, timing[w.pc].dep) > t))
+      if (v.ready > t || (!v.writer_class.empty() && v.written + c.pair_latency(v.writer_class, timing[w.pc].dep) > t))
         return false;
     }
     for (const std::string& r : oi.dests)
@@ -309,7 +212,7 @@ Figures oracle(const YAML::Node& config_yaml, const std::string& program_text, u
         if (pick < 0) break;
         WarpState& ws = d.warps[static_cast<size_t>(pick)];
         const OTiming& tm = timing[ws.pc];
-        const unsigned occupancy = 32 / tm.lanes * tm.interval;
+        const unsigned occupancy = testing_support::occupancy(tm);
         d.unit_free_at[tm.unit] = t + occupancy;
         f.busy[tm.unit] += occupancy;
         for (const std::string& r : p[ws.pc].dests) ws.values[r] = {t + tm.latency, t, tm.dep};
