@@ -5,16 +5,19 @@
 // dependency table, unit occupancy, memory latency by state space with the
 // hit share, coalescing and bank conflicts, branches and barriers that hold
 // a warp). It reads the config's numbers from its YAML (tb/config_yaml.h, not
-// the model's loader) and computes residency itself for a given register
-// count; it still takes each instruction's operands, form and control flow
-// from the functional executor (src/kernel: step() and its decoded Inst).
+// the model's loader), computes residency itself for a given register count,
+// and decodes each instruction (unit, form, registers, access size) from the
+// kernel's text itself; the functional executor (src/kernel's step()) only
+// runs the threads: which instruction a warp runs next (by its source line),
+// which lanes execute, and the addresses they access.
 // Seeded random kernels (18: 6 seeds on 3 configs) run on it and on the SM
 // model; the cycle counts must be equal.
 #include <algorithm>
+#include <cctype>
 #include <map>
+#include <sstream>
 
 #include "config_yaml.h"
-#include "isa/forms.h"
 #include "kernel_test_util.h"
 #include "model_run.h"
 #include "models/config.h"
@@ -30,14 +33,107 @@ constexpr uint64_t kNever = ~uint64_t{0};
 // Registers per thread, given to the model and to the oracle's residency.
 constexpr unsigned kRegistersPerThread = 40;
 
+// One instruction as the oracle decodes it from the kernel's text.
+struct KInstr {
+  std::string unit;                        // "arith": the form's timing; else the unit's name
+  std::string spelling, cls;               // arith: the form and its class
+  std::vector<std::string> reads, writes;  // register names (no calls: one frame); the carry flag is "CC"
+  bool access = false, atomic = false, control = false;
+  unsigned access_bytes = 0;
+};
+
+// The class of each form the random kernels use, as the PTX ISA table of
+// README (Instructions) gives it.
+const std::map<std::string, std::string> kClassOf = {
+    {"and.b32", "alu"},         {"add.s32", "alu"},         {"sub.s32", "alu"},     {"shl.b32", "alu"},
+    {"add.s64", "alu"},         {"setp.eq.u32", "alu"},     {"setp.ne.u32", "alu"}, {"mul.wide.u32", "fma"},
+    {"mul.lo.s32", "fma"},      {"fma.rn.f32", "fma"},      {"add.f32", "fma"},     {"cvt.rn.f32.u32", "fma"},
+    {"cvt.rzi.s32.f32", "fma"}, {"ex2.approx.f32", "mufu"},
+};
+
+bool starts(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+// The registers among an instruction's operands, in order, each with whether
+// it is the first operand ("[%rd3+16]" and "{%a, %b}" give their registers).
+std::vector<std::pair<std::string, bool>> registers_of(const std::string& operands) {
+  std::vector<std::pair<std::string, bool>> out;
+  std::string name;
+  bool first = true;
+  auto flush = [&] {
+    if (name.size() > 1 && name.find('.') == std::string::npos) out.push_back({name, first});  // %tid.x: special
+    name.clear();
+  };
+  for (char ch : operands) {
+    if (ch == '%' || (!name.empty() && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.'))) {
+      name += ch;
+      continue;
+    }
+    flush();
+    if (ch == ',') first = false;
+  }
+  flush();
+  return out;
+}
+
+KInstr decode_line(std::string line) {
+  KInstr k;
+  std::string guard;
+  if (line[0] == '@') {
+    guard = line.substr(line[1] == '!' ? 2 : 1, line.find(' ') - (line[1] == '!' ? 2 : 1));
+    line = line.substr(line.find(' ') + 1);
+  }
+  const std::string op = line.substr(0, line.find_first_of(" ;"));
+  const std::string rest = line.size() > op.size() ? line.substr(op.size()) : "";
+  k.access = starts(op, "ld.") || starts(op, "st.") || starts(op, "atom.") || starts(op, "red.");
+  k.atomic = starts(op, "atom.") || starts(op, "red.");
+  k.control =
+      op == "bra" || starts(op, "bra.") || starts(op, "call") || op == "ret" || op == "exit" || starts(op, "bar");
+  const bool writes_first = !starts(op, "st.") && !starts(op, "red.") && !k.control;
+  for (const auto& [reg, first] : registers_of(rest)) (first && writes_first ? k.writes : k.reads).push_back(reg);
+  if (!guard.empty()) k.reads.push_back(guard);
+  if (starts(op, "addc") || starts(op, "subc") || starts(op, "madc")) k.reads.push_back("CC");
+  if (op.find(".cc") != std::string::npos) k.writes.push_back("CC");
+  if (k.access) {
+    const std::string type = op.substr(op.rfind('.') + 2);  // u32 -> 32
+    k.access_bytes = static_cast<unsigned>(std::stoul(type)) / 8;
+    k.unit = "lsu";
+  } else if (k.control) {
+    k.unit = starts(op, "bar") ? "warp" : "branch";
+  } else if (starts(op, "mov.") || starts(op, "cvta")) {
+    k.unit = "alu";
+  } else {
+    k.unit = "arith";
+    k.spelling = op;
+    k.cls = kClassOf.at(op);
+  }
+  return k;
+}
+
+// Per source line, the instruction on it; the closing brace is the
+// function's end, a branch.
+std::map<unsigned, KInstr> decode_kernel(const std::string& text) {
+  std::map<unsigned, KInstr> out;
+  std::istringstream in(text);
+  std::string line;
+  for (unsigned n = 1; std::getline(in, line); ++n) {
+    if (line == "}") {
+      out[n].unit = "branch";
+      out[n].control = true;
+    }
+    if (line.empty() || line[0] == '.' || line[0] == '{' || line[0] == '}' || line.back() == ':') continue;
+    out[n] = decode_line(line);
+  }
+  return out;
+}
+
 struct OracleWarp {
   Warp* warp = nullptr;
   size_t cta = 0;
   unsigned part = 0;
   uint64_t age = 0;
-  std::map<uint32_t, uint64_t> ready, written;  // by frame register
-  std::map<uint32_t, std::string> writer_class;
-  uint64_t carry = 0, resume = 0;
+  std::map<std::string, uint64_t> ready, written;  // by register name
+  std::map<std::string, std::string> writer_class;
+  uint64_t resume = 0;
 };
 
 struct OracleCta {
@@ -47,8 +143,8 @@ struct OracleCta {
 };
 
 // Distinct lines, or the worst shared-memory bank conflict.
-unsigned passes(const StepResult& r, const Inst& in, const OMemory& m) {
-  const unsigned bytes = std::max(1u, unsigned{in.access_bytes} * in.vec);
+unsigned passes(const StepResult& r, const KInstr& in, const OMemory& m) {
+  const unsigned bytes = std::max(1u, in.access_bytes);
   std::vector<uint64_t> units;
   const bool shared = r.space == Space::shared;
   for (unsigned lane = 0; lane < 32; ++lane) {
@@ -80,23 +176,12 @@ unsigned resident_ctas(const OConfig& c, const Kernel& k, const Launch& l) {
                 c.sm.registers / registers, l.grid.count()}));
 }
 
-// A non-arithmetic instruction's unit (README, Kernels).
-OTiming unit_timing(const OConfig& c, const Inst& in) {
-  switch (in.unit()) {
-    case kernel::Unit::pipe: return c.units.at("alu");
-    case kernel::Unit::memory: return c.units.at("lsu");
-    case kernel::Unit::branch: return c.units.at("branch");
-    case kernel::Unit::warp: return c.units.at("warp");
-  }
-  return c.units.at("alu");
+OTiming timing(const OConfig& c, const KInstr& in) {
+  return in.unit == "arith" ? testing_support::timing_of(c, in.spelling, in.cls) : c.units.at(in.unit);
 }
 
-OTiming timing(const OConfig& c, const Inst& in) {
-  if (in.kind != Kind::arith) return unit_timing(c, in);
-  return testing_support::timing_of(c, isa::spell(in.form), std::string(isa::name(in.form.row->pipe)));
-}
-
-uint64_t oracle_cycles(const OConfig& c, const Kernel& k, const Launch& l) {
+uint64_t oracle_cycles(const OConfig& c, const Kernel& k, const Launch& l, const std::string& text) {
+  const std::map<unsigned, KInstr> decoded = decode_kernel(text);
   Memory mem = make_memory(k, l);
   const unsigned resident = resident_ctas(c, k, l);
   std::vector<OracleWarp> slots(c.max_warps);
@@ -160,23 +245,16 @@ uint64_t oracle_cycles(const OConfig& c, const Kernel& k, const Launch& l) {
           OracleWarp& o = slots[s];
           const Warp& w = *o.warp;
           if (w.done() || w.waiting() || o.resume > t) continue;
-          const Inst& in = k.insts[w.pc()];
-          const uint32_t base = w.frames.back().reg_base;
+          const KInstr& in = decoded.at(k.insts[w.pc()].line);
           const OTiming tm = timing(c, in);
           bool ready = true;
-          for (unsigned i = 0; i < in.num_reads; ++i) {
-            const uint32_t r = base + in.reads[i];
+          for (const std::string& r : in.reads) {
             uint64_t when = o.ready.count(r) ? o.ready[r] : 0;
             if (o.writer_class.count(r))
               when = std::max(when, o.written[r] + c.pair_latency(o.writer_class[r], tm.dep));
             ready &= when <= t;
           }
-          for (unsigned i = 0; i < in.num_writes; ++i) {
-            const uint32_t r = base + in.writes[i];
-            ready &= !o.ready.count(r) || o.ready[r] <= t;
-          }
-          if (in.kind == Kind::arith && (isa::reads_carry(in.form) || isa::writes_carry(in.form)))
-            ready &= o.carry <= t;
+          for (const std::string& r : in.writes) ready &= !o.ready.count(r) || o.ready[r] <= t;
           ready &= unit_free[p][tm.unit] <= t;
           if (ready) {
             chosen = s;
@@ -186,18 +264,16 @@ uint64_t oracle_cycles(const OConfig& c, const Kernel& k, const Launch& l) {
         if (chosen == SIZE_MAX) break;
         OracleWarp& o = slots[chosen];
         OracleCta& oc = ctas[o.cta];
-        const uint32_t base = o.warp->frames.back().reg_base;
         std::vector<bool> waiting_before;
         for (size_t s : oc.slots) waiting_before.push_back(slots[s].warp->waiting());
         const StepResult r = step(*o.warp, *oc.cta, mem, t);
         if (r.status == StepResult::Status::error) return kNever;
-        const Inst& in = *r.inst;
+        const KInstr& in = decoded.at(r.inst->line);
         OTiming tm = timing(c, in);
         unsigned latency = tm.latency;
-        const bool access = in.kind == Kind::ld || in.kind == Kind::st || in.kind == Kind::atom || in.kind == Kind::red;
-        if (access) {
+        if (in.access) {
           tm.interval *= passes(r, in, c.memory);
-          if (in.kind == Kind::atom || in.kind == Kind::red) {
+          if (in.atomic) {
             latency = c.memory.atomic;
           } else if (r.space == Space::shared) {
             latency = c.memory.shared;
@@ -214,16 +290,12 @@ uint64_t oracle_cycles(const OConfig& c, const Kernel& k, const Launch& l) {
         }
         const uint64_t done = t + latency;
         unit_free[p][tm.unit] = t + testing_support::occupancy(tm);
-        for (unsigned i = 0; i < in.num_writes; ++i) {
-          const uint32_t reg = base + in.writes[i];
+        for (const std::string& reg : in.writes) {
           o.ready[reg] = done;
           o.written[reg] = t;
           o.writer_class[reg] = tm.dep;
         }
-        if (in.kind == Kind::arith && isa::writes_carry(in.form)) o.carry = done;
-        const bool control = in.kind == Kind::bra || in.kind == Kind::call || in.kind == Kind::ret ||
-                             in.kind == Kind::exit || in.kind == Kind::func_end || in.kind == Kind::bar;
-        if (control) o.resume = std::max(o.resume, done);
+        if (in.control) o.resume = std::max(o.resume, done);
         for (size_t i = 0; i < oc.slots.size(); ++i) {
           OracleWarp& other = slots[oc.slots[i]];
           if (waiting_before[i] && !other.warp->waiting()) other.resume = std::max(other.resume, done);
@@ -292,7 +364,7 @@ TEST(KernelTimingOracle, RandomKernelsTakeTheOraclesCycles) {
       l.args = {Arg::zeros(64 * 1024)};
       const ModelRun m = run_on_model(k, l, seed % 2 == 0, 0, yaml, kRegistersPerThread);
       ASSERT_TRUE(m.result.ok) << m.result.error << "\n" << text;
-      EXPECT_EQ(m.cycles, oracle_cycles(c, k, l)) << cfg << " seed " << seed << "\n" << text;
+      EXPECT_EQ(m.cycles, oracle_cycles(c, k, l, text)) << cfg << " seed " << seed << "\n" << text;
       ++kernels;
     }
   }
