@@ -94,6 +94,28 @@ int sm_number(std::string_view name) {
   return v;
 }
 
+// One config's `references.yaml` block: bench name -> {latency, throughput, source}.
+std::vector<Reference> read_references(const Reader& r, const YAML::Node& block, const std::string& config) {
+  if (!block.IsMap()) r.fail(block, config, "expected a mapping of benchmark name to {latency, throughput, source}");
+  std::vector<Reference> v;
+  for (const auto& kv : block) {
+    // A key that is a list or mapping is an error, not a yaml-cpp exception.
+    const std::string bench = r.string(kv.first, config);
+    const std::string key = config + "." + bench;
+    r.only_keys(kv.second, key, {"latency", "throughput", "source"});
+    Reference p;
+    p.bench = bench;
+    // null: no figure with a primary source (the bench prints the model alone).
+    if (kv.second["latency"] && !kv.second["latency"].IsNull())
+      p.latency = r.number(kv.second["latency"], key + ".latency");
+    if (kv.second["throughput"] && !kv.second["throughput"].IsNull())
+      p.throughput = r.number(kv.second["throughput"], key + ".throughput");
+    p.source = r.string(r.required(kv.second, "source", key), key + ".source");
+    v.push_back(p);
+  }
+  return v;
+}
+
 }  // namespace
 
 ArchConfig load_config_text(const std::string& text, const std::string& origin) {
@@ -107,7 +129,7 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   if (!root || root.IsNull()) throw ConfigError(origin + ": empty config");
   r.only_keys(root, "",
               {"name", "description", "target", "ptx_version", "features", "sub_partitions", "issue_width", "max_warps",
-               "scheduler", "sm", "units", "memory", "multi_instruction", "forms", "dependencies", "reference"});
+               "scheduler", "sm", "units", "memory", "multi_instruction", "forms", "dependencies"});
   ArchConfig c;
   c.origin = origin;
   c.name = r.string(r.required(root, "name", ""), "name");
@@ -257,24 +279,8 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
         }
     }
   }
-  if (const YAML::Node ref = root["reference"]) {
-    if (!ref.IsMap()) r.fail(ref, "reference", "expected a mapping of benchmark name to {latency, throughput, source}");
-    for (const auto& kv : ref) {
-      // A key that is a list or mapping is an error, not a yaml-cpp exception.
-      const std::string bench = r.string(kv.first, "reference");
-      const std::string key = "reference." + bench;
-      r.only_keys(kv.second, key, {"latency", "throughput", "source"});
-      Reference p;
-      p.bench = bench;
-      // null: no published figure (the bench prints the model alone).
-      if (kv.second["latency"] && !kv.second["latency"].IsNull())
-        p.latency = r.number(kv.second["latency"], key + ".latency");
-      if (kv.second["throughput"] && !kv.second["throughput"].IsNull())
-        p.throughput = r.number(kv.second["throughput"], key + ".throughput");
-      p.source = r.string(r.required(kv.second, "source", key), key + ".source");
-      c.references.push_back(p);
-    }
-  }
+  // The published figures live apart from the parameters (configs/references.yaml).
+  if (const auto it = shipped_references().find(c.name); it != shipped_references().end()) c.references = it->second;
   return c;
 }
 
@@ -377,6 +383,30 @@ const Reference* ArchConfig::reference(std::string_view bench) const {
   for (const auto& r : references)
     if (r.bench == bench) return &r;
   return nullptr;
+}
+
+References load_references_text(const std::string& text, const std::string& origin) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(fmt::format("{}:{}:{}: {}", origin, e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
+  const Reader r{{origin}};
+  if (!root || !root.IsMap()) throw ConfigError(origin + ": expected a mapping of config name to references");
+  References refs;
+  for (const auto& kv : root) {
+    const std::string config = r.string(kv.first, "");
+    refs[config] = read_references(r, kv.second, config);
+  }
+  return refs;
+}
+
+const References& shipped_references() {
+  static const References refs = load_references_text(
+#include "embedded_references.inc"
+      , "embedded:references");
+  return refs;
 }
 
 const std::vector<EmbeddedConfig>& embedded_configs() {

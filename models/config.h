@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <iterator>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -105,7 +106,7 @@ struct MemoryTiming {
 };
 
 struct Reference {
-  std::string bench;                 // ffma, hfma2, dfma, imad, iadd3, mufu_ex2
+  std::string bench;                 // a built-in bench (ffma, ...), a form, or "FORM -> CONSUMER"
   std::optional<double> latency;     // cycles, dependent chain
   std::optional<double> throughput;  // thread-instructions per clock per SM
   std::string source;
@@ -125,7 +126,7 @@ struct ArchConfig {
   MemoryTiming memory;
   Timing multi_instruction;  // default for forms of class `multi`
   std::vector<FormOverride> forms;
-  std::vector<Reference> references;
+  std::vector<Reference> references;  // the published figures for `name` (configs/references.yaml)
   // `dependencies:` as given, and as a table: 0 where no entry names the pair.
   std::vector<Dependency> dependencies;
   std::array<std::array<unsigned, kNumDepClasses>, kNumDepClasses> dependency_table{};
@@ -174,6 +175,13 @@ struct ConfigSource {
 // Throws ConfigError: "no embedded config 'x' (sm_70, ...) and no file 'x'".
 ConfigSource resolve_config(const std::string& name_or_path, const std::string& directory = "");
 ArchConfig load_config(const std::string& name_or_path, const std::string& directory = "");
+
+// Published figures per config name (configs/references.yaml), kept apart
+// from the parameters they check; load_config_text attaches a config's own.
+using References = std::map<std::string, std::vector<Reference>>;
+// Throws ConfigError naming origin:line:col or the key.
+References load_references_text(const std::string& text, const std::string& origin);
+const References& shipped_references();  // configs/references.yaml, compiled in
 
 // The configs compiled into the binary (configs/*.yaml), oldest first.
 struct EmbeddedConfig {

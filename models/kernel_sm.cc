@@ -403,10 +403,7 @@ WarpStall KernelSm::check_operands(const Slot& s, uint32_t pc, uint64_t t, uint6
   const uint32_t base = w.frames.back().reg_base;
   bool dep = false, mem = false;
   const size_t consumer = static_cast<size_t>(timing_[pc].dep);
-  auto need = [&](uint32_t reg, bool read) {
-    const size_t r = size_t{base} + reg;
-    if (r >= s.regs.size()) return;
-    const RegisterState& reg_state = s.regs[r];
+  auto need_state = [&](const RegisterState& reg_state, bool read) {
     uint64_t at = reg_state.ready_at;
     if (read && reg_state.writer && at != kNever) at = std::max(at, reg_state.written_at + reg_state.writer[consumer]);
     if (at > t) {
@@ -414,12 +411,14 @@ WarpStall KernelSm::check_operands(const Slot& s, uint32_t pc, uint64_t t, uint6
       (reg_state.from_memory ? mem : dep) = true;
     }
   };
+  auto need = [&](uint32_t reg, bool read) {
+    const size_t r = size_t{base} + reg;
+    if (r < s.regs.size()) need_state(s.regs[r], read);
+  };
   for (unsigned i = 0; i < in.num_reads; ++i) need(in.reads[i], true);
   for (unsigned i = 0; i < in.num_writes; ++i) need(in.writes[i], false);
-  if (uses_carry_[pc] && s.carry_ready > t) {
-    later(s.carry_ready);
-    dep = true;
-  }
+  // The carry flag is a register like the others, the dependency table included.
+  if (uses_carry_[pc]) need_state(s.carry, isa::reads_carry(in.form));
   if (dep || mem) return mem ? WarpStall::memory : WarpStall::dependency;
   return WarpStall::not_selected;
 }
@@ -460,6 +459,7 @@ bool KernelSm::issue_cycle(uint64_t t, uint64_t& next_change) {
       }
       if (chosen == kNone) break;
       issue(chosen, t);
+      part.issued_cycle = t;
       set_reason(slots_[chosen], WarpStall::kCount, t);  // issued
       recheck_at_[chosen] = 0;
       any = true;
@@ -474,7 +474,9 @@ bool KernelSm::issue_cycle(uint64_t t, uint64_t& next_change) {
 void KernelSm::account(uint64_t n) {
   constexpr size_t kIssued = static_cast<size_t>(WarpStall::kCount), kIdle = static_cast<size_t>(WarpStall::idle);
   for (const Part& part : parts_) {
-    if (part.by_reason[kIssued] > 0) continue;
+    // With issue_width > 1 the warp that issued may be looked at again in
+    // the same cycle and take another reason: the cycle still had an issue.
+    if (part.by_reason[kIssued] > 0 || part.issued_cycle == now_) continue;
     // The most advanced warp's reason (the enum's order); idle when none
     // waits (exited warps wait for their CTA as idle).
     size_t best = 0;
@@ -587,6 +589,10 @@ void KernelSm::issue(size_t slot, uint64_t t) {
     s.regs[reg].written_at = t;
     s.regs[reg].writer = row;
   }
+  if (uses_carry_[r.pc] && isa::writes_carry(in.form)) {
+    s.carry.written_at = t;
+    s.carry.writer = row;
+  }
   if (op.timing.unit == Unit::lsu && in.kind != kernel::Kind::fence && in.kind != kernel::Kind::nop)
     op.access = {true, r.space, in.kind == kernel::Kind::atom || in.kind == kernel::Kind::red};
   if (in.kind == kernel::Kind::bar) {
@@ -632,7 +638,7 @@ void KernelSm::complete(Txn& txn, uint64_t cycle, bool pending) {
     s.regs[r].ready_at = ready;
     s.regs[r].from_memory = memory;
   }
-  if (uses_carry_[txn.op().pc] && isa::writes_carry(in.form)) s.carry_ready = ready;
+  if (uses_carry_[txn.op().pc] && isa::writes_carry(in.form)) s.carry.ready_at = ready;
   // A warp goes on after the latest of the branches and barriers that hold it.
   auto hold = [&](size_t slot) {
     Slot& w = slots_[slot];

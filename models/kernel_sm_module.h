@@ -62,7 +62,7 @@ class KernelSm : public sc_core::sc_module {
     kernel::Warp* warp = nullptr;
     unsigned part = 0;
     std::vector<RegisterState> regs;  // per register (frame base + slot)
-    uint64_t carry_ready = 0;
+    RegisterState carry;  // the carry flag (CC.CF)
     uint64_t resume_at = 0;  // a branch or barrier holds the warp until then
     unsigned holds = 0;      // approximately timed: branches and barriers whose end is not known yet
     bool at_barrier = false;
@@ -86,6 +86,7 @@ class KernelSm : public sc_core::sc_module {
   struct Part {
     std::vector<size_t> warps;  // slots, oldest first
     size_t last = kNone;        // the slot issued last
+    uint64_t issued_cycle = kNever;  // the last cycle it issued in
     std::array<uint64_t, kNumUnits> unit_free_at{};
     // Its warps by `reason` (the last entry: issued this cycle).
     std::array<unsigned, static_cast<size_t>(WarpStall::kCount) + 1> by_reason{};

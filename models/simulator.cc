@@ -226,11 +226,13 @@ std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const uint64_t simulated = to_cycles(sc_core::sc_time_stamp());
   for (auto* tf : traces) sc_core::sc_close_vcd_trace_file(tf);
 
   std::vector<SimResult> results;
   for (size_t i = 0; i < runs.size(); ++i) {
     results.push_back(result_of(runs[i], *sms[i], seconds));
+    results.back().simulated_cycles = simulated;
     if (!runs[i].kanata_path.empty()) write_kanata(runs[i].kanata_path, runs[i], *sms[i]);
   }
   sms.clear();

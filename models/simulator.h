@@ -53,6 +53,7 @@ struct SimResult {
   std::array<UnitStats, static_cast<size_t>(Unit::kCount)> units{};
   std::array<uint64_t, static_cast<size_t>(WarpStall::kCount)> stalls{};  // issue-less sub-partition cycles
   double host_seconds = 0;
+  uint64_t simulated_cycles = 0;    // SystemC's time when the simulation ended, in cycles (every job's)
   std::vector<IssueRecord> issues;  // every warp-instruction's issue, if record_issues (issue order)
   bool rtl_half = false;            // the job ran with the RTL in the loop
   RtlCosimStats rtl_cosim;          // summed over sub-partitions

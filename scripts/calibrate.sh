@@ -12,7 +12,7 @@
 #    the forms in tb/hw/calib_forms.h. Writes FILE.csv (default
 #    build/calibration/calibration.sm_XY.csv) in the fields of
 #    `ptxfu bench --json` plus gpu_name and clock_mhz.
-# 3. Prints a `reference:` block for configs/sm_XY.yaml (also written beside
+# 3. Prints a block for configs/references.yaml (also written beside
 #    the CSV as .yaml).
 # 4. When build/ptxfu has `bench --form`, runs it for every measured row on
 #    configs/sm_XY.yaml and prints the model beside the GPU; otherwise says
@@ -87,7 +87,7 @@ fi
 mv "$yaml.partial" "$yaml"
 echo "calibrate: wrote $out and $yaml" >&2
 echo
-echo "# $arch: merge into the reference: section of configs/$arch.yaml (a silicon measurement takes precedence over a table)"
+echo "# $arch: merge into the $arch: section of configs/references.yaml (a silicon measurement takes precedence over a table)"
 cat "$yaml"
 echo
 

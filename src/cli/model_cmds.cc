@@ -254,7 +254,7 @@ int run_bench(const BenchCmdOptions& o, std::ostream& out, std::ostream& err) {
     out << fmt::format("{:<8} {:<9} {}  {}\n", r.config, r.bench, cell(r.latency, ref ? ref->latency : std::nullopt),
                        cell(r.throughput, ref ? ref->throughput : std::nullopt));
   }
-  out << "Sources: see each config's reference section (ptxfu bench --json prints them).\n";
+  out << "Sources: configs/references.yaml (ptxfu bench --json prints them).\n";
   return 0;
 }
 

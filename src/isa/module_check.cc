@@ -144,17 +144,19 @@ void check_instruction(const Instruction& in, const std::vector<NameRef>& names,
   if (!st.guard.text.empty()) {
     const auto reg = scope.registers().lookup(st.guard.text);
     if (!reg || reg->kind != RegKind::predicate) {
-      scope.error({st.guard.line, st.guard.column},
-                  fmt::format("Guard predicate '{}' is not a .pred register", st.guard.text));
+      scope.error({st.guard.line, st.guard.column}, "Predicate expression expected");  // ptxas 13.0's words
       return;
     }
   }
   Diagnostic d;
   bool other = false;
-  if (!check_statement(st, caps, &scope.registers(), d, other) && !other)
-    scope.error({d.line ? d.line : st.mnemonic.line, d.column}, d.message);
-  else if (other && opcode_of(st) == "mov" && !check_scalar_mov(st, scope.registers(), d))
-    scope.error({d.line ? d.line : st.mnemonic.line, d.column}, d.message);
+  if (check_statement(st, caps, &scope.registers(), d, other) || other) {
+    if (!other || opcode_of(st) != "mov" || check_scalar_mov(st, scope.registers(), d)) return;
+  }
+  // ptxas reports an instruction's own errors on its mnemonic's line; the
+  // column is the operand's where it is on that line.
+  const bool same_line = d.line == 0 || d.line == st.mnemonic.line;
+  scope.error({st.mnemonic.line, same_line ? d.column : st.mnemonic.column}, d.message);
 }
 
 }  // namespace

@@ -369,7 +369,7 @@ Inst Loader::instruction(const isa::Statement& st) {
     tok_ = &st.guard;
     const auto g = lookup(st.guard.text);
     if (!g || g->kind != Symbol::Kind::reg || g->bits != 1)
-      fail(st.guard, fmt::format("Guard predicate '{}' is not a .pred register", st.guard.text));
+      fail(st.guard, "Predicate expression expected");  // ptxas 13.0's words
     in.guard = static_cast<int32_t>(g->slot);
     in.guard_negated = st.guard_negated;
     note(in.num_reads, in.reads, g->slot);

@@ -265,9 +265,9 @@ std::string reference_key(const CalibRow& r) {
 }
 
 std::string reference_block(const std::vector<CalibRow>& rows, std::string_view source) {
-  // The header line is the one configs/*.yaml carry.
-  std::string s =
-      "reference:              # latency: cycles of a dependent chain; throughput: thread-instructions/clk/SM\n";
+  // The header names the config, as in configs/references.yaml.
+  std::string s = (rows.empty() ? std::string("sm_XY") : rows.front().config) +
+                  ":  # latency: cycles of a dependent chain; throughput: thread-instructions/clk/SM\n";
   const auto number = [](const std::optional<double>& v) {
     return v && std::isfinite(*v) ? format_number(*v) : std::string("null");
   };

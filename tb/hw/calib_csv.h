@@ -1,5 +1,5 @@
 // The GPU calibration suite's results as text: the CSV that latency_bench.cu
-// writes, the `reference:` block of a config, and a table of the model beside
+// writes, its block for configs/references.yaml, and a table of the model beside
 // the GPU. Plain C++17 with no CUDA and no ptxfu dependency, so that the suite
 // (compiled by nvcc), calib_compare and the unit tests share one writer.
 //
@@ -77,14 +77,14 @@ double producer_to_consumer(double round_trip, std::optional<double> producer_la
 // escaped (\\, \", \n, \t, \xNN).
 std::string yaml_quoted(std::string_view s);
 
-// The key of a row in a config's `reference:` mapping: the built-in bench's
+// The key of a row in a config's references mapping: the built-in bench's
 // name (ffma), else the form, or "PRODUCER -> CONSUMER" for a pair; quoted
 // unless it is a plain identifier.
 std::string reference_key(const CalibRow& r);
 
-// A config's `reference:` section in the schema of configs/*.yaml: one line
-// per row, `KEY: {latency: L, throughput: T, source: "SOURCE"}`, null where a
-// figure is missing. Rows keep their order.
+// A config's section of configs/references.yaml: the rows' config name, then
+// one line per row, `KEY: {latency: L, throughput: T, source: "SOURCE"}`,
+// null where a figure is missing. Rows keep their order.
 std::string reference_block(const std::vector<CalibRow>& rows, std::string_view source);
 
 // The model beside the GPU, one line per measured row: the model's latency

@@ -1,8 +1,8 @@
 // The calibration suite's text on host data: the CSV (RFC 4180, the columns of
 // `ptxfu bench --json` then the GPU's), numbers that read back exactly, the
-// YAML `reference:` block (YAML double-quoted scalars; the schema the config
-// loader reads), and the model-vs-GPU table. Expected texts are written from
-// those specifications, not taken from the writer's output.
+// YAML references block (YAML double-quoted scalars; the schema of
+// configs/references.yaml, which the references loader reads), and the model-vs-GPU table. Expected texts are written
+// from those specifications, not taken from the writer's output.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -241,7 +241,7 @@ TEST(CalibYaml, TheBlockIsOneFlowMappingPerRow) {
   const std::string block = reference_block({measured_ffma(), ex2, measured_pair()},
                                             "measured on NVIDIA H100 80GB HBM3 by tb/hw, 2025-01-02");
   EXPECT_EQ(block,
-            "reference:              # latency: cycles of a dependent chain; throughput: thread-instructions/clk/SM\n"
+            "sm_90:  # latency: cycles of a dependent chain; throughput: thread-instructions/clk/SM\n"
             "  ffma: {latency: 4.0234375, throughput: 127.5, source: \"measured on NVIDIA H100 80GB HBM3 by tb/hw, "
             "2025-01-02\"}\n"
             "  \"ex2.approx.f32\": {latency: 18, throughput: 16, source: \"measured on NVIDIA H100 80GB HBM3 by tb/hw, "
@@ -250,21 +250,18 @@ TEST(CalibYaml, TheBlockIsOneFlowMappingPerRow) {
             "by tb/hw, 2025-01-02\"}\n");
 }
 
-// The block replaces a config's own reference section and the config loader
-// (models/config.cc) reads it: the schema is the one configs/*.yaml use.
-TEST(CalibYaml, TheConfigLoaderReadsTheBlock) {
-  std::string text;
-  for (const models::EmbeddedConfig& c : models::embedded_configs())
-    if (c.name == "sm_90") text = std::string(c.text);
-  ASSERT_FALSE(text.empty());
-  const size_t at = text.find("\nreference:");
-  ASSERT_NE(at, std::string::npos);
+// The block is a config's section of configs/references.yaml, and the
+// references loader (models/config.cc) reads it.
+TEST(CalibYaml, TheReferencesLoaderReadsTheBlock) {
   CalibRow odd = measured_ffma();
   odd.form = "tanh.approx.f32";
   odd.latency = 1.0 / 3;
   const std::string source = "measured on \"GPU\\X\" by tb/hw, 2025-01-02";
-  text = text.substr(0, at + 1) + reference_block({measured_ffma(), measured_pair(), odd}, source);
-  const models::ArchConfig c = models::load_config_text(text, "calib_csv_test");
+  const models::References refs =
+      models::load_references_text(reference_block({measured_ffma(), measured_pair(), odd}, source), "calib");
+  ASSERT_EQ(refs.count("sm_90"), 1u);
+  models::ArchConfig c;
+  c.references = refs.at("sm_90");
   ASSERT_NE(c.reference("ffma"), nullptr);
   EXPECT_EQ(*c.reference("ffma")->latency, 4.0234375);
   EXPECT_EQ(*c.reference("ffma")->throughput, 127.5);

@@ -35,7 +35,7 @@ while [ $# -gt 0 ]; do [ "$1" = --out ] && csv=$2; shift; done
 printf '%s\n' 'config,form,consumer,latency,throughput,unit,ref_latency,ref_throughput,ref_source,gpu_name,clock_mhz' \
   'sm_90,fma.rn.f32,,4.5,120,,,,,"Fake GPU, rev ""B""",1500' \
   'sm_90,fma.rn.f32,add.s32,5.25,,,,,,"Fake GPU, rev ""B""",1500' > "$csv"
-echo 'reference:              # latency: cycles of a dependent chain; throughput: thread-instructions/clk/SM'
+echo 'sm_90:  # latency: cycles of a dependent chain; throughput: thread-instructions/clk/SM'
 echo '  ffma: {latency: 4.5, throughput: 120, source: "measured on Fake GPU by tb/hw, 2025-01-02"}'
 PROGRAM
 chmod +x "$out"

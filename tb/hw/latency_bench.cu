@@ -1,6 +1,6 @@
 // Times the forms of calib_forms.h on the GPU, the way `ptxfu bench --form`
 // times them on the model, and writes the figures as a CSV in the fields of
-// `ptxfu bench --json` (calib_csv.h) plus a config `reference:` block.
+// `ptxfu bench --json` (calib_csv.h) plus a block for configs/references.yaml.
 //
 //   latency_bench [--out FILE.csv] [--device N]
 //

@@ -5,8 +5,8 @@
 #include <limits>
 #include <tuple>
 
-#include "fp/ops.h"
 #include "kernel_test_util.h"
+#include "oracle/mpfr_oracle.h"
 
 namespace ptxfu::kernel::testing {
 namespace {
@@ -403,9 +403,10 @@ TEST_P(DeviceCall, ApplyOpThroughFunctionPointers) {
 
 INSTANTIATE_TEST_SUITE_P(Archs, DeviceCall, ::testing::Values("sm_75", "sm_90", "sm_90.debug", "sm_100"));
 
-// ---- elementwise_half.cu: packed f16/bf16 fma, each one rounding of the
-// exact core (fp::fma is verified against MPFR); the f32-math GELU within
-// the bounds of ex2.approx
+// ---- elementwise_half.cu: the packed f16/bf16 arithmetic against the MPFR
+// oracle (tb/oracle, which shares no code with src/fp): each f16/bf16
+// operation one correctly rounded result; the approximate steps within the
+// PTX ISA's bounds; the f32-math GELU within the bounds of ex2.approx
 
 // A random f16 (or bf16) of moderate magnitude: 2^-5 .. 2^5.
 uint16_t random_half(SplitMix64& rng, bool bf16) {
@@ -414,6 +415,19 @@ uint16_t random_half(SplitMix64& rng, bool bf16) {
   const unsigned frac_bits = bf16 ? 7 : 10;
   return static_cast<uint16_t>(((r >> 20) & 1) << 15 | exp << frac_bits | ((r >> 32) & ((1u << frac_bits) - 1)));
 }
+
+uint16_t lane(uint32_t pair, unsigned h) { return pair >> (16 * h) & 0xffff; }
+
+// One correctly rounded f16 operation (round to nearest even), by MPFR.
+using oracle::Rnd;
+uint16_t f16_add(uint16_t a, uint16_t b) { return oracle::add_bits(oracle::kF16, Rnd::rn, a, b); }
+uint16_t f16_sub(uint16_t a, uint16_t b) { return oracle::sub_bits(oracle::kF16, Rnd::rn, a, b); }
+uint16_t f16_mul(uint16_t a, uint16_t b) { return oracle::mul_bits(oracle::kF16, Rnd::rn, a, b); }
+uint16_t f16_fma(uint16_t a, uint16_t b, uint16_t c) { return oracle::fma_bits(oracle::kF16, Rnd::rn, a, b, c); }
+// A double rounded to f16 or bf16 (x + 0 is x, rounded once).
+uint16_t to_f16(double x) { return oracle::add(oracle::kF16, Rnd::rn, x, 0.0); }
+uint16_t to_bf16(double x) { return oracle::add(oracle::kBF16, Rnd::rn, x, 0.0); }
+double f16_value(uint16_t h) { return oracle::decode(oracle::kF16, h); }
 
 class ElementwiseHalf : public ::testing::TestWithParam<std::string> {};
 
@@ -435,10 +449,8 @@ TEST_P(ElementwiseHalf, ScaleBiasHalf2IsOneFmaPerLane) {
     const RunResult r = run_ok(k, l);
     const auto y = values_of<uint32_t>(r.memory, 2);
     for (uint32_t i = 0; i < n2; ++i)
-      for (unsigned h = 0; h < 2; ++h) {
-        const uint64_t want = fp::fma(fp::kF16, alpha, x[i] >> (16 * h) & 0xffff, bias[i] >> (16 * h) & 0xffff);
-        ASSERT_EQ(y[i] >> (16 * h) & 0xffff, want) << "i=" << i << " half " << h;
-      }
+      for (unsigned h = 0; h < 2; ++h)
+        ASSERT_EQ(lane(y[i], h), f16_fma(alpha, lane(x[i], h), lane(bias[i], h))) << "i=" << i << " half " << h;
   }
 }
 
@@ -460,18 +472,76 @@ TEST_P(ElementwiseHalf, ResidualAddBf16x2IsOneFmaPerLane) {
             Arg::s32(static_cast<int32_t>(n2))};
   const RunResult r = run_ok(k, l);
   const auto out = values_of<uint32_t>(r.memory, 2);
-  const uint64_t s = fp::convert(fp::kF32, fp::kBF16, bits_of(scale));  // __float2bfloat162_rn
+  const uint16_t s = to_bf16(scale);  // __float2bfloat162_rn
   for (uint32_t i = 0; i < n2; ++i)
     for (unsigned h = 0; h < 2; ++h)
-      ASSERT_EQ(out[i] >> (16 * h) & 0xffff,
-                fp::fma(fp::kBF16, s, x[i] >> (16 * h) & 0xffff, res[i] >> (16 * h) & 0xffff))
+      ASSERT_EQ(lane(out[i], h), oracle::fma_bits(oracle::kBF16, Rnd::rn, s, lane(x[i], h), lane(res[i], h)))
           << "i=" << i;
 }
 
-double half_value(uint16_t h) {
-  const int e = h >> 10 & 31, f = h & 1023;
-  const double m = e ? std::ldexp(1024 + f, e - 25) : std::ldexp(f, -24);
-  return h >> 15 ? -m : m;
+// Every f16 between the f16 nearest x (1 - rel) and the one nearest
+// x (1 + rel): where an approximate step's f32 result, within `rel` of the
+// exact x > 0, may round to (positive f16 patterns are in value order).
+std::vector<uint16_t> f16_within(double x, double rel) {
+  std::vector<uint16_t> v;
+  for (uint32_t h = to_f16(x * (1 - rel)); h <= to_f16(x * (1 + rel)); ++h) v.push_back(static_cast<uint16_t>(h));
+  return v;
+}
+
+// nvcc's h2exp(a): ex2.approx.ftz.f32 (PTX ISA: at most 2 ulp, 2^-22) of the
+// f32 product a * log2(e) (the constant's and the product's roundings: |a|
+// 2^-23 relative in the result, |a| < 17.4 where the f16 result is neither 0
+// nor infinite), rounded to f16: within 2^-18 of exp(a). For four arguments
+// it then moves the result by one f16 ulp (its fix-up table).
+std::vector<uint16_t> h2exp_results(uint16_t a) {
+  std::vector<uint16_t> v = f16_within(std::exp(f16_value(a)), std::ldexp(1.0, -18));
+  for (const uint16_t fixed : {0x1f79, 0x25cf, 0xc13b, 0xc1ef})
+    if (a == fixed) {
+      if (v.front() > 0) v.insert(v.begin(), v.front() - 1);
+      v.push_back(v.back() + 1);
+    }
+  return v;
+}
+
+// nvcc's __h2div(n, d) for d >= 1: rcp.approx.ftz.f32 (PTX ISA: at most 1
+// ulp) times n, rounded to f32, then to f16: within 2^-22 of n / d.
+std::vector<uint16_t> h2div_results(double n, uint16_t d) { return f16_within(n / f16_value(d), std::ldexp(1.0, -22)); }
+
+// gelu_tanh_half2 on one lane: every f16 result it may give, each f16
+// operation correctly rounded, the two approximate steps branching. The
+// first is the result of the correctly rounded path.
+std::vector<uint16_t> gelu_half2_results(uint16_t v) {
+  const uint16_t k0 = to_f16(0.7978845608f), k1 = to_f16(0.044715f);  // __float2half2_rn of the f32 literals
+  const uint16_t one = 0x3c00, two = 0x4000, half = 0x3800;
+  const uint16_t cube = f16_mul(f16_mul(v, v), v);
+  const uint16_t two_u = f16_mul(two, f16_mul(k0, f16_fma(k1, cube, v)));
+  auto gelu = [&](uint16_t q) { return f16_mul(f16_mul(half, v), f16_add(one, f16_sub(one, q))); };
+  std::vector<uint16_t> out = {gelu(to_f16(2.0 / f16_value(f16_add(to_f16(std::exp(f16_value(two_u))), one))))};
+  for (const uint16_t e : h2exp_results(two_u))
+    for (const uint16_t q : h2div_results(2.0, f16_add(e, one))) out.push_back(gelu(q));
+  return out;
+}
+
+// GELU(x) with tanh(u) = 1 - 2 / (exp(2u) + 1), in f16x2.
+TEST_P(ElementwiseHalf, GeluTanhHalf2IsItsF16StepsWithinTheApproxBounds) {
+  const Kernel k = load_corpus("elementwise_half", GetParam(), "gelu_tanh_half2");
+  const uint32_t n2 = 2048;  // enough lanes to see one double rounding in the polynomial
+  SplitMix64 rng{29};
+  std::vector<uint32_t> x(n2);
+  for (auto& v : x) v = random_half(rng, false) | uint32_t{random_half(rng, false)} << 16;
+  Launch l;
+  l.grid = {16};
+  l.block = {128};
+  l.args = {Arg::buffer(bytes_of(x)), Arg::zeros(n2 * 4), Arg::s32(static_cast<int32_t>(n2))};
+  const RunResult r = run_ok(k, l);
+  const auto y = values_of<uint32_t>(r.memory, 1);
+  for (uint32_t i = 0; i < n2; ++i)
+    for (unsigned h = 0; h < 2; ++h) {
+      const std::vector<uint16_t> allowed = gelu_half2_results(lane(x[i], h));
+      ASSERT_NE(std::find(allowed.begin(), allowed.end(), lane(y[i], h)), allowed.end())
+          << "i=" << i << " half " << h << " x=" << f16_value(lane(x[i], h)) << " got " << f16_value(lane(y[i], h))
+          << " nearest path " << f16_value(allowed[0]);
+    }
 }
 
 // y = 0.5 v (1 + tanh(sqrt(2/pi) (v + 0.044715 v^3))) in f32 with __expf,
@@ -492,9 +562,9 @@ TEST_P(ElementwiseHalf, GeluF32MathWithinTheBoundsOfEx2Approx) {
   const RunResult r = run_ok(k, l);
   const auto y = values_of<uint16_t>(r.memory, 1);
   for (uint32_t i = 0; i < n; ++i) {
-    const double v = half_value(x[i]);
+    const double v = f16_value(x[i]);
     const double want = 0.5 * v * (1.0 + std::tanh(0.7978845608 * (v + 0.044715 * v * v * v)));
-    const double got = half_value(y[i]);
+    const double got = f16_value(y[i]);
     const double ulp16 =
         std::ldexp(1.0, std::max(-24, static_cast<int>(std::floor(std::log2(std::fabs(want) + 1e-30))) - 10));
     const double f32_error = std::ldexp(std::fabs(v) + std::fabs(want), -19);  // 8 f32 operations, ex2 at 2 ulp

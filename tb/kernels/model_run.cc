@@ -10,7 +10,7 @@
 namespace ptxfu::kernel::testing {
 
 ModelRun run_on_model(const Kernel& k, const Launch& l, bool approximately_timed, uint64_t max_cycles,
-                      const std::string& config_yaml) {
+                      const std::string& config_yaml, unsigned registers_per_thread) {
   ModelRun run;
   try {
     const char* name = std::getenv("PTXFU_TEST_CONFIG");
@@ -26,6 +26,7 @@ ModelRun run_on_model(const Kernel& k, const Launch& l, bool approximately_timed
     }
     job.style = approximately_timed ? models::TimingStyle::approximately_timed : models::TimingStyle::loosely_timed;
     if (max_cycles) job.max_cycles = max_cycles;
+    job.registers_per_thread = registers_per_thread;
     models::SimResult r = models::simulate({job}).front();
     run.result.ok = r.ok;
     run.result.error = r.error;

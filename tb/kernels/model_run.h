@@ -22,9 +22,9 @@ struct ModelRun {
 };
 
 // The config is `config_yaml` when given, else PTXFU_TEST_CONFIG (an
-// embedded name) or sm_90.
+// embedded name) or sm_90. registers_per_thread 0: the model's estimate.
 ModelRun run_on_model(const Kernel& k, const Launch& l, bool approximately_timed, uint64_t max_cycles = 0,
-                      const std::string& config_yaml = "");
+                      const std::string& config_yaml = "", unsigned registers_per_thread = 0);
 
 // Both styles; fails the test when they differ in cycles, results or memory.
 RunResult run_on_model_both_styles(const Kernel& k, const Launch& l);

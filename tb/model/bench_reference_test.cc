@@ -1,6 +1,7 @@
-// For every shipped config, the model reproduces the reference numbers in
-// the config's own `reference:` section: dependent latency within +-1 cycle,
-// throughput within 10%.
+// For every shipped config, the built-in benches reproduce the published
+// figures of configs/references.yaml (as the config loader attaches them):
+// dependent latency within +-1 cycle, throughput within 10%. A bench with no
+// published figure for a part has no entry.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,7 +18,7 @@ TEST(BenchReference, EveryConfigReproducesItsReferences) {
   ASSERT_GE(configs.size(), 7u);
   size_t checked = 0;
   for (const BenchResult& r : run_benches(configs)) {
-    ASSERT_NE(r.reference, nullptr) << r.config << " has no reference entry for " << r.bench;
+    if (!r.reference) continue;
     EXPECT_FALSE(r.reference->source.empty()) << r.config << " " << r.bench;
     if (r.reference->latency) {
       EXPECT_LE(std::fabs(r.latency - *r.reference->latency), 1.0) << r.config << " " << r.bench;
@@ -29,7 +30,7 @@ TEST(BenchReference, EveryConfigReproducesItsReferences) {
     }
   }
   std::cout << "reference numbers reproduced: " << checked << "\n";
-  EXPECT_GE(checked, 70u);
+  EXPECT_EQ(checked, 75u);  // the built-in benches' figures in configs/references.yaml
 }
 
 }  // namespace

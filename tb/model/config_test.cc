@@ -175,6 +175,7 @@ TEST(Config, DependentLatencyReadsThePairTable) {
   }
 }
 
+// sm_80 rejects .oob (an sm_90 feature) unless the config adds it.
 TEST(Config, FeatureOverridesReachTheTarget) {
   const std::string program = ".reg .b16 %h<4>;\nfma.rn.oob.f16 %h1, %h2, %h3, %h1;\n";
   const ArchConfig plain = load_config_text(with("target: sm_90", "target: sm_80"), "x.yaml");
@@ -187,6 +188,18 @@ TEST(Config, FeatureOverridesReachTheTarget) {
   }
   const ArchConfig c = load_config_text(with("target: sm_90", "target: sm_80\nfeatures: {add: [oob]}"), "x.yaml");
   EXPECT_EQ(kernel::load_straight_line(program, "p.ptx", c.caps).insts[0].kind, kernel::Kind::arith);
+}
+
+// The published figures live in configs/references.yaml, apart from the
+// parameters; its loader names the key of a malformed entry.
+TEST(Config, ReferencesAreReadApartFromTheParameters) {
+  EXPECT_FALSE(load_config("sm_90").references.empty());
+  try {
+    load_references_text("sm_90:\n  {a: 1}: {source: x}\n", "refs.yaml");
+    ADD_FAILURE() << "accepted a mapping as a bench name";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("key 'sm_90': expected a string"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Config, AbsurdWarpCountsAreRejectedBeforeElaboration) {
@@ -270,7 +283,7 @@ TEST(Config, MalformedKeysAndAbsurdValuesAreConfigErrors) {
       {with("  - {match: \"*.f16\", class: fma", "  - {[match]: \"*.f16\", class: fma"),
        R"(key 'forms\[[0-9]+\]\.\?': unknown key)"},
       {"? [name]\n: sm_90\n", R"(^cfg\.yaml:1:3: key '\?': unknown key)"},
-      {with("\nreference:", "\nreference:\n  {a: 1}: {source: x}"), R"(key 'reference': expected a string)"},
+      {sm90_text() + "reference:\n  ffma: {latency: 4, source: x}\n", R"(key 'reference': unknown key)"},
       {with("fma:  {lanes: 32", "fma:  {lanes: 99999999999999999999999"),
        R"(key 'units\.fma\.lanes': expected an integer 1\.\.32)"},
       {with("latency: 23}", "latency: -1}"),

@@ -214,7 +214,7 @@ TEST(MovSpecial, LoaderErrors) {
       {regs + "mov.u32 %r0, %tid;\n", "p.ptx:6:14: error: Argument vector size mismatch for instruction 'mov'"},
       {regs + "mov.pred %p, %r0;\n", "p.ptx:6:14: error: Arguments mismatch for instruction 'mov'"},
       {regs + "mov.b8 %r0, 1;\n", "p.ptx:6:1: error: Unexpected instruction types specified for 'mov'"},
-      {regs + "@%r0 mov.u32 %r0, 1;\n", "p.ptx:6:2: error: Guard predicate '%r0' is not a .pred register"},
+      {regs + "@%r0 mov.u32 %r0, 1;\n", "p.ptx:6:2: error: Predicate expression expected"},
   };
   for (const auto& k : cases) {
     try {

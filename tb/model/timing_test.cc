@@ -1,11 +1,13 @@
-// Timing against the model's definition, computed from the config's own
-// numbers; and the carry flag as per-thread state across instructions and
+// Timing against the model's documented rules, computed from the config's
+// numbers as read from its YAML file here (yaml-cpp, not the model's loader);
+// and the carry flag as per-thread state across instructions and
 // interleaved warps (a 128-bit addition in four instructions).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include "models/simulator.h"
 
@@ -38,6 +40,24 @@ constexpr const char* kAdd128 =
     "addc.u32 %x3, %a3, %b3;\n";
 
 constexpr unsigned kPartialThreads = 20;
+
+// configs/sm_90.yaml's `dependencies:` entry for (producer, consumer); 0: none.
+unsigned yaml_dependency(const YAML::Node& config, const std::string& producer, const std::string& consumer) {
+  for (const YAML::Node& d : config["dependencies"]) {
+    if (d["producer"].as<std::string>() != producer) continue;
+    const YAML::Node c = d["consumer"];
+    if (c.IsScalar() ? c.as<std::string>() == consumer : std::any_of(c.begin(), c.end(), [&](const YAML::Node& n) {
+          return n.as<std::string>() == consumer;
+        }))
+      return d["latency"].as<unsigned>();
+  }
+  return 0;
+}
+
+// A unit's occupancy as the README defines it: 32 / lanes * interval (default 1).
+unsigned yaml_occupancy(const YAML::Node& unit) {
+  return 32 / unit["lanes"].as<unsigned>() * (unit["interval"] ? unit["interval"].as<unsigned>() : 1);
+}
 
 class TimingTest : public testing::Test {
  protected:
@@ -75,21 +95,22 @@ kernel::Kernel TimingTest::chain_, TimingTest::add128_;
 std::vector<SimResult> TimingTest::results_;
 
 TEST_F(TimingTest, DependentChainFollowsTheConfig) {
-  const Timing& alu = config_.units[static_cast<size_t>(Unit::alu)];
-  const Timing& fma = config_.units[static_cast<size_t>(Unit::fma)];
+  const YAML::Node yaml = YAML::LoadFile(PTXFU_SOURCE_DIR "/configs/sm_90.yaml");
+  const YAML::Node alu = yaml["units"]["alu"];
+  const unsigned fma_latency = yaml["units"]["fma"]["latency"].as<unsigned>();
+  // A reader waits for the writer's latency and for its dependencies: entry.
+  const unsigned alu_to_fma = std::max(alu["latency"].as<unsigned>(), yaml_dependency(yaml, "alu", "fma"));
+  const unsigned fma_to_fma = std::max(fma_latency, yaml_dependency(yaml, "fma", "fma"));
+  EXPECT_EQ(alu_to_fma, 5u);  // sm_90.yaml: {producer: alu, consumer: [fma, ...], latency: 5}
   // mov at 0, the second mov when the ALU is free again, the first fma when
-  // both results reach an FMA-pipe reader (the config's ALU -> FMA entry),
-  // then one fma latency per dependent fma.
-  const uint64_t second_mov = alu.occupancy();
-  const uint64_t first_fma = second_mov + config_.dependent_latency(alu, fma);
-  EXPECT_EQ(config_.dependent_latency(alu, fma), 5u);  // NAK: an ALU result reaches the FMA pipe after 5
-  // The program ends with an exit on the branch unit, issued the cycle after
-  // the last fma: the CTA retires when both are out.
-  const Timing& branch = config_.units[static_cast<size_t>(Unit::branch)];
-  const uint64_t last_fma = first_fma + 2 * fma.latency;
-  const uint64_t expected = std::max<uint64_t>(last_fma + fma.latency, last_fma + 1 + branch.latency);
-  EXPECT_EQ(results_[0].cycles, expected);
-  EXPECT_EQ(results_[0].warp_instructions, 6u);  // and the exit at the program's end
+  // both movs' results reach it, two dependent fmas, the last fma's result;
+  // the program's exit issues on the branch unit the cycle after the last
+  // fma, and the CTA retires when both are out.
+  const uint64_t first_fma = yaml_occupancy(alu) + alu_to_fma;
+  const uint64_t last_fma = first_fma + 2 * fma_to_fma;
+  const uint64_t exit_done = last_fma + 1 + yaml["units"]["branch"]["latency"].as<unsigned>();
+  EXPECT_EQ(results_[0].cycles, std::max<uint64_t>(last_fma + fma_latency, exit_done));
+  EXPECT_EQ(results_[0].warp_instructions, 6u);  // and the exit
   // 1.0 * 2 + 1 = 3, 3 * 2 + 1 = 7, 7 * 2 + 1 = 15
   EXPECT_EQ(results_[0].warp0_registers[3][0], 0x41700000u);
 }

@@ -2,11 +2,14 @@
 // must get a clear error and a non-zero exit, never a crash).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "cli/check_cmd.h"
 #include "ptxas.h"
@@ -220,47 +223,110 @@ TEST(CheckCli, PtxasAcceptsTheNvccLikeModule) {
   EXPECT_EQ(std::system((ptxas + " -arch=sm_90 " + path + " -o /dev/null 2>/dev/null").c_str()), 0);
 }
 
-// A module with one defect, and ptxfu's diagnostic in ptxas 13.0's words
-// where ptxas has some (reported by ptxas on the same text).
-TEST(CheckCli, ModuleErrorsNameTheLineAndColumn) {
+// A module with one defect: ptxfu's diagnostic, and ptxas 13.0's on the same
+// text quoted verbatim ("line N; error   : MESSAGE", after "ptxas t.ptx, "):
+// the one ptxfu's matches where ptxas gives several, else ptxas's first.
+struct ModuleCase {
+  std::string input;
+  std::string expect;  // in ptxfu's output
+  std::string ptxas;
+};
+
+std::vector<ModuleCase> module_cases() {
   const std::string head = ".version 8.8\n.target sm_90\n.address_size 64\n";
   auto module = [&](const std::string& body) {
     return head + ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<4>;\n.reg .pred %p<2>;\n.reg .b64 %rd<2>;\n" +
            body + "ret;\n}\n";
   };
-  struct Case {
-    std::string input;
-    std::string expect;
-  };
-  const Case cases[] = {
-      {".f16.\n", "t.ptx:1:1: error: Unknown directive '.f16'"},
-      {".f16.\n", "Missing .version directive at start of file"},
-      {"}\n", "t.ptx:1:1: error: unexpected '}'"},
-      {".bogus directive\n", "t.ptx:1:1: error: Unknown directive '.bogus'"},
-      {"// nothing but a comment\n", "no statements"},
-      {".version 8.8\n.address_size 64\n", "Missing .target directive at start of file"},
-      {module("ld.global.u32 %r1, [%rd9+16];\n"), "t.ptx:9:21: error: Unknown symbol '%rd9'"},
-      {module("add.s32 %r1, %r2, %r4;\n"), "t.ptx:9:19: error: Unknown symbol '%r4'"},
-      {module("@%p1 bra $L__nowhere;\n"), "t.ptx:9:10: error: Unknown symbol '$L__nowhere'"},
-      {module("ld.param.u64 %rd1, [q];\n"), "t.ptx:9:21: error: Unknown symbol 'q'"},
-      {module(".reg .b32 %x;\n.reg .b32 %x;\n"), "t.ptx:10:11: error: Duplicate definition of variable '%x'"},
-      {module("L1:\nL1:\n"), "Duplicate definition of label 'L1'"},
-      {module("{\n.reg .b32 %inner;\n}\nmov.b32 %r1, %inner;\n"), "t.ptx:12:14: error: Unknown symbol '%inner'"},
-      {module("@%r1 add.s32 %r1, %r2, %r3;\n"), "t.ptx:9:2: error: Guard predicate '%r1' is not a .pred register"},
-      {module("add.u64 %rd1, %rd1, 0xFFFFFFFFFFFFFFFFF;\n"), "t.ptx:9:21: error: Constant overflow"},
-      {module("mov.b32 %r1, 0f3F80;\n"), "t.ptx:9:14: error: malformed number '0f3F80'"},
+  const std::string no_version = "fatal   : Missing .version directive at start of file 't.ptx'";
+  return {
+      {".f16.\n", "t.ptx:1:1: error: Unknown directive '.f16'", "line 1; " + no_version},
+      {".f16.\n", "Missing .version directive at start of file", "line 1; " + no_version},
+      {"}\n", "t.ptx:1:1: error: unexpected '}'", "line 1; " + no_version},
+      {".bogus directive\n", "t.ptx:1:1: error: Unknown directive '.bogus'", "line 1; " + no_version},
+      {"// nothing but a comment\n", "no statements", "line 2; " + no_version},
+      {".version 8.8\n.address_size 64\n", "Missing .target directive at start of file",
+       "line 2; fatal   : Missing .target directive at start of file 't.ptx'"},
+      {module("ld.global.u32 %r1, [%rd9+16];\n"), "t.ptx:9:21: error: Unknown symbol '%rd9'",
+       "line 9; error   : Unknown symbol '%rd9'"},
+      {module("add.s32 %r1, %r2, %r4;\n"), "t.ptx:9:19: error: Unknown symbol '%r4'",
+       "line 9; error   : Unknown symbol '%r4'"},
+      {module("@%p1 bra $L__nowhere;\n"), "t.ptx:9:10: error: Unknown symbol '$L__nowhere'",
+       "line 9; error   : Unknown symbol '$L__nowhere'"},
+      {module("ld.param.u64 %rd1, [q];\n"), "t.ptx:9:21: error: Unknown symbol 'q'",
+       "line 9; error   : Unknown symbol 'q'"},
+      {module(".reg .b32 %x;\n.reg .b32 %x;\n"), "t.ptx:10:11: error: Duplicate definition of variable '%x'",
+       "line 10; error   : Duplicate definition of variable '%x'"},
+      {module("L1:\nL1:\n"), "t.ptx:10:1: error: Duplicate definition of label 'L1'",
+       "line 10; error   : Duplicate definition of label 'L1'"},
+      {module("{\n.reg .b32 %inner;\n}\nmov.b32 %r1, %inner;\n"), "t.ptx:12:14: error: Unknown symbol '%inner'",
+       "line 12; error   : Unknown symbol '%inner'"},
+      {module("@%r1 add.s32 %r1, %r2, %r3;\n"), "t.ptx:9:2: error: Predicate expression expected",
+       "line 9; error   : Predicate expression expected"},
+      {module("add.u64 %rd1, %rd1, 0xFFFFFFFFFFFFFFFFF;\n"), "t.ptx:9:21: error: Constant overflow",
+       "line 9; error   : Constant overflow"},
+      {module("mov.b32 %r1, 0f3F80;\n"), "t.ptx:9:14: error: malformed number '0f3F80'",
+       "line 9; fatal   : Parsing error near 'f3F80': syntax error"},
       {module("add.s32 %r1, %r2, %r3\nadd.s32 %r1, %r2, %r3;\n"),
-       "t.ptx:9:22: error: expected ';' at the end of the statement"},
-      {module("add.s32 %r1,\n  %r2,\n  %rd1;\n"), "t.ptx:11:3: error: Arguments mismatch for instruction 'add'"},
-      {module("frob.s32 %r1, %r2;\n"), "t.ptx:9:1: error: Not a name of any known instruction: 'frob'"},
+       "t.ptx:9:22: error: expected ';' at the end of the statement",
+       "line 10; fatal   : Parsing error near 'add': syntax error"},
+      // ptxas reports an instruction's errors on its mnemonic's line.
+      {module("add.s32 %r1,\n  %r2,\n  %rd1;\n"), "t.ptx:9:1: error: Arguments mismatch for instruction 'add'",
+       "line 9; error   : Arguments mismatch for instruction 'add'"},
+      {module("frob.s32 %r1, %r2;\n"), "t.ptx:9:1: error: Not a name of any known instruction: 'frob'",
+       "line 9; error   : Not a name of any known instruction: 'frob'"},
       {head + ".visible .entry k()\n{\ncall.uni later, ();\nret;\n}\n.func later()\n{\nret;\n}\n",
-       "t.ptx:6:10: error: Unknown symbol 'later'"},
-      {head + ".visible .entry k()\n{\nret;\n", "expected '}' at the end of 'k'"},
+       "t.ptx:6:10: error: Unknown symbol 'later'", "line 6; error   : Unknown symbol 'later'"},
+      {head + ".visible .entry k()\n{\nret;\n", "expected '}' at the end of 'k'",
+       "line 7; fatal   : Parsing error near '': syntax error"},
   };
-  for (const auto& c : cases) {
+}
+
+// A ptxas quote's line and message.
+testing_support::PtxasDiagnostic parse_quote(const std::string& quote) {
+  static const std::regex re(R"(line (\d+); (error|fatal)\s*: (.*))");
+  std::smatch m;
+  if (!std::regex_match(quote, m, re)) return {};
+  return {static_cast<unsigned>(std::stoul(m[1])), m[2] == "fatal", m[3]};
+}
+
+// Where ptxfu gives ptxas's words (ptxas may add the file name), it gives
+// ptxas's line too.
+TEST(CheckCli, ModuleErrorsNameTheLineAndColumn) {
+  for (const ModuleCase& c : module_cases()) {
     const auto r = check(c.input, TargetOptions{std::nullopt, std::nullopt, {}, {}});
     EXPECT_EQ(r.status, 1) << c.input << " gave: " << r.out << r.err;
     EXPECT_NE(r.out.find(c.expect), std::string::npos) << c.input << " gave: " << r.out << r.err;
+    const testing_support::PtxasDiagnostic quoted = parse_quote(c.ptxas);
+    ASSERT_FALSE(quoted.message.empty()) << "not a ptxas diagnostic: " << c.ptxas;
+    const auto error = c.expect.find("error: ");
+    const std::string words = error == std::string::npos ? c.expect : c.expect.substr(error + 7);
+    if (quoted.message.rfind(words, 0) == 0 && c.expect.rfind("t.ptx:", 0) == 0)
+      EXPECT_EQ(c.expect.rfind("t.ptx:" + std::to_string(quoted.line) + ":", 0), 0u) << c.expect << " vs " << c.ptxas;
+  }
+}
+
+// The quotes above are what ptxas says (skipped without ptxas).
+TEST(CheckCli, PtxasSaysWhatTheModuleCasesQuote) {
+  const std::string ptxas = testing_support::find_ptxas();
+  if (ptxas.empty() || std::system((ptxas + " --version > /dev/null 2>&1").c_str()) != 0)
+    GTEST_SKIP() << "ptxas not found (set PTXFU_PTXAS): the quotes are not checked against it";
+  const testing_support::ScratchDir scratch;
+  for (const ModuleCase& c : module_cases()) {
+    std::ofstream(scratch / "t.ptx") << c.input;
+    std::FILE* p =
+        popen(("cd '" + scratch.path() + "' && " + ptxas + " -arch=sm_90 t.ptx -o /dev/null 2>&1").c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    std::vector<std::string> other;
+    const std::vector<testing_support::PtxasDiagnostic> said = testing_support::read_ptxas(p, other);
+    pclose(p);
+    const testing_support::PtxasDiagnostic quoted = parse_quote(c.ptxas);
+    const bool found = std::any_of(said.begin(), said.end(), [&](const auto& d) {
+      return d.line == quoted.line && d.fatal == quoted.fatal && d.message == quoted.message;
+    });
+    std::string all;
+    for (const auto& d : said) all += "line " + std::to_string(d.line) + ": " + d.message + "\n";
+    EXPECT_TRUE(found) << c.input << "quoted: " << c.ptxas << "\nptxas said:\n" << all;
   }
 }
 
