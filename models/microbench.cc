@@ -181,7 +181,9 @@ struct Builder {
   std::string text() const { return decls + init + body; }
   // The index of the body's last instruction among the program's.
   size_t last_pc() const {
-    return static_cast<size_t>(std::count(init.begin(), init.end(), '\n') + std::count(body.begin(), body.end(), '\n')) - 1;
+    return static_cast<size_t>(std::count(init.begin(), init.end(), '\n') +
+                               std::count(body.begin(), body.end(), '\n')) -
+           1;
   }
 };
 

@@ -186,9 +186,9 @@ SimResult result_of(const SimJob& job, SmModel& sm, double seconds) {
     us.warp_instructions += u->warp_instructions();
   }
   for (auto& us : r.units)
-    us.utilisation = r.cycles ? static_cast<double>(us.busy_cycles) /
-                                    (static_cast<double>(r.cycles) * job.config->sub_partitions)
-                              : 0;
+    us.utilisation =
+        r.cycles ? static_cast<double>(us.busy_cycles) / (static_cast<double>(r.cycles) * job.config->sub_partitions)
+                 : 0;
   r.ipc = r.cycles ? static_cast<double>(r.warp_instructions) / static_cast<double>(r.cycles) : 0;
   r.host_seconds = seconds;
   if (job.record_issues) r.issues = k.records();

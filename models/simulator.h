@@ -57,12 +57,12 @@ struct SimResult {
   std::vector<IssueRecord> issues;  // every warp-instruction's issue, if record_issues (issue order)
   bool rtl_half = false;            // the job ran with the RTL in the loop
   RtlCosimStats rtl_cosim;          // summed over sub-partitions
-  bool ok = true;  // false: `error` says why the kernel stopped (a fault, the cycle limit, a deadlock)
+  bool ok = true;                   // false: `error` says why the kernel stopped (a fault, the cycle limit, a deadlock)
   std::string error;
   uint64_t ctas = 0;  // CTAs run to completion
   Residency residency;
-  kernel::Memory memory;             // the buffers after the run
-  std::vector<LineProfile> lines;    // per kernel instruction
+  kernel::Memory memory;           // the buffers after the run
+  std::vector<LineProfile> lines;  // per kernel instruction
   // A straight-line program's registers at its end, by the entry's register
   // slots (Function::reg_names): warp 0's, and every warp's if all_registers.
   std::vector<std::vector<uint64_t>> warp0_registers;         // [register][lane]

@@ -25,7 +25,6 @@ using kernel::KernelError;
 // reasonable time; a sweep spec parses its buffers when it loads).
 constexpr size_t kMaxBufferBytes = size_t{256} << 20;
 
-
 bool parse_u64(std::string_view s, uint64_t& v) {
   int base = 10;
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2), base = 16;

@@ -185,11 +185,11 @@ struct CallParam {
 struct Function {
   std::string_view name;
   bool is_entry = false;
-  uint32_t begin = 0, end = 0;    // instructions [begin, end]; `end` is the func_end marker
-  uint32_t num_regs = 0;          // register slots of a frame
-  std::vector<uint8_t> reg_bits;  // per slot (1 for .pred)
+  uint32_t begin = 0, end = 0;         // instructions [begin, end]; `end` is the func_end marker
+  uint32_t num_regs = 0;               // register slots of a frame
+  std::vector<uint8_t> reg_bits;       // per slot (1 for .pred)
   std::vector<std::string> reg_names;  // per slot, as declared ("%r3" for the fourth of %r<8>)
-  std::vector<Param> params;      // the entry's: offsets in the kernel parameter buffer
+  std::vector<Param> params;           // the entry's: offsets in the kernel parameter buffer
   std::vector<Param> returns;
   uint32_t param_bytes = 0;  // a .func's per-lane parameter area: params, returns, call-sequence .params
   uint64_t address = 0;      // what `mov.u64 %rd, name` gives (kCodeBase + 16 * index)
