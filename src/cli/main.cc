@@ -1,9 +1,13 @@
 // The ptxfu command line: one subcommand per job. Each subcommand's logic
 // lives in its own file (check_cmd.cc, eval_cmd.cc, ...); this file only
 // declares the options.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <sstream>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -26,6 +30,34 @@ void add_target_options(CLI::App& sub, TargetOptions& t) {
   sub.add_option("--add-feature", t.add_features, "add a named feature to the target's mask (repeatable), e.g. oob");
   sub.add_option("--remove-feature", t.remove_features, "remove a named feature from the target's mask (repeatable)");
 }
+
+// The top-level help lists each subcommand with one line: its summary here,
+// else the first line of its description (its own --help shows all of it).
+const std::map<std::string, const char*> kSummaries = {
+    {"check", "check PTX as ptxas reads it (a whole .ptx module, or loose statements) for an sm target"},
+    {"eval", "compute instructions bit-exactly: one per line, source operands as 0x bit patterns"},
+    {"sim", "run a PTX kernel, or a straight-line program, on the cycle-approximate SM model"},
+    {"bench", "the model's latency and throughput (built-in benches, any form) beside published figures"},
+    {"sweep", "sweep a design space on the SM model: resumable, results as CSV and JSON lines, charts"},
+    {"cosim", "co-simulate the reference RTL (half-precision datapath) against the exact core"},
+};
+
+class SummaryFormatter : public CLI::Formatter {
+ public:
+  std::string make_subcommand(const CLI::App* sub) const override {
+    std::string line;
+    const auto it = kSummaries.find(sub->get_name());
+    if (it != kSummaries.end()) {
+      line = it->second;
+    } else {
+      line = sub->get_description();
+      line = line.substr(0, line.find('\n'));
+    }
+    std::stringstream out;
+    CLI::detail::format_help(out, sub->get_display_name(true), line, column_width_);
+    return out.str();
+  }
+};
 
 // Opens FILE or stdin ("-"); the deleter closes only real files.
 std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_input(const std::string& path) {
@@ -55,8 +87,11 @@ bool load_mufu_tables(const std::string& dir, const char* sub) {
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "ptxfu: a bit-exact model of NVIDIA GPU arithmetic functional units.\n"
-      "Subcommands check PTX arithmetic instructions against an sm target and compute their results."};
+      "ptxfu: a bit-exact model of NVIDIA GPU arithmetic functional units. It checks PTX modules as ptxas\n"
+      "does, computes instructions bit-exactly, runs kernels and straight-line programs on a cycle-approximate\n"
+      "SM model, measures the model against published figures, sweeps design spaces and co-simulates the\n"
+      "reference RTL. `ptxfu SUBCOMMAND --help` explains each subcommand."};
+  app.formatter(std::make_shared<SummaryFormatter>());
   app.set_version_flag("--version", std::string("ptxfu ") + PTXFU_VERSION);
   app.require_subcommand(1);
 
@@ -64,10 +99,11 @@ int main(int argc, char** argv) {
   std::string check_input = "-";
   CLI::App* check_cmd = app.add_subcommand(
       "check",
-      "Check PTX arithmetic statements for an sm target.\n"
-      "Input: one statement per line as in a .ptx file (`fma.rn.f32 %f1, %f2, %f3, %f4;`), printing `ok` or\n"
-      "`error: LINE:COL: MESSAGE` per statement; or a whole .ptx file (with .version/.target/.reg), printing\n"
-      "FILE:LINE:COL: error: MESSAGE diagnostics. Messages use ptxas's words. Exit 1 if any statement is illegal.");
+      "Check PTX for an sm target the way ptxas reads it.\n"
+      "A module (any directive: .version, .target, .entry, .reg, ...): every statement, directive and symbol is\n"
+      "checked, printing FILE:LINE:COL: error: MESSAGE diagnostics (nothing when it is accepted). Loose statements\n"
+      "(no directive), one per line as in a .ptx file (`fma.rn.f32 %f1, %f2, %f3, %f4;`): `ok` or\n"
+      "`error: LINE:COL: MESSAGE` per statement. Messages use ptxas's words. Exit 1 if anything is rejected.");
   add_target_options(*check_cmd, check.target);
   check_cmd->add_option("FILE", check_input, "input file, or - for standard input (default)");
 
@@ -92,8 +128,9 @@ int main(int argc, char** argv) {
       "Run a PTX kernel (a file with an .entry, as nvcc writes it) on the cycle-approximate SM model: its CTAs\n"
       "launched as the config's limits allow, every lane computed exactly. Reports cycles, IPC, CTAs, unit\n"
       "utilisation and stall reasons (--profile: per PTX line), and writes the buffers (--out-dir).\n"
-      "A file of straight-line statements (.reg, mov, arithmetic) runs on --warps warps and reports the\n"
-      "final registers of warp 0.");
+      "A straight-line program (.reg declarations and statements, no .entry or .func) runs as one CTA of\n"
+      "--warps warps (%tid.x = warp*32+lane) on the same model, ending with an exit; its report adds warp 0's\n"
+      "final registers.");
   sim_cmd->add_option("--config", sim.config_path,
                       "architecture config: an embedded name (sm_70 ... sm_120) or a YAML file; default: sm_90");
   sim_cmd->add_option("--warps", sim.warps, "warps that run the program (spread over the sub-partitions)")->check(CLI::Range(1u, 100000000u));
@@ -156,6 +193,21 @@ int main(int argc, char** argv) {
   CLI::App* cosim_cmd = app.add_subcommand("cosim", ptxfu::cosim::kCosimHelp);
   ptxfu::cosim::add_cosim_options(*cosim_cmd, cosim);
 #endif
+
+  // An unknown subcommand is an error, with --help or without (CLI11 would
+  // print the top-level help for `ptxfu nosuch --help` and exit 0).
+  for (int i = 1; i < argc; ++i) {
+    if (argv[i][0] == '-') continue;
+    const auto subcommands = app.get_subcommands([](CLI::App*) { return true; });
+    if (std::none_of(subcommands.begin(), subcommands.end(), [&](CLI::App* sub) { return sub->check_name(argv[i]); })) {
+      std::string names;
+      for (const CLI::App* sub : subcommands) names += (names.empty() ? "" : ", ") + sub->get_name();
+      std::cerr << "ptxfu: unknown subcommand '" << argv[i] << "' (the subcommands: " << names
+                << "; see ptxfu --help)\n";
+      return 2;
+    }
+    break;
+  }
 
   CLI11_PARSE(app, argc, argv);
 
