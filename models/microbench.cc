@@ -144,7 +144,7 @@ struct Builder {
   unsigned count = 0;
 
   std::string reg(unsigned bits) {
-    const std::string name = fmt::format("%r{}", count++);
+    std::string name = fmt::format("%r{}", count++);
     if (bits == 1) {
       decls += fmt::format(".reg .pred {};\n", name);
       init += fmt::format("setp.ne.u32 {}, 1, 0;\n", name);

@@ -1,5 +1,6 @@
-// Runs programs on modelled SMs. SystemC elaborates once per process, so
-// every simulation a process needs is described up front and run together.
+// Runs kernels and straight-line programs on modelled SMs. The jobs of one
+// simulate() are elaborated together and run side by side; simulate() may be
+// called again and again in one process, with any configs.
 #pragma once
 #include <array>
 #include <string>
@@ -83,7 +84,7 @@ void validate_warps(const ArchConfig& config, unsigned warps, unsigned threads);
 unsigned rtl_stages_for(const SimJob& job);
 
 // Elaborates every job as an independent SM, runs them together and returns
-// one result per job. May be called once per process.
+// one result per job. Each call has a SystemC context of its own.
 std::vector<SimResult> simulate(const std::vector<SimJob>& jobs);
 
 }  // namespace ptxfu::models

@@ -11,10 +11,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include "approx/half_table.h"
 #include "cli/check_cmd.h"
 #include "cli/eval_cmd.h"
 #include "cli/model_cmds.h"
-#include "approx/half_table.h"
 #include "cli/sweep_cmd.h"
 #ifdef PTXFU_HAVE_COSIM
 #include "cosim/cosim_cli.h"
@@ -119,8 +119,9 @@ int main(int argc, char** argv) {
   add_target_options(*eval_cmd, eval.target);
   eval_cmd->add_option("FILE", eval_input, "input file, or - for standard input (default)");
   std::string eval_tables;
-  eval_cmd->add_option("--mufu-tables", eval_tables,
-                       "directory of hardware MUFU tables (tanh/ex2 f16/bf16, from tb/hw/mufu_dump.cu) that replace the model");
+  eval_cmd->add_option(
+      "--mufu-tables", eval_tables,
+      "directory of hardware MUFU tables (tanh/ex2 f16/bf16, from tb/hw/mufu_dump.cu) that replace the model");
 
   ptxfu::cli::SimCmdOptions sim;
   CLI::App* sim_cmd = app.add_subcommand(
@@ -133,8 +134,10 @@ int main(int argc, char** argv) {
       "final registers.");
   sim_cmd->add_option("--config", sim.config_path,
                       "architecture config: an embedded name (sm_70 ... sm_120) or a YAML file; default: sm_90");
-  sim_cmd->add_option("--warps", sim.warps, "warps that run the program (spread over the sub-partitions)")->check(CLI::Range(1u, 100000000u));
-  sim_cmd->add_option("--mode", sim.style, "lt: loosely timed (b_transport, fast); at: approximately timed (nb_transport)");
+  sim_cmd->add_option("--warps", sim.warps, "warps that run the program (spread over the sub-partitions)")
+      ->check(CLI::Range(1u, 100000000u));
+  sim_cmd->add_option("--mode", sim.style,
+                      "lt: loosely timed (b_transport, fast); at: approximately timed (nb_transport)");
   sim_cmd->add_option("--trace", sim.vcd_path, "write pipe occupancy as VCD (GTKWave)");
   sim_cmd->add_option("--kanata", sim.kanata_path, "write a Kanata pipeline log (Konata viewer)");
   sim_cmd->add_flag("--json", sim.json, "print one JSON object instead of the summary");
@@ -152,10 +155,12 @@ int main(int argc, char** argv) {
                       "buf:zeros:BYTES, buf:random:BYTES:SEED (SplitMix64)");
   sim_cmd->add_option("--out-dir", sim.out_dir, "after the run, write each buffer argument N to DIR/argN.bin");
   sim_cmd->add_option("--shared-bytes", sim.shared_bytes, "dynamic (.extern .shared) bytes per CTA (default 0)");
-  sim_cmd->add_option("--max-cycles", sim.max_cycles, "stop a kernel that has not ended after this many cycles (an error)")
+  sim_cmd
+      ->add_option("--max-cycles", sim.max_cycles, "stop a kernel that has not ended after this many cycles (an error)")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62));
-  sim_cmd->add_option("--regs-per-thread", sim.registers_per_thread,
-                      "registers per thread for the residency (default: the kernel's declared registers, at most 255)")
+  sim_cmd
+      ->add_option("--regs-per-thread", sim.registers_per_thread,
+                   "registers per thread for the residency (default: the kernel's declared registers, at most 255)")
       ->check(CLI::Range(1u, 255u));
   sim_cmd->add_flag("--profile", sim.profile,
                     "annotate the PTX listing per line: warp-instructions, active lanes, stall cycles by reason, unit");
@@ -176,8 +181,9 @@ int main(int argc, char** argv) {
       "--form", bench.form,
       "measure any form of the instruction table, spelled as eval reads it (ex2.approx.ftz.f32): a dependent\n"
       "chain (latency) and an independent stream over all resident warps (throughput)");
-  bench_cmd->add_option("--consumer", bench.consumer,
-                        "with --form: the latency from the form's issue to the earliest issue of this dependent form")
+  bench_cmd
+      ->add_option("--consumer", bench.consumer,
+                   "with --form: the latency from the form's issue to the earliest issue of this dependent form")
       ->needs(bench_form);
   bench_cmd
       ->add_flag("--references", bench.references,
