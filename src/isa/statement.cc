@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include <fmt/format.h>
@@ -81,14 +82,18 @@ bool literal_overflows(std::string_view s) {
   }
   if (s.size() > 1 && s.back() == 'U') s.remove_suffix(1);
   unsigned base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) base = 16, s.remove_prefix(2);
-  else if (s.size() > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) base = 2, s.remove_prefix(2);
-  else if (s.size() > 1 && s[0] == '0') base = 8, s.remove_prefix(1);
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+    base = 16, s.remove_prefix(2);
+  else if (s.size() > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
+    base = 2, s.remove_prefix(2);
+  else if (s.size() > 1 && s[0] == '0')
+    base = 8, s.remove_prefix(1);
   uint64_t v = 0;
   for (char c : s) {
     if (v >> 63) return true;
-    const unsigned digit = std::isdigit(static_cast<unsigned char>(c)) ? static_cast<unsigned>(c - '0')
-                                                                       : static_cast<unsigned>(std::tolower(c) - 'a' + 10);
+    const unsigned digit = std::isdigit(static_cast<unsigned char>(c))
+                               ? static_cast<unsigned>(c - '0')
+                               : static_cast<unsigned>(std::tolower(c) - 'a' + 10);
     v = v * base + digit;
   }
   return false;
@@ -124,6 +129,61 @@ OperandValues operand_values(const Statement& st) {
       v.src += n;
   }
   return v;
+}
+
+bool literal_bits(std::string_view text, unsigned bits, bool floating, uint64_t& out) {
+  const LiteralKind kind = classify_literal(text);
+  const std::string s(text);
+  if (kind == LiteralKind::none) return false;
+  if (kind == LiteralKind::floating) {
+    if (!floating || bits < 32) return false;
+    const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F' || s[1] == 'd' || s[1] == 'D');
+    double v;
+    if (hex && (s[1] == 'f' || s[1] == 'F')) {
+      const uint32_t u = static_cast<uint32_t>(std::strtoull(s.c_str() + 2, nullptr, 16));
+      if (bits == 32) {
+        out = u;
+        return true;
+      }
+      float f;
+      std::memcpy(&f, &u, 4);
+      v = f;  // exact
+    } else if (hex) {
+      const uint64_t u = std::strtoull(s.c_str() + 2, nullptr, 16);
+      if (bits == 64) {
+        out = u;
+        return true;
+      }
+      std::memcpy(&v, &u, 8);
+    } else {
+      v = std::strtod(s.c_str(), nullptr);
+    }
+    if (bits == 64) {
+      std::memcpy(&out, &v, 8);
+    } else {
+      const float f = static_cast<float>(v);  // IEEE round to nearest even
+      uint32_t u;
+      std::memcpy(&u, &f, 4);
+      out = u;
+    }
+    return true;
+  }
+  const bool negative = s[0] == '-';
+  const char* p = s.c_str() + (negative || s[0] == '+' ? 1 : 0);
+  int base = 10;
+  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+    base = 16;
+    p += 2;
+  } else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) {
+    base = 2;
+    p += 2;
+  } else if (p[0] == '0' && p[1]) {
+    base = 8;
+    p += 1;
+  }
+  const unsigned long long v = std::strtoull(p, nullptr, base);
+  out = (negative ? ~uint64_t{v} + 1 : uint64_t{v}) & (bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);
+  return true;
 }
 
 }  // namespace ptxfu::isa

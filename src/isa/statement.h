@@ -17,18 +17,18 @@ struct Token {
 
 // How an operand is written.
 enum class OperandForm : uint8_t {
-  plain,     // a register, name or immediate: %r1, foo, -4, 0f3f800000
-  negated,   // !%p1
-  pair,      // %p1|%p2 (setp's two destinations)
-  address,   // [%rd1+16], [name], [name+4]
-  vector,    // {%r1, %r2}
-  group,     // (%r1, %r2): call's argument lists
+  plain,    // a register, name or immediate: %r1, foo, -4, 0f3f800000
+  negated,  // !%p1
+  pair,     // %p1|%p2 (setp's two destinations)
+  address,  // [%rd1+16], [name], [name+4]
+  vector,   // {%r1, %r2}
+  group,    // (%r1, %r2): call's argument lists
 };
 
 inline constexpr unsigned kMaxOperands = 8;
 
 struct Statement {
-  Token guard;               // the predicate after '@', empty when unguarded
+  Token guard;  // the predicate after '@', empty when unguarded
   bool guard_negated = false;
   Token mnemonic;
   Token operands[kMaxOperands];
@@ -58,6 +58,14 @@ enum class LiteralKind : uint8_t { none, integer, floating };
 // Classifies a PTX immediate: 123, -7, 0x1f, 0b101, 017, 0f3f800000,
 // 0d3ff0000000000000, 1.5, 1e-3.
 LiteralKind classify_literal(std::string_view text);
+
+// The one reader of PTX literals (the loader's immediates, initialisers and
+// address offsets; check classifies them above): the literal's bits in
+// `bits` bits. Integers of any spelling wrap to the width; floating
+// literals (0f, 0d, decimal) only where `floating` and bits >= 32, a 0d or
+// decimal value converted to f32 by round to nearest even. False when
+// `text` is no literal or a floating one where none may stand.
+bool literal_bits(std::string_view text, unsigned bits, bool floating, uint64_t& out);
 
 // Whether ptxas rejects the literal as "Constant overflow": an integer whose
 // running value (modulo 2^64) has its top bit set before another digit is

@@ -13,6 +13,7 @@
 #include "isa/module.h"
 #include "isa/module_check.h"
 #include "isa/opcodes.h"
+#include "isa/statement.h"
 #include "isa/target_options.h"
 #include "kernel/cfg.h"
 #include "kernel/kernel.h"
@@ -93,7 +94,7 @@ std::vector<uint8_t> Loader::initial_bytes(const isa::Declaration& d, uint64_t b
     while (j < s.size() && s[j] != ',' && s[j] != '}' && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
     const std::string_view lit = s.substr(i, j - i);
     uint64_t v = 0;
-    if (!literal(lit, eb * 8, floating, v))
+    if (!isa::literal_bits(lit, eb * 8, floating, v))
       fail(d.loc, fmt::format("initialiser '{}' of '{}': only numbers are supported", lit, d.name));
     if (at + eb > bytes)
       fail(d.loc, fmt::format("initialiser of '{}' has more values than the variable holds", d.name));

@@ -78,10 +78,6 @@ class Loader {
 
   // ---- operands
 
-  // Parses a PTX literal into `bits` bits: integers of any spelling, and for
-  // floating operands 0f/0d bit patterns or decimal numbers.
-  static bool literal(std::string_view text, unsigned bits, bool floating, uint64_t& out);
-
   const isa::Token* tok_ = nullptr;  // the operand being read (for messages)
 
   void note(uint8_t& n, uint32_t* list, uint32_t slot);

@@ -135,61 +135,6 @@ bool is_table_opcode(std::string_view word) {
 
 }  // namespace
 
-bool Loader::literal(std::string_view text, unsigned bits, bool floating, uint64_t& out) {
-  const isa::LiteralKind kind = isa::classify_literal(text);
-  const std::string s(text);
-  if (kind == isa::LiteralKind::none) return false;
-  if (kind == isa::LiteralKind::floating) {
-    if (!floating || bits < 32) return false;
-    const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F' || s[1] == 'd' || s[1] == 'D');
-    double v;
-    if (hex && (s[1] == 'f' || s[1] == 'F')) {
-      const uint32_t u = static_cast<uint32_t>(std::strtoull(s.c_str() + 2, nullptr, 16));
-      if (bits == 32) {
-        out = u;
-        return true;
-      }
-      float f;
-      std::memcpy(&f, &u, 4);
-      v = f;  // exact
-    } else if (hex) {
-      const uint64_t u = std::strtoull(s.c_str() + 2, nullptr, 16);
-      if (bits == 64) {
-        out = u;
-        return true;
-      }
-      std::memcpy(&v, &u, 8);
-    } else {
-      v = std::strtod(s.c_str(), nullptr);
-    }
-    if (bits == 64) {
-      std::memcpy(&out, &v, 8);
-    } else {
-      const float f = static_cast<float>(v);  // IEEE round to nearest even
-      uint32_t u;
-      std::memcpy(&u, &f, 4);
-      out = u;
-    }
-    return true;
-  }
-  const bool negative = s[0] == '-';
-  const char* p = s.c_str() + (negative || s[0] == '+' ? 1 : 0);
-  int base = 10;
-  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-    base = 16;
-    p += 2;
-  } else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) {
-    base = 2;
-    p += 2;
-  } else if (p[0] == '0' && p[1]) {
-    base = 8;
-    p += 1;
-  }
-  const unsigned long long v = std::strtoull(p, nullptr, base);
-  out = (negative ? ~uint64_t{v} + 1 : uint64_t{v}) & mask_of(bits);
-  return true;
-}
-
 void Loader::note(uint8_t& n, uint32_t* list, uint32_t slot) {
   for (unsigned i = 0; i < n; ++i)
     if (list[i] == slot) return;
@@ -218,7 +163,7 @@ Operand Loader::source(Inst& in, std::string_view text, unsigned bits, bool floa
   }
   uint64_t v;
   if (isa::classify_literal(text) != isa::LiteralKind::none) {
-    if (!literal(text, bits == 1 ? 64 : bits, floating, v))
+    if (!isa::literal_bits(text, bits == 1 ? 64 : bits, floating, v))
       fail(*tok_, fmt::format("immediate '{}' does not fit this operand", text));
     o.kind = Operand::Kind::imm;
     o.value = bits == 1 ? (v != 0) : v;
@@ -311,16 +256,16 @@ Address Loader::address(Inst& in, std::string_view text, Space space) {
   if (const size_t plus = body.find('+', 1); plus != std::string::npos) {
     base = std::string_view(body).substr(0, plus);
     uint64_t v;
-    if (!literal(std::string_view(body).substr(plus + 1), 64, false, v)) fail(*tok_, "bad address offset");
+    if (!isa::literal_bits(std::string_view(body).substr(plus + 1), 64, false, v)) fail(*tok_, "bad address offset");
     offset = static_cast<int64_t>(v);
   } else if (const size_t minus = body.find('-', 1); minus != std::string::npos) {
     base = std::string_view(body).substr(0, minus);
     uint64_t v;
-    if (!literal(std::string_view(body).substr(minus), 64, false, v)) fail(*tok_, "bad address offset");
+    if (!isa::literal_bits(std::string_view(body).substr(minus), 64, false, v)) fail(*tok_, "bad address offset");
     offset = static_cast<int64_t>(v);
   }
   uint64_t v;
-  if (literal(base, 64, false, v)) {
+  if (isa::literal_bits(base, 64, false, v)) {
     a.offset = static_cast<int64_t>(v) + offset;
     return a;
   }
