@@ -1,0 +1,59 @@
+"""Throughput of ptxfu.mma on a batch of m16n8k16 tiles, beside the C++
+engine's (tb/perf/ptxfu_bench_mma), in exact products a second.
+
+    PYTHONPATH=build/python python3 -m ptxfu.bench_mma [--tiles 10000] [--repeat 5]
+        [--cxx build/tb/perf/ptxfu_bench_mma]
+
+Times ptxfu.mma("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", sm_80)
+on one batch of --tiles random tiles (float16 A and B, float32 C; the best
+of --repeat runs, the conversions from NumPy included) and, given --cxx, runs
+the Google Benchmark binary for BM_Mma (the matrix API, one tile a call) and
+BM_BlockFma (the engine alone) and prints the ratios. One thread throughout.
+"""
+import argparse
+import json
+import subprocess
+import time
+
+import numpy as np
+
+import ptxfu
+
+INSTRUCTION = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+
+
+def python_rate(tiles, repeat):
+    rng = np.random.default_rng(1)
+    # finite f16 with |x| < 1, as the C++ benchmark draws them
+    a = (rng.integers(0, 1 << 16, (tiles, 16, 16), dtype=np.uint64) & 0xBBFF).astype(np.uint16).view(np.float16)
+    b = (rng.integers(0, 1 << 16, (tiles, 16, 8), dtype=np.uint64) & 0xBBFF).astype(np.uint16).view(np.float16)
+    c = np.ones((tiles, 16, 8), np.float32)
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        ptxfu.mma(a, b, c, instruction=INSTRUCTION, target="sm_80")
+        best = min(best, time.perf_counter() - t0)
+    return tiles * 16 * 8 * 16 / best
+
+
+def cxx_rates(binary):
+    out = subprocess.run([binary, "--benchmark_format=json", "--benchmark_min_time=1"], capture_output=True,
+                         text=True, check=True).stdout
+    return {b["name"]: b["products/s"] for b in json.loads(out)["benchmarks"]}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--tiles", type=int, default=10000)
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--cxx", help="path of ptxfu_bench_mma (Google Benchmark) to compare with")
+    args = p.parse_args()
+    py = python_rate(args.tiles, args.repeat)
+    print("ptxfu.mma, %d m16n8k16 tiles: %.1f M products/s" % (args.tiles, py / 1e6))
+    if args.cxx:
+        for name, rate in cxx_rates(args.cxx).items():
+            print("%s: %.1f M products/s; C++ / Python = %.2f" % (name, rate / 1e6, rate / py))
+
+
+if __name__ == "__main__":
+    main()
