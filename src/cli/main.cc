@@ -9,6 +9,7 @@
 
 #include "cli/check_cmd.h"
 #include "cli/eval_cmd.h"
+#include "cli/mma_cmd.h"
 #include "cli/model_cmds.h"
 #include "approx/half_table.h"
 #include "cli/sweep_cmd.h"
@@ -85,6 +86,19 @@ int main(int argc, char** argv) {
   std::string eval_tables;
   eval_cmd->add_option("--mufu-tables", eval_tables,
                        "directory of hardware MUFU tables (tanh/ex2 f16/bf16, from tb/hw/mufu_dump.cu) that replace the model");
+
+  ptxfu::cli::MmaCmdOptions mma;
+  CLI::App* mma_cmd = app.add_subcommand("mma", ptxfu::cli::kMmaHelp);
+  mma_cmd->add_option("--instruction", mma.instruction,
+                      "the instruction as PTX spells it: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32,\n"
+                      "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f16, wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16")
+      ->required();
+  mma_cmd->add_option("--target", mma.target, "sm target whose tensor core computes it (default sm_80)");
+  mma_cmd->add_flag("--matmul", mma.matmul, "chain the instruction over a K larger than its k; M and N any size");
+  mma_cmd->add_option("-o,--output", mma.out_path, "write D to this file (default: standard output)");
+  mma_cmd->add_option("A", mma.a_path, "file of A (M x K)")->required();
+  mma_cmd->add_option("B", mma.b_path, "file of B (K x N)")->required();
+  mma_cmd->add_option("C", mma.c_path, "file of C (M x N)")->required();
 
   ptxfu::cli::SimCmdOptions sim;
   CLI::App* sim_cmd = app.add_subcommand(
@@ -168,6 +182,7 @@ int main(int argc, char** argv) {
     }
     return ptxfu::cli::run_eval(in.get(), stdout, std::cerr, eval);
   }
+  if (*mma_cmd) return ptxfu::cli::run_mma(mma, std::cout, std::cerr);
   if (*sim_cmd && sim.rtl_half && sim_cmd->count("--mode") == 0) sim.style = "at";
   if (*sim_cmd) return load_mufu_tables(sim_tables, "sim") ? ptxfu::cli::run_sim(sim, std::cout, std::cerr) : 2;
   if (*bench_cmd) return ptxfu::cli::run_bench(bench, std::cout, std::cerr);
