@@ -260,3 +260,20 @@ def test_errors_carry_the_command_lines_messages():
                   instruction="mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32")
     with pytest.raises(ptxfu.Error, match=r"is \(16,\): a matrix has two dimensions"):
         ptxfu.mma(np.zeros(16, np.uint16), b, c, instruction=name)
+
+
+def test_the_batch_runs_without_the_gil():
+    """While a large batch computes in one thread, Python keeps running in another."""
+    import threading
+    name = "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
+    a = np.full((4000, 16, 16), 0x3F80, np.uint16)
+    b, c = np.full((16, 8), 0x3F80, np.uint16), np.zeros((16, 8), np.float32)
+    done = []
+    t = threading.Thread(target=lambda: done.append(ptxfu.mma(a, b, c, instruction=name)))
+    spins = 0
+    t.start()
+    while t.is_alive():
+        spins += 1
+    t.join()
+    assert done[0].shape == (4000, 16, 8) and done[0][0, 0, 0] == 16.0
+    assert spins > 1000, "the main thread ran %d times while the batch computed" % spins
