@@ -241,7 +241,13 @@ void gather_matrix(const MatrixArg& m, ptrdiff_t offset, uint64_t* out) {
 // are its own) or a chain over K. The loop runs with the GIL released.
 py::array mma_arrays(const ptxfu::MmaInstruction& inst, const py::array& a, const py::array& b, const py::array& c,
                      const py::dtype& d_dtype) {
+  if (a.ndim() < 2 || b.ndim() != a.ndim() || c.ndim() != a.ndim() ||
+      !std::equal(a.shape(), a.shape() + a.ndim() - 2, b.shape()) ||
+      !std::equal(a.shape(), a.shape() + a.ndim() - 2, c.shape()))
+    throw ptxfu::Error("internal: A, B and C are not broadcast to one batch shape");
   const MatrixArg ma = matrix_arg(a), mb = matrix_arg(b), mc = matrix_arg(c);
+  inst.check_shapes(static_cast<int>(ma.rows), static_cast<int>(ma.cols), static_cast<int>(mb.rows),
+                    static_cast<int>(mb.cols), static_cast<int>(mc.rows), static_cast<int>(mc.cols), true);
   const size_t batch_dims = static_cast<size_t>(a.ndim()) - 2;
   std::vector<ptrdiff_t> shape(a.shape(), a.shape() + batch_dims);
   shape.push_back(ma.rows);

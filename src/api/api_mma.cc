@@ -105,6 +105,7 @@ void MmaInstruction::check_shapes(int a_rows, int a_cols, int b_rows, int b_cols
 void MmaInstruction::matmul(int m, int n, int k, const uint64_t* a, const uint64_t* b, const uint64_t* c,
                             uint64_t* d) const {
   const mma::Instruction& inst = impl_->inst;
+  check_shapes(m, k, k, n, m, n, true);  // a few compares: no tile read out of bounds
   check_widths('A', inst.a, m, k, a);
   check_widths('B', inst.b, k, n, b);
   check_widths('C', inst.c, m, n, c);
@@ -126,7 +127,7 @@ std::vector<uint64_t> MmaInstruction::matmul(int m, int n, int k, const std::vec
   const auto size = [](char which, std::size_t got, long want) {
     if (got != std::size_t(want)) throw Error(fmt::format("{} has {} elements, expected {}", which, got, want));
   };
-  check_shapes(m, k, k, n, m, n, true);
+  check_shapes(m, k, k, n, m, n, true);  // before the sizes: they are products of these
   size('A', a.size(), long(m) * k);
   size('B', b.size(), long(k) * n);
   size('C', c.size(), long(m) * n);

@@ -217,8 +217,7 @@ class MmaInstruction {
   // tiled by its shape (every element of D is independent of the tiling).
   std::vector<uint64_t> matmul(int m, int n, int k, const std::vector<uint64_t>& a, const std::vector<uint64_t>& b,
                                const std::vector<uint64_t>& c) const;
-  // The same on the caller's buffers (d may be c); the sizes are the
-  // caller's to get right (check_shapes).
+  // The same on the caller's buffers (d may be c) of those sizes.
   void matmul(int m, int n, int k, const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* d) const;
 
  private:
