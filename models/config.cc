@@ -116,15 +116,19 @@ std::vector<Reference> read_references(const Reader& r, const YAML::Node& block,
   return v;
 }
 
-}  // namespace
-
-ArchConfig load_config_text(const std::string& text, const std::string& origin) {
-  YAML::Node root;
+// The YAML document of `text`; a syntax error names origin:line:column.
+YAML::Node parse_yaml(const std::string& text, const std::string& origin) {
   try {
-    root = YAML::Load(text);
+    return YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw ConfigError(fmt::format("{}:{}:{}: {}", origin, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
+}
+
+}  // namespace
+
+ArchConfig load_config_text(const std::string& text, const std::string& origin) {
+  const YAML::Node root = parse_yaml(text, origin);
   const Reader r{{origin}};
   if (!root || root.IsNull()) throw ConfigError(origin + ": empty config");
   r.only_keys(root, "",
@@ -386,12 +390,7 @@ const Reference* ArchConfig::reference(std::string_view bench) const {
 }
 
 References load_references_text(const std::string& text, const std::string& origin) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw ConfigError(fmt::format("{}:{}:{}: {}", origin, e.mark.line + 1, e.mark.column + 1, e.msg));
-  }
+  const YAML::Node root = parse_yaml(text, origin);
   const Reader r{{origin}};
   if (!root || !root.IsMap()) throw ConfigError(origin + ": expected a mapping of config name to references");
   References refs;

@@ -195,23 +195,11 @@ unsigned transactions(const kernel::StepResult& r, const kernel::Inst& in, const
   return distinct(lines, n);
 }
 
-bool is_control(kernel::Kind k) {
-  switch (k) {
-    case kernel::Kind::bra:
-    case kernel::Kind::call:
-    case kernel::Kind::ret:
-    case kernel::Kind::exit:
-    case kernel::Kind::func_end:
-    case kernel::Kind::bar: return true;
-    default: return false;
-  }
-}
+bool is_control(kernel::Kind k) { return kernel::row(k).control; }
 
-// Results that come back from the memory path (loads, atomics, shuffles):
-// a wait for them is a memory stall, not an arithmetic dependency.
-bool from_memory_path(kernel::Kind k) {
-  return k == kernel::Kind::ld || k == kernel::Kind::atom || k == kernel::Kind::shfl;
-}
+// A wait for results from the memory path is a memory stall, not an
+// arithmetic dependency.
+bool from_memory_path(kernel::Kind k) { return kernel::row(k).memory_path; }
 
 Unit unit_of_inst(const kernel::Inst& in) {
   switch (in.unit()) {

@@ -62,9 +62,9 @@ class KernelSm : public sc_core::sc_module {
     kernel::Warp* warp = nullptr;
     unsigned part = 0;
     std::vector<RegisterState> regs;  // per register (frame base + slot)
-    RegisterState carry;  // the carry flag (CC.CF)
-    uint64_t resume_at = 0;  // a branch or barrier holds the warp until then
-    unsigned holds = 0;      // approximately timed: branches and barriers whose end is not known yet
+    RegisterState carry;              // the carry flag (CC.CF)
+    uint64_t resume_at = 0;           // a branch or barrier holds the warp until then
+    unsigned holds = 0;               // approximately timed: branches and barriers whose end is not known yet
     bool at_barrier = false;
     uint32_t barrier_pc = 0;             // the bar.sync it waits at (its stall is counted there)
     unsigned outstanding = 0;            // issued instructions whose results are not out
@@ -84,8 +84,8 @@ class KernelSm : public sc_core::sc_module {
     size_t live_warps = 0;   // warps that have not exited
   };
   struct Part {
-    std::vector<size_t> warps;  // slots, oldest first
-    size_t last = kNone;        // the slot issued last
+    std::vector<size_t> warps;       // slots, oldest first
+    size_t last = kNone;             // the slot issued last
     uint64_t issued_cycle = kNever;  // the last cycle it issued in
     std::array<uint64_t, kNumUnits> unit_free_at{};
     // Its warps by `reason` (the last entry: issued this cycle).
@@ -125,7 +125,7 @@ class KernelSm : public sc_core::sc_module {
   // known yet (approximately timed, at issue).
   void complete(Txn& txn, uint64_t cycle, bool pending = false);
   void retire_and_launch(uint64_t t, uint64_t& next);
-  void keep_registers(const kernel::Cta& cta);  // a straight-line program's, as its CTA retires
+  void keep_registers(const kernel::Cta& cta);     // a straight-line program's, as its CTA retires
   void pending_retirements(uint64_t& next) const;  // lowers `next` to the next CTA that will retire
   bool launch_one();
   bool finished() const;

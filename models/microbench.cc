@@ -144,7 +144,7 @@ struct Builder {
   unsigned count = 0;
 
   std::string reg(unsigned bits) {
-    const std::string name = fmt::format("%r{}", count++);
+    std::string name = fmt::format("%r{}", count++);
     if (bits == 1) {
       decls += fmt::format(".reg .pred {};\n", name);
       init += fmt::format("setp.ne.u32 {}, 1, 0;\n", name);
@@ -181,7 +181,9 @@ struct Builder {
   std::string text() const { return decls + init + body; }
   // The index of the body's last instruction among the program's.
   size_t last_pc() const {
-    return static_cast<size_t>(std::count(init.begin(), init.end(), '\n') + std::count(body.begin(), body.end(), '\n')) - 1;
+    return static_cast<size_t>(std::count(init.begin(), init.end(), '\n') +
+                               std::count(body.begin(), body.end(), '\n')) -
+           1;
   }
 };
 

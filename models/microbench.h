@@ -68,7 +68,7 @@ std::string form_error(const std::string& form);
 // "FORM -> CONSUMER" (the keys scripts/calibrate.sh writes).
 FormBenchSpec spec_of(const ArchConfig& config, const Reference& reference);
 
-// Runs every spec in one SystemC elaboration (call once per process). A
+// Runs every spec in one SystemC elaboration (one simulate()). A
 // spec whose form (or consumer) is illegal on its config gets `error`.
 std::vector<FormBenchResult> run_form_benches(const std::vector<FormBenchSpec>& specs);
 

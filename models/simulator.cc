@@ -186,9 +186,9 @@ SimResult result_of(const SimJob& job, SmModel& sm, double seconds) {
     us.warp_instructions += u->warp_instructions();
   }
   for (auto& us : r.units)
-    us.utilisation = r.cycles ? static_cast<double>(us.busy_cycles) /
-                                    (static_cast<double>(r.cycles) * job.config->sub_partitions)
-                              : 0;
+    us.utilisation =
+        r.cycles ? static_cast<double>(us.busy_cycles) / (static_cast<double>(r.cycles) * job.config->sub_partitions)
+                 : 0;
   r.ipc = r.cycles ? static_cast<double>(r.warp_instructions) / static_cast<double>(r.cycles) : 0;
   r.host_seconds = seconds;
   if (job.record_issues) r.issues = k.records();
@@ -207,6 +207,7 @@ std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
   for (const auto& j : jobs) validate(j);
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
   std::vector<SimJob> runs;
+  runs.reserve(jobs.size());
   for (const SimJob& j : jobs) runs.push_back(with_launch(j));
   std::vector<std::unique_ptr<SmModel>> sms;
   for (size_t i = 0; i < runs.size(); ++i) sms.push_back(std::make_unique<SmModel>(fmt::format("sm{}", i), runs[i]));

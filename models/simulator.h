@@ -1,5 +1,6 @@
-// Runs programs on modelled SMs. SystemC elaborates once per process, so
-// every simulation a process needs is described up front and run together.
+// Runs kernels and straight-line programs on modelled SMs. The jobs of one
+// simulate() are elaborated together and run side by side; simulate() may be
+// called again and again in one process, with any configs.
 #pragma once
 #include <array>
 #include <string>
@@ -57,12 +58,12 @@ struct SimResult {
   std::vector<IssueRecord> issues;  // every warp-instruction's issue, if record_issues (issue order)
   bool rtl_half = false;            // the job ran with the RTL in the loop
   RtlCosimStats rtl_cosim;          // summed over sub-partitions
-  bool ok = true;  // false: `error` says why the kernel stopped (a fault, the cycle limit, a deadlock)
+  bool ok = true;                   // false: `error` says why the kernel stopped (a fault, the cycle limit, a deadlock)
   std::string error;
   uint64_t ctas = 0;  // CTAs run to completion
   Residency residency;
-  kernel::Memory memory;             // the buffers after the run
-  std::vector<LineProfile> lines;    // per kernel instruction
+  kernel::Memory memory;           // the buffers after the run
+  std::vector<LineProfile> lines;  // per kernel instruction
   // A straight-line program's registers at its end, by the entry's register
   // slots (Function::reg_names): warp 0's, and every warp's if all_registers.
   std::vector<std::vector<uint64_t>> warp0_registers;         // [register][lane]
@@ -83,7 +84,7 @@ void validate_warps(const ArchConfig& config, unsigned warps, unsigned threads);
 unsigned rtl_stages_for(const SimJob& job);
 
 // Elaborates every job as an independent SM, runs them together and returns
-// one result per job. May be called once per process.
+// one result per job. Each call has a SystemC context of its own.
 std::vector<SimResult> simulate(const std::vector<SimJob>& jobs);
 
 }  // namespace ptxfu::models

@@ -33,7 +33,7 @@ struct WarpOp {
   uint32_t pc = 0;
   uint32_t active_mask = 0xffffffffu;
   uint64_t src[4][kWarpSize] = {};  // rtl_form: per source operand, per lane (the executors' layout)
-  Timing timing;  // resolved by the dispatcher from the config
+  Timing timing;                    // resolved by the dispatcher from the config
   // Filled by the unit, in cycles since the start of the simulation.
   uint64_t issue_cycle = 0;
   uint64_t free_cycle = 0;  // the unit accepts its next instruction then

@@ -1,20 +1,19 @@
 // ptxfu._ptxfu: the extension behind the `ptxfu` Python package
 // (python/ptxfu/__init__.py). It binds the C++ API (ptxfu/ptxfu.hpp) and
 // runs its loops over whole NumPy arrays with the GIL released; `sim` and
-// `bench` run the command line's own code in a forked worker, because
-// SystemC elaborates once per process.
+// `bench` run the command line's own code in this process, one simulation
+// at a time.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <csignal>
 #include <cstring>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -289,100 +288,34 @@ ptxfu::Rounding rounding_of(const std::string& name) {
   throw ptxfu::Error("rounding must be 'rn', 'rz', 'rm' or 'rp', not '" + name + "'");
 }
 
-// ---- sim and bench: the command line's code in a forked worker
+// ---- sim and bench: the command line's own code, in this process
 
 struct Captured {
   int status = 0;
   std::string out, err;
 };
 
-bool write_all(int fd, const void* p, size_t n) {
-  const char* c = static_cast<const char*>(p);
-  while (n > 0) {
-    const ssize_t w = ::write(fd, c, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    c += w;
-    n -= static_cast<size_t>(w);
-  }
-  return true;
-}
-
-// Runs `fn` in a child process and returns its exit status and what it
-// wrote. The child never returns into Python: it ends with _exit.
-Captured run_in_worker(const std::function<int(std::ostream&, std::ostream&)>& fn, const char* what) {
-  int fds[2];
-  if (::pipe(fds) != 0) throw std::runtime_error(std::string(what) + ": pipe: " + std::strerror(errno));
-  std::fflush(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    throw std::runtime_error(std::string(what) + ": fork: " + std::strerror(errno));
-  }
-  if (pid == 0) {
-    ::close(fds[0]);
-    std::ostringstream out, err;
-    int status = 1;
+// Runs `fn` with its output captured. Every simulation of the process goes
+// through SystemC's one current context, so they run one at a time: the GIL
+// is released for other Python threads, and a lock keeps a second
+// simulation waiting for the first.
+Captured run_captured(const std::function<int(std::ostream&, std::ostream&)>& fn, const char* what) {
+  static std::mutex one_at_a_time;
+  Captured c;
+  std::ostringstream out, err;
+  {
+    py::gil_scoped_release release;
+    const std::lock_guard<std::mutex> lock(one_at_a_time);
     try {
-      status = fn(out, err);
+      c.status = fn(out, err);
     } catch (const std::exception& e) {
       err << what << ": " << e.what() << "\n";
-    } catch (...) {
-      err << what << ": unknown error\n";
-    }
-    const std::string o = out.str(), e = err.str();
-    const uint64_t header[3] = {static_cast<uint64_t>(status), o.size(), e.size()};
-    const bool ok = write_all(fds[1], header, sizeof header) && write_all(fds[1], o.data(), o.size()) &&
-                    write_all(fds[1], e.data(), e.size());
-    ::_exit(ok ? 0 : 1);
-  }
-  ::close(fds[1]);
-  std::string data;
-  {
-    py::gil_scoped_release release;
-    char buf[1 << 16];
-    for (;;) {
-      const ssize_t r = ::read(fds[0], buf, sizeof buf);
-      if (r < 0 && errno == EINTR) continue;
-      if (r <= 0) break;
-      data.append(buf, static_cast<size_t>(r));
-    }
-    ::close(fds[0]);
-  }
-  int wstatus = 0;
-  {
-    py::gil_scoped_release release;
-    while (::waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+      c.status = 1;
     }
   }
-  if (WIFSIGNALED(wstatus))
-    throw std::runtime_error(std::string(what) + ": worker killed by signal " + std::to_string(WTERMSIG(wstatus)) +
-                             " (" + strsignal(WTERMSIG(wstatus)) + ")");
-  uint64_t header[3];
-  if (data.size() < sizeof header) throw std::runtime_error(std::string(what) + ": the worker sent no result");
-  std::memcpy(header, data.data(), sizeof header);
-  if (data.size() != sizeof header + header[1] + header[2])
-    throw std::runtime_error(std::string(what) + ": the worker's result is incomplete");
-  Captured c;
-  c.status = static_cast<int>(header[0]);
-  c.out = data.substr(sizeof header, header[1]);
-  c.err = data.substr(sizeof header + header[1], header[2]);
+  c.out = out.str();
+  c.err = err.str();
   return c;
-}
-
-// A config argument: a file, or the name of an embedded config ("sm_80"),
-// which the worker reads through a memfd so that the command line's loader
-// reads it as a file.
-std::optional<std::string> config_path_in_worker(const std::optional<std::string>& config) {
-  if (!config || ::access(config->c_str(), F_OK) == 0) return config;
-  for (const auto& e : ptxfu::models::embedded_configs()) {
-    if (e.name != *config) continue;
-    const int fd = ::memfd_create(config->c_str(), 0);
-    if (fd < 0 || !write_all(fd, e.text.data(), e.text.size())) return config;
-    return "/proc/self/fd/" + std::to_string(fd);
-  }
-  return config;
 }
 
 py::tuple captured_tuple(const Captured& c) { return py::make_tuple(c.status, py::bytes(c.out), py::bytes(c.err)); }
@@ -506,10 +439,10 @@ PYBIND11_MODULE(_ptxfu, m) {
       "_sim",
       [](const std::string& program, const std::optional<std::string>& config, unsigned warps, const std::string& mode,
          bool rtl_half, const std::string& trace, const std::string& kanata) {
-        return captured_tuple(run_in_worker(
+        return captured_tuple(run_captured(
             [&](std::ostream& out, std::ostream& err) {
               ptxfu::cli::SimCmdOptions o;
-              o.config_path = config_path_in_worker(config);
+              o.config_path = config;
               o.program_path = program;
               o.warps = warps;
               o.style = mode;
@@ -527,10 +460,10 @@ PYBIND11_MODULE(_ptxfu, m) {
   m.def(
       "_bench",
       [](const std::optional<std::string>& config, bool all) {
-        return captured_tuple(run_in_worker(
+        return captured_tuple(run_captured(
             [&](std::ostream& out, std::ostream& err) {
               ptxfu::cli::BenchCmdOptions o;
-              o.config_path = config_path_in_worker(config);
+              o.config_path = config;
               o.all = all;
               o.json = true;
               return ptxfu::cli::run_bench(o, out, err);

@@ -432,8 +432,8 @@ def sim(program, config=None, warps=1, mode=None, rtl_half=False, trace=None, ka
     sm_90); mode "lt" or "at" (default: "at" with rtl_half, else "lt");
     trace/kanata write a VCD or Kanata file. Returns the dict `--json` prints:
     cycles, warp_instructions, ipc, pipes, stalls, registers, host_seconds (and
-    rtl_cosim with rtl_half). Each call runs in a forked worker, because SystemC
-    elaborates once per process."""
+    rtl_cosim with rtl_half). Calls run in this process, one simulation at a
+    time (other Python threads go on meanwhile)."""
     if mode is None:
         mode = "at" if rtl_half else "lt"
     status, out, err = _ptxfu._sim(os.fspath(program), None if config is None else os.fspath(config), int(warps),

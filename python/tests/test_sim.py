@@ -74,3 +74,18 @@ def test_bench_returns_the_json_the_command_line_prints():
     assert every == cli_json("bench", "--all")
     with pytest.raises(ptxfu.Error, match="no embedded config .* and no file"):
         ptxfu.bench(config="/nonexistent.yaml")
+
+
+def test_many_simulations_of_several_configs_in_one_process(tmp_path):
+    # No worker process: every call is a simulation of its own in this
+    # process, and none is changed by the ones before it.
+    prog = os.path.join(SOURCE_DIR, "examples", "sim_mix.ptx")
+    first = {cfg: without_host_time(ptxfu.sim(prog, config=cfg, warps=4)) for cfg in ("sm_80", "sm_90", "sm_120")}
+    assert len({d["cycles"] for d in first.values()}) > 1  # the configs time it differently
+    children_before = len(os.listdir("/proc/self/task"))
+    for _ in range(5):
+        for cfg, want in first.items():
+            assert without_host_time(ptxfu.sim(prog, config=cfg, warps=4)) == want
+    assert len(os.listdir("/proc/self/task")) == children_before
+    assert without_host_time(ptxfu.sim(prog, config="sm_90", warps=4, rtl_half=True))["registers"] == \
+        first["sm_90"]["registers"]

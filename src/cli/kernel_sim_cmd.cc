@@ -25,7 +25,6 @@ using kernel::KernelError;
 // reasonable time; a sweep spec parses its buffers when it loads).
 constexpr size_t kMaxBufferBytes = size_t{256} << 20;
 
-
 bool parse_u64(std::string_view s, uint64_t& v) {
   int base = 10;
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2), base = 16;
@@ -148,6 +147,20 @@ Arg parse_arg(std::string_view spec, unsigned index, const kernel::Param& p) {
 
 namespace {
 
+std::vector<std::string_view> split_lines(std::string_view text);
+
+// The lines the profile annotates: the file's. A straight-line program's
+// source has the .entry's header line before the file's text and its
+// closing brace after it.
+std::vector<std::string_view> listing(const kernel::Kernel& k) {
+  std::vector<std::string_view> lines = split_lines(*k.source);
+  if (k.straight_line && lines.size() >= 2) {
+    lines.erase(lines.begin());
+    lines.pop_back();
+  }
+  return lines;
+}
+
 std::vector<std::string_view> split_lines(std::string_view text) {
   std::vector<std::string_view> lines;
   size_t from = 0;
@@ -194,7 +207,7 @@ std::string top_stalls(const LineSums& s, size_t count) {
 
 void print_profile(const kernel::Kernel& k, const models::SimResult& r, std::ostream& out) {
   const auto sums = line_sums(k, r);
-  const auto lines = split_lines(*k.source);
+  const auto lines = listing(k);
   out << "\n  profile: per PTX line, warp-instructions issued, active lanes on average, warp-cycles waiting to\n"
          "  issue it (by reason), and its unit\n";
   out << fmt::format("  {:>5} {:>11} {:>6} {:>12}  {:<32} {:<7} {}\n", "line", "warp-insts", "lanes", "stall-cycles",
@@ -233,7 +246,7 @@ void print_profile(const kernel::Kernel& k, const models::SimResult& r, std::ost
 }
 
 nlohmann::json profile_json(const kernel::Kernel& k, const models::SimResult& r) {
-  const auto lines = split_lines(*k.source);
+  const auto lines = listing(k);
   nlohmann::json j = nlohmann::json::array();
   for (const auto& [line, s] : line_sums(k, r)) {
     nlohmann::json stalls = nlohmann::json::object();

@@ -1,17 +1,21 @@
 // The ptxfu command line: one subcommand per job. Each subcommand's logic
 // lives in its own file (check_cmd.cc, eval_cmd.cc, ...); this file only
 // declares the options.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <sstream>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
+#include "approx/half_table.h"
 #include "cli/check_cmd.h"
 #include "cli/eval_cmd.h"
 #include "cli/mma_cmd.h"
 #include "cli/model_cmds.h"
-#include "approx/half_table.h"
 #include "cli/sweep_cmd.h"
 #ifdef PTXFU_HAVE_COSIM
 #include "cosim/cosim_cli.h"
@@ -27,6 +31,35 @@ void add_target_options(CLI::App& sub, TargetOptions& t) {
   sub.add_option("--add-feature", t.add_features, "add a named feature to the target's mask (repeatable), e.g. oob");
   sub.add_option("--remove-feature", t.remove_features, "remove a named feature from the target's mask (repeatable)");
 }
+
+// The top-level help lists each subcommand with one line: its summary here,
+// else the first line of its description (its own --help shows all of it).
+const std::map<std::string, const char*> kSummaries = {
+    {"check", "check PTX as ptxas reads it (a whole .ptx module, or loose statements) for an sm target"},
+    {"eval", "compute instructions bit-exactly: one per line, source operands as 0x bit patterns"},
+    {"sim", "run a PTX kernel, or a straight-line program, on the cycle-approximate SM model"},
+    {"bench", "the model's latency and throughput (built-in benches, any form) beside published figures"},
+    {"sweep", "sweep a design space on the SM model: resumable, results as CSV and JSON lines, charts"},
+    {"mma", "tensor-core D = A B + C bit-exactly for an sm target: matrices of 0x bit patterns in files"},
+    {"cosim", "co-simulate the reference RTL (half-precision datapath) against the exact core"},
+};
+
+class SummaryFormatter : public CLI::Formatter {
+ public:
+  std::string make_subcommand(const CLI::App* sub) const override {
+    std::string line;
+    const auto it = kSummaries.find(sub->get_name());
+    if (it != kSummaries.end()) {
+      line = it->second;
+    } else {
+      line = sub->get_description();
+      line = line.substr(0, line.find('\n'));
+    }
+    std::stringstream out;
+    CLI::detail::format_help(out, sub->get_display_name(true), line, column_width_);
+    return out.str();
+  }
+};
 
 // Opens FILE or stdin ("-"); the deleter closes only real files.
 std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_input(const std::string& path) {
@@ -56,8 +89,11 @@ bool load_mufu_tables(const std::string& dir, const char* sub) {
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "ptxfu: a bit-exact model of NVIDIA GPU arithmetic functional units.\n"
-      "Subcommands check PTX arithmetic instructions against an sm target and compute their results."};
+      "ptxfu: a bit-exact model of NVIDIA GPU arithmetic functional units. It checks PTX modules as ptxas\n"
+      "does, computes instructions bit-exactly, runs kernels and straight-line programs on a cycle-approximate\n"
+      "SM model, measures the model against published figures, sweeps design spaces and co-simulates the\n"
+      "reference RTL. `ptxfu SUBCOMMAND --help` explains each subcommand."};
+  app.formatter(std::make_shared<SummaryFormatter>());
   app.set_version_flag("--version", std::string("ptxfu ") + PTXFU_VERSION);
   app.require_subcommand(1);
 
@@ -65,10 +101,11 @@ int main(int argc, char** argv) {
   std::string check_input = "-";
   CLI::App* check_cmd = app.add_subcommand(
       "check",
-      "Check PTX arithmetic statements for an sm target.\n"
-      "Input: one statement per line as in a .ptx file (`fma.rn.f32 %f1, %f2, %f3, %f4;`), printing `ok` or\n"
-      "`error: LINE:COL: MESSAGE` per statement; or a whole .ptx file (with .version/.target/.reg), printing\n"
-      "FILE:LINE:COL: error: MESSAGE diagnostics. Messages use ptxas's words. Exit 1 if any statement is illegal.");
+      "Check PTX for an sm target the way ptxas reads it.\n"
+      "A module (any directive: .version, .target, .entry, .reg, ...): every statement, directive and symbol is\n"
+      "checked, printing FILE:LINE:COL: error: MESSAGE diagnostics (nothing when it is accepted). Loose statements\n"
+      "(no directive), one per line as in a .ptx file (`fma.rn.f32 %f1, %f2, %f3, %f4;`): `ok` or\n"
+      "`error: LINE:COL: MESSAGE` per statement. Messages use ptxas's words. Exit 1 if anything is rejected.");
   add_target_options(*check_cmd, check.target);
   check_cmd->add_option("FILE", check_input, "input file, or - for standard input (default)");
 
@@ -84,21 +121,9 @@ int main(int argc, char** argv) {
   add_target_options(*eval_cmd, eval.target);
   eval_cmd->add_option("FILE", eval_input, "input file, or - for standard input (default)");
   std::string eval_tables;
-  eval_cmd->add_option("--mufu-tables", eval_tables,
-                       "directory of hardware MUFU tables (tanh/ex2 f16/bf16, from tb/hw/mufu_dump.cu) that replace the model");
-
-  ptxfu::cli::MmaCmdOptions mma;
-  CLI::App* mma_cmd = app.add_subcommand("mma", ptxfu::cli::kMmaHelp);
-  mma_cmd->add_option("--instruction", mma.instruction,
-                      "the instruction as PTX spells it: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32,\n"
-                      "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f16, wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16")
-      ->required();
-  mma_cmd->add_option("--target", mma.target, "sm target whose tensor core computes it (default sm_80)");
-  mma_cmd->add_flag("--matmul", mma.matmul, "chain the instruction over a K larger than its k; M and N any size");
-  mma_cmd->add_option("-o,--output", mma.out_path, "write D to this file (default: standard output)");
-  mma_cmd->add_option("A", mma.a_path, "file of A (M x K)")->required();
-  mma_cmd->add_option("B", mma.b_path, "file of B (K x N)")->required();
-  mma_cmd->add_option("C", mma.c_path, "file of C (M x N)")->required();
+  eval_cmd->add_option(
+      "--mufu-tables", eval_tables,
+      "directory of hardware MUFU tables (tanh/ex2 f16/bf16, from tb/hw/mufu_dump.cu) that replace the model");
 
   ptxfu::cli::SimCmdOptions sim;
   CLI::App* sim_cmd = app.add_subcommand(
@@ -106,12 +131,15 @@ int main(int argc, char** argv) {
       "Run a PTX kernel (a file with an .entry, as nvcc writes it) on the cycle-approximate SM model: its CTAs\n"
       "launched as the config's limits allow, every lane computed exactly. Reports cycles, IPC, CTAs, unit\n"
       "utilisation and stall reasons (--profile: per PTX line), and writes the buffers (--out-dir).\n"
-      "A file of straight-line statements (.reg, mov, arithmetic) runs on --warps warps and reports the\n"
-      "final registers of warp 0.");
+      "A straight-line program (.reg declarations and statements, no .entry or .func) runs as one CTA of\n"
+      "--warps warps (%tid.x = warp*32+lane) on the same model, ending with an exit; its report adds warp 0's\n"
+      "final registers.");
   sim_cmd->add_option("--config", sim.config_path,
                       "architecture config: an embedded name (sm_70 ... sm_120) or a YAML file; default: sm_90");
-  sim_cmd->add_option("--warps", sim.warps, "warps that run the program (spread over the sub-partitions)")->check(CLI::Range(1u, 100000000u));
-  sim_cmd->add_option("--mode", sim.style, "lt: loosely timed (b_transport, fast); at: approximately timed (nb_transport)");
+  sim_cmd->add_option("--warps", sim.warps, "warps that run the program (spread over the sub-partitions)")
+      ->check(CLI::Range(1u, 100000000u));
+  sim_cmd->add_option("--mode", sim.style,
+                      "lt: loosely timed (b_transport, fast); at: approximately timed (nb_transport)");
   sim_cmd->add_option("--trace", sim.vcd_path, "write pipe occupancy as VCD (GTKWave)");
   sim_cmd->add_option("--kanata", sim.kanata_path, "write a Kanata pipeline log (Konata viewer)");
   sim_cmd->add_flag("--json", sim.json, "print one JSON object instead of the summary");
@@ -129,10 +157,12 @@ int main(int argc, char** argv) {
                       "buf:zeros:BYTES, buf:random:BYTES:SEED (SplitMix64)");
   sim_cmd->add_option("--out-dir", sim.out_dir, "after the run, write each buffer argument N to DIR/argN.bin");
   sim_cmd->add_option("--shared-bytes", sim.shared_bytes, "dynamic (.extern .shared) bytes per CTA (default 0)");
-  sim_cmd->add_option("--max-cycles", sim.max_cycles, "stop a kernel that has not ended after this many cycles (an error)")
+  sim_cmd
+      ->add_option("--max-cycles", sim.max_cycles, "stop a kernel that has not ended after this many cycles (an error)")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 62));
-  sim_cmd->add_option("--regs-per-thread", sim.registers_per_thread,
-                      "registers per thread for the residency (default: the kernel's declared registers, at most 255)")
+  sim_cmd
+      ->add_option("--regs-per-thread", sim.registers_per_thread,
+                   "registers per thread for the residency (default: the kernel's declared registers, at most 255)")
       ->check(CLI::Range(1u, 255u));
   sim_cmd->add_flag("--profile", sim.profile,
                     "annotate the PTX listing per line: warp-instructions, active lanes, stall cycles by reason, unit");
@@ -153,8 +183,9 @@ int main(int argc, char** argv) {
       "--form", bench.form,
       "measure any form of the instruction table, spelled as eval reads it (ex2.approx.ftz.f32): a dependent\n"
       "chain (latency) and an independent stream over all resident warps (throughput)");
-  bench_cmd->add_option("--consumer", bench.consumer,
-                        "with --form: the latency from the form's issue to the earliest issue of this dependent form")
+  bench_cmd
+      ->add_option("--consumer", bench.consumer,
+                   "with --form: the latency from the form's issue to the earliest issue of this dependent form")
       ->needs(bench_form);
   bench_cmd
       ->add_flag("--references", bench.references,
@@ -165,11 +196,41 @@ int main(int argc, char** argv) {
   ptxfu::cli::SweepCmdOptions sweep;
   CLI::App* sweep_cmd = ptxfu::cli::add_sweep_subcommand(app, sweep);
 
+  ptxfu::cli::MmaCmdOptions mma;
+  CLI::App* mma_cmd = app.add_subcommand("mma", ptxfu::cli::kMmaHelp);
+  mma_cmd
+      ->add_option(
+          "--instruction", mma.instruction,
+          "the instruction as PTX spells it: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32,\n"
+          "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f16, wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16")
+      ->required();
+  mma_cmd->add_option("--target", mma.target, "sm target whose tensor core computes it (default sm_80)");
+  mma_cmd->add_flag("--matmul", mma.matmul, "chain the instruction over a K larger than its k; M and N any size");
+  mma_cmd->add_option("-o,--output", mma.out_path, "write D to this file (default: standard output)");
+  mma_cmd->add_option("A", mma.a_path, "file of A (M x K)")->required();
+  mma_cmd->add_option("B", mma.b_path, "file of B (K x N)")->required();
+  mma_cmd->add_option("C", mma.c_path, "file of C (M x N)")->required();
+
 #ifdef PTXFU_HAVE_COSIM
   ptxfu::cosim::CosimOptions cosim;
   CLI::App* cosim_cmd = app.add_subcommand("cosim", ptxfu::cosim::kCosimHelp);
   ptxfu::cosim::add_cosim_options(*cosim_cmd, cosim);
 #endif
+
+  // An unknown subcommand is an error, with --help or without (CLI11 would
+  // print the top-level help for `ptxfu nosuch --help` and exit 0).
+  for (int i = 1; i < argc; ++i) {
+    if (argv[i][0] == '-') continue;
+    const auto subcommands = app.get_subcommands([](CLI::App*) { return true; });
+    if (std::none_of(subcommands.begin(), subcommands.end(), [&](CLI::App* sub) { return sub->check_name(argv[i]); })) {
+      std::string names;
+      for (const CLI::App* sub : subcommands) names += (names.empty() ? "" : ", ") + sub->get_name();
+      std::cerr << "ptxfu: unknown subcommand '" << argv[i] << "' (the subcommands: " << names
+                << "; see ptxfu --help)\n";
+      return 2;
+    }
+    break;
+  }
 
   CLI11_PARSE(app, argc, argv);
 

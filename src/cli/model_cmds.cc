@@ -17,7 +17,6 @@ ArchConfig config_from(const std::optional<std::string>& path) {
   return path ? models::load_config(*path) : models::default_config();
 }
 
-std::string hex(uint64_t v, unsigned bits) { return fmt::format("0x{:0{}x}", v, bits / 4); }
 
 nlohmann::json optional_number(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);

@@ -10,6 +10,7 @@
 // exec::execute; nothing here rounds a number.
 #pragma once
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -64,8 +65,8 @@ enum class Kind : uint8_t {
   fence,     // membar / fence: no functional effect
   nop,       // prefetch and friends: no functional effect
   func_end,  // synthetic: the end of a function, where its paths reconverge and it returns
+  kCount
 };
-std::string_view name(Kind k);
 
 // The unit class a timing model maps to a configured unit.
 enum class Unit : uint8_t {
@@ -74,6 +75,49 @@ enum class Unit : uint8_t {
   branch,  // bra/call/ret/exit/func_end
   warp,    // shfl/vote/match/redux/activemask/bar
 };
+
+// What the executor and a timing model know of each kind, one row per Kind
+// in the enum's order: adding a kind is a row here (the static_assert below
+// refuses a kind without one) and its case in step.cc's execute() (a switch
+// without a default, whose missing case is a compile error).
+struct KindRow {
+  Kind kind;
+  std::string_view name;
+  Unit unit;
+  bool control;      // holds its warp until it resolves (branches, calls, returns, exits, barriers)
+  bool memory_path;  // its results come back from the memory path: a wait for them is a memory stall
+};
+inline constexpr KindRow kKinds[] = {
+    {Kind::arith, "arith", Unit::pipe, false, false},
+    {Kind::mov, "mov", Unit::pipe, false, false},
+    {Kind::cvta, "cvta", Unit::pipe, false, false},
+    {Kind::ld, "ld", Unit::memory, false, true},
+    {Kind::st, "st", Unit::memory, false, false},
+    {Kind::atom, "atom", Unit::memory, false, true},
+    {Kind::red, "red", Unit::memory, false, false},
+    {Kind::bra, "bra", Unit::branch, true, false},
+    {Kind::call, "call", Unit::branch, true, false},
+    {Kind::ret, "ret", Unit::branch, true, false},
+    {Kind::exit, "exit", Unit::branch, true, false},
+    {Kind::bar, "bar", Unit::warp, true, false},
+    {Kind::shfl, "shfl", Unit::warp, false, true},
+    {Kind::vote, "vote", Unit::warp, false, false},
+    {Kind::match, "match", Unit::warp, false, false},
+    {Kind::redux, "redux", Unit::warp, false, false},
+    {Kind::activemask, "activemask", Unit::warp, false, false},
+    {Kind::fence, "fence", Unit::memory, false, false},
+    {Kind::nop, "nop", Unit::branch, false, false},
+    {Kind::func_end, "func_end", Unit::branch, true, false},
+};
+static_assert(std::size(kKinds) == static_cast<size_t>(Kind::kCount), "every Kind has its row in kKinds");
+constexpr bool kinds_in_order() {
+  for (size_t i = 0; i < std::size(kKinds); ++i)
+    if (static_cast<size_t>(kKinds[i].kind) != i) return false;
+  return true;
+}
+static_assert(kinds_in_order(), "kKinds is in the enum's order");
+inline const KindRow& row(Kind k) { return kKinds[static_cast<size_t>(k)]; }
+inline std::string_view name(Kind k) { return row(k).name; }
 
 enum class SReg : uint8_t {
   tid,
@@ -164,7 +208,7 @@ struct Inst {
   uint32_t reads[kMaxRegsPerInst];
   uint32_t writes[kMaxRegsPerInst];
 
-  Unit unit() const;
+  Unit unit() const { return row(kind).unit; }
 };
 
 // A parameter of a .func (or the .entry): where it lives and its size.
@@ -185,11 +229,11 @@ struct CallParam {
 struct Function {
   std::string_view name;
   bool is_entry = false;
-  uint32_t begin = 0, end = 0;    // instructions [begin, end]; `end` is the func_end marker
-  uint32_t num_regs = 0;          // register slots of a frame
-  std::vector<uint8_t> reg_bits;  // per slot (1 for .pred)
+  uint32_t begin = 0, end = 0;         // instructions [begin, end]; `end` is the func_end marker
+  uint32_t num_regs = 0;               // register slots of a frame
+  std::vector<uint8_t> reg_bits;       // per slot (1 for .pred)
   std::vector<std::string> reg_names;  // per slot, as declared ("%r3" for the fourth of %r<8>)
-  std::vector<Param> params;      // the entry's: offsets in the kernel parameter buffer
+  std::vector<Param> params;           // the entry's: offsets in the kernel parameter buffer
   std::vector<Param> returns;
   uint32_t param_bytes = 0;  // a .func's per-lane parameter area: params, returns, call-sequence .params
   uint64_t address = 0;      // what `mov.u64 %rd, name` gives (kCodeBase + 16 * index)

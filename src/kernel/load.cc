@@ -226,7 +226,8 @@ void Loader::declare_reg(const isa::Declaration& d, Function& fn) {
   if (fn.num_regs + n > (1u << 20)) fail(d.loc, "more than 2^20 registers in one function");
   fn.num_regs += n;
   fn.reg_bits.insert(fn.reg_bits.end(), n, s.bits);
-  for (uint32_t i = 0; i < n; ++i) fn.reg_names.push_back(d.count ? fmt::format("{}{}", d.name, i) : std::string(d.name));
+  for (uint32_t i = 0; i < n; ++i)
+    fn.reg_names.push_back(d.count ? fmt::format("{}{}", d.name, i) : std::string(d.name));
   scopes_.back()[d.name] = s;
 }
 

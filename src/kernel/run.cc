@@ -21,33 +21,6 @@ std::string_view name(Space s) {
   return "";
 }
 
-std::string_view name(Kind k) {
-  constexpr std::string_view kNames[] = {"arith", "mov",   "cvta",       "ld",    "st",  "atom",    "red",
-                                         "bra",   "call",  "ret",        "exit",  "bar", "shfl",    "vote",
-                                         "match", "redux", "activemask", "fence", "nop", "func_end"};
-  return kNames[static_cast<size_t>(k)];
-}
-
-Unit Inst::unit() const {
-  switch (kind) {
-    case Kind::arith:
-    case Kind::mov:
-    case Kind::cvta: return Unit::pipe;
-    case Kind::ld:
-    case Kind::st:
-    case Kind::atom:
-    case Kind::red:
-    case Kind::fence: return Unit::memory;
-    case Kind::bra:
-    case Kind::call:
-    case Kind::ret:
-    case Kind::exit:
-    case Kind::func_end:
-    case Kind::nop: return Unit::branch;
-    default: return Unit::warp;
-  }
-}
-
 Arg Arg::f32(float v) {
   uint32_t u;
   std::memcpy(&u, &v, 4);

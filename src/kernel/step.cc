@@ -9,6 +9,9 @@
 #include "exec/execute.h"
 #include "kernel/kernel.h"
 
+// A kind without its case in execute() is an error, not a silent no-op.
+#pragma GCC diagnostic error "-Wswitch"
+
 namespace ptxfu::kernel {
 namespace {
 
@@ -739,7 +742,14 @@ class Exec {
         for (unsigned lane = 0; lane < 32; ++lane)
           if (exec >> lane & 1) write(in.dst[0], lane, w_.stack.back().mask);
         break;
-      default: break;  // fence, nop
+      case Kind::fence:
+      case Kind::nop: break;  // no functional effect
+      case Kind::bra:
+      case Kind::call:
+      case Kind::ret:
+      case Kind::exit:
+      case Kind::func_end:
+      case Kind::kCount: break;  // control: the switch above
     }
   }
 

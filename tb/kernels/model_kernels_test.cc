@@ -351,6 +351,14 @@ TEST(SimCli, NoOutputsFromAFailedRun) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/arg1.bin"));
 }
 
+// A straight-line program's profile annotates the file's own lines.
+TEST(SimCli, StraightLineProfileAnnotatesTheFilesLines) {
+  const Cli r = ptxfu("sim " + std::string(PTXFU_SOURCE_DIR) + "/examples/sim_mix.ptx --json --profile");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(Contains(r.out, "\"line\": 13,"));
+  EXPECT_TRUE(Contains(r.out, "\"source\": \"fma.rn.f32 %f2, %f0, %f1, %f1;    // 1.25\""));
+}
+
 TEST(SimCli, StraightLineProgramsRefuseKernelOptions) {
   const Cli r = ptxfu("sim " + std::string(PTXFU_SOURCE_DIR) + "/examples/sim_mix.ptx --grid 2");
   EXPECT_EQ(r.status, 2);

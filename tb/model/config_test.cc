@@ -250,7 +250,8 @@ TEST(StraightLine, ErrorsNameFileLineAndColumn) {
     std::string expect;
   };
   const Case cases[] = {
-      {".reg .b32 %r<4>;\n.entry f()\n", "p.ptx:2:1: error: Unknown directive '.entry' in the body of 'straight_line_program'"},
+      {".reg .b32 %r<4>;\n.entry f()\n",
+       "p.ptx:2:1: error: Unknown directive '.entry' in the body of 'straight_line_program'"},
       {".reg .b32 %r<4>;\nadd.u32 %r1, %r2, %q9;\n", "p.ptx:2:19: error: Unknown symbol '%q9'"},
       {".reg .b32 %r<4>;\nadd.u32 %r1, %r2, %r3\n", "p.ptx:2:22: error: expected ';'"},
       {".reg .b32 %r<4>;\nfma.rn.f32.f16 %r1, %r2, %r3, %r1;\n",

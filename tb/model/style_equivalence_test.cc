@@ -32,11 +32,12 @@ struct RandomProgram {
 RandomProgram random_program(uint32_t seed, unsigned length) {
   std::mt19937 rng(seed);
   const RandomOp forms[] = {
-      {"fma.rn.f32", 3, 'f', 'f', {}},   {"add.s32", 2, 'r', 'r', {}},   {"mad.lo.s32", 3, 'r', 'r', {}},
-      {"fma.rn.f16x2", 3, 'r', 'r', {}}, {"ex2.approx.ftz.f32", 1, 'f', 'f', {}},
-      {"fma.rn.f64", 3, 'd', 'd', {}},   {"popc.b32", 1, 'r', 'r', {}},  {"min.f32", 2, 'f', 'f', {}},
-      {"div.rn.f32", 2, 'f', 'f', {}},   {"mul.wide.u32", 2, 'w', 'r', {}},
-      {"add.cc.u32", 2, 'r', 'r', {}},   {"addc.cc.u32", 2, 'r', 'r', {}},
+      {"fma.rn.f32", 3, 'f', 'f', {}},         {"add.s32", 2, 'r', 'r', {}},
+      {"mad.lo.s32", 3, 'r', 'r', {}},         {"fma.rn.f16x2", 3, 'r', 'r', {}},
+      {"ex2.approx.ftz.f32", 1, 'f', 'f', {}}, {"fma.rn.f64", 3, 'd', 'd', {}},
+      {"popc.b32", 1, 'r', 'r', {}},           {"min.f32", 2, 'f', 'f', {}},
+      {"div.rn.f32", 2, 'f', 'f', {}},         {"mul.wide.u32", 2, 'w', 'r', {}},
+      {"add.cc.u32", 2, 'r', 'r', {}},         {"addc.cc.u32", 2, 'r', 'r', {}},
   };
   RandomProgram p;
   p.text = ".reg .b32 %r<8>;\n.reg .f32 %f<8>;\n.reg .f64 %d<8>;\n.reg .b64 %w<8>;\n";

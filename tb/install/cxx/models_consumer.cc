@@ -2,8 +2,8 @@
 // checks warp 0's registers against host integer arithmetic.
 #include <cstdio>
 
-#include "models/config.h"
 #include "kernel/kernel.h"
+#include "models/config.h"
 #include "models/simulator.h"
 
 int main() {

@@ -105,7 +105,8 @@ TEST(SimCli, BadInputGetsAClearErrorAndNonZeroExit) {
   EXPECT_NE(r.out.find("bad.ptx:3:19: error: Unknown symbol '%q3'"), std::string::npos) << r.out;
   // A fault reads as compute-sanitizer's report, with the program's line.
   {
-    std::ofstream(dir + "/fault.ptx") << ".reg .b32 %r<4>;\n.reg .b64 %rd;\nmov.u64 %rd, 0;\nld.global.u32 %r1, [%rd];\n";
+    std::ofstream(dir + "/fault.ptx")
+        << ".reg .b32 %r<4>;\n.reg .b64 %rd;\nmov.u64 %rd, 0;\nld.global.u32 %r1, [%rd];\n";
   }
   r = run("sim " + dir + "/fault.ptx");
   EXPECT_EQ(r.status, 1);
