@@ -210,6 +210,74 @@ py::tuple eval_arrays(const ptxfu::Form& form, const std::vector<py::array>& arr
   return py::tuple(results);
 }
 
+// ---- mma over batches of matrices
+
+// A matrix operand broadcast to (batch..., rows, cols): its data, item size
+// and byte strides (0 along broadcast dimensions).
+struct MatrixArg {
+  const char* data;
+  size_t itemsize;
+  std::vector<ptrdiff_t> strides;
+  ptrdiff_t rows, cols;
+};
+
+MatrixArg matrix_arg(const py::array& a) {
+  const auto nd = static_cast<size_t>(a.ndim());
+  return {static_cast<const char*>(a.data()), static_cast<size_t>(a.itemsize()),
+          std::vector<ptrdiff_t>(a.strides(), a.strides() + nd), a.shape(nd - 2), a.shape(nd - 1)};
+}
+
+// Copies batch item `offset` (bytes) of `m` into a row-major uint64 matrix.
+void gather_matrix(const MatrixArg& m, ptrdiff_t offset, uint64_t* out) {
+  const size_t nd = m.strides.size();
+  const ptrdiff_t rs = m.strides[nd - 2], cs = m.strides[nd - 1];
+  for (ptrdiff_t i = 0; i < m.rows; ++i)
+    gather(m.data + offset + i * rs, m.itemsize, cs, static_cast<size_t>(m.cols), out + i * m.cols);
+}
+
+// D = A B + C for every batch item of operands already broadcast to one
+// batch shape (uint8/16/32/64 bit patterns): one instruction (the shapes
+// are its own) or a chain over K. The loop runs with the GIL released.
+py::array mma_arrays(const ptxfu::MmaInstruction& inst, const py::array& a, const py::array& b, const py::array& c,
+                     const py::dtype& d_dtype) {
+  if (a.ndim() < 2 || b.ndim() != a.ndim() || c.ndim() != a.ndim() ||
+      !std::equal(a.shape(), a.shape() + a.ndim() - 2, b.shape()) ||
+      !std::equal(a.shape(), a.shape() + a.ndim() - 2, c.shape()))
+    throw ptxfu::Error("internal: A, B and C are not broadcast to one batch shape");
+  const MatrixArg ma = matrix_arg(a), mb = matrix_arg(b), mc = matrix_arg(c);
+  inst.check_shapes(static_cast<int>(ma.rows), static_cast<int>(ma.cols), static_cast<int>(mb.rows),
+                    static_cast<int>(mb.cols), static_cast<int>(mc.rows), static_cast<int>(mc.cols), true);
+  const size_t batch_dims = static_cast<size_t>(a.ndim()) - 2;
+  std::vector<ptrdiff_t> shape(a.shape(), a.shape() + batch_dims);
+  shape.push_back(ma.rows);
+  shape.push_back(mb.cols);
+  py::array d(d_dtype, shape);
+  size_t count = 1;
+  for (size_t i = 0; i < batch_dims; ++i) count *= static_cast<size_t>(shape[i]);
+  const int m = static_cast<int>(ma.rows), n = static_cast<int>(mb.cols), k = static_cast<int>(ma.cols);
+  const size_t dn = static_cast<size_t>(m) * n, dsize = static_cast<size_t>(d.itemsize());
+  char* dout = static_cast<char*>(d.mutable_data());
+  if (count == 0 || dn == 0) return d;
+  py::gil_scoped_release release;
+  std::vector<uint64_t> av(static_cast<size_t>(m) * k), bv(static_cast<size_t>(k) * n), cv(dn), dv(dn);
+  std::vector<ptrdiff_t> index(batch_dims, 0);  // the odometer over the batch
+  for (size_t item = 0; item < count; ++item) {
+    ptrdiff_t oa = 0, ob = 0, oc = 0;
+    for (size_t i = 0; i < batch_dims; ++i)
+      oa += index[i] * ma.strides[i], ob += index[i] * mb.strides[i], oc += index[i] * mc.strides[i];
+    gather_matrix(ma, oa, av.data());
+    gather_matrix(mb, ob, bv.data());
+    gather_matrix(mc, oc, cv.data());
+    inst.matmul(m, n, k, av.data(), bv.data(), cv.data(), dv.data());
+    scatter(dv.data(), dn, dsize, dout + item * dn * dsize);
+    for (size_t i = batch_dims; i-- > 0;) {
+      if (++index[i] < shape[i]) break;
+      index[i] = 0;
+    }
+  }
+  return d;
+}
+
 // ---- formats
 
 ptxfu::Rounding rounding_of(const std::string& name) {
@@ -292,6 +360,20 @@ PYBIND11_MODULE(_ptxfu, m) {
       .def_property_readonly("reads_carry", &ptxfu::Form::reads_carry)
       .def_property_readonly("writes_carry", &ptxfu::Form::writes_carry)
       .def("_eval_arrays", &eval_arrays, py::arg("arrays"), py::arg("value_dtype"), py::arg("out") = py::none());
+
+  py::class_<ptxfu::MmaInstruction>(m, "_Mma")
+      .def(py::init<std::string, std::string>(), py::arg("name"), py::arg("target"))
+      .def_property_readonly("m", &ptxfu::MmaInstruction::m)
+      .def_property_readonly("n", &ptxfu::MmaInstruction::n)
+      .def_property_readonly("k", &ptxfu::MmaInstruction::k)
+      .def_property_readonly("shape", &ptxfu::MmaInstruction::shape)
+      .def_property_readonly("types",
+                             [](const ptxfu::MmaInstruction& i) {
+                               return py::make_tuple(std::string(i.a_type()), std::string(i.b_type()),
+                                                     std::string(i.c_type()), std::string(i.d_type()));
+                             })
+      .def("_check_shapes", &ptxfu::MmaInstruction::check_shapes)
+      .def("_run", &mma_arrays);
 
   py::class_<ptxfu::Format>(m, "_Format")
       .def_property_readonly("name", [](const ptxfu::Format& f) { return std::string(f.name()); })

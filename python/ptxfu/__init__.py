@@ -12,6 +12,7 @@
 eval        one PTX form over NumPy arrays of bit patterns, with broadcasting
 check       ptxfu check on PTX text: verdicts with line, column and message
 formats     the float formats of the core's table: decode, encode, constants
+mma, matmul tensor-core matrix multiply-accumulate on NumPy matrices, bit exact
 sim, bench  the SystemC model; the dicts `ptxfu sim/bench --json` print
 load_sweep  a `ptxfu sweep` result directory as columns (NumPy arrays or lists)
 
@@ -28,7 +29,7 @@ import numpy as np
 
 from . import _ptxfu
 
-__all__ = ["Error", "Form", "eval", "check", "CheckResult", "Verdict", "Format", "formats", "sim", "bench",
+__all__ = ["Error", "Form", "eval", "check", "mma", "matmul", "CheckResult", "Verdict", "Format", "formats", "sim", "bench",
            "embedded_configs", "load_sweep", "SweepResults", "__version__"]
 
 __version__ = _ptxfu.__version__
@@ -306,6 +307,109 @@ class _Formats:
 
 
 formats = _Formats(Format(c) for c in _ptxfu._formats())
+
+
+# ---------------------------------------------------------------- mma, matmul
+
+# Per element type: the dtype of its bit patterns, and the dtype of its
+# values where NumPy has one (tf32: float32, whose low 13 bits the tensor
+# core ignores).
+_MMA_BITS = {"f16": np.uint16, "bf16": np.uint16, "tf32": np.uint32, "f32": np.uint32, "f64": np.uint64,
+             "e4m3": np.uint8, "e5m2": np.uint8, "e3m2": np.uint8, "e2m3": np.uint8, "e2m1": np.uint8,
+             "s8": np.uint8, "u8": np.uint8, "s4": np.uint8, "u4": np.uint8, "s32": np.uint32}
+_MMA_VALUES = {"f16": np.float16, "tf32": np.float32, "f32": np.float32, "f64": np.float64, "s8": np.int8,
+               "u8": np.uint8, "s4": np.int8, "u4": np.uint8, "s32": np.int32}
+
+DEFAULT_MMA = "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
+
+
+@functools.lru_cache(maxsize=256)
+def _mma_instruction(name, target):
+    return _ptxfu._Mma(name, target)
+
+
+def _mma_operand(x, elem, what):
+    """An operand as the unsigned bit patterns of its element type."""
+    a = np.asarray(x)
+    bits = np.dtype(_MMA_BITS[elem])
+    values = _MMA_VALUES.get(elem)
+    if a.dtype == bits:
+        return _native(a)
+    if values is not None and a.dtype == np.dtype(values):
+        a = _native(a)
+        if elem == "s4":  # int8 values in -8..7, as their 4-bit two's complement
+            if a.size and (a.min() < -8 or a.max() > 7):
+                raise Error("%s: s4 values lie in -8..7, found %d" % (what, a.min() if a.min() < -8 else a.max()))
+            return a.view(np.uint8) & np.uint8(0xF)
+        return a.view(bits)
+    accepted = ("%s values or " % np.dtype(values).name if values is not None else "") + "%s bit patterns" % bits.name
+    raise Error("%s: a %s operand takes %s, not %s" % (what, elem, accepted, a.dtype.name))
+
+
+def _mma_run(inst, a, b, c, chain, bits):
+    ta, tb, tc, td = inst.types
+    a, b = _mma_operand(a, ta, "A"), _mma_operand(b, tb, "B")
+    if c is None:
+        c = np.zeros((a.shape[-2] if a.ndim >= 2 else 0, b.shape[-1] if b.ndim >= 1 else 0), _MMA_BITS[tc])
+    c = _mma_operand(c, tc, "C")
+    for name, x in (("A", a), ("B", b), ("C", c)):
+        if x.ndim < 2:
+            raise Error("%s is %s: a matrix has two dimensions (a batch of them more)" % (name, tuple(x.shape)))
+    try:
+        inst._check_shapes(a.shape[-2], a.shape[-1], b.shape[-2], b.shape[-1], c.shape[-2], c.shape[-1], chain)
+    except Error as e:
+        raise Error("%s%s" % (e, "" if chain else " or a batch of them")) from None
+    try:
+        batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2], c.shape[:-2])
+    except ValueError:
+        raise Error("the batch shapes of A %s, B %s and C %s do not broadcast" %
+                    (a.shape[:-2], b.shape[:-2], c.shape[:-2])) from None
+    a, b, c = (np.broadcast_to(x, batch + x.shape[-2:]) for x in (a, b, c))
+    d_bits = np.dtype(_MMA_BITS[td])
+    d = inst._run(a, b, c, d_bits)
+    return d if bits else d.view(_MMA_VALUES.get(td, d_bits))
+
+
+def mma(a, b, c, instruction=DEFAULT_MMA, target="sm_80", bits=False):
+    """D = A B + C as one tensor-core instruction computes it, bit exactly.
+
+    instruction  the PTX name: "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+                 "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32" (f16 wmma: d.c),
+                 "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16" (c is d's type)
+    target       "sm_70" ... "sm_120a": its tensor core's numerics
+    a, b, c      (M, K), (K, N) and (M, N) arrays of the instruction's shape, or
+                 batches of them with leading dimensions that broadcast as in
+                 np.matmul. Each takes its element type's values or bit patterns:
+                   f16: float16 or uint16      bf16: uint16 bits
+                   tf32: float32 or uint32 (the f32 register; the low 13 bits
+                         are ignored, as the hardware truncates)
+                   f32: float32 or uint32      f64: float64 or uint64
+                   e4m3, e5m2, e3m2, e2m3, e2m1: uint8 bits (in the low bits)
+                   s8: int8 or uint8 bits      u8: uint8
+                   s4: int8 (-8..7) or uint8 bits (low 4)   u4: uint8 (0..15)
+                   s32: int32 or uint32 bits
+    bits         False: D as values (float32 for f32, float16 for f16, float64
+                 for f64, int32 for s32); True: as bit patterns (uint32 ...).
+
+    Raises ptxfu.Error, with the command line's message, for an instruction
+    the target does not have, a wrong shape or a wrong dtype. The loop over
+    the batch runs in C++ with the GIL released.
+
+    >>> ones = np.ones((16, 16), np.float16)
+    >>> mma(ones, ones[:, :8], np.full((16, 8), 0.5, np.float32),
+    ...     instruction="mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32")[0, 0]
+    16.5
+    """
+    return _mma_run(_mma_instruction(instruction, target), a, b, c, False, bits)
+
+
+def matmul(a, b, c=None, instruction=DEFAULT_MMA, target="sm_80", bits=False):
+    """A (M, K) B (K, N) + C as a simple kernel computes it with one
+    instruction: chained over K in ascending k (each instruction's D is the
+    next one's C), K a multiple of the instruction's k; M and N of any size
+    (tiled by the instruction's shape: every element of D is independent of
+    the tiling). c=None: +0. Batches, dtypes, bits and errors as ptxfu.mma."""
+    return _mma_run(_mma_instruction(instruction, target), a, b, c, True, bits)
 
 
 # ---------------------------------------------------------------- sim, bench

@@ -10,6 +10,9 @@
 //   ptxfu::CheckResult r = ptxfu::check("add.sat.u32 %r1, %r2, %r3;", "sm_80");
 //   double x = ptxfu::find_format("e4m3")->decode(0x7e);    // 448
 //
+//   ptxfu::MmaInstruction mma("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", "sm_80");
+//   std::vector<uint64_t> d = mma.mma(a, b, c);             // D = A B + C, bit exact
+//
 // Bit patterns are zero-extended to 64 bits; x2 packs hold lane 0 in the low
 // half. Every error is a ptxfu::Error whose what() is the command line's
 // message (without its `error: LINE:COL:` prefix).
@@ -168,5 +171,64 @@ class Format {
 const std::vector<Format>& formats();
 // nullptr when there is no format of that name.
 const Format* find_format(std::string_view name);
+
+// ---- matrix instructions (tensor cores)
+
+// A matrix multiply-accumulate instruction (mma.sync, wmma.mma.sync,
+// wgmma.mma_async) for a target, parsed once; D = A B + C bit-exactly, as
+// the target's tensor core computes it. Elements are bit patterns,
+// zero-extended: A row-major M x K, B row-major K x N, C and D row-major
+// M x N; tf32 elements are f32 registers (the low 13 bits are ignored, as
+// the hardware truncates them); integers their two's complement bits (s8 in
+// 8 bits, s32 in 32). Cheap to copy; safe to use from several threads.
+class MmaInstruction {
+ public:
+  // Throws Error for a malformed name or target, or an instruction the
+  // target does not have (the message says where it exists).
+  MmaInstruction(std::string_view name, std::string_view target);
+
+  int m() const;
+  int n() const;
+  int k() const;
+  std::string shape() const;  // "m16n8k16"
+  // Element types as PTX spells them ("f16", "bf16", "tf32", "e4m3", "f32", "s8", "s32") ...
+  std::string_view a_type() const;
+  std::string_view b_type() const;
+  std::string_view c_type() const;
+  std::string_view d_type() const;
+  // ... and the bits an element holds (tf32: 32, the register; e2m1: 4).
+  unsigned a_bits() const;
+  unsigned b_bits() const;
+  unsigned c_bits() const;
+  unsigned d_bits() const;
+
+  // Throws Error, with the message the front ends print ("A is (16, 15);
+  // m16n8k16 needs (16, 16)"), unless A is rows x cols a_rows x a_cols
+  // etc. fit one instruction (chain = false) or, chain = true, a chain of
+  // it: A M x K, B K x N, C M x N, K a multiple of k().
+  void check_shapes(int a_rows, int a_cols, int b_rows, int b_cols, int c_rows, int c_cols, bool chain) const;
+
+  // One instruction: A m() x k(), B k() x n(), C m() x n(). Throws Error
+  // for another size or an element wider than its type.
+  std::vector<uint64_t> mma(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b,
+                            const std::vector<uint64_t>& c) const;
+  // A (M x K) B (K x N) + C as a simple kernel computes it: the instruction
+  // chained over K in ascending k (each one's D the next one's C), M and N
+  // tiled by its shape (every element of D is independent of the tiling).
+  std::vector<uint64_t> matmul(int m, int n, int k, const std::vector<uint64_t>& a, const std::vector<uint64_t>& b,
+                               const std::vector<uint64_t>& c) const;
+  // The same on the caller's buffers (d may be c) of those sizes.
+  void matmul(int m, int n, int k, const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* d) const;
+
+ private:
+  struct Impl;
+  std::shared_ptr<const Impl> impl_;
+};
+
+// One instruction by name: MmaInstruction(instruction, target).mma(a, b, c). (Not
+// ptxfu::mma: that is the core's namespace.)
+std::vector<uint64_t> multiply_accumulate(std::string_view instruction, std::string_view target,
+                                          const std::vector<uint64_t>& a, const std::vector<uint64_t>& b,
+                                          const std::vector<uint64_t>& c);
 
 }  // namespace ptxfu

@@ -23,6 +23,7 @@ extern "C" {
 #define PTXFU_OK 0
 #define PTXFU_BAD_FORM 1     /* the mnemonic is not a legal form with that many sources */
 #define PTXFU_BAD_OPERAND 2  /* an operand does not fit its width */
+#define PTXFU_BAD_SHAPE 3    /* matrices of sizes the instruction cannot take */
 
 /* Evaluates `op` on `num_src` sources. Forms that read the carry flag take
  * `carry_in`; `carry_out` (may be NULL) receives the flag of .cc forms. */
@@ -51,6 +52,30 @@ int ptxfu_eval3(const char* op, uint64_t a, uint64_t b, uint64_t c, uint64_t* d)
  */
 int ptxfu_eval_array(const char* op, unsigned num_src, uint32_t n, const uint64_t* src, const int* carry_in,
                      uint64_t* results, int* carry_out);
+
+/* Matrix multiply-accumulate (tensor cores): D = A B + C as `target`'s
+ * tensor core computes `instruction` ("mma.sync.aligned.m16n8k16.row.col.
+ * f32.bf16.bf16.f32", "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f16",
+ * "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16"; target "sm_80").
+ * Elements are bit patterns zero-extended to 64 bits: A row-major m x k,
+ * B row-major k x n, C and D row-major m x n (d may be c); tf32 elements
+ * are f32 registers (the low 13 bits are ignored, as the hardware
+ * truncates), integers their two's complement bits. Status PTXFU_BAD_FORM
+ * for an instruction the target does not have, PTXFU_BAD_SHAPE for sizes it
+ * cannot take, PTXFU_BAD_OPERAND for an element wider than its type. */
+
+/* The instruction's shape (m, n and k may be NULL). */
+int ptxfu_mma_shape(const char* instruction, const char* target, int* m, int* n, int* k);
+
+/* One instruction: m, n, k are its shape (ptxfu_mma_shape). */
+int ptxfu_mma(const char* instruction, const char* target, const uint64_t* a, const uint64_t* b, const uint64_t* c,
+              uint64_t* d);
+
+/* A (m x k) B (k x n) + C as a simple kernel computes it: the instruction
+ * chained over k in ascending order (k a multiple of the instruction's k),
+ * m and n any size (every element of D is independent of the tiling). */
+int ptxfu_matmul(const char* instruction, const char* target, uint32_t m, uint32_t n, uint32_t k, const uint64_t* a,
+                 const uint64_t* b, const uint64_t* c, uint64_t* d);
 
 /* A readable message for the last error of this thread ("" if none). */
 const char* ptxfu_last_error(void);

@@ -1,6 +1,7 @@
 #include "capi/ptxfu.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -30,12 +31,14 @@ extern "C" int ptxfu_eval(const char* op, const uint64_t* src, unsigned num_src,
   isa::Instr instr;
   isa::Diagnostic d;
   static const isa::Capabilities newest = isa::capabilities_of(isa::newest_target(), isa::kNewestPtx);
-  if (!isa::check_form(op, num_src, newest, 1, instr, d)) return fail(PTXFU_BAD_FORM, fmt::format("{}: {}", op, d.message));
+  if (!isa::check_form(op, num_src, newest, 1, instr, d))
+    return fail(PTXFU_BAD_FORM, fmt::format("{}: {}", op, d.message));
   uint64_t lane[4] = {};
   for (unsigned k = 0; k < num_src; ++k) {
     const unsigned bits = isa::src_bits(instr, k);
     if (bits < 64 && (src[k] >> bits))
-      return fail(PTXFU_BAD_OPERAND, fmt::format("{}: operand {} 0x{:x} does not fit in {} bits", op, k + 1, src[k], bits));
+      return fail(PTXFU_BAD_OPERAND,
+                  fmt::format("{}: operand {} 0x{:x} does not fit in {} bits", op, k + 1, src[k], bits));
     lane[k] = src[k];
   }
   const exec::Result r = exec::execute(instr, lane, carry_in != 0);
@@ -96,6 +99,60 @@ extern "C" int ptxfu_eval_array(const char* op, unsigned num_src, uint32_t n, co
       for (uint32_t i = 0; i < m; ++i) carry_out[i0 + i] = cout[i];
   }
   return PTXFU_OK;
+}
+
+namespace {
+
+// The instruction, or a status and message.
+int make_mma(const char* instruction, const char* target, std::optional<ptxfu::MmaInstruction>& out) {
+  if (!instruction || !target) return fail(PTXFU_BAD_FORM, "bad arguments");
+  try {
+    out.emplace(instruction, target);
+  } catch (const ptxfu::Error& e) {
+    return fail(PTXFU_BAD_FORM, e.what());
+  }
+  return PTXFU_OK;
+}
+
+}  // namespace
+
+extern "C" int ptxfu_mma_shape(const char* instruction, const char* target, int* m, int* n, int* k) {
+  last_error.clear();
+  std::optional<ptxfu::MmaInstruction> inst;
+  if (const int status = make_mma(instruction, target, inst)) return status;
+  if (m) *m = inst->m();
+  if (n) *n = inst->n();
+  if (k) *k = inst->k();
+  return PTXFU_OK;
+}
+
+extern "C" int ptxfu_matmul(const char* instruction, const char* target, uint32_t m, uint32_t n, uint32_t k,
+                            const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* d) {
+  last_error.clear();
+  std::optional<ptxfu::MmaInstruction> inst;
+  if (const int status = make_mma(instruction, target, inst)) return status;
+  if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX) return fail(PTXFU_BAD_SHAPE, "matrix sizes beyond 2^31 - 1");
+  const int mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k);
+  try {
+    inst->check_shapes(mi, ki, ki, ni, mi, ni, true);
+  } catch (const ptxfu::Error& e) {
+    return fail(PTXFU_BAD_SHAPE, e.what());
+  }
+  if (!a || !b || !c || !d) return fail(PTXFU_BAD_FORM, "bad arguments");
+  try {
+    inst->matmul(mi, ni, ki, a, b, c, d);
+  } catch (const ptxfu::Error& e) {
+    return fail(PTXFU_BAD_OPERAND, e.what());
+  }
+  return PTXFU_OK;
+}
+
+extern "C" int ptxfu_mma(const char* instruction, const char* target, const uint64_t* a, const uint64_t* b,
+                         const uint64_t* c, uint64_t* d) {
+  int m = 0, n = 0, k = 0;
+  if (const int status = ptxfu_mma_shape(instruction, target, &m, &n, &k)) return status;
+  return ptxfu_matmul(instruction, target, static_cast<uint32_t>(m), static_cast<uint32_t>(n), static_cast<uint32_t>(k),
+                      a, b, c, d);
 }
 
 extern "C" const char* ptxfu_last_error(void) { return last_error.c_str(); }

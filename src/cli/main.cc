@@ -14,6 +14,7 @@
 #include "approx/half_table.h"
 #include "cli/check_cmd.h"
 #include "cli/eval_cmd.h"
+#include "cli/mma_cmd.h"
 #include "cli/model_cmds.h"
 #include "cli/sweep_cmd.h"
 #ifdef PTXFU_HAVE_COSIM
@@ -39,6 +40,7 @@ const std::map<std::string, const char*> kSummaries = {
     {"sim", "run a PTX kernel, or a straight-line program, on the cycle-approximate SM model"},
     {"bench", "the model's latency and throughput (built-in benches, any form) beside published figures"},
     {"sweep", "sweep a design space on the SM model: resumable, results as CSV and JSON lines, charts"},
+    {"mma", "tensor-core D = A B + C bit-exactly for an sm target: matrices of 0x bit patterns in files"},
     {"cosim", "co-simulate the reference RTL (half-precision datapath) against the exact core"},
 };
 
@@ -194,6 +196,21 @@ int main(int argc, char** argv) {
   ptxfu::cli::SweepCmdOptions sweep;
   CLI::App* sweep_cmd = ptxfu::cli::add_sweep_subcommand(app, sweep);
 
+  ptxfu::cli::MmaCmdOptions mma;
+  CLI::App* mma_cmd = app.add_subcommand("mma", ptxfu::cli::kMmaHelp);
+  mma_cmd
+      ->add_option(
+          "--instruction", mma.instruction,
+          "the instruction as PTX spells it: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32,\n"
+          "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f16, wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16")
+      ->required();
+  mma_cmd->add_option("--target", mma.target, "sm target whose tensor core computes it (default sm_80)");
+  mma_cmd->add_flag("--matmul", mma.matmul, "chain the instruction over a K larger than its k; M and N any size");
+  mma_cmd->add_option("-o,--output", mma.out_path, "write D to this file (default: standard output)");
+  mma_cmd->add_option("A", mma.a_path, "file of A (M x K)")->required();
+  mma_cmd->add_option("B", mma.b_path, "file of B (K x N)")->required();
+  mma_cmd->add_option("C", mma.c_path, "file of C (M x N)")->required();
+
 #ifdef PTXFU_HAVE_COSIM
   ptxfu::cosim::CosimOptions cosim;
   CLI::App* cosim_cmd = app.add_subcommand("cosim", ptxfu::cosim::kCosimHelp);
@@ -226,6 +243,7 @@ int main(int argc, char** argv) {
     }
     return ptxfu::cli::run_eval(in.get(), stdout, std::cerr, eval);
   }
+  if (*mma_cmd) return ptxfu::cli::run_mma(mma, std::cout, std::cerr);
   if (*sim_cmd && sim.rtl_half && sim_cmd->count("--mode") == 0) sim.style = "at";
   if (*sim_cmd) return load_mufu_tables(sim_tables, "sim") ? ptxfu::cli::run_sim(sim, std::cout, std::cerr) : 2;
   if (*bench_cmd) return ptxfu::cli::run_bench(bench, std::cout, std::cerr);

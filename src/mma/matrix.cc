@@ -135,11 +135,39 @@ uint64_t engine_c(const Instruction& inst, uint64_t bits) {
                      fp::Policy{widening ? fp::Rounding::rz : fp::Rounding::rn});
 }
 
+// The longest k of one instruction (k64 for the 4-bit types).
+constexpr std::size_t kMaxStep = 64;
+
 void check_size(const char* what, std::size_t got, std::size_t want) {
   if (got != want) throw std::invalid_argument(fmt::format("matrix {} has {} elements, expected {}", what, got, want));
 }
 
 }  // namespace
+
+void matmul_cols(const Instruction& inst, int m, int n, int k, const uint64_t* a, const uint64_t* b_cols,
+                 const uint64_t* c, uint64_t* d) {
+  const std::size_t kk = k, step = inst.shape.k;
+  const bool truncate = inst.row->truncate_inputs;
+  uint64_t ta[kMaxStep], tb[kMaxStep];  // one block's operands, tf32 registers truncated
+  if (truncate && step > kMaxStep)
+    throw std::invalid_argument(fmt::format("k = {}: one instruction's k is at most {}", step, kMaxStep));
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      const std::size_t at = std::size_t(i) * n + j;
+      uint64_t acc = engine_c(inst, c[at]);
+      for (std::size_t k0 = 0; k0 < kk; k0 += step) {
+        const uint64_t* x = a + i * kk + k0;
+        const uint64_t* y = b_cols + j * kk + k0;
+        if (truncate) {
+          for (std::size_t t = 0; t < step; ++t) ta[t] = engine_input(inst, x[t]), tb[t] = engine_input(inst, y[t]);
+          x = ta, y = tb;
+        }
+        acc = block_fma(*inst.row, step, x, y, acc, inst.satfinite);
+      }
+      d[at] = acc;
+    }
+  }
+}
 
 std::vector<uint64_t> matmul(const Instruction& inst, int m, int n, int k, const std::vector<uint64_t>& a,
                              const std::vector<uint64_t>& b, const std::vector<uint64_t>& c) {
@@ -149,21 +177,11 @@ std::vector<uint64_t> matmul(const Instruction& inst, int m, int n, int k, const
   check_size("A", a.size(), std::size_t(m) * k);
   check_size("B", b.size(), std::size_t(k) * n);
   check_size("C", c.size(), std::size_t(m) * n);
-  // A's rows and B's columns as the engine takes them, each contiguous.
-  const std::size_t kk = k, step = inst.shape.k;
-  std::vector<uint64_t> rows(a.size()), cols(b.size()), d(std::size_t(m) * n);
-  for (std::size_t i = 0; i < a.size(); ++i) rows[i] = engine_input(inst, a[i]);
-  for (std::size_t t = 0; t < kk; ++t) {
-    for (int j = 0; j < n; ++j) cols[j * kk + t] = engine_input(inst, b[t * n + j]);
+  std::vector<uint64_t> cols(b.size()), d(std::size_t(m) * n);  // B's columns, each contiguous
+  for (std::size_t t = 0; t < std::size_t(k); ++t) {
+    for (int j = 0; j < n; ++j) cols[j * std::size_t(k) + t] = b[t * n + j];
   }
-  for (int i = 0; i < m; ++i) {
-    for (int j = 0; j < n; ++j) {
-      uint64_t acc = engine_c(inst, c[std::size_t(i) * n + j]);
-      for (std::size_t k0 = 0; k0 < kk; k0 += step)
-        acc = block_fma(*inst.row, step, &rows[i * kk + k0], &cols[j * kk + k0], acc, inst.satfinite);
-      d[std::size_t(i) * n + j] = acc;
-    }
-  }
+  matmul_cols(inst, m, n, k, a.data(), cols.data(), c.data(), d.data());
   return d;
 }
 

@@ -54,4 +54,11 @@ std::vector<uint64_t> mma(const Instruction& inst, const std::vector<uint64_t>& 
 std::vector<uint64_t> matmul(const Instruction& inst, int m, int n, int k, const std::vector<uint64_t>& a,
                              const std::vector<uint64_t>& b, const std::vector<uint64_t>& c);
 
+// matmul on buffers the caller holds, allocating nothing (the APIs' batch
+// loops call it once a tile): B given by columns, element (k, n) at
+// b_cols[n * K + k]; d (M x N) may be c. The sizes are the caller's to
+// check: K a positive multiple of the instruction's k.
+void matmul_cols(const Instruction& inst, int m, int n, int k, const uint64_t* a, const uint64_t* b_cols,
+                 const uint64_t* c, uint64_t* d);
+
 }  // namespace ptxfu::mma

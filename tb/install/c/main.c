@@ -56,6 +56,16 @@ int main(void) {
     expect(ptxfu_eval2("add.bogus.u32", 1, 2, &d) == PTXFU_BAD_FORM && strstr(ptxfu_last_error(), "add.bogus.u32"),
            ptxfu_last_error(), 0, 0);
   }
+  {
+    /* A tensor-core instruction: ones times twos plus 0.5, exact in f32. */
+    uint64_t a[16 * 16], b[16 * 8], c[16 * 8], d[16 * 8];
+    int i;
+    for (i = 0; i < 16 * 16; ++i) a[i] = 0x3f80;                   /* bf16 1.0 */
+    for (i = 0; i < 16 * 8; ++i) b[i] = 0x4000, c[i] = 0x3f000000; /* bf16 2.0, f32 0.5 */
+    expect(ptxfu_mma("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", "sm_80", a, b, c, d) == PTXFU_OK &&
+               d[0] == 0x42020000 && d[16 * 8 - 1] == 0x42020000,
+           "ptxfu_mma", d[0], 0x42020000); /* 16 * 2 + 0.5 = 32.5 */
+  }
   printf("%s: ptxfu %s, %d checks, %d failures\n", failures ? "FAIL" : "ok", PTXFU_VERSION, checks, failures);
   return failures ? 1 : 0;
 }

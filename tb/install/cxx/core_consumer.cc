@@ -74,6 +74,12 @@ int main() {
   expect(ptxfu::find_format("f16")->encode(1.0) == 0x3c00, "f16 encode(1.0)", ptxfu::find_format("f16")->encode(1.0),
          0x3c00);
 
+  // A tensor-core instruction: ones times twos plus 0.5, exact in f32 (16 * 2 + 0.5 = 32.5).
+  const ptxfu::MmaInstruction mma("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", "sm_80");
+  const std::vector<uint64_t> d = mma.mma(std::vector<uint64_t>(16 * 16, 0x3f80), std::vector<uint64_t>(16 * 8, 0x4000),
+                                          std::vector<uint64_t>(16 * 8, 0x3f000000));
+  expect(d.size() == 16 * 8 && d[0] == 0x42020000 && d.back() == 0x42020000, "MmaInstruction::mma", d[0], 0x42020000);
+
   // check and errors carry ptxas's words.
   const ptxfu::CheckResult r = ptxfu::check("add.sat.u32 %r1, %r2, %r3;\nadd.s32 %r1, %r2, %r3;\n", "sm_80");
   expect(!r.module && r.verdicts.size() == 2 && !r.verdicts[0].ok && r.verdicts[1].ok &&
