@@ -9,6 +9,7 @@
 // ternary value along). Zero signs follow IEEE 754 (x + (-x) = +0 under RN).
 #include <mpfr.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "cosim/golden.h"
@@ -120,7 +121,7 @@ uint16_t ieee(const Fmt& f, Op op, uint16_t a, uint16_t b, uint16_t c) {
 
 // add/sub/mul/fma with the NVIDIA policy.
 uint16_t arith(const Fmt& f, const isa::Instr& in, const uint16_t* v) {
-  const unsigned n = in.num_src;
+  const unsigned n = std::min<unsigned>(in.num_src, 3);  // v holds three operands (reference_execute)
   if (in.has(Mod::oob)) {
     for (unsigned i = 0; i < n; ++i)
       if ((v[i] & ~kSign) == (kReferenceOobNan & ~kSign)) return 0;

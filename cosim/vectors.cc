@@ -190,9 +190,10 @@ uint16_t VectorSource::random_lane_operand(unsigned i, const uint16_t* earlier) 
   if (mode <= 5 && i > 0) {
     // close in exponent to what the earlier operands make (cancellation,
     // alignment across the whole window)
-    const int e0 = (earlier[0] >> man_bits_) & (emax + 1);
+    const int e0 = static_cast<int>((earlier[0] >> man_bits_) & (emax + 1));
     int target = e0;
-    if (i == 2 && form_.num_src == 3) target = e0 + ((earlier[1] >> man_bits_) & (emax + 1)) - static_cast<int>(bias);
+    if (i == 2 && form_.num_src == 3)
+      target = e0 + static_cast<int>((earlier[1] >> man_bits_) & (emax + 1)) - static_cast<int>(bias);
     else if (i == 1 && form_.num_src == 3) target = static_cast<int>(bias);   // b near 1
     e = target + static_cast<int>((r >> 24) % 25) - 12;
   } else if (mode == 6) {

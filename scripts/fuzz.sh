@@ -2,7 +2,7 @@
 # Runs one libFuzzer target of tb/fuzz for a given time.
 #
 #   scripts/fuzz.sh TARGET SECONDS [LIBFUZZER_ARGS...]
-#   scripts/fuzz.sh all SECONDS        # every target in turn (the CI smoke run)
+#   scripts/fuzz.sh all SECONDS        # every target, PTXFU_JOBS (default 2) at a time (the CI smoke run)
 #
 # TARGET is fuzz_statement, fuzz_check, fuzz_module, fuzz_eval, fuzz_eval_diff, fuzz_config or fuzz_sweep_spec.
 # Builds the target with the "fuzz" preset (clang, ASan + UBSan + libFuzzer)
@@ -22,17 +22,23 @@ if [ $# -lt 2 ]; then
 fi
 target=$1 seconds=$2
 shift 2
+jobs=${PTXFU_JOBS:-2}
+build=${PTXFU_FUZZ_BUILD:-build-fuzz}
 if [ "$target" = all ]; then
-  failed=0
-  for t in "${targets[@]}"; do "$0" "$t" "$seconds" "$@" || failed=1; done
-  exit "$failed"
+  # Built together first (one build of the shared libraries), then run
+  # PTXFU_JOBS at a time: each keeps its SECONDS on a core of its own.
+  [ -f "$build/CMakeCache.txt" ] || cmake --preset fuzz >/dev/null
+  cmake --build "$build" -j"$jobs" --target "${targets[@]}" >/dev/null
+  printf '%s\n' "${targets[@]}" |
+    PTXFU_FUZZ_BUILT=1 xargs -P "$jobs" -I{} "$0" {} "$seconds" "$@"
+  exit
 fi
 case " ${targets[*]} " in *" $target "*) ;; *) echo "$0: unknown target '$target' (${targets[*]})" >&2; exit 2 ;; esac
 
-jobs=${PTXFU_JOBS:-2}
-build=${PTXFU_FUZZ_BUILD:-build-fuzz}
-[ -f "$build/CMakeCache.txt" ] || cmake --preset fuzz >/dev/null
-cmake --build "$build" -j"$jobs" --target "$target" >/dev/null
+if [ -z "${PTXFU_FUZZ_BUILT:-}" ]; then
+  [ -f "$build/CMakeCache.txt" ] || cmake --preset fuzz >/dev/null
+  cmake --build "$build" -j"$jobs" --target "$target" >/dev/null
+fi
 
 dict=()
 case $target in fuzz_statement|fuzz_check|fuzz_module|fuzz_eval) dict=(-dict=tb/fuzz/ptx.dict) ;; esac

@@ -10,7 +10,7 @@ packages=(
   libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev
   libmpfr-dev libgmp-dev
   clang gnuplot-nox
-  libclang-rt-14-dev clang-tidy clang-format cppcheck
+  libclang-rt-14-dev clang-tidy clang-format cppcheck black
   slurm-wlm munge
   python3-dev pybind11-dev python3-numpy python3-pytest python3-gmpy2 python3-matplotlib
 )

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Builds ptxfu and runs the whole test suite (the README's test command):
-#   1. the Release build and every test (preset default), among them the Python
-#      module's pytest suites (python.*) and the install test (install.consumers);
-#   2. the unit and model suites again under AddressSanitizer + UBSan (preset asan,
-#      clang; docs/reliability.md says which suites);
-#   3. a short run of every libFuzzer target (scripts/fuzz.sh; built by step 2);
-#   4. clang-format and clang-tidy on the project's own code (scripts/lint.sh).
-# PTXFU_FUZZ_SECONDS sets the fuzz time per target (default 20).
+#   1. the Release build and every test, all labels (preset default): unit,
+#      model, rtl, slow (ptxas agreement, exhaustive conversions and operand
+#      pairs, the install test; started first) and hw, among them the Python
+#      module's pytest suites (python.*);
+#   2. the suites of the core, the kernel executor, the models and the parsers
+#      again under AddressSanitizer + UBSan (preset asan, clang; exhaustive
+#      loops sampled; docs/reliability.md says which suites and why).
+# scripts/test-deep.sh runs the fuzz targets and lint after it; CI (.ci/run)
+# runs both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
@@ -17,9 +19,5 @@ cmake --build --preset default -j"$jobs"
 ctest --preset default -j"$jobs"
 
 cmake --preset asan >/dev/null
-cmake --build --preset asan -j"$jobs"
+cmake --build --preset asan -j"$jobs"  # the test suites; the fuzz targets are built by test-deep.sh
 ctest --preset asan -j"$jobs"
-
-export PTXFU_JOBS=$jobs PTXFU_FUZZ_BUILD=build-asan
-./scripts/fuzz.sh all "${PTXFU_FUZZ_SECONDS:-20}" -seed=1  # a fixed seed: CI is reproducible
-./scripts/lint.sh build

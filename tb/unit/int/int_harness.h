@@ -15,6 +15,7 @@
 #include "exec/execute.h"
 #include "isa/forms.h"
 #include "isa/instr.h"
+#include "sample.h"
 
 namespace ptxfu::inttest {
 
@@ -104,12 +105,9 @@ inline std::vector<uint64_t> edges(int n) {
   return v;
 }
 
-// Every n-bit value, n <= 16.
-inline std::vector<uint64_t> every(int n) {
-  std::vector<uint64_t> v(size_t{1} << n);
-  for (size_t i = 0; i < v.size(); ++i) v[i] = i;
-  return v;
-}
+// Every n-bit value, n <= 16 (under the sanitizers a sample picked by `seed`:
+// tb/sample.h).
+inline std::vector<uint64_t> every(int n, uint64_t seed) { return test::every_value(uint64_t{1} << n, seed); }
 
 // Values with 8 significant bits: each byte sign-extended to n bits, and
 // each byte in the top 8 bits.
@@ -170,7 +168,7 @@ template <class F>
 void sweep_pairs(int n, uint64_t seed, F f) {
   const std::vector<uint64_t> e = edges(n);
   if (n <= 16) {
-    for (uint64_t a : every(n))
+    for (uint64_t a : every(n, seed))
       for (uint64_t b : e) {
         f(a, b);
         f(b, a);
@@ -190,13 +188,13 @@ void sweep_pairs(int n, uint64_t seed, F f) {
 }
 
 // Operand pairs for the x2 packs: in each lane one side runs through all
-// 2^16 values while the other takes every edge value (both ways round);
-// edge pairs in both lanes; kRandom random pairs.
+// 2^16 values (a sample under the sanitizers) while the other takes every edge
+// value (both ways round); edge pairs in both lanes; kRandom random pairs.
 template <class F>
 void sweep_pairs_x2(uint64_t seed, F f) {
   const std::vector<uint64_t> e = edges(16);
   const size_t ne = e.size();
-  for (uint64_t x = 0; x < 65536; ++x)
+  for (uint64_t x : test::every_value(65536, seed))
     for (size_t j = 0; j < ne; ++j) {
       const uint64_t a = x | e[(x + j) % ne] << 16;
       const uint64_t b = e[j] | ((x * 0x9e37) & 0xffff) << 16;

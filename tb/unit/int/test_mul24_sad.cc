@@ -117,7 +117,7 @@ void sweep_sad(Tally& tally, const SadFn& f, int n, bool sgn, uint64_t seed, int
     tally.expect(f(a, b, c), ref_sad(a, b, c, n, sgn), {a, b, c});
   };
   if (n <= 16)
-    for (uint64_t a : every(n))
+    for (uint64_t a : every(n, seed))
       for (uint64_t b : e) {
         check(a, b, rng.operand(n));
         check(b, a, rng.operand(n));
