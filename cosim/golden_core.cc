@@ -9,11 +9,11 @@ Golden core_golden() {
 }
 
 GoldenMany core_golden_many() {
-  return [each = one_at_a_time(core_golden())](const isa::Instr& in, size_t n, const uint64_t* const* src,
-                                               uint64_t* out) {
-    const ptrdiff_t strides[3] = {1, 1, 1};
-    if (!exec::execute_float_many(in, n, src, strides, out)) each(in, n, src, out);  // not a float form
-  };
+  return
+      [each = one_at_a_time(core_golden())](const isa::Instr& in, size_t n, const uint64_t* const* src, uint64_t* out) {
+        const ptrdiff_t strides[3] = {1, 1, 1};
+        if (!exec::execute_float_many(in, n, src, strides, out)) each(in, n, src, out);  // not a float form
+      };
 }
 
 GoldenMany one_at_a_time(Golden golden) {

@@ -172,11 +172,16 @@ uint16_t minmax(const Fmt& f, const isa::Instr& in, const uint16_t* v) {
   uint16_t d = 0;
   bool d_nan = false;
   if (an && bn) d_nan = true;
-  if (in.has(Mod::nan) && (an || bn)) d_nan = true;
-  else if (an) d = b;
-  else if (bn) d = a;
-  else if (in.op == Op::min) d = less(f, a, b) ? a : b;
-  else d = less(f, b, a) ? a : b;  // a > b
+  if (in.has(Mod::nan) && (an || bn))
+    d_nan = true;
+  else if (an)
+    d = b;
+  else if (bn)
+    d = a;
+  else if (in.op == Op::min)
+    d = less(f, a, b) ? a : b;
+  else
+    d = less(f, b, a) ? a : b;  // a > b
   if (d_nan) return kCanonicalNan;
   if (is_nan(f, d)) return kCanonicalNan;  // (both NaN without .NaN)
   if (xorsign) d = (d & ~kSign) | sign;
@@ -185,17 +190,19 @@ uint16_t minmax(const Fmt& f, const isa::Instr& in, const uint16_t* v) {
 
 uint16_t lane_op(const Fmt& f, const isa::Instr& in, const uint16_t* v) {
   switch (in.op) {
-    case Op::add: case Op::sub: case Op::mul: case Op::fma:
-      return arith(f, in, v);
-    case Op::min: case Op::max:
-      return minmax(f, in, v);
-    case Op::neg: case Op::abs: {
+    case Op::add:
+    case Op::sub:
+    case Op::mul:
+    case Op::fma: return arith(f, in, v);
+    case Op::min:
+    case Op::max: return minmax(f, in, v);
+    case Op::neg:
+    case Op::abs: {
       const uint16_t a = flush(f, in.has(Mod::ftz), v[0]);
       if (is_nan(f, a)) return kCanonicalNan;
       return in.op == Op::neg ? (a ^ kSign) : (a & ~kSign);
     }
-    default:
-      return 0;
+    default: return 0;
   }
 }
 

@@ -17,9 +17,9 @@ namespace ptxfu::cosim {
 template <class F>
 struct RtlModel {
   UnitKind unit;
-  unsigned stages;   // NUM_STAGES
-  bool broken;       // built with +define+PTXFU_BREAK_ROUNDING (the harness self tests)
-  unsigned tag_bits; // TAG_W
+  unsigned stages;    // NUM_STAGES
+  bool broken;        // built with +define+PTXFU_BREAK_ROUNDING (the harness self tests)
+  unsigned tag_bits;  // TAG_W
   typename F::Make make;
 };
 

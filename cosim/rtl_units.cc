@@ -7,7 +7,8 @@ std::unique_ptr<Unit> make_rtl_unit(UnitKind kind, int stages, bool broken, std:
     const std::vector<int> have = rtl_stages(kind);
     stages = have.empty() ? 0 : have.front();
   }
-  const RtlModel<VerilatedUnitModel>* m = find_rtl_model<VerilatedUnitModel>(kind, static_cast<unsigned>(stages), broken);
+  const RtlModel<VerilatedUnitModel>* m =
+      find_rtl_model<VerilatedUnitModel>(kind, static_cast<unsigned>(stages), broken);
   if (m == nullptr) {
     error = std::string("this build has no ") + (broken ? "broken " : "") + name(kind) +
             " model with NUM_STAGES=" + std::to_string(stages);

@@ -29,14 +29,14 @@ class Unit {
   virtual ~Unit() = default;
   virtual std::string name() const = 0;
   virtual UnitKind kind() const = 0;
-  virtual unsigned latency() const = 0;   // configured register stages
+  virtual unsigned latency() const = 0;  // configured register stages
   virtual unsigned tag_bits() const = 0;
-  virtual void reset() = 0;               // a few cycles with rst_ni low
+  virtual void reset() = 0;  // a few cycles with rst_ni low
   // One clock cycle: offers `in` (nullptr: in_valid_i low) with out_ready_i =
   // `out_ready`. Returns whether the beat was accepted (in_valid & in_ready);
   // `out_valid` tells whether `out` left the unit in this cycle.
   virtual bool cycle(const Beat* in, bool out_ready, Response& out, bool& out_valid) = 0;
-  virtual uint64_t cycles() const = 0;    // clock cycles since construction
+  virtual uint64_t cycles() const = 0;  // clock cycles since construction
   // Waveforms and coverage; implementations without them ignore the calls.
   virtual bool open_trace(const std::string& /*path*/) { return false; }
   virtual void close_trace() {}

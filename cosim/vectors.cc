@@ -9,10 +9,9 @@ constexpr uint16_t kSign = 0x8000;
 }
 
 VectorSource::VectorSource(const Form& form, uint64_t seed)
-    : form_(form), exp_bits_(form.bf16 ? 8 : 5), man_bits_(form.bf16 ? 7 : 10),
-      rng_(seed * 0x9e3779b97f4a7c15ull + 1) {
+    : form_(form), exp_bits_(form.bf16 ? 8 : 5), man_bits_(form.bf16 ? 7 : 10), rng_(seed * 0x9e3779b97f4a7c15ull + 1) {
   const unsigned fmax = (1u << man_bits_) - 1;
-  const unsigned emax = (1u << exp_bits_) - 2;      // largest finite biased exponent
+  const unsigned emax = (1u << exp_bits_) - 2;  // largest finite biased exponent
   const unsigned bias = (1u << (exp_bits_ - 1)) - 1;
   auto mk = [&](unsigned s, unsigned e, unsigned f) {
     return static_cast<uint16_t>((s << 15) | (e << man_bits_) | (f & fmax));
@@ -42,9 +41,9 @@ VectorSource::VectorSource(const Form& form, uint64_t seed)
   edges_.erase(std::unique(edges_.begin(), edges_.end()), edges_.end());
 
   for (unsigned s = 0; s < 2; ++s) {
-    for (uint16_t v : {mk(s, 0, 0), mk(s, 0, 1), mk(s, 0, fmax), mk(s, 1, 0), mk(s, bias, 0),
-                       mk(s, bias, 1), mk(s, bias, fmax), mk(s, bias + 1, 1u << (man_bits_ - 1)),
-                       mk(s, bias - 1, fmax), mk(s, emax, fmax), mk(s, all1, 0)})
+    for (uint16_t v :
+         {mk(s, 0, 0), mk(s, 0, 1), mk(s, 0, fmax), mk(s, 1, 0), mk(s, bias, 0), mk(s, bias, 1), mk(s, bias, fmax),
+          mk(s, bias + 1, 1u << (man_bits_ - 1)), mk(s, bias - 1, fmax), mk(s, emax, fmax), mk(s, all1, 0)})
       small_edges_.push_back(v);
   }
   small_edges_.push_back(mk(0, all1, 1u << (man_bits_ - 1)));
@@ -85,7 +84,10 @@ void VectorSource::build_structured() {
   // x (op) y in the form's own operand order: for fma, x * 1 + y.
   auto addlike = [&](uint16_t x, uint16_t y) {
     uint16_t t[3] = {x, y, 0};
-    if (fma) { t[1] = one; t[2] = y; }
+    if (fma) {
+      t[1] = one;
+      t[2] = y;
+    }
     push_lane_tuple(t);
   };
   // x * y (+ z for fma)
@@ -118,8 +120,8 @@ void VectorSource::build_structured() {
     for (unsigned e = 0; e <= emax + 1; ++e)
       for (unsigned f : {0u, fmax, 1u}) {
         const uint16_t x = mk(0, e, f);
-        for (uint16_t y : {x, static_cast<uint16_t>(x ^ kSign), one, mk(1, bias, 0), mk(0, 1, 0),
-                           mk(1, emax, fmax), mk(0, 0, 1)}) {
+        for (uint16_t y :
+             {x, static_cast<uint16_t>(x ^ kSign), one, mk(1, bias, 0), mk(0, 1, 0), mk(1, emax, fmax), mk(0, 0, 1)}) {
           addlike(x, y);
           addlike(y, x);
           mullike(x, y, mk(rnd(2), e, rnd(fmax + 1)));
@@ -146,7 +148,7 @@ void VectorSource::build_structured() {
     }
     // Subnormal and underflowing results: exponent sums just below emin.
     for (int n = 0; n < 4000; ++n) {
-      const int target = 1 - static_cast<int>(rnd(man_bits_ + 5));   // biased result exponent
+      const int target = 1 - static_cast<int>(rnd(man_bits_ + 5));  // biased result exponent
       const int ex = 1 + static_cast<int>(rnd(bias));
       const int ey = std::max(0, std::min(static_cast<int>(emax), target - ex + static_cast<int>(bias)));
       const uint16_t z = rnd(2) ? mk(rnd(2), 0, rnd(fmax + 1)) : mk(rnd(2), 0, 0);
@@ -157,8 +159,7 @@ void VectorSource::build_structured() {
     for (int n = 0; n < 2000; ++n) {
       const int ex = static_cast<int>(emax) - static_cast<int>(rnd(4));
       const int ey = static_cast<int>(bias) + static_cast<int>(rnd(3));
-      mullike(mk(rnd(2), ex, rnd(fmax + 1)), mk(rnd(2), ey, rnd(fmax + 1)),
-              mk(rnd(2), emax - rnd(3), rnd(fmax + 1)));
+      mullike(mk(rnd(2), ex, rnd(fmax + 1)), mk(rnd(2), ey, rnd(fmax + 1)), mk(rnd(2), emax - rnd(3), rnd(fmax + 1)));
       addlike(mk(0, emax, fmax - rnd(4)), mk(0, emax - rnd(man_bits_ + 3), rnd(fmax + 1)));
     }
     // Cancellation: y close to -x.
@@ -182,8 +183,8 @@ uint16_t VectorSource::random_lane_operand(unsigned i, const uint16_t* earlier) 
   const uint64_t r = rng_();
   const unsigned mode = r & 7;
   const uint16_t bits = static_cast<uint16_t>(r >> 16);
-  if (mode <= 2) return bits;                                          // uniform
-  if (mode == 3) return edges_[(r >> 32) % edges_.size()];             // an edge value
+  if (mode <= 2) return bits;                               // uniform
+  if (mode == 3) return edges_[(r >> 32) % edges_.size()];  // an edge value
   const unsigned s = (r >> 8) & 1;
   const unsigned f = static_cast<unsigned>(r >> 40) & fmax;
   int e;
@@ -194,10 +195,11 @@ uint16_t VectorSource::random_lane_operand(unsigned i, const uint16_t* earlier) 
     int target = e0;
     if (i == 2 && form_.num_src == 3)
       target = e0 + static_cast<int>((earlier[1] >> man_bits_) & (emax + 1)) - static_cast<int>(bias);
-    else if (i == 1 && form_.num_src == 3) target = static_cast<int>(bias);   // b near 1
+    else if (i == 1 && form_.num_src == 3)
+      target = static_cast<int>(bias);  // b near 1
     e = target + static_cast<int>((r >> 24) % 25) - 12;
   } else if (mode == 6) {
-    e = static_cast<int>((r >> 24) % (bias + 1));                      // small: underflow
+    e = static_cast<int>((r >> 24) % (bias + 1));  // small: underflow
   } else {
     e = static_cast<int>(emax) - static_cast<int>((r >> 24) % (bias + 1));  // large: overflow
   }

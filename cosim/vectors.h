@@ -30,8 +30,8 @@ class VectorSource {
  private:
   uint16_t random_lane_operand(unsigned i, const uint16_t* earlier);
   void build_structured();
-  void add(std::vector<uint16_t> lanes_ops);   // lanes_ops[lane * 3 + operand]
-  void push_lane_tuple(const uint16_t* ops);   // pairs lane tuples into vectors
+  void add(std::vector<uint16_t> lanes_ops);  // lanes_ops[lane * 3 + operand]
+  void push_lane_tuple(const uint16_t* ops);  // pairs lane tuples into vectors
 
   Form form_;
   int exp_bits_;
@@ -40,7 +40,7 @@ class VectorSource {
   std::vector<uint16_t> edges_;        // special and boundary lane values
   std::vector<uint16_t> small_edges_;  // a shorter list for the 3-operand cross product
   std::vector<Vector> structured_;
-  bool half_full_ = false;             // a lane-0 tuple waits for its lane-1 partner
+  bool half_full_ = false;  // a lane-0 tuple waits for its lane-1 partner
   uint16_t waiting_[3] = {0, 0, 0};
 };
 

@@ -25,8 +25,7 @@ template <class M, UnitKind K>
 class VerilatedUnit final : public Unit {
  public:
   VerilatedUnit(std::string name, unsigned latency, unsigned tag_bits)
-      : name_(std::move(name)), latency_(latency), tag_bits_(tag_bits),
-        ctx_(std::make_unique<VerilatedContext>()) {
+      : name_(std::move(name)), latency_(latency), tag_bits_(tag_bits), ctx_(std::make_unique<VerilatedContext>()) {
     ctx_->randReset(2);  // registers start random: exposes missing resets
 #if VM_TRACE_FST
     ctx_->traceEverOn(true);
@@ -139,8 +138,10 @@ class VerilatedUnit final : public Unit {
   }
 
   void set_c(uint32_t c) {
-    if constexpr (K == UnitKind::hfma2) model_->c_i = c;
-    else (void)c;
+    if constexpr (K == UnitKind::hfma2)
+      model_->c_i = c;
+    else
+      (void)c;
   }
 
   void dump(uint64_t time) {

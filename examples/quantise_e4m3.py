@@ -22,7 +22,7 @@ e4m3 = ptxfu.formats.e4m3
 # A sweep of magnitudes across e4m3's range and beyond, as float32.
 x = np.geomspace(2.0**-12, 2000.0, 20000).astype(np.float32)
 bits = e4m3.encode(x, rounding="rn", satfinite=True)  # uint8 bit patterns
-back = e4m3.decode(bits)                                # float64, exact
+back = e4m3.decode(bits)  # float64, exact
 rel = np.abs(back - x) / x
 
 # A tensor of weights, N(0, 1), scaled so that its largest value maps to 448.
@@ -47,11 +47,13 @@ ax2.hist(err, bins=201, color="tab:green")
 ax2.set_yscale("log")
 ax2.set_xlabel("e4m3(w * s) / s - w")
 ax2.set_ylabel("count")
-ax2.set_title("N(0,1) weights, scaled to e4m3's range: RMS error %.3g" % np.sqrt(np.mean(err.astype(np.float64)**2)))
+ax2.set_title("N(0,1) weights, scaled to e4m3's range: RMS error %.3g" % np.sqrt(np.mean(err.astype(np.float64) ** 2)))
 
 fig.suptitle("float32 -> e4m3 -> float64 with ptxfu.formats.e4m3 (ptxfu %s)" % ptxfu.__version__)
 fig.tight_layout()
 out = sys.argv[1] if len(sys.argv) > 1 else "docs/e4m3_quantisation_error.png"
 fig.savefig(out, dpi=110)
-print("max relative error of normal values: %.5f (bound 2^-4 = %.5f); written %s"
-      % (rel[(x >= e4m3.min_normal) & (x <= e4m3.max)].max(), 2.0**-4, out))
+print(
+    "max relative error of normal values: %.5f (bound 2^-4 = %.5f); written %s"
+    % (rel[(x >= e4m3.min_normal) & (x <= e4m3.max)].max(), 2.0**-4, out)
+)

@@ -29,8 +29,24 @@ import numpy as np
 
 from . import _ptxfu
 
-__all__ = ["Error", "Form", "eval", "check", "mma", "matmul", "CheckResult", "Verdict", "Format", "formats", "sim", "bench",
-           "embedded_configs", "load_sweep", "SweepResults", "__version__"]
+__all__ = [
+    "Error",
+    "Form",
+    "eval",
+    "check",
+    "mma",
+    "matmul",
+    "CheckResult",
+    "Verdict",
+    "Format",
+    "formats",
+    "sim",
+    "bench",
+    "embedded_configs",
+    "load_sweep",
+    "SweepResults",
+    "__version__",
+]
 
 __version__ = _ptxfu.__version__
 
@@ -55,6 +71,7 @@ writes_carry. ptxfu.eval builds and caches these itself."""
 
 
 # ---------------------------------------------------------------- eval
+
 
 @functools.lru_cache(maxsize=512)
 def _form(mnemonic, num_sources, target, ptx_version, add_features, remove_features):
@@ -90,10 +107,14 @@ def _bits_of(x, bits, what):
     if kind == "f":
         width = a.dtype.itemsize * 8
         if width != bits:
-            hint = "give float%d values or uint%d bit patterns" % (bits, bits) if bits in (16, 32, 64) else \
-                "give unsigned integer bit patterns"
-            raise Error("%s is %d bits wide: a %s array holds %d-bit values (%s)" % (what, bits, a.dtype.name, width,
-                                                                                  hint))
+            hint = (
+                "give float%d values or uint%d bit patterns" % (bits, bits)
+                if bits in (16, 32, 64)
+                else "give unsigned integer bit patterns"
+            )
+            raise Error(
+                "%s is %d bits wide: a %s array holds %d-bit values (%s)" % (what, bits, a.dtype.name, width, hint)
+            )
         return _native(a).view("u%d" % a.dtype.itemsize)
     if kind == "u":  # Form checks that the values fit
         return _native(a)
@@ -153,6 +174,7 @@ def eval(form, *operands, cc=None, out=None, target=None, ptx_version=None, add_
 
 # ---------------------------------------------------------------- check
 
+
 class Verdict(NamedTuple):
     line: int
     column: int
@@ -208,6 +230,7 @@ def check(text, target=None, ptx_version=None, add_features=(), remove_features=
 
 
 # ---------------------------------------------------------------- formats
+
 
 class Format:
     """A float format of the core's table (ptxfu.formats.NAME).
@@ -314,11 +337,34 @@ formats = _Formats(Format(c) for c in _ptxfu._formats())
 # Per element type: the dtype of its bit patterns, and the dtype of its
 # values where NumPy has one (tf32: float32, whose low 13 bits the tensor
 # core ignores).
-_MMA_BITS = {"f16": np.uint16, "bf16": np.uint16, "tf32": np.uint32, "f32": np.uint32, "f64": np.uint64,
-             "e4m3": np.uint8, "e5m2": np.uint8, "e3m2": np.uint8, "e2m3": np.uint8, "e2m1": np.uint8,
-             "s8": np.uint8, "u8": np.uint8, "s4": np.uint8, "u4": np.uint8, "s32": np.uint32}
-_MMA_VALUES = {"f16": np.float16, "tf32": np.float32, "f32": np.float32, "f64": np.float64, "s8": np.int8,
-               "u8": np.uint8, "s4": np.int8, "u4": np.uint8, "s32": np.int32}
+_MMA_BITS = {
+    "f16": np.uint16,
+    "bf16": np.uint16,
+    "tf32": np.uint32,
+    "f32": np.uint32,
+    "f64": np.uint64,
+    "e4m3": np.uint8,
+    "e5m2": np.uint8,
+    "e3m2": np.uint8,
+    "e2m3": np.uint8,
+    "e2m1": np.uint8,
+    "s8": np.uint8,
+    "u8": np.uint8,
+    "s4": np.uint8,
+    "u4": np.uint8,
+    "s32": np.uint32,
+}
+_MMA_VALUES = {
+    "f16": np.float16,
+    "tf32": np.float32,
+    "f32": np.float32,
+    "f64": np.float64,
+    "s8": np.int8,
+    "u8": np.uint8,
+    "s4": np.int8,
+    "u4": np.uint8,
+    "s32": np.int32,
+}
 
 DEFAULT_MMA = "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
 
@@ -362,8 +408,9 @@ def _mma_run(inst, a, b, c, chain, bits):
     try:
         batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2], c.shape[:-2])
     except ValueError:
-        raise Error("the batch shapes of A %s, B %s and C %s do not broadcast" %
-                    (a.shape[:-2], b.shape[:-2], c.shape[:-2])) from None
+        raise Error(
+            "the batch shapes of A %s, B %s and C %s do not broadcast" % (a.shape[:-2], b.shape[:-2], c.shape[:-2])
+        ) from None
     a, b, c = (np.broadcast_to(x, batch + x.shape[-2:]) for x in (a, b, c))
     d_bits = np.dtype(_MMA_BITS[td])
     d = inst._run(a, b, c, d_bits)
@@ -414,10 +461,11 @@ def matmul(a, b, c=None, instruction=DEFAULT_MMA, target="sm_80", bits=False):
 
 # ---------------------------------------------------------------- sim, bench
 
+
 def _message(err, prefix):
     """The command line's message, without its `ptxfu sim: ` prefix."""
     text = err.decode("utf-8", "replace").strip()
-    return text[len(prefix):] if text.startswith(prefix) else text
+    return text[len(prefix) :] if text.startswith(prefix) else text
 
 
 def embedded_configs():
@@ -436,9 +484,15 @@ def sim(program, config=None, warps=1, mode=None, rtl_half=False, trace=None, ka
     time (other Python threads go on meanwhile)."""
     if mode is None:
         mode = "at" if rtl_half else "lt"
-    status, out, err = _ptxfu._sim(os.fspath(program), None if config is None else os.fspath(config), int(warps),
-                                   mode, bool(rtl_half), "" if trace is None else os.fspath(trace),
-                                   "" if kanata is None else os.fspath(kanata))
+    status, out, err = _ptxfu._sim(
+        os.fspath(program),
+        None if config is None else os.fspath(config),
+        int(warps),
+        mode,
+        bool(rtl_half),
+        "" if trace is None else os.fspath(trace),
+        "" if kanata is None else os.fspath(kanata),
+    )
     if status not in (0, 3):  # 3: the RTL disagreed, which the dict reports
         raise Error(_message(err, "ptxfu sim: "))
     return json.loads(out)
@@ -464,6 +518,7 @@ _TEXT_COLUMNS = ("key", "program", "base", "status", "error")
 
 def _column(values, numpy):
     """A CSV column as numbers where every non-empty cell is a number."""
+
     def number(s):
         try:
             return int(s)

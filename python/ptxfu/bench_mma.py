@@ -43,8 +43,9 @@ def python_rate(tiles, repeat, same_tile=False):
 
 
 def cxx_rates(binary):
-    out = subprocess.run([binary, "--benchmark_format=json", "--benchmark_min_time=1"], capture_output=True,
-                         text=True, check=True).stdout
+    out = subprocess.run(
+        [binary, "--benchmark_format=json", "--benchmark_min_time=1"], capture_output=True, text=True, check=True
+    ).stdout
     return {b["name"]: b["products/s"] for b in json.loads(out)["benchmarks"]}
 
 

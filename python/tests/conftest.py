@@ -37,8 +37,13 @@ class Spec:
 
     # MPFR's exponents: x = f * 2^E with 1/2 <= f < 1.
     def context(self, rounding):
-        return gmpy2.context(precision=self.m + 1, emin=self.emin - self.m + 1, emax=self.emax + 1,
-                             subnormalize=self.kind != "e8m0", round=rounding)
+        return gmpy2.context(
+            precision=self.m + 1,
+            emin=self.emin - self.m + 1,
+            emax=self.emax + 1,
+            subnormalize=self.kind != "e8m0",
+            round=rounding,
+        )
 
     def max_value(self):
         frac = (1 << self.m) - 1
@@ -153,9 +158,21 @@ def edge_bits(spec):
     """Structured cases: zeros, the smallest and largest subnormals and normals,
     one, the largest finite value, infinities and NaNs, with both signs."""
     m, e = spec.m, spec.e
-    pos = [0, 1, (1 << m) - 1, 1 << m, (1 << m) | 1, spec.bias << m, (spec.bias << m) | 1,
-           ((spec.bias + 1) << m) - 1, (spec.max_biased << m) | ((1 << m) - 1), (spec.max_biased << m),
-           ((1 << e) - 1) << m, (((1 << e) - 1) << m) | 1, (((1 << e) - 1) << m) | ((1 << m) - 1)]
+    pos = [
+        0,
+        1,
+        (1 << m) - 1,
+        1 << m,
+        (1 << m) | 1,
+        spec.bias << m,
+        (spec.bias << m) | 1,
+        ((spec.bias + 1) << m) - 1,
+        (spec.max_biased << m) | ((1 << m) - 1),
+        (spec.max_biased << m),
+        ((1 << e) - 1) << m,
+        (((1 << e) - 1) << m) | 1,
+        (((1 << e) - 1) << m) | ((1 << m) - 1),
+    ]
     out = set()
     for p in pos:
         p &= (1 << (e + m)) - 1

@@ -61,16 +61,19 @@ def test_examples_kernel_is_rejected_where_the_readme_says():
     r = ptxfu.check(pathlib.Path(SOURCE_DIR, "examples", "kernel.ptx"))
     assert [(v.line, v.column, v.message) for v in r] == [
         (29, 3, "Feature 'fma.f32.f16' requires .target sm_100 or higher"),
-        (31, 3, "Illegal rounding modifier for instruction 'add'")]
+        (31, 3, "Illegal rounding modifier for instruction 'add'"),
+    ]
 
 
 def test_feature_overrides_and_errors():
     stmt = "fma.rn.oob.f16 %h1, %h2, %h3, %h4;"
     assert not ptxfu.check(stmt, target="sm_80").ok
     assert ptxfu.check(stmt, target="sm_80", add_features=["oob"]).ok
-    for kwargs, cli in [({"target": "sm_999"}, ["--target", "sm_999"]),
-                        ({"target": "sm_80", "ptx_version": "x"}, ["--target", "sm_80", "--ptx-version", "x"]),
-                        ({}, [])]:
+    for kwargs, cli in [
+        ({"target": "sm_999"}, ["--target", "sm_999"]),
+        ({"target": "sm_80", "ptx_version": "x"}, ["--target", "sm_80", "--ptx-version", "x"]),
+        ({}, []),
+    ]:
         with pytest.raises(ptxfu.Error) as e:
             ptxfu.check(stmt, **kwargs)
         _, err, rc = cli_check(stmt, *cli)

@@ -32,8 +32,13 @@ def mpfr_expected(spec, op, rnd, *operands):
 
 
 # PTX has only .rn for the f16 and bf16 forms; f32 and f64 have all four.
-FLOAT_CASES = [(fmt, op, rnd) for fmt in ("f16", "bf16", "f32", "f64") for op in ("add", "sub", "mul", "fma")
-               for rnd in ("rn", "rz", "rm", "rp") if rnd == "rn" or fmt in ("f32", "f64")]
+FLOAT_CASES = [
+    (fmt, op, rnd)
+    for fmt in ("f16", "bf16", "f32", "f64")
+    for op in ("add", "sub", "mul", "fma")
+    for rnd in ("rn", "rz", "rm", "rp")
+    if rnd == "rn" or fmt in ("f32", "f64")
+]
 
 
 @pytest.mark.parametrize("fmt,op,rnd", FLOAT_CASES, ids=["-".join(c) for c in FLOAT_CASES])
@@ -53,8 +58,7 @@ def test_float_ops_against_mpfr(fmt, op, rnd, rng):
     assert got.dtype == DTYPE[spec.width]
     want = mpfr_expected(spec, op, rnd, *cols)
     bad = np.nonzero(got.astype(np.uint64) != want)[0]
-    assert bad.size == 0, ["%s -> 0x%x want 0x%x" % ([hex(int(c[i])) for c in cols], got[i], want[i])
-                           for i in bad[:5]]
+    assert bad.size == 0, ["%s -> 0x%x want 0x%x" % ([hex(int(c[i])) for c in cols], got[i], want[i]) for i in bad[:5]]
 
 
 def test_float16_arrays_are_taken_as_bits():
@@ -118,8 +122,10 @@ INT_FORMS = [  # (form, sources, bits, Python oracle on unsigned values)
 
 @pytest.mark.parametrize("form,nsrc,bits,oracle", INT_FORMS, ids=[f[0] for f in INT_FORMS])
 def test_integer_forms_against_python_integers(form, nsrc, bits, oracle, rng):
-    edges = np.array([0, 1, 2, MASK[bits], MASK[bits] - 1, 1 << (bits - 1), (1 << (bits - 1)) - 1, (1 << (bits - 1)) + 1],
-                     dtype=np.uint64)
+    edges = np.array(
+        [0, 1, 2, MASK[bits], MASK[bits] - 1, 1 << (bits - 1), (1 << (bits - 1)) - 1, (1 << (bits - 1)) + 1],
+        dtype=np.uint64,
+    )
     n = 20000
     cols = []
     for k in range(nsrc):
@@ -135,8 +141,12 @@ def test_carry_chain_against_python_integers(rng):
     """A 128-bit add as four add.cc/addc.u32 steps, the carry flowing through arrays."""
     n = 50000
     x = [int(v) for v in rng.integers(0, 1 << 63, size=n, dtype=np.uint64)]
-    y = [int(v) << 65 | int(w) for v, w in zip(rng.integers(0, 1 << 63, size=n, dtype=np.uint64),
-                                               rng.integers(0, 1 << 63, size=n, dtype=np.uint64))]
+    y = [
+        int(v) << 65 | int(w)
+        for v, w in zip(
+            rng.integers(0, 1 << 63, size=n, dtype=np.uint64), rng.integers(0, 1 << 63, size=n, dtype=np.uint64)
+        )
+    ]
     x = [v << 64 | (v * 0x9E3779B97F4A7C15 & MASK[64]) for v in x]
     words = lambda vs, k: np.array([(v >> (32 * k)) & MASK[32] for v in vs], dtype=np.uint32)  # noqa: E731
     total = [0] * n
@@ -202,18 +212,26 @@ def test_large_arrays_match_their_slices_and_mpfr(rng):
     got = ptxfu.eval("fma.rn.f16", a, b, c)
     assert got.shape == (n,)
     for lo in (0, 12345, n - 4096):
-        assert np.array_equal(got[lo:lo + 4096], ptxfu.eval("fma.rn.f16", a[lo:lo + 4096], b[lo:lo + 4096],
-                                                             c[lo:lo + 4096]))
+        assert np.array_equal(
+            got[lo : lo + 4096], ptxfu.eval("fma.rn.f16", a[lo : lo + 4096], b[lo : lo + 4096], c[lo : lo + 4096])
+        )
     idx = rng.integers(0, n, size=3000)
-    want = mpfr_expected(SPECS["f16"], "fma", "rn", a[idx].astype(np.uint64), b[idx].astype(np.uint64),
-                         c[idx].astype(np.uint64))
+    want = mpfr_expected(
+        SPECS["f16"], "fma", "rn", a[idx].astype(np.uint64), b[idx].astype(np.uint64), c[idx].astype(np.uint64)
+    )
     assert np.array_equal(got[idx].astype(np.uint64), want)
 
 
 def test_agrees_with_the_command_line(rng):
-    forms = [("fma.rn.ftz.sat.f16x2", 3, 32), ("min.NaN.xorsign.abs.bf16", 2, 16), ("mul.wide.s32", 2, 32),
-             ("cvt.rn.satfinite.e4m3x2.f32", 2, 32), ("lop3.b32", 4, 32), ("div.rn.f32", 2, 32),
-             ("ex2.approx.ftz.f32", 1, 32)]
+    forms = [
+        ("fma.rn.ftz.sat.f16x2", 3, 32),
+        ("min.NaN.xorsign.abs.bf16", 2, 16),
+        ("mul.wide.s32", 2, 32),
+        ("cvt.rn.satfinite.e4m3x2.f32", 2, 32),
+        ("lop3.b32", 4, 32),
+        ("div.rn.f32", 2, 32),
+        ("ex2.approx.ftz.f32", 1, 32),
+    ]
     for form, nsrc, bits in forms:
         cols = [rng.integers(0, 1 << bits, size=200, dtype=np.uint64) for _ in range(nsrc)]
         if form == "lop3.b32":
@@ -228,7 +246,12 @@ def test_agrees_with_the_command_line(rng):
 
 def test_errors_carry_the_command_line_messages():
     cases = [
-        (("fma.rn.oob.relu.f16x2", 0, 0, 0), {"target": "sm_80"}, "fma.rn.oob.relu.f16x2 0x0 0x0 0x0", ["--target", "sm_80"]),
+        (
+            ("fma.rn.oob.relu.f16x2", 0, 0, 0),
+            {"target": "sm_80"},
+            "fma.rn.oob.relu.f16x2 0x0 0x0 0x0",
+            ["--target", "sm_80"],
+        ),
         (("add.sat.u32", 1, 2), {}, "add.sat.u32 0x1 0x2", []),
         (("fma.rn.f16", 0x10000, 0, 0), {}, "fma.rn.f16 0x10000 0x0000 0x0000", []),
         (("fma.rn.f16", 1, 2), {}, "fma.rn.f16 0x0001 0x0002", []),

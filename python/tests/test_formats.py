@@ -104,8 +104,19 @@ def values_around(spec, rng, n):
         for k in range(8):
             x = 2.0**e + (k + 0.5) * ulp
             half_ulps += [x, np.nextafter(x, 0), np.nextafter(x, np.inf)]
-    special = [0.0, tiny, tiny / 2, tiny / 2 * 1.0000001, tiny / 4, mx, mx * 1.01, mx * 2, 1e300, np.inf,
-               mx + 2.0 ** (spec.emax - spec.m - 1)]
+    special = [
+        0.0,
+        tiny,
+        tiny / 2,
+        tiny / 2 * 1.0000001,
+        tiny / 4,
+        mx,
+        mx * 1.01,
+        mx * 2,
+        1e300,
+        np.inf,
+        mx + 2.0 ** (spec.emax - spec.m - 1),
+    ]
     out = np.concatenate([v, half_ulps, special])
     if spec.sign:
         out = np.concatenate([out, -out])

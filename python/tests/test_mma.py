@@ -118,14 +118,24 @@ def test_against_the_fraction_oracle(name, target, ins, outs, width, kept, mode)
     b = np.stack([finite(rng, ins, (k, n), s) for s in spreads])
     c = np.stack([finite(rng, outs, (m, n), s) for s in spreads])
     dt = {16: np.uint16, 32: np.uint32}
-    got = ptxfu.mma(a.astype(dt[ins.width]), b.astype(dt[ins.width]), c.astype(dt[outs.width]), instruction=name,
-                    target=target, bits=True)
+    got = ptxfu.mma(
+        a.astype(dt[ins.width]),
+        b.astype(dt[ins.width]),
+        c.astype(dt[outs.width]),
+        instruction=name,
+        target=target,
+        bits=True,
+    )
     assert got.shape == (batch, m, n) and got.dtype == dt[outs.width]
     for t in range(batch):
         want = oracle(a[t], b[t], c[t], ins, outs, width, kept, mode)
         bad = np.argwhere(got[t] != want)
         assert bad.size == 0, "tile %d (%d, %d): got 0x%x want 0x%x" % (
-            t, *bad[0], got[t][tuple(bad[0])], want[tuple(bad[0])])
+            t,
+            *bad[0],
+            got[t][tuple(bad[0])],
+            want[tuple(bad[0])],
+        )
 
 
 def test_matmul_chains_over_k_against_the_oracle():
@@ -161,8 +171,12 @@ def test_tf32_inputs_are_truncated():
     c = np.zeros((16, 8), np.float32)
     cut = np.uint32(0xFFFFE000)
     d = ptxfu.mma(a, b, c, instruction=name)
-    assert np.array_equal(d, ptxfu.mma((a.view(np.uint32) & cut).view(np.float32),
-                                       (b.view(np.uint32) & cut).view(np.float32), c, instruction=name))
+    assert np.array_equal(
+        d,
+        ptxfu.mma(
+            (a.view(np.uint32) & cut).view(np.float32), (b.view(np.uint32) & cut).view(np.float32), c, instruction=name
+        ),
+    )
 
 
 def test_integers_and_f64():
@@ -212,10 +226,14 @@ def run_cli(name, target, a, b, c, width, matmul=False):
         return np.array([[int(t, 16) for t in line.split()] for line in r.stdout.splitlines()], dtype=np.uint64)
 
 
-@pytest.mark.parametrize("name,target,ins,outs", [
-    ("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", "sm_80", F16, F32),
-    ("mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16", "sm_90", SPECS["e4m3"], F16),
-    ("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", "sm_100", SPECS["tf32"], F32)])
+@pytest.mark.parametrize(
+    "name,target,ins,outs",
+    [
+        ("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", "sm_80", F16, F32),
+        ("mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16", "sm_90", SPECS["e4m3"], F16),
+        ("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", "sm_100", SPECS["tf32"], F32),
+    ],
+)
 def test_random_batches_equal_the_engine(name, target, ins, outs):
     """Uniform bit patterns (NaN, inf, subnormals included), a batch in
     Python against each tile through the command line."""
@@ -230,8 +248,9 @@ def test_random_batches_equal_the_engine(name, target, ins, outs):
     for t in range(3):
         assert np.array_equal(d[t], run_cli(name, target, ia[t], ib[t], ic[t], outs.width))
     big = ptxfu.matmul(ia.reshape(m, 3 * k), ib.reshape(3 * k, n), ic[0], instruction=name, target=target, bits=True)
-    assert np.array_equal(big, run_cli(name, target, ia.reshape(m, 3 * k), ib.reshape(3 * k, n), ic[0], outs.width,
-                                       matmul=True))
+    assert np.array_equal(
+        big, run_cli(name, target, ia.reshape(m, 3 * k), ib.reshape(3 * k, n), ic[0], outs.width, matmul=True)
+    )
 
 
 def test_errors_carry_the_command_lines_messages():
@@ -249,15 +268,22 @@ def test_errors_carry_the_command_lines_messages():
         ptxfu.mma(a, b, c, instruction=name, target="sm_75")
     with pytest.raises(ptxfu.Error, match=r"do not broadcast"):
         ptxfu.mma(np.zeros((2, 16, 16), np.uint16), np.zeros((3, 16, 8), np.uint16), c, instruction=name)
-    with pytest.raises(ptxfu.Error, match=r"^A is \(16, 24\); a chain of m16n8k16 needs a K that is a positive multiple"):
+    with pytest.raises(
+        ptxfu.Error, match=r"^A is \(16, 24\); a chain of m16n8k16 needs a K that is a positive multiple"
+    ):
         ptxfu.matmul(np.zeros((16, 24), np.uint16), np.zeros((24, 8), np.uint16), instruction=name)
     with pytest.raises(ptxfu.Error, match=r"^B is \(16, 8\); A is \(16, 32\): B needs 32 rows"):
         ptxfu.matmul(np.zeros((16, 32), np.uint16), b, instruction=name)
     with pytest.raises(ptxfu.Error, match=r"A element \(0, 1\) 0x1f does not fit in 4 bits \(e2m1\)"):
         x = np.zeros((16, 32), np.uint8)
         x[0, 1] = 0x1F
-        ptxfu.mma(x, np.zeros((32, 8), np.uint8), np.zeros((16, 8), np.float32), target="sm_120a",
-                  instruction="mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32")
+        ptxfu.mma(
+            x,
+            np.zeros((32, 8), np.uint8),
+            np.zeros((16, 8), np.float32),
+            target="sm_120a",
+            instruction="mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32",
+        )
     with pytest.raises(ptxfu.Error, match=r"is \(16,\): a matrix has two dimensions"):
         ptxfu.mma(np.zeros(16, np.uint16), b, c, instruction=name)
 
@@ -265,6 +291,7 @@ def test_errors_carry_the_command_lines_messages():
 def test_the_batch_runs_without_the_gil():
     """While a large batch computes in one thread, Python keeps running in another."""
     import threading
+
     name = "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
     a = np.full((4000, 16, 16), 0x3F80, np.uint16)
     b, c = np.full((16, 8), 0x3F80, np.uint16), np.zeros((16, 8), np.float32)

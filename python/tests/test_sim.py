@@ -56,10 +56,12 @@ def test_sim_registers_agree_with_eval():
 def test_sim_errors_carry_the_command_line_messages(tmp_path):
     bad = tmp_path / "bad.ptx"
     bad.write_text(".reg .b32 %r<2>;\nld.global.u32 %r1, [%r0];\n")
-    for path, kwargs, cli in [(str(bad), {}, []), (MIX, {"config": "sm_70"}, ["--config",
-                                                                             os.path.join(SOURCE_DIR, "configs",
-                                                                                          "sm_70.yaml")]),
-                              (MIX, {"mode": "xt"}, ["--mode", "xt"]), ("/nonexistent.ptx", {}, [])]:
+    for path, kwargs, cli in [
+        (str(bad), {}, []),
+        (MIX, {"config": "sm_70"}, ["--config", os.path.join(SOURCE_DIR, "configs", "sm_70.yaml")]),
+        (MIX, {"mode": "xt"}, ["--mode", "xt"]),
+        ("/nonexistent.ptx", {}, []),
+    ]:
         with pytest.raises(ptxfu.Error) as e:
             ptxfu.sim(path, **kwargs)
         r = subprocess.run([BINARY, "sim", *cli, path], capture_output=True, text=True)
@@ -87,5 +89,7 @@ def test_many_simulations_of_several_configs_in_one_process(tmp_path):
         for cfg, want in first.items():
             assert without_host_time(ptxfu.sim(prog, config=cfg, warps=4)) == want
     assert len(os.listdir("/proc/self/task")) == children_before
-    assert without_host_time(ptxfu.sim(prog, config="sm_90", warps=4, rtl_half=True))["registers"] == \
-        first["sm_90"]["registers"]
+    assert (
+        without_host_time(ptxfu.sim(prog, config="sm_90", warps=4, rtl_half=True))["registers"]
+        == first["sm_90"]["registers"]
+    )

@@ -31,8 +31,11 @@ def sweep_dir(tmp_path_factory):
     (d / "oob.ptx").write_text(OOB_PROGRAM)
     (d / "tiny.yaml").write_text(SPEC % "oob.ptx")
     out = d / "out"
-    r = subprocess.run([BINARY, "sweep", str(d / "tiny.yaml"), "--out", str(out), "--jobs", "2", "--quiet",
-                        "--no-plots"], capture_output=True, text=True)
+    r = subprocess.run(
+        [BINARY, "sweep", str(d / "tiny.yaml"), "--out", str(out), "--jobs", "2", "--quiet", "--no-plots"],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 1, r.stderr  # the oob program fails where oob is removed: recorded, not a spec error
     return out
 
@@ -69,10 +72,15 @@ def test_a_directory_without_a_sweep_raises(tmp_path):
 
 
 def test_a_swept_base_is_a_text_column(tmp_path):
-    (tmp_path / "bases.yaml").write_text("base: [sm_80, sm_90]\nparameters:\n  warps: [1, 4]\nprograms: [ffma.stream]\n")
+    (tmp_path / "bases.yaml").write_text(
+        "base: [sm_80, sm_90]\nparameters:\n  warps: [1, 4]\nprograms: [ffma.stream]\n"
+    )
     out = tmp_path / "out"
-    r = subprocess.run([BINARY, "sweep", str(tmp_path / "bases.yaml"), "--out", str(out), "--jobs", "2", "--quiet",
-                        "--no-plots"], capture_output=True, text=True)
+    r = subprocess.run(
+        [BINARY, "sweep", str(tmp_path / "bases.yaml"), "--out", str(out), "--jobs", "2", "--quiet", "--no-plots"],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     s = ptxfu.load_sweep(out)
     assert s.header[:4] == ["key", "program", "base", "warps"]

@@ -14,8 +14,7 @@
 namespace ptxfu::approx {
 namespace {
 
-constexpr std::string_view kNames[] = {"tanh.approx.f16", "ex2.approx.f16", "tanh.approx.bf16",
-                                       "ex2.approx.ftz.bf16"};
+constexpr std::string_view kNames[] = {"tanh.approx.f16", "ex2.approx.f16", "tanh.approx.bf16", "ex2.approx.ftz.bf16"};
 static_assert(sizeof(kNames) / sizeof(kNames[0]) == kHalfFnCount);
 
 // Installed tables. Replaced tables stay alive (in `g_keep`) so that a
@@ -38,10 +37,14 @@ bool parse_hex16(std::string_view tok, uint16_t& out) {
   for (size_t i = 2; i < 6; ++i) {
     const char c = tok[i];
     unsigned d;
-    if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
-    else if (c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
-    else return false;
+    if (c >= '0' && c <= '9')
+      d = static_cast<unsigned>(c - '0');
+    else if (c >= 'a' && c <= 'f')
+      d = static_cast<unsigned>(c - 'a' + 10);
+    else if (c >= 'A' && c <= 'F')
+      d = static_cast<unsigned>(c - 'A' + 10);
+    else
+      return false;
     v = v * 16 + d;
   }
   out = static_cast<uint16_t>(v);
@@ -97,8 +100,7 @@ void write_table(std::ostream& os, HalfFn fn, const HalfTable& table, std::strin
 }
 
 TableError::TableError(const std::string& file, int line, const std::string& what)
-    : std::runtime_error(file + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " +
-                         what),
+    : std::runtime_error(file + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " + what),
       file_(file),
       line_(line) {}
 
@@ -134,13 +136,11 @@ LoadedTable read_table(std::istream& is, const std::string& file) {
     uint16_t res = 0;
     if (toks.size() != 2 || !parse_hex16(toks[0], in) || !parse_hex16(toks[1], res)) {
       throw TableError(file, line_no,
-                       "expected '0xIIII 0xOOOO' (two 16-bit hex bit patterns), got '" +
-                           std::string(line) + "'");
+                       "expected '0xIIII 0xOOOO' (two 16-bit hex bit patterns), got '" + std::string(line) + "'");
     }
     if (seen_on[in] != 0) {
       throw TableError(file, line_no,
-                       "duplicate input " + hex16(in) + " (first given on line " +
-                           std::to_string(seen_on[in]) + ")");
+                       "duplicate input " + hex16(in) + " (first given on line " + std::to_string(seen_on[in]) + ")");
     }
     seen_on[in] = line_no;
     out.table[in] = res;
@@ -152,8 +152,10 @@ LoadedTable read_table(std::istream& is, const std::string& file) {
     size_t first = 0;
     while (seen_on[first] != 0) ++first;
     throw TableError(file, line_no,
-                     "table ends after " + std::to_string(count) + " of 65536 inputs; first "
-                     "missing input " + hex16(static_cast<unsigned>(first)));
+                     "table ends after " + std::to_string(count) +
+                         " of 65536 inputs; first "
+                         "missing input " +
+                         hex16(static_cast<unsigned>(first)));
   }
   return out;
 }
@@ -183,9 +185,9 @@ int install_hardware_tables_from_dir(const std::string& dir) {
     if (!is) continue;
     LoadedTable t = read_table(is, path);
     if (t.fn != fn) {
-      throw TableError(path, 0,
-                       "holds " + std::string(half_fn_name(t.fn)) + ", not " +
-                           std::string(half_fn_name(fn)) + " as its name says");
+      throw TableError(
+          path, 0,
+          "holds " + std::string(half_fn_name(t.fn)) + ", not " + std::string(half_fn_name(fn)) + " as its name says");
     }
     found.push_back(t);
   }
@@ -193,9 +195,7 @@ int install_hardware_tables_from_dir(const std::string& dir) {
   return static_cast<int>(found.size());
 }
 
-void clear_hardware_table(HalfFn fn) {
-  g_installed[static_cast<size_t>(fn)].store(nullptr, std::memory_order_release);
-}
+void clear_hardware_table(HalfFn fn) { g_installed[static_cast<size_t>(fn)].store(nullptr, std::memory_order_release); }
 
 bool has_hardware_table(HalfFn fn) {
   return g_installed[static_cast<size_t>(fn)].load(std::memory_order_acquire) != nullptr;

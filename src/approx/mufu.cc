@@ -16,8 +16,8 @@ using fp::Unpacked;
 // bits. Rounding into this row produces the result's upper word.
 constexpr Format kF64Hi{"f64hi", 11, 20};
 
-constexpr int kFrac = 30;      // fixed-point fraction bits of the f32-class tables
-constexpr int kTanhFrac = 26;  // ... of the tanh tables
+constexpr int kFrac = 30;       // fixed-point fraction bits of the f32-class tables
+constexpr int kTanhFrac = 26;   // ... of the tanh tables
 constexpr int kEx2InFrac = 32;  // fraction bits of ex2's fixed-point argument
 constexpr int kEx2InInt = 9;    // |x| saturates at 2^9 (overflows/underflows every format)
 constexpr int kTurnFrac = 32;   // fraction bits of sin/cos's argument in turns
@@ -28,9 +28,7 @@ uint64_t round_fixed(const Format& f, bool sign, int exp, uint64_t y) {
   return fp::round_pack(f, sign, exp, y, false, Rounding::rn);
 }
 
-uint64_t flush(const Format& f, uint64_t bits) {
-  return fp::is_subnormal(f, bits) ? (bits & f.sign_mask()) : bits;
-}
+uint64_t flush(const Format& f, uint64_t bits) { return fp::is_subnormal(f, bits) ? (bits & f.sign_mask()) : bits; }
 
 int msb(uint64_t v) { return 63 - __builtin_clzll(v); }
 
@@ -48,9 +46,7 @@ Norm normalize(const Unpacked& u) {
   return {u.exp + p, static_cast<uint32_t>(m)};
 }
 
-bool is_zero_in(const Unpacked& u, bool ftz) {
-  return u.cls == Class::zero || (ftz && u.cls == Class::subnormal);
-}
+bool is_zero_in(const Unpacked& u, bool ftz) { return u.cls == Class::zero || (ftz && u.cls == Class::subnormal); }
 
 // Fixed-point 1/(1.m) for the significand fraction m23: value y * 2^-kFrac.
 int64_t rcp_sig(uint32_t m23) { return mufu_tables().rcp.eval(m23, 23); }
@@ -65,8 +61,7 @@ Scaled root(const Norm& n, bool reciprocal) {
   const MufuTables& t = mufu_tables();
   const bool odd = (n.e & 1) != 0;
   const int half = n.e >> 1;  // floor(e / 2)
-  const QuadTable& tab = reciprocal ? (odd ? t.rsqrt_odd : t.rsqrt_even)
-                                    : (odd ? t.sqrt_odd : t.sqrt_even);
+  const QuadTable& tab = reciprocal ? (odd ? t.rsqrt_odd : t.rsqrt_even) : (odd ? t.sqrt_odd : t.sqrt_even);
   return {tab.eval(n.m23, 23), reciprocal ? -half : half};
 }
 
@@ -110,8 +105,7 @@ struct Turns {
 };
 
 Turns turns(const Unpacked& u) {
-  static const uint64_t k_inv_2pi = static_cast<uint64_t>(
-      std::llround(std::ldexp(0.5L / std::acos(-1.0L), 65)));
+  static const uint64_t k_inv_2pi = static_cast<uint64_t>(std::llround(std::ldexp(0.5L / std::acos(-1.0L), 65)));
   Turns t{fp::u128{u.sig} * k_inv_2pi, u.exp - 65, 0};
   const int sh = t.exp + kTurnFrac;
   const uint64_t mask = (uint64_t{1} << kTurnFrac) - 1;
@@ -216,8 +210,7 @@ uint64_t lg2_approx(const Format& f, uint64_t a, bool ftz) {
   if (u.cls == Class::inf) return f.inf(false);
   const Norm n = normalize(u);
   // log2(x) = e + log2(1.m) as one fixed-point sum.
-  const int64_t total = static_cast<int64_t>(n.e) * (int64_t{1} << kFrac) +
-                        mufu_tables().lg2.eval(n.m23, 23);
+  const int64_t total = static_cast<int64_t>(n.e) * (int64_t{1} << kFrac) + mufu_tables().lg2.eval(n.m23, 23);
   const bool neg = total < 0;
   return round_fixed(f, neg, -kFrac, static_cast<uint64_t>(neg ? -total : total));
 }
@@ -231,8 +224,7 @@ uint64_t ex2_approx(const Format& f, uint64_t a, bool ftz) {
   const int64_t x = ex2_fixed(u);
   const int n = static_cast<int>(x >> kEx2InFrac);
   const uint64_t fr = static_cast<uint64_t>(x) & ((uint64_t{1} << kEx2InFrac) - 1);
-  const uint64_t r =
-      round_fixed(f, false, n - kFrac, mufu_tables().ex2.eval(fr, kEx2InFrac));
+  const uint64_t r = round_fixed(f, false, n - kFrac, mufu_tables().ex2.eval(fr, kEx2InFrac));
   return ftz ? flush(f, r) : r;
 }
 
@@ -275,8 +267,7 @@ uint32_t div_full_f32(uint32_t a, uint32_t b, bool ftz) {
   // with the exponents kept apart, so no intermediate over- or underflows.
   const Norm nb = normalize(ub);
   const Unpacked ur = fp::unpack(f, round_fixed(f, false, -kFrac, rcp_sig(nb.m23)));
-  const uint64_t q = fp::round_pack(f, s, ua.exp + ur.exp - nb.e, fp::u128{ua.sig} * ur.sig,
-                                    false, Rounding::rn);
+  const uint64_t q = fp::round_pack(f, s, ua.exp + ur.exp - nb.e, fp::u128{ua.sig} * ur.sig, false, Rounding::rn);
   return static_cast<uint32_t>(ftz ? flush(f, q) : q);
 }
 
@@ -327,7 +318,7 @@ uint64_t rsqrt_approx_f64(uint64_t a) {
   const long double x = std::ldexp(static_cast<long double>(u.sig), u.exp);
   int e = 0;
   const long double m = std::frexp(1.0L / std::sqrt(x), &e);  // m in [0.5, 1)
-  const auto sig = static_cast<uint64_t>(std::ldexp(m, 64));    // exact: 64-bit significand
+  const auto sig = static_cast<uint64_t>(std::ldexp(m, 64));  // exact: 64-bit significand
   return fp::round_pack(f, false, e - 64, sig, false, Rounding::rn);
 }
 

@@ -54,17 +54,9 @@ uint64_t rsqrt_approx_f64(uint64_t a);
 
 // The half forms, lane by lane (before any hardware-table override; see
 // approx/half_table.h for the functions the executor uses).
-inline uint16_t tanh_approx_f16(uint16_t a) {
-  return static_cast<uint16_t>(tanh_approx(fp::kF16, a));
-}
-inline uint16_t tanh_approx_bf16(uint16_t a) {
-  return static_cast<uint16_t>(tanh_approx(fp::kBF16, a));
-}
-inline uint16_t ex2_approx_f16(uint16_t a) {
-  return static_cast<uint16_t>(ex2_approx(fp::kF16, a, false));
-}
-inline uint16_t ex2_approx_ftz_bf16(uint16_t a) {
-  return static_cast<uint16_t>(ex2_approx(fp::kBF16, a, true));
-}
+inline uint16_t tanh_approx_f16(uint16_t a) { return static_cast<uint16_t>(tanh_approx(fp::kF16, a)); }
+inline uint16_t tanh_approx_bf16(uint16_t a) { return static_cast<uint16_t>(tanh_approx(fp::kBF16, a)); }
+inline uint16_t ex2_approx_f16(uint16_t a) { return static_cast<uint16_t>(ex2_approx(fp::kF16, a, false)); }
+inline uint16_t ex2_approx_ftz_bf16(uint16_t a) { return static_cast<uint16_t>(ex2_approx(fp::kBF16, a, true)); }
 
 }  // namespace ptxfu::approx

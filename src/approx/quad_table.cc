@@ -6,9 +6,7 @@
 namespace ptxfu::approx {
 namespace {
 
-int64_t to_fixed(long double v, int frac_bits) {
-  return static_cast<int64_t>(std::llround(std::ldexp(v, frac_bits)));
-}
+int64_t to_fixed(long double v, int frac_bits) { return static_cast<int64_t>(std::llround(std::ldexp(v, frac_bits))); }
 
 int signed_width(int64_t v) {
   const uint64_t mag = static_cast<uint64_t>(v < 0 ? ~v : v);
@@ -17,8 +15,7 @@ int signed_width(int64_t v) {
 
 }  // namespace
 
-QuadTable::QuadTable(std::string name, const std::function<long double(long double)>& f,
-                     int index_bits, int frac_bits)
+QuadTable::QuadTable(std::string name, const std::function<long double(long double)>& f, int index_bits, int frac_bits)
     : name_(std::move(name)), index_bits_(index_bits), frac_bits_(frac_bits) {
   const int n = 1 << index_bits;
   const long double h = std::ldexp(1.0L, -index_bits);

@@ -38,8 +38,7 @@ struct QuadSegment {
 class QuadTable {
  public:
   // f must be defined on the closed interval [0, 1].
-  QuadTable(std::string name, const std::function<long double(long double)>& f,
-            int index_bits, int frac_bits);
+  QuadTable(std::string name, const std::function<long double(long double)>& f, int index_bits, int frac_bits);
 
   // u / 2^u_bits in [0, 1); u_bits >= index_bits. Returns y as above.
   int64_t eval(uint64_t u, int u_bits) const;

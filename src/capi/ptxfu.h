@@ -21,14 +21,13 @@ extern "C" {
 
 /* Status codes. */
 #define PTXFU_OK 0
-#define PTXFU_BAD_FORM 1     /* the mnemonic is not a legal form with that many sources */
-#define PTXFU_BAD_OPERAND 2  /* an operand does not fit its width */
-#define PTXFU_BAD_SHAPE 3    /* matrices of sizes the instruction cannot take */
+#define PTXFU_BAD_FORM 1    /* the mnemonic is not a legal form with that many sources */
+#define PTXFU_BAD_OPERAND 2 /* an operand does not fit its width */
+#define PTXFU_BAD_SHAPE 3   /* matrices of sizes the instruction cannot take */
 
 /* Evaluates `op` on `num_src` sources. Forms that read the carry flag take
  * `carry_in`; `carry_out` (may be NULL) receives the flag of .cc forms. */
-int ptxfu_eval(const char* op, const uint64_t* src, unsigned num_src, int carry_in, uint64_t* result,
-               int* carry_out);
+int ptxfu_eval(const char* op, const uint64_t* src, unsigned num_src, int carry_in, uint64_t* result, int* carry_out);
 
 /* Fixed-arity wrappers for DPI-C. */
 int ptxfu_eval1(const char* op, uint64_t a, uint64_t* d);

@@ -26,9 +26,7 @@ int run_check(std::FILE* in, std::ostream& out, std::ostream& err, const CheckOp
     case ReadStatus::too_large:
       err << "ptxfu check: " << options.input_name << " is larger than " << options.max_input << " bytes\n";
       return 2;
-    case ReadStatus::error:
-      err << "ptxfu check: read error on " << options.input_name << "\n";
-      return 2;
+    case ReadStatus::error: err << "ptxfu check: read error on " << options.input_name << "\n"; return 2;
     case ReadStatus::ok: break;
   }
   if (text.empty()) {

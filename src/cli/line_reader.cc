@@ -4,8 +4,7 @@
 
 namespace ptxfu::cli {
 
-LineReader::LineReader(std::FILE* file, size_t max_line)
-    : file_(file), max_line_(max_line), buffer_(1 << 16) {}
+LineReader::LineReader(std::FILE* file, size_t max_line) : file_(file), max_line_(max_line), buffer_(1 << 16) {}
 
 bool LineReader::fill() {
   if (eof_) return false;

@@ -17,7 +17,6 @@ ArchConfig config_from(const std::optional<std::string>& path) {
   return path ? models::load_config(*path) : models::default_config();
 }
 
-
 nlohmann::json optional_number(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }

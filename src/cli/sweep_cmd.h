@@ -12,16 +12,16 @@ namespace ptxfu::cli {
 
 struct SweepCmdOptions {
   std::string spec_path;
-  std::string out_dir;           // default: out/sweep-NAME
-  unsigned jobs = 0;             // worker processes; 0: one per online CPU
-  std::string shard = "1/1";     // K/N: run only the K-th of N slices
-  bool retry_failed = false;     // recompute points recorded as failed
-  double timeout_s = 0;          // per point; 0: none
-  bool quiet = false;            // no per-point progress lines
+  std::string out_dir;        // default: out/sweep-NAME
+  unsigned jobs = 0;          // worker processes; 0: one per online CPU
+  std::string shard = "1/1";  // K/N: run only the K-th of N slices
+  bool retry_failed = false;  // recompute points recorded as failed
+  double timeout_s = 0;       // per point; 0: none
+  bool quiet = false;         // no per-point progress lines
   bool no_plots = false;
-  bool dry_run = false;          // list the points, run nothing
-  bool emit_slurm = false;       // write a Slurm job-array script instead of running
-  unsigned shards = 4;           // array tasks for --emit-slurm
+  bool dry_run = false;                    // list the points, run nothing
+  bool emit_slurm = false;                 // write a Slurm job-array script instead of running
+  unsigned shards = 4;                     // array tasks for --emit-slurm
   std::vector<std::string> slurm_options;  // extra #SBATCH lines, e.g. --partition=cpu
   // sweep merge
   std::vector<std::string> merge_dirs;

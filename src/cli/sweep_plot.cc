@@ -63,12 +63,13 @@ std::string header(const std::string& title) {
   return "set encoding utf8\n"
          "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) { set terminal pngcairo noenhanced size 900,600 } "
          "else { set terminal png noenhanced size 900,600 }\n"
-         "set title " + quoted(title) + "\n";
+         "set title " +
+         quoted(title) + "\n";
 }
 
 std::string outputs(const std::string& base, const std::string& plot) {
-  return "set output " + quoted(base + ".png") + "\n" + plot + "\nset terminal svg noenhanced size 900,600\nset output " +
-         quoted(base + ".svg") + "\nreplot\nset output\n";
+  return "set output " + quoted(base + ".png") + "\n" + plot +
+         "\nset terminal svg noenhanced size 900,600\nset output " + quoted(base + ".svg") + "\nreplot\nset output\n";
 }
 
 bool run_gnuplot(const std::string& gnuplot, const std::string& dir, const std::string& script, std::string& note) {
@@ -111,21 +112,25 @@ PlotReport draw_plots(const std::string& dir, const Manifest& m, const Table& t,
   std::vector<size_t> dims;
   for (size_t k = 0; k < m.parameters.size(); ++k) {
     if (m.parameters[k].values.size() <= 1) continue;
-    if (m.parameters[k].key == "base") base_k = static_cast<long>(k);
-    else dims.push_back(k);
+    if (m.parameters[k].key == "base")
+      base_k = static_cast<long>(k);
+    else
+      dims.push_back(k);
   }
   if (dims.empty() && base_k >= 0) {
     dims.push_back(static_cast<size_t>(base_k));
     base_k = -1;
   }
   if (dims.empty() || dims.size() > 2) {
-    report.note = fmt::format("none: charts are drawn for sweeps that vary one or two parameters{} (this one varies {})",
-                              base_k >= 0 ? " besides the base" : "", dims.size());
+    report.note =
+        fmt::format("none: charts are drawn for sweeps that vary one or two parameters{} (this one varies {})",
+                    base_k >= 0 ? " besides the base" : "", dims.size());
     return report;
   }
   const std::string gnuplot = find_gnuplot();
   if (gnuplot.empty()) {
-    report.note = "none: gnuplot is not installed (Debian: apt-get install gnuplot-nox); the results are complete without it";
+    report.note =
+        "none: gnuplot is not installed (Debian: apt-get install gnuplot-nox); the results are complete without it";
     return report;
   }
   const size_t status = t.column("status"), program = t.column("program");
@@ -157,7 +162,8 @@ PlotReport draw_plots(const std::string& dir, const Manifest& m, const Table& t,
     const long i = index_of(dims[0], r[t.column(m.parameters[dims[0]].key)]);
     const long j = dims.size() > 1 ? index_of(dims[1], r[t.column(m.parameters[dims[1]].key)]) : 0;
     if (p == m.programs.end() || b < 0 || i < 0 || j < 0) continue;
-    cells[{static_cast<size_t>(p - m.programs.begin()), static_cast<size_t>(b)}][{i, j}] = r[0];  // resolved per metric below
+    cells[{static_cast<size_t>(p - m.programs.begin()), static_cast<size_t>(b)}][{i, j}] =
+        r[0];  // resolved per metric below
   }
   std::map<std::string, const std::vector<std::string>*> by_key;
   for (const auto& r : t.rows) by_key[r[0]] = &r;
@@ -183,18 +189,21 @@ PlotReport draw_plots(const std::string& dir, const Manifest& m, const Table& t,
         std::vector<std::pair<long, std::string>> line;
         for (const auto& [ij, key] : pts) line.push_back({ij.first, (*by_key[key])[c]});
         std::sort(line.begin(), line.end());
-        for (const auto& [i, v] : line) data += fmt::format("{} {} {}\n", i, quoted_if_spaced(px.values[static_cast<size_t>(i)]), v);
+        for (const auto& [i, v] : line)
+          data += fmt::format("{} {} {}\n", i, quoted_if_spaced(px.values[static_cast<size_t>(i)]), v);
         data += "\n\n";
         // Bases that give the same figures draw over each other: each base
         // gets its own point type, each program its own dash type.
         static const int kPointTypes[] = {7, 5, 9, 11, 13};
         plot += fmt::format("{}{} index {} using {} with linespoints lw 2 pt {} dt {} title {}", block ? ", " : "",
                             quoted(base + ".dat"), block, x_numeric ? "2:3" : "1:3:xticlabels(2)",
-                            base_k >= 0 ? kPointTypes[series.second % 5] : 7, base_k >= 0 ? series.first % 5 + 1 : 1, quoted(prog));
+                            base_k >= 0 ? kPointTypes[series.second % 5] : 7, base_k >= 0 ? series.first % 5 + 1 : 1,
+                            quoted(prog));
         ++block;
       }
       std::string script = header(fmt::format("{}: {} over {}", m.name, metric, px.key));
-      script += "set xlabel " + quoted(px.key) + "\nset ylabel " + quoted(metric) + "\nset grid\nset key outside right top\n";
+      script +=
+          "set xlabel " + quoted(px.key) + "\nset ylabel " + quoted(metric) + "\nset grid\nset key outside right top\n";
       script += "set yrange [0:*]\n";
       script += outputs(base, plot);
       write_whole(dir + "/" + base + ".dat", data);
@@ -218,12 +227,16 @@ PlotReport draw_plots(const std::string& dir, const Manifest& m, const Table& t,
         data += "\n";
       }
       std::string tics_x = "set xtics (", tics_y = "set ytics (";
-      for (size_t i = 0; i < px.values.size(); ++i) tics_x += fmt::format("{}{} {}", i ? ", " : "", quoted(px.values[i]), i);
-      for (size_t j = 0; j < py.values.size(); ++j) tics_y += fmt::format("{}{} {}", j ? ", " : "", quoted(py.values[j]), j);
+      for (size_t i = 0; i < px.values.size(); ++i)
+        tics_x += fmt::format("{}{} {}", i ? ", " : "", quoted(px.values[i]), i);
+      for (size_t j = 0; j < py.values.size(); ++j)
+        tics_y += fmt::format("{}{} {}", j ? ", " : "", quoted(py.values[j]), j);
       std::string script = header(fmt::format("{}: {} ({})", m.name, metric, prog));
       script += tics_x + ")\n" + tics_y + ")\n";
-      script += "set xlabel " + quoted(px.key) + "\nset ylabel " + quoted(py.key) + "\nset cblabel " + quoted(metric) + "\n";
-      script += fmt::format("set xrange [-0.5:{}.5]\nset yrange [-0.5:{}.5]\n", px.values.size() - 1, py.values.size() - 1);
+      script +=
+          "set xlabel " + quoted(px.key) + "\nset ylabel " + quoted(py.key) + "\nset cblabel " + quoted(metric) + "\n";
+      script +=
+          fmt::format("set xrange [-0.5:{}.5]\nset yrange [-0.5:{}.5]\n", px.values.size() - 1, py.values.size() - 1);
       script += "set palette rgbformulae 33,13,10\nunset key\n";
       std::string plot = "plot " + quoted(base + ".dat") + " using 1:2:3 with image";
       if (px.values.size() * py.values.size() <= 400)

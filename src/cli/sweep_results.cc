@@ -136,7 +136,8 @@ Manifest manifest_from_json(const nlohmann::json& j) {
     m.name = j.at("name").get<std::string>();
     m.spec = j.at("spec").get<std::string>();
     m.base = j.at("base").get<std::string>();
-    for (const auto& p : j.at("parameters")) m.parameters.push_back({p.at("key").get<std::string>(), p.at("values").get<std::vector<std::string>>()});
+    for (const auto& p : j.at("parameters"))
+      m.parameters.push_back({p.at("key").get<std::string>(), p.at("values").get<std::vector<std::string>>()});
     m.programs = j.at("programs").get<std::vector<std::string>>();
     m.metrics = j.at("metrics").get<std::vector<std::string>>();
     m.plots = j.at("plots").get<std::vector<std::string>>();
@@ -246,7 +247,8 @@ Table read_table(const std::string& dir) {
       continue;
     }
     if (fields.size() != t.header.size())
-      throw StoreError(fmt::format("{}:{}: {} fields, the header has {}", path, number, fields.size(), t.header.size()));
+      throw StoreError(
+          fmt::format("{}:{}: {} fields, the header has {}", path, number, fields.size(), t.header.size()));
     t.rows.push_back(fields);
   }
   return t;
@@ -264,7 +266,8 @@ void write_whole(const std::string& path, const std::string& text) {
   }
   ::fsync(fd);
   ::close(fd);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) throw StoreError(fmt::format("{}: cannot rename into place: {}", path, errno_text()));
+  if (::rename(tmp.c_str(), path.c_str()) != 0)
+    throw StoreError(fmt::format("{}: cannot rename into place: {}", path, errno_text()));
 }
 
 Store::Store(const std::string& dir, const std::vector<std::string>& header) : dir_(dir) {
@@ -288,8 +291,8 @@ Store::Store(const std::string& dir, const std::vector<std::string>& header) : d
       std::string want, have;
       for (const auto& h : header) want += (want.empty() ? "" : ",") + h;
       for (const auto& h : table_.header) have += (have.empty() ? "" : ",") + h;
-      throw StoreError(fmt::format("{}: holds results of another sweep (columns {}; this sweep writes {}); use another --out",
-                                   csv, have, want));
+      throw StoreError(fmt::format(
+          "{}: holds results of another sweep (columns {}; this sweep writes {}); use another --out", csv, have, want));
     }
   }
   std::set<std::string> keys;
@@ -298,7 +301,8 @@ Store::Store(const std::string& dir, const std::vector<std::string>& header) : d
   csv_fd_ = ::open(csv.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   const std::string jsonl = dir + "/results.jsonl";
   jsonl_fd_ = ::open(jsonl.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
-  if (csv_fd_ < 0 || jsonl_fd_ < 0) throw StoreError(fmt::format("{}: cannot open for appending: {}", dir, errno_text()));
+  if (csv_fd_ < 0 || jsonl_fd_ < 0)
+    throw StoreError(fmt::format("{}: cannot open for appending: {}", dir, errno_text()));
 }
 
 Store::~Store() {
@@ -359,7 +363,8 @@ void Store::drop(const std::set<std::string>& keys) {
   }
   csv_fd_ = ::open((dir_ + "/results.csv").c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   jsonl_fd_ = ::open((dir_ + "/results.jsonl").c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-  if (csv_fd_ < 0 || jsonl_fd_ < 0) throw StoreError(fmt::format("{}: cannot reopen for appending: {}", dir_, errno_text()));
+  if (csv_fd_ < 0 || jsonl_fd_ < 0)
+    throw StoreError(fmt::format("{}: cannot reopen for appending: {}", dir_, errno_text()));
 }
 
 void Store::append(const std::vector<std::string>& row, const nlohmann::ordered_json& extra) {

@@ -48,7 +48,7 @@ struct Manifest {
 Manifest manifest_of(const Spec& spec);
 nlohmann::ordered_json to_json(const Manifest& m);
 Manifest manifest_from_json(const nlohmann::json& j);  // throws StoreError
-Manifest read_manifest(const std::string& dir);         // DIR/sweep.json; throws StoreError
+Manifest read_manifest(const std::string& dir);        // DIR/sweep.json; throws StoreError
 
 // CSV (RFC 4180 quoting; newlines inside fields become spaces, so one row is
 // one line).

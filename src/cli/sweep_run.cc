@@ -105,7 +105,8 @@ struct Running {
 };
 
 std::string death(int status) {
-  if (WIFSIGNALED(status)) return fmt::format("worker killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
+  if (WIFSIGNALED(status))
+    return fmt::format("worker killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
   if (WIFEXITED(status)) return fmt::format("worker exited with status {} without a result", WEXITSTATUS(status));
   return "worker ended without a result";
 }
@@ -131,7 +132,8 @@ int run_sweep(const SweepCmdOptions& o, std::ostream& out, std::ostream& err) {
   for (size_t i = 0; i < spec.points.size(); ++i)
     if (i % shard_n == shard_k - 1) mine.push_back(i);
   if (o.dry_run) {
-    out << fmt::format("ptxfu sweep: {}: {} points, {} in shard {}/{}\n", spec.name, spec.points.size(), mine.size(), shard_k, shard_n);
+    out << fmt::format("ptxfu sweep: {}: {} points, {} in shard {}/{}\n", spec.name, spec.points.size(), mine.size(),
+                       shard_k, shard_n);
     for (size_t i : mine) out << spec.points[i].key << "  " << describe(spec, spec.points[i]) << "\n";
     return 0;
   }
@@ -171,7 +173,8 @@ int run_sweep(const SweepCmdOptions& o, std::ostream& out, std::ostream& err) {
     done.insert(failed.begin(), failed.end());
   }
   if (stale)
-    err << fmt::format("ptxfu sweep: note: {} rows in {}/results.csv are not points of this spec (kept, not plotted)\n", stale, dir);
+    err << fmt::format("ptxfu sweep: note: {} rows in {}/results.csv are not points of this spec (kept, not plotted)\n",
+                       stale, dir);
   std::vector<size_t> todo;
   for (size_t i : mine)
     if (!done.count(spec.points[i].key)) todo.push_back(i);
@@ -185,7 +188,8 @@ int run_sweep(const SweepCmdOptions& o, std::ostream& out, std::ostream& err) {
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
-  struct sigaction old_int {}, old_term {}, old_hup {};
+  struct sigaction old_int {
+  }, old_term{}, old_hup{};
   ::sigaction(SIGINT, &sa, &old_int);
   ::sigaction(SIGTERM, &sa, &old_term);
   ::sigaction(SIGHUP, &sa, &old_hup);
@@ -198,7 +202,8 @@ int run_sweep(const SweepCmdOptions& o, std::ostream& out, std::ostream& err) {
   const auto started = Clock::now();
   const pid_t driver = ::getpid();
 
-  auto record = [&](size_t point, const std::string& error, const std::vector<std::string>& values, double host_seconds) {
+  auto record = [&](size_t point, const std::string& error, const std::vector<std::string>& values,
+                    double host_seconds) {
     const Point& p = spec.points[point];
     std::vector<std::string> row = {p.key, spec.programs[p.program].id};
     for (size_t k = 0; k < spec.parameters.size(); ++k) row.push_back(spec.parameters[k].values[p.choice[k]]);
@@ -214,8 +219,8 @@ int run_sweep(const SweepCmdOptions& o, std::ostream& out, std::ostream& err) {
     std::string shown;
     for (size_t m = 0; m < spec.metrics.size() && m < 3 && error.empty(); ++m)
       shown += fmt::format(" {}={}", spec.metrics[m], row[metric0 + m]);
-    err << fmt::format("[{}/{}] {} {}{}{}\n", finished, todo.size(), error.empty() ? "ok   " : "error", describe(spec, p), shown,
-                       error.empty() ? "" : ": " + error);
+    err << fmt::format("[{}/{}] {} {}{}{}\n", finished, todo.size(), error.empty() ? "ok   " : "error",
+                       describe(spec, p), shown, error.empty() ? "" : ": " + error);
     err.flush();
   };
 
@@ -295,7 +300,8 @@ int run_sweep(const SweepCmdOptions& o, std::ostream& out, std::ostream& err) {
         } else {
           // Ctrl-C reaches the whole process group: a worker that died of it
           // is a point to resume, not a failure.
-          if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM || WTERMSIG(status) == SIGHUP))
+          if (WIFSIGNALED(status) &&
+              (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM || WTERMSIG(status) == SIGHUP))
             drain_signals(stop_signal);
           if (stop_signal) {
             running.erase(running.begin() + static_cast<long>(i));
@@ -341,8 +347,9 @@ int run_sweep(const SweepCmdOptions& o, std::ostream& out, std::ostream& err) {
   out << fmt::format("ptxfu sweep: {} ({})", spec.name, spec.path);
   if (shard_n > 1) out << fmt::format(", shard {}/{}", shard_k, shard_n);
   out << "\n";
-  out << fmt::format("  points     {} in this {}: {} done before, {} run now ({} ok, {} failed), {} missing\n", mine.size(),
-                     shard_n > 1 ? "shard" : "sweep", already, ok_now + failed_now, ok_now, failed_now, missing);
+  out << fmt::format("  points     {} in this {}: {} done before, {} run now ({} ok, {} failed), {} missing\n",
+                     mine.size(), shard_n > 1 ? "shard" : "sweep", already, ok_now + failed_now, ok_now, failed_now,
+                     missing);
   out << fmt::format("  time       {:.2f} s on {} worker{}: {:.2f} points/s\n", seconds, jobs, jobs == 1 ? "" : "s",
                      seconds > 0 ? static_cast<double>(ok_now + failed_now) / seconds : 0.0);
   out << fmt::format("  results    {}/results.csv, {}/results.jsonl\n", dir, dir);
@@ -374,9 +381,11 @@ int run_sweep(const SweepCmdOptions& o, std::ostream& out, std::ostream& err) {
     }
     if (!plots.note.empty()) out << "  plots      " << plots.note << "\n";
   }
-  if (failed_total) out << fmt::format("  {} point{} failed: see the error column\n", failed_total, failed_total == 1 ? "" : "s");
+  if (failed_total)
+    out << fmt::format("  {} point{} failed: see the error column\n", failed_total, failed_total == 1 ? "" : "s");
   if (stop_signal > 0) {
-    out << fmt::format("  interrupted by {}: {} points missing; run the same command again to resume\n", strsignal(stop_signal), missing);
+    out << fmt::format("  interrupted by {}: {} points missing; run the same command again to resume\n",
+                       strsignal(stop_signal), missing);
     out.flush();
     return 128 + stop_signal;
   }
@@ -389,7 +398,8 @@ int run_sweep(const SweepCmdOptions& o, std::ostream& out, std::ostream& err) {
 CLI::App* add_sweep_subcommand(CLI::App& app, SweepCmdOptions& o) {
   CLI::App* sweep = app.add_subcommand(
       "sweep",
-      "Sweep a design space on the SM model: every point of SPEC (a YAML file of parameters, programs and metrics, see\n"
+      "Sweep a design space on the SM model: every point of SPEC (a YAML file of parameters, programs and metrics, "
+      "see\n"
       "configs/sweeps/) runs in its own worker process; each result is appended to DIR/results.csv and\n"
       "DIR/results.jsonl as it completes. Interrupted or crashed sweeps resume: the same command computes only the\n"
       "missing points. One- and two-parameter sweeps are plotted with gnuplot when it is installed.");
@@ -403,12 +413,16 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepCmdOptions& o) {
   sweep->add_flag("--quiet,-q", o.quiet, "no progress line per point");
   sweep->add_flag("--no-plots", o.no_plots, "do not draw charts");
   sweep->add_flag("--dry-run", o.dry_run, "list this shard's points (key and values) and run nothing");
-  sweep->add_flag("--emit-slurm", o.emit_slurm, "write DIR/sweep.sbatch (a job array, one task per shard) and DIR/merge.sbatch");
+  sweep->add_flag("--emit-slurm", o.emit_slurm,
+                  "write DIR/sweep.sbatch (a job array, one task per shard) and DIR/merge.sbatch");
   sweep->add_option("--shards", o.shards, "array tasks for --emit-slurm (default 4)")->check(CLI::Range(1u, 100000u));
-  sweep->add_option("--slurm-option", o.slurm_options, "extra #SBATCH option for --emit-slurm without its dashes, e.g. partition=cpu (repeatable)")
+  sweep
+      ->add_option("--slurm-option", o.slurm_options,
+                   "extra #SBATCH option for --emit-slurm without its dashes, e.g. partition=cpu (repeatable)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  CLI::App* merge = sweep->add_subcommand("merge", "Merge the result directories of shards (or of separate runs) into one, and plot it.");
+  CLI::App* merge = sweep->add_subcommand(
+      "merge", "Merge the result directories of shards (or of separate runs) into one, and plot it.");
   merge->add_option("DIR", o.merge_dirs, "result directories to merge")->required();
   merge->add_option("--out,-o", o.merge_out, "merged result directory")->required();
   merge->add_flag("--no-plots", o.no_plots, "do not draw charts");

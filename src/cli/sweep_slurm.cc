@@ -38,7 +38,8 @@ std::string self_exe() {
   return std::string(buf, static_cast<size_t>(n));
 }
 
-int emit_slurm(const Spec& spec, const SweepCmdOptions& o, const std::string& out_dir, std::ostream& out, std::ostream& err) {
+int emit_slurm(const Spec& spec, const SweepCmdOptions& o, const std::string& out_dir, std::ostream& out,
+               std::ostream& err) {
   const unsigned n = o.shards;
   const unsigned cpus = o.jobs ? o.jobs : 1;
   std::string dir;
@@ -49,11 +50,13 @@ int emit_slurm(const Spec& spec, const SweepCmdOptions& o, const std::string& ou
     std::string head = fmt::format(
         "#!/bin/bash\n"
         "# ptxfu sweep '{}' as a Slurm job array, one task per shard (written by ptxfu sweep --emit-slurm).\n"
-        "# Submit: job=$(sbatch --parsable {}/sweep.sbatch) && sbatch --dependency=afterany:${{job%%;*}} {}/merge.sbatch\n",
+        "# Submit: job=$(sbatch --parsable {}/sweep.sbatch) && sbatch --dependency=afterany:${{job%%;*}} "
+        "{}/merge.sbatch\n",
         spec.name, dir, dir);
     std::string sweep = head;
-    sweep += fmt::format("#SBATCH --job-name=ptxfu-{}\n#SBATCH --array=1-{}\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task={}\n",
-                         spec.name, n, cpus);
+    sweep += fmt::format(
+        "#SBATCH --job-name=ptxfu-{}\n#SBATCH --array=1-{}\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task={}\n",
+        spec.name, n, cpus);
     sweep += fmt::format("#SBATCH --output={}/slurm-%A_%a.out\n", dir);
     std::string extra;  // given as partition=cpu or --partition=cpu
     for (const auto& opt : o.slurm_options) extra += "#SBATCH " + (opt.rfind("-", 0) == 0 ? opt : "--" + opt) + "\n";
@@ -64,7 +67,9 @@ int emit_slurm(const Spec& spec, const SweepCmdOptions& o, const std::string& ou
         "  --out {}/\"shard-${{SLURM_ARRAY_TASK_ID}}\" --no-plots --quiet\n",
         shell_quoted(exe), shell_quoted(absolute(spec.path)), n, cpus, shell_quoted(dir));
     std::string merge = head;
-    merge += fmt::format("#SBATCH --job-name=ptxfu-{}-merge\n#SBATCH --ntasks=1\n#SBATCH --output={}/slurm-merge-%j.out\n", spec.name, dir);
+    merge +=
+        fmt::format("#SBATCH --job-name=ptxfu-{}-merge\n#SBATCH --ntasks=1\n#SBATCH --output={}/slurm-merge-%j.out\n",
+                    spec.name, dir);
     merge += extra;
     merge += "set -eu\n";
     merge += fmt::format("exec {} sweep merge", shell_quoted(exe));
@@ -76,14 +81,20 @@ int emit_slurm(const Spec& spec, const SweepCmdOptions& o, const std::string& ou
     err << "ptxfu sweep: " << e.what() << "\n";
     return 2;
   }
-  out << fmt::format("ptxfu sweep: {}: {} points in {} shards ({} CPUs each)\n", spec.name, spec.points.size(), n, cpus);
+  out << fmt::format("ptxfu sweep: {}: {} points in {} shards ({} CPUs each)\n", spec.name, spec.points.size(), n,
+                     cpus);
   out << fmt::format("  wrote  {}/sweep.sbatch (the job array) and {}/merge.sbatch\n", dir, dir);
-  out << fmt::format("  submit job=$(sbatch --parsable {0}/sweep.sbatch) && sbatch --dependency=afterany:${{job%%;*}} {0}/merge.sbatch\n", dir);
-  out << fmt::format("  merge  {} sweep merge {}/shard-* --out {}/merged   (what merge.sbatch runs)\n", self_exe(), dir, dir);
+  out << fmt::format(
+      "  submit job=$(sbatch --parsable {0}/sweep.sbatch) && sbatch --dependency=afterany:${{job%%;*}} "
+      "{0}/merge.sbatch\n",
+      dir);
+  out << fmt::format("  merge  {} sweep merge {}/shard-* --out {}/merged   (what merge.sbatch runs)\n", self_exe(), dir,
+                     dir);
   return 0;
 }
 
-int merge(const std::vector<std::string>& dirs, const std::string& out_dir, bool plots, std::ostream& out, std::ostream& err) {
+int merge(const std::vector<std::string>& dirs, const std::string& out_dir, bool plots, std::ostream& out,
+          std::ostream& err) {
   try {
     Manifest m;
     std::vector<Table> tables;
@@ -92,15 +103,17 @@ int merge(const std::vector<std::string>& dirs, const std::string& out_dir, bool
       if (i == 0) {
         m = mi;
       } else if (mi.columns != m.columns || mi.name != m.name || mi.points != m.points) {
-        throw StoreError(fmt::format("{}: results of another sweep than {} ('{}' with {} points vs '{}' with {})", dirs[i], dirs[0],
-                                     mi.name, mi.points, m.name, m.points));
+        throw StoreError(fmt::format("{}: results of another sweep than {} ('{}' with {} points vs '{}' with {})",
+                                     dirs[i], dirs[0], mi.name, mi.points, m.name, m.points));
       } else {
         for (size_t k = 0; k < m.parameters.size(); ++k)
           if (mi.parameters[k].values != m.parameters[k].values)
-            throw StoreError(fmt::format("{}: parameter '{}' takes other values than in {}", dirs[i], m.parameters[k].key, dirs[0]));
+            throw StoreError(
+                fmt::format("{}: parameter '{}' takes other values than in {}", dirs[i], m.parameters[k].key, dirs[0]));
       }
       tables.push_back(read_table(dirs[i]));
-      if (tables.back().header != m.columns) throw StoreError(dirs[i] + "/results.csv: columns differ from its sweep.json");
+      if (tables.back().header != m.columns)
+        throw StoreError(dirs[i] + "/results.csv: columns differ from its sweep.json");
     }
     // One row per key: a successful one if any directory has it.
     const size_t status = tables[0].column("status");
@@ -108,8 +121,10 @@ int merge(const std::vector<std::string>& dirs, const std::string& out_dir, bool
     for (const auto& t : tables)
       for (const auto& r : t.rows) {
         auto it = rows.find(r[0]);
-        if (it == rows.end()) rows[r[0]] = r;
-        else if (it->second[status] != "ok" && r[status] == "ok") it->second = r;
+        if (it == rows.end())
+          rows[r[0]] = r;
+        else if (it->second[status] != "ok" && r[status] == "ok")
+          it->second = r;
       }
     // The JSON line of each chosen row, from the directory it came from.
     std::map<std::string, std::string> json;
@@ -122,7 +137,8 @@ int merge(const std::vector<std::string>& dirs, const std::string& out_dir, bool
           const auto j = nlohmann::json::parse(line);
           const std::string key = j.at("key").get<std::string>();
           const auto it = rows.find(key);
-          if (it != rows.end() && !json.count(key) && j.at("status").get<std::string>() == it->second[status]) json[key] = line + "\n";
+          if (it != rows.end() && !json.count(key) && j.at("status").get<std::string>() == it->second[status])
+            json[key] = line + "\n";
         } catch (...) {
         }
       }
@@ -158,8 +174,10 @@ int merge(const std::vector<std::string>& dirs, const std::string& out_dir, bool
     write_whole(out_dir + "/results.csv", csv);
     write_whole(out_dir + "/sweep.json", to_json(m).dump(2) + "\n");
     const size_t missing = m.points > ordered.size() ? m.points - ordered.size() : 0;
-    out << fmt::format("ptxfu sweep merge: {} director{} of '{}' into {}\n", dirs.size(), dirs.size() == 1 ? "y" : "ies", m.name, out_dir);
-    out << fmt::format("  points     {} of {} ({} ok, {} failed), {} missing\n", ordered.size(), m.points, ok, failed, missing);
+    out << fmt::format("ptxfu sweep merge: {} director{} of '{}' into {}\n", dirs.size(),
+                       dirs.size() == 1 ? "y" : "ies", m.name, out_dir);
+    out << fmt::format("  points     {} of {} ({} ok, {} failed), {} missing\n", ordered.size(), m.points, ok, failed,
+                       missing);
     out << fmt::format("  results    {}/results.csv, {}/results.jsonl\n", out_dir, out_dir);
     if (plots) {
       const PlotReport p = draw_plots(out_dir, m, merged, {});

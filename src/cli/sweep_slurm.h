@@ -11,11 +11,13 @@
 namespace ptxfu::cli::sweep {
 
 // Writes OUT/sweep.sbatch and OUT/merge.sbatch and prints how to submit them.
-int emit_slurm(const Spec& spec, const SweepCmdOptions& o, const std::string& out_dir, std::ostream& out, std::ostream& err);
+int emit_slurm(const Spec& spec, const SweepCmdOptions& o, const std::string& out_dir, std::ostream& out,
+               std::ostream& err);
 
 // Merges the results of shard directories into OUT (rows deduplicated by
 // key, an ok row preferred over a failed one) and plots them.
-int merge(const std::vector<std::string>& dirs, const std::string& out_dir, bool plots, std::ostream& out, std::ostream& err);
+int merge(const std::vector<std::string>& dirs, const std::string& out_dir, bool plots, std::ostream& out,
+          std::ostream& err);
 
 // This executable's absolute path (for scripts that call it back).
 std::string self_exe();

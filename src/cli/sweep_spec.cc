@@ -69,7 +69,7 @@ uint64_t below(uint64_t& state, uint64_t n) { return util::splitmix64(state) % n
 // A config key path: name segments separated by dots, list items by [N] or
 // by [GLOB], the entry whose `match:` is GLOB (forms[*.f16x2].lanes).
 struct Segment {
-  std::string name;   // map key; empty for a list item
+  std::string name;  // map key; empty for a list item
   bool index = false;
   size_t position = 0;
   std::string match;
@@ -153,7 +153,8 @@ void apply(YAML::Node root, const std::string& path, const YAML::Node& value, st
         walked += "[" + g.match + "]";
         at = cur.size();
         for (size_t k = 0; k < cur.size(); ++k)
-          if (cur[k].IsMap() && cur[k]["match"] && cur[k]["match"].IsScalar() && cur[k]["match"].Scalar() == g.match) at = k;
+          if (cur[k].IsMap() && cur[k]["match"] && cur[k]["match"].IsScalar() && cur[k]["match"].Scalar() == g.match)
+            at = k;
         if (at == cur.size()) {
           error = fmt::format("no entry with match: \"{}\" in the base config's list", g.match);
           return;
@@ -212,8 +213,11 @@ std::string dim_text(const Reader& r, const YAML::Node& n, const std::string& ke
 // A kernel launch: {kernel: FILE, entry:, name:, grid:, block:, args: [...],
 // shared_bytes:, registers_per_thread:, max_cycles:}, checked as `ptxfu sim`
 // checks its options, each error at the key that causes it.
-ProgramSource kernel_program(const Reader& r, const YAML::Node& n, const std::string& key, const std::string& spec_path) {
-  r.only_keys(n, key, {"kernel", "entry", "name", "grid", "block", "args", "shared_bytes", "registers_per_thread", "max_cycles"});
+ProgramSource kernel_program(const Reader& r, const YAML::Node& n, const std::string& key,
+                             const std::string& spec_path) {
+  r.only_keys(
+      n, key,
+      {"kernel", "entry", "name", "grid", "block", "args", "shared_bytes", "registers_per_thread", "max_cycles"});
   const std::string file = r.string(n["kernel"], key + ".kernel");
   const std::string resolved = resolve(spec_path, file);
   bool ok = false;
@@ -246,7 +250,8 @@ ProgramSource kernel_program(const Reader& r, const YAML::Node& n, const std::st
   identity += fmt::format("grid {},{},{} block {},{},{}\n", launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x,
                           launch.block.y, launch.block.z);
   const YAML::Node args = n["args"];
-  if (args && !args.IsSequence()) r.fail(args, key + ".args", "expected a list of argument specs (u32:1024, buf:random:4096:1, ...)");
+  if (args && !args.IsSequence())
+    r.fail(args, key + ".args", "expected a list of argument specs (u32:1024, buf:random:4096:1, ...)");
   const size_t given = args ? args.size() : 0;
   if (given != fn.params.size()) {
     std::string list;
@@ -259,25 +264,32 @@ ProgramSource kernel_program(const Reader& r, const YAML::Node& n, const std::st
     const std::string at = fmt::format("{}.args[{}]", key, i);
     std::string spec = r.string(args[i], at);
     // buf:FILE is relative to the sweep spec, as every file it names.
-    const bool buffer_file = spec.rfind("buf:", 0) == 0 && spec.rfind("buf:zeros:", 0) != 0 && spec.rfind("buf:random:", 0) != 0;
+    const bool buffer_file =
+        spec.rfind("buf:", 0) == 0 && spec.rfind("buf:zeros:", 0) != 0 && spec.rfind("buf:random:", 0) != 0;
     if (buffer_file) spec = "buf:" + resolve(spec_path, spec.substr(4));
     try {
       launch.args.push_back(parse_arg(spec, static_cast<unsigned>(i), fn.params[i]));
     } catch (const kernel::KernelError& e) {
       std::string why = e.what();
-      if (why.rfind("--arg ", 0) == 0 && why.find(' ', 6) != std::string::npos) why = why.substr(why.find(' ', 6) + 1);  // the position says which
+      if (why.rfind("--arg ", 0) == 0 && why.find(' ', 6) != std::string::npos)
+        why = why.substr(why.find(' ', 6) + 1);  // the position says which
       r.fail(args[i], at, why);
     }
     const kernel::Arg& a = launch.args.back();
     // Known by value: u32:1024 and u32:0x400 are one point, a file by its bytes.
-    if (a.kind != kernel::Arg::Kind::buffer) identity += fmt::format("arg {}-byte {:#x}\n", a.bytes, a.value);
-    else identity += "arg " + (buffer_file ? "file " + hash_hex(std::string(a.data.begin(), a.data.end())) : spec) + "\n";
+    if (a.kind != kernel::Arg::Kind::buffer)
+      identity += fmt::format("arg {}-byte {:#x}\n", a.bytes, a.value);
+    else
+      identity += "arg " + (buffer_file ? "file " + hash_hex(std::string(a.data.begin(), a.data.end())) : spec) + "\n";
   }
-  if (const YAML::Node b = n["shared_bytes"]) launch.shared_bytes = static_cast<uint32_t>(r.integer(b, key + ".shared_bytes", 0, 0xffffffffLL));
+  if (const YAML::Node b = n["shared_bytes"])
+    launch.shared_bytes = static_cast<uint32_t>(r.integer(b, key + ".shared_bytes", 0, 0xffffffffLL));
   if (const YAML::Node g = n["registers_per_thread"])
     kp->registers_per_thread = static_cast<unsigned>(r.integer(g, key + ".registers_per_thread", 1, 255));
-  if (const YAML::Node m = n["max_cycles"]) kp->max_cycles = static_cast<uint64_t>(r.integer(m, key + ".max_cycles", 1, 1LL << 62));
-  identity += fmt::format("shared {} registers {} max_cycles {}\n", launch.shared_bytes, kp->registers_per_thread, kp->max_cycles);
+  if (const YAML::Node m = n["max_cycles"])
+    kp->max_cycles = static_cast<uint64_t>(r.integer(m, key + ".max_cycles", 1, 1LL << 62));
+  identity += fmt::format("shared {} registers {} max_cycles {}\n", launch.shared_bytes, kp->registers_per_thread,
+                          kp->max_cycles);
   // The arguments against the parameters' types, and the launch's shape.
   try {
     kernel::make_memory(*kp->kernel, launch);
@@ -307,7 +319,8 @@ const std::vector<std::string>& all_metrics() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v = {"cycles", "warp_instructions", "ipc", "ctas"};
     for (const auto& row : models::kUnits)
-      for (const char* m : {"busy_cycles", "utilisation", "warp_instructions"}) v.push_back(fmt::format("pipes.{}.{}", row.name, m));
+      for (const char* m : {"busy_cycles", "utilisation", "warp_instructions"})
+        v.push_back(fmt::format("pipes.{}.{}", row.name, m));
     for (auto s : models::kWarpStallNames) v.push_back(fmt::format("stalls.{}", s));
     return v;
   }();
@@ -319,10 +332,14 @@ bool records(const std::string& metric, bool kernel) { return kernel || metric !
 std::vector<std::string> metric_values(const models::SimResult& r, const std::vector<std::string>& metrics) {
   std::vector<std::string> out;
   for (const std::string& m : metrics) {
-    if (m == "cycles") out.push_back(fmt::format("{}", r.cycles));
-    else if (m == "warp_instructions") out.push_back(fmt::format("{}", r.warp_instructions));
-    else if (m == "ipc") out.push_back(fmt::format("{}", r.ipc));
-    else if (m == "ctas") out.push_back(fmt::format("{}", r.ctas));
+    if (m == "cycles")
+      out.push_back(fmt::format("{}", r.cycles));
+    else if (m == "warp_instructions")
+      out.push_back(fmt::format("{}", r.warp_instructions));
+    else if (m == "ipc")
+      out.push_back(fmt::format("{}", r.ipc));
+    else if (m == "ctas")
+      out.push_back(fmt::format("{}", r.ctas));
     for (size_t u = 0; u < r.units.size(); ++u) {
       const std::string p = fmt::format("pipes.{}.", models::name(static_cast<models::Unit>(u)));
       if (m == p + "busy_cycles") out.push_back(fmt::format("{}", r.units[u].busy_cycles));
@@ -383,7 +400,8 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
   if (!base_node) r.fail(root, "base", "missing (an embedded config such as sm_90, a config file, or a list of them)");
   std::vector<std::pair<YAML::Node, std::string>> base_entries;  // node, spec key
   if (base_node.IsSequence()) {
-    if (base_node.size() == 0) r.fail(base_node, "base", "expected at least one config (an embedded name such as sm_90, or a file)");
+    if (base_node.size() == 0)
+      r.fail(base_node, "base", "expected at least one config (an embedded name such as sm_90, or a file)");
     for (size_t i = 0; i < base_node.size(); ++i) base_entries.push_back({base_node[i], fmt::format("base[{}]", i)});
     spec.base = flow(base_node);
   } else {
@@ -406,7 +424,8 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
     // would be one point twice.
     for (size_t j = 0; j < spec.bases.size(); ++j) {
       if (spec.bases[j].name == b.name) r.fail(node, key, fmt::format("'{}' given twice", b.name));
-      if (spec.bases[j].text == b.text) r.fail(node, key, fmt::format("'{}' is the same config as base[{}] ('{}')", b.name, j, spec.bases[j].name));
+      if (spec.bases[j].text == b.text)
+        r.fail(node, key, fmt::format("'{}' is the same config as base[{}] ('{}')", b.name, j, spec.bases[j].name));
     }
     try {
       base_configs.push_back(models::load_config_text(b.text, b.origin));
@@ -429,24 +448,30 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
   }
   const bool several_bases = spec.bases.size() > 1;
   // " on base 'sm_80'" when the sweep has several bases, for messages.
-  auto on_base = [&](size_t b) { return several_bases ? fmt::format(" on base '{}'", spec.bases[b].name) : std::string(); };
+  auto on_base = [&](size_t b) {
+    return several_bases ? fmt::format(" on base '{}'", spec.bases[b].name) : std::string();
+  };
 
   if (const YAML::Node m = root["mode"]) {
     spec.mode = r.string(m, "mode");
-    if (spec.mode != "lt" && spec.mode != "at") r.fail(m, "mode", "expected lt (loosely timed) or at (approximately timed)");
+    if (spec.mode != "lt" && spec.mode != "at")
+      r.fail(m, "mode", "expected lt (loosely timed) or at (approximately timed)");
   }
 
   // Parameters, in the order written; each value checked on its own against
   // the base, so an error points at the value that causes it.
   const YAML::Node params = root["parameters"];
   if (!params) r.fail(root, "parameters", "missing (a mapping of config key path to values)");
-  if (!params.IsMap() || params.size() == 0) r.fail(params, "parameters", "expected a mapping of config key path to values");
+  if (!params.IsMap() || params.size() == 0)
+    r.fail(params, "parameters", "expected a mapping of config key path to values");
   size_t product = spec.parameters.empty() ? 1 : spec.parameters[0].values.size();
   for (const auto& kv : params) {
     Parameter p;
     p.key = r.string(kv.first, "parameters");
     const std::string key = "parameters." + p.key;
-    if (p.base_parameter()) r.fail(kv.first, key, "the base config is swept by giving base: a list (base: [sm_80, sm_90]), not as a parameter");
+    if (p.base_parameter())
+      r.fail(kv.first, key,
+             "the base config is swept by giving base: a list (base: [sm_80, sm_90]), not as a parameter");
     for (const auto& q : spec.parameters)
       if (q.key == p.key) r.fail(kv.first, key, "given twice");
     for (const char* c : kReservedColumns)
@@ -455,7 +480,8 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
     const YAML::Node v = kv.second;
     auto add = [&](const YAML::Node& value, const std::string& at) {
       const std::string y = flow(value);
-      if (std::find(p.yaml.begin(), p.yaml.end(), y) != p.yaml.end()) r.fail(value, at, fmt::format("value {} given twice", y));
+      if (std::find(p.yaml.begin(), p.yaml.end(), y) != p.yaml.end())
+        r.fail(value, at, fmt::format("value {} given twice", y));
       p.values.push_back(value.IsScalar() ? value.Scalar() : y);
       p.yaml.push_back(y);
       locs.push_back({value, at});
@@ -469,9 +495,12 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
       if (!v["from"] || !v["to"]) r.fail(v, key, "a random sample needs from: and to:");
       const long long lo = r.integer(v["from"], key + ".from", 0, 1000000000);
       const long long hi = r.integer(v["to"], key + ".to", lo, 1000000000);
-      if (!v["seed"]) r.fail(v, key + ".seed", "missing (random samples are seeded, so a sweep can be resumed and repeated)");
+      if (!v["seed"])
+        r.fail(v, key + ".seed", "missing (random samples are seeded, so a sweep can be resumed and repeated)");
       uint64_t state = static_cast<uint64_t>(r.integer(v["seed"], key + ".seed", 0, 1LL << 62));
-      if (count > hi - lo + 1) r.fail(v["sample"], key + ".sample", fmt::format("{} distinct values asked for, {}..{} has {}", count, lo, hi, hi - lo + 1));
+      if (count > hi - lo + 1)
+        r.fail(v["sample"], key + ".sample",
+               fmt::format("{} distinct values asked for, {}..{} has {}", count, lo, hi, hi - lo + 1));
       std::set<long long> picked;
       while (static_cast<long long>(picked.size()) < count)
         picked.insert(lo + static_cast<long long>(below(state, static_cast<uint64_t>(hi - lo + 1))));
@@ -485,7 +514,8 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
     } else if (v.IsMap()) {
       r.only_keys(v, key, {"from", "to", "step", "times"});
       if (!v["from"] || !v["to"]) r.fail(v, key, "a range needs from: and to: (and step: or times:)");
-      if (v["step"] && v["times"]) r.fail(v["times"], key + ".times", "give step: (arithmetic) or times: (geometric), not both");
+      if (v["step"] && v["times"])
+        r.fail(v["times"], key + ".times", "give step: (arithmetic) or times: (geometric), not both");
       const long long lo = r.integer(v["from"], key + ".from", 0, 1000000000);
       const long long hi = r.integer(v["to"], key + ".to", lo, 1000000000);
       const long long step = v["step"] ? r.integer(v["step"], key + ".step", 1, 1000000000) : 1;
@@ -500,7 +530,8 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
     } else if (v.IsScalar()) {
       add(v, key);
     } else {
-      r.fail(v, key, "expected a value, a list of values, a range {from, to, step|times} or a sample {sample, from, to, seed}");
+      r.fail(v, key,
+             "expected a value, a list of values, a range {from, to, step|times} or a sample {sample, from, to, seed}");
     }
     // Each value alone on each base.
     for (size_t i = 0; i < p.values.size(); ++i) {
@@ -511,20 +542,24 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
           const long long w = r.integer(n.IsScalar() ? n : at.node, at.key, 1, 100000000);
           if (!params["max_warps"] && w > base_configs[b].max_warps)
             r.fail(at.node, at.key,
-                   fmt::format("{} warps: {} allows 1..{} warps per SM (max_warps)", w, base_configs[b].name, base_configs[b].max_warps));
+                   fmt::format("{} warps: {} allows 1..{} warps per SM (max_warps)", w, base_configs[b].name,
+                               base_configs[b].max_warps));
         } else if (p.key == "mode") {
           if (p.values[i] != "lt" && p.values[i] != "at") r.fail(at.node, at.key, "expected lt or at");
         } else {
           try {
             config_for(base_trees[b], {{&p, i}}, "<" + p.key + ">");
           } catch (const ConfigError& e) {
-            r.fail(at.node, at.key, fmt::format("{} = {}{}: {}", p.key, p.values[i], on_base(b), strip_origin(e.what(), "<" + p.key + ">")));
+            r.fail(at.node, at.key,
+                   fmt::format("{} = {}{}: {}", p.key, p.values[i], on_base(b),
+                               strip_origin(e.what(), "<" + p.key + ">")));
           }
         }
       }
     }
     product *= p.values.size();
-    if (product > kMaxPoints) r.fail(kv.first, key, fmt::format("the sweep would have more than {} points", kMaxPoints));
+    if (product > kMaxPoints)
+      r.fail(kv.first, key, fmt::format("the sweep would have more than {} points", kMaxPoints));
     spec.parameters.push_back(std::move(p));
   }
 
@@ -543,7 +578,8 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
         file = s;
       } else {
         const size_t dot = s.find('.');
-        if (dot == std::string::npos) r.fail(n, key, "expected a .ptx file or BENCH.chain / BENCH.stream (e.g. ffma.chain)");
+        if (dot == std::string::npos)
+          r.fail(n, key, "expected a .ptx file or BENCH.chain / BENCH.stream (e.g. ffma.chain)");
         bench = s.substr(0, dot);
         kind = s.substr(dot + 1);
       }
@@ -551,7 +587,9 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
       spec.programs.push_back(kernel_program(r, n, key, path));
       for (size_t j = 0; j + 1 < spec.programs.size(); ++j)
         if (spec.programs[j].id == spec.programs.back().id)
-          r.fail(n, key, fmt::format("program '{}' given twice (name: tells two launches of one entry apart)", spec.programs.back().id));
+          r.fail(n, key,
+                 fmt::format("program '{}' given twice (name: tells two launches of one entry apart)",
+                             spec.programs.back().id));
       continue;
     } else if (n.IsMap()) {
       r.only_keys(n, key, {"file", "name", "bench", "kind", "length"});
@@ -566,7 +604,9 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
         if (n["length"]) length = static_cast<unsigned>(r.integer(n["length"], key + ".length", 1, 100000));
       }
     } else {
-      r.fail(n, key, "expected a .ptx file, BENCH.chain / BENCH.stream, or {file:} / {bench:, kind:, length:} / {kernel:, entry:, grid:, block:, args:}");
+      r.fail(n, key,
+             "expected a .ptx file, BENCH.chain / BENCH.stream, or {file:} / {bench:, kind:, length:} / {kernel:, "
+             "entry:, grid:, block:, args:}");
     }
     ProgramSource src;
     if (!file.empty()) {
@@ -574,7 +614,11 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
       src.text = read_file(resolved, ok, models::kMaxProgramBytes);
       if (!ok) r.fail(n, key, fmt::format("cannot open '{}'", resolved));
       if (kernel::defines_functions(src.text))
-        r.fail(n, key, fmt::format("'{}' holds kernels (.entry): name it as {{kernel: {}, entry: NAME, grid: X, block: X, args: [...]}}", file, file));
+        r.fail(
+            n, key,
+            fmt::format(
+                "'{}' holds kernels (.entry): name it as {{kernel: {}, entry: NAME, grid: X, block: X, args: [...]}}",
+                file, file));
       src.id = name.empty() ? stem_of(file) : name;
     } else {
       std::string error;
@@ -597,7 +641,8 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
         loads = true;
       } catch (const kernel::KernelError& e) {
         if (first_error.empty())
-          first_error = several_bases ? fmt::format("no base accepts it; on '{}': {}", spec.bases[b].name, e.what()) : e.what();
+          first_error =
+              several_bases ? fmt::format("no base accepts it; on '{}': {}", spec.bases[b].name, e.what()) : e.what();
       }
     }
     if (!loads) r.fail(n, key, first_error);
@@ -650,7 +695,8 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
     if (!any) {
       std::string list;
       for (const auto& name : all_metrics()) list += std::string(list.empty() ? "" : ", ") + name;
-      r.fail(asked_nodes[i], fmt::format("metrics[{}]", i), fmt::format("unknown metric '{}' (known: {})", asked[i], list));
+      r.fail(asked_nodes[i], fmt::format("metrics[{}]", i),
+             fmt::format("unknown metric '{}' (known: {})", asked[i], list));
     }
   }
   if (const YAML::Node pl = root["plot"]) {
@@ -666,13 +712,15 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
       spec.plots.push_back(m);
     }
   } else {
-    spec.plots.push_back(std::find(spec.metrics.begin(), spec.metrics.end(), "ipc") != spec.metrics.end() ? "ipc" : spec.metrics[0]);
+    spec.plots.push_back(
+        std::find(spec.metrics.begin(), spec.metrics.end(), "ipc") != spec.metrics.end() ? "ipc" : spec.metrics[0]);
   }
 
   // The full product: programs outermost, then parameters in the order
   // written, the last varying fastest.
   product *= spec.programs.size();
-  if (product > kMaxPoints) r.fail(programs, "programs", fmt::format("the sweep would have more than {} points", kMaxPoints));
+  if (product > kMaxPoints)
+    r.fail(programs, "programs", fmt::format("the sweep would have more than {} points", kMaxPoints));
   std::vector<Point> all;
   for (size_t i = 0; i < product; ++i) {
     Point pt;
@@ -690,8 +738,10 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
     // the keys it had before bases could be swept.
     std::map<std::string, std::string> settings;
     for (size_t k = 0; k < spec.parameters.size(); ++k) {
-      if (spec.parameters[k].base_parameter()) pt.base = pt.choice[k];
-      else settings[spec.parameters[k].key] = spec.parameters[k].yaml[pt.choice[k]];
+      if (spec.parameters[k].base_parameter())
+        pt.base = pt.choice[k];
+      else
+        settings[spec.parameters[k].key] = spec.parameters[k].yaml[pt.choice[k]];
     }
     if (!settings.count("mode")) settings["mode"] = spec.mode;
     if (!settings.count("warps")) settings["warps"] = "1";
@@ -705,7 +755,8 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
   if (const YAML::Node s = root["sample"]) {
     r.only_keys(s, "sample", {"count", "seed"});
     if (!s["count"] || !s["seed"]) r.fail(s, "sample", "expected {count: N, seed: S}");
-    const size_t count = static_cast<size_t>(r.integer(s["count"], "sample.count", 1, static_cast<long long>(kMaxPoints)));
+    const size_t count =
+        static_cast<size_t>(r.integer(s["count"], "sample.count", 1, static_cast<long long>(kMaxPoints)));
     uint64_t state = static_cast<uint64_t>(r.integer(s["seed"], "sample.seed", 0, 1LL << 62));
     if (count < all.size()) {
       std::vector<size_t> order(all.size());
@@ -741,7 +792,9 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
         signature += p.yaml[pt.choice[k]] + "\n";
       }
       auto& config = configs[signature];
-      if (!config) config = std::make_unique<models::ArchConfig>(config_for(base_trees[pt.base], settings, spec.bases[pt.base].origin));
+      if (!config)
+        config =
+            std::make_unique<models::ArchConfig>(config_for(base_trees[pt.base], settings, spec.bases[pt.base].origin));
       job.config = config.get();
       const ProgramSource& program = spec.programs[pt.program];
       if (!program.kernel) {
@@ -755,7 +808,8 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
       }
     } catch (const ConfigError& e) {
       r.fail(params, "parameters",
-             fmt::format("point {} ({}): {}", pt.index, describe(spec, pt), strip_origin(e.what(), spec.bases[pt.base].origin)));
+             fmt::format("point {} ({}): {}", pt.index, describe(spec, pt),
+                         strip_origin(e.what(), spec.bases[pt.base].origin)));
     }
   }
   return spec;

@@ -18,9 +18,9 @@ namespace ptxfu::cli::sweep {
 // `base` (when the spec gives `base:` a list) is the first parameter; its
 // values are the configs' names as written, in the order of Spec::bases.
 struct Parameter {
-  std::string key;                   // config key path (units.fma.latency, forms[0].lanes), or warps / mode / base
-  std::vector<std::string> values;   // canonical text: the CSV cell
-  std::vector<std::string> yaml;     // the value as YAML (flow style), applied to the base config
+  std::string key;                  // config key path (units.fma.latency, forms[0].lanes), or warps / mode / base
+  std::vector<std::string> values;  // canonical text: the CSV cell
+  std::vector<std::string> yaml;    // the value as YAML (flow style), applied to the base config
   bool run_parameter() const { return key == "warps" || key == "mode"; }
   bool base_parameter() const { return key == "base"; }
   bool config_key() const { return !run_parameter() && !base_parameter(); }
@@ -53,10 +53,10 @@ struct ProgramSource {
 
 // One point: a program and one value per parameter.
 struct Point {
-  size_t index = 0;    // position in the spec's full product (before sampling), stable for one spec
-  std::string key;     // stable identity: a hash of what decides the result
-  size_t program = 0;  // into Spec::programs
-  size_t base = 0;     // into Spec::bases
+  size_t index = 0;            // position in the spec's full product (before sampling), stable for one spec
+  std::string key;             // stable identity: a hash of what decides the result
+  size_t program = 0;          // into Spec::programs
+  size_t base = 0;             // into Spec::bases
   std::vector<size_t> choice;  // per parameter, an index into its values
 };
 
@@ -77,7 +77,7 @@ struct Spec {
 struct PointJob {
   std::unique_ptr<models::ArchConfig> config;
   std::unique_ptr<kernel::Kernel> program;  // a straight-line program's, loaded for the point's config
-  models::SimJob job;  // a kernel's: its kernel points into the Spec
+  models::SimJob job;                       // a kernel's: its kernel points into the Spec
   std::string error;  // non-empty: the point cannot run (e.g. its program is illegal for its feature mask)
 };
 

@@ -8,8 +8,7 @@
 namespace ptxfu::fp {
 namespace detail {
 
-uint64_t add_terms(const Format& f, bool s1, int e1, u128 m1, bool s2, int e2, u128 m2,
-                   Rounding rnd) {
+uint64_t add_terms(const Format& f, bool s1, int e1, u128 m1, bool s2, int e2, u128 m2, Rounding rnd) {
   // Align both significands so their leading bit is bit 125: sums stay below
   // 2^127 and inputs of up to 106 bits keep >= 19 zero bits at the bottom.
   constexpr int kTop = 125;
@@ -50,12 +49,10 @@ uint64_t add(const Format& f, uint64_t a, uint64_t b, Rounding rnd) {
   const Unpacked y = unpack(f, b);
   if (x.cls == Class::nan || y.cls == Class::nan) return detail::default_nan(f);
   if (x.cls == Class::inf || y.cls == Class::inf) {
-    if (x.cls == Class::inf && y.cls == Class::inf && x.sign != y.sign)
-      return detail::default_nan(f);  // inf - inf
+    if (x.cls == Class::inf && y.cls == Class::inf && x.sign != y.sign) return detail::default_nan(f);  // inf - inf
     return f.inf(x.cls == Class::inf ? x.sign : y.sign);
   }
-  if (x.cls == Class::zero && y.cls == Class::zero)
-    return detail::exact_zero_sum(f, x.sign, y.sign, rnd);
+  if (x.cls == Class::zero && y.cls == Class::zero) return detail::exact_zero_sum(f, x.sign, y.sign, rnd);
   if (x.cls == Class::zero) return b;
   if (y.cls == Class::zero) return a;
   return detail::add_terms(f, x.sign, x.exp, x.sig, y.sign, y.exp, y.sig, rnd);
@@ -66,44 +63,49 @@ uint64_t add(const Format& f, uint64_t a, uint64_t b, Rounding rnd) {
 namespace ieee {
 
 uint64_t add(const Format& f, uint64_t a, uint64_t b, Rounding rnd) {
-  return fast::by_format(f, [&](const Format& g) __attribute__((always_inline)) {
-    uint64_t r;
-    if (fast::try_add(g, a, b, rnd, r)) return r;
-    return generic::add(g, a, b, rnd);
-  });
+  return fast::by_format(
+      f, [&](const Format& g) __attribute__((always_inline)) {
+        uint64_t r;
+        if (fast::try_add(g, a, b, rnd, r)) return r;
+        return generic::add(g, a, b, rnd);
+      });
 }
 
 }  // namespace ieee
 
 uint64_t add(const Format& f, uint64_t a, uint64_t b, const Policy& p) {
-  return fast::by_format(f, [&](const Format& g) __attribute__((always_inline)) {
-    return apply_policy(
-        g, p,
-        [&](uint64_t x, uint64_t y) __attribute__((always_inline)) {
-          return fast::by_rounding(p.rnd, [&](Rounding m) __attribute__((always_inline)) {
-            uint64_t r;
-            if (fast::try_add(g, x, y, m, r)) return r;
-            return generic::add(g, x, y, m);
-          });
-        },
-        a, b);
-  });
+  return fast::by_format(
+      f, [&](const Format& g) __attribute__((always_inline)) {
+        return apply_policy(
+            g, p,
+            [&](uint64_t x, uint64_t y) __attribute__((always_inline)) {
+              return fast::by_rounding(
+                  p.rnd, [&](Rounding m) __attribute__((always_inline)) {
+                    uint64_t r;
+                    if (fast::try_add(g, x, y, m, r)) return r;
+                    return generic::add(g, x, y, m);
+                  });
+            },
+            a, b);
+      });
 }
 
 uint64_t sub(const Format& f, uint64_t a, uint64_t b, const Policy& p) {
-  return fast::by_format(f, [&](const Format& g) __attribute__((always_inline)) {
-    return apply_policy(
-        g, p,
-        [&](uint64_t x, uint64_t y) __attribute__((always_inline)) {
-          y ^= g.sign_mask();
-          return fast::by_rounding(p.rnd, [&](Rounding m) __attribute__((always_inline)) {
-            uint64_t r;
-            if (fast::try_add(g, x, y, m, r)) return r;
-            return generic::add(g, x, y, m);
-          });
-        },
-        a, b);
-  });
+  return fast::by_format(
+      f, [&](const Format& g) __attribute__((always_inline)) {
+        return apply_policy(
+            g, p,
+            [&](uint64_t x, uint64_t y) __attribute__((always_inline)) {
+              y ^= g.sign_mask();
+              return fast::by_rounding(
+                  p.rnd, [&](Rounding m) __attribute__((always_inline)) {
+                    uint64_t r;
+                    if (fast::try_add(g, x, y, m, r)) return r;
+                    return generic::add(g, x, y, m);
+                  });
+            },
+            a, b);
+      });
 }
 
 }  // namespace ptxfu::fp

@@ -64,7 +64,7 @@ template <Kind K>
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 // binary32/binary64 fma .rn under the plain policy, with the FMA3 instruction.
 __attribute__((target("fma"))) void host_fma_rn(const Format& g, size_t n, const uint64_t* a, const uint64_t* b,
-                                                 const uint64_t* c, uint64_t* d) {
+                                                const uint64_t* c, uint64_t* d) {
   const Policy plain{Rounding::rn};
   if (fast::host_binary32(g))
     for (size_t i = 0; i < n; ++i) d[i] = element<Kind::fma>(kF32, Rounding::rn, plain, a[i], b[i], c[i]);
@@ -124,7 +124,7 @@ template <bool kBrain>
 
 template <Kind K, Rounding M, bool kBrain>
 __attribute__((target("avx2,fma,f16c"))) void half_kernel(size_t n, const uint64_t* a, const uint64_t* b,
-                                                           const uint64_t* c, uint64_t* d) {
+                                                          const uint64_t* c, uint64_t* d) {
   const __m256i low32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
   const __m256d zero = _mm256_setzero_pd();
   const __m256i one64 = _mm256_set1_epi64x(1);
@@ -169,8 +169,10 @@ __attribute__((target("avx2,fma,f16c"))) void half_kernel(size_t n, const uint64
       const __m256i inexact = _mm256_castpd_si256(_mm256_cmp_pd(v, zero, _CMP_NEQ_OQ));
       const __m256i even = _mm256_cmpeq_epi64(_mm256_and_si256(ub, one64), _mm256_setzero_si256());
       const __m256i same = _mm256_cmpgt_epi64(  // sign(t) == sign(s): +1, else -1
-          _mm256_setzero_si256(), _mm256_xor_si256(_mm256_castpd_si256(v), _mm256_xor_si256(ub, _mm256_set1_epi64x(-1))));
-      const __m256i step = _mm256_or_si256(_mm256_and_si256(same, one64), _mm256_andnot_si256(same, _mm256_set1_epi64x(-1)));
+          _mm256_setzero_si256(),
+          _mm256_xor_si256(_mm256_castpd_si256(v), _mm256_xor_si256(ub, _mm256_set1_epi64x(-1))));
+      const __m256i step =
+          _mm256_or_si256(_mm256_and_si256(same, one64), _mm256_andnot_si256(same, _mm256_set1_epi64x(-1)));
       ub = _mm256_add_epi64(ub, _mm256_and_si256(_mm256_and_si256(inexact, even), step));
     }
     const __m256d dd = _mm256_castsi256_pd(ub);
@@ -181,11 +183,13 @@ __attribute__((target("avx2,fma,f16c"))) void half_kernel(size_t n, const uint64
       const __m256d back = _mm256_cvtps_pd(f);
       const __m256d inexact = _mm256_cmp_pd(back, dd, _CMP_NEQ_OQ);
       const __m256d above = _mm256_cmp_pd(_mm256_and_pd(dd, abs_mask), _mm256_and_pd(back, abs_mask), _CMP_GT_OQ);
-      const __m128i inexact32 = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_castpd_si256(inexact), low32));
+      const __m128i inexact32 =
+          _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_castpd_si256(inexact), low32));
       const __m128i above32 = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_castpd_si256(above), low32));
       const __m128i fb = _mm_castps_si128(f);
       const __m128i even = _mm_cmpeq_epi32(_mm_and_si128(fb, _mm_set1_epi32(1)), _mm_setzero_si128());
-      const __m128i step = _mm_or_si128(_mm_and_si128(above32, _mm_set1_epi32(1)), _mm_andnot_si128(above32, _mm_set1_epi32(-1)));
+      const __m128i step =
+          _mm_or_si128(_mm_and_si128(above32, _mm_set1_epi32(1)), _mm_andnot_si128(above32, _mm_set1_epi32(-1)));
       f = _mm_castsi128_ps(_mm_add_epi32(fb, _mm_and_si128(_mm_and_si128(inexact32, even), step)));
     }
     __m128i h;  // four results, 16 bits each in the low 64 bits
@@ -255,17 +259,19 @@ void run(const Format& f, size_t n, const uint64_t* a, const uint64_t* b, const 
     if (fast::same(f, kF16) && half_simd<K, false>(p.rnd, n, a, b, c, d)) return;
     if (fast::same(f, kBF16) && half_simd<K, true>(p.rnd, n, a, b, c, d)) return;
   }
-  fast::by_format(f, [&](const Format& g) __attribute__((always_inline)) {
-    return fast::by_rounding(p.rnd, [&](Rounding m) __attribute__((always_inline)) {
-      if (p.plain()) {
-        const Policy plain{m};  // a constant: the policy folds away
-        loop<K>(g, m, plain, n, a, b, c, d);
-      } else {
-        loop<K>(g, m, p, n, a, b, c, d);
-      }
-      return uint64_t{0};
-    });
-  });
+  fast::by_format(
+      f, [&](const Format& g) __attribute__((always_inline)) {
+        return fast::by_rounding(
+            p.rnd, [&](Rounding m) __attribute__((always_inline)) {
+              if (p.plain()) {
+                const Policy plain{m};  // a constant: the policy folds away
+                loop<K>(g, m, plain, n, a, b, c, d);
+              } else {
+                loop<K>(g, m, p, n, a, b, c, d);
+              }
+              return uint64_t{0};
+            });
+      });
 }
 
 }  // namespace

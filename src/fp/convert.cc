@@ -31,26 +31,23 @@ uint64_t convert(const Format& from, const Format& to, uint64_t a, Rounding rnd,
 }  // namespace ieee
 
 uint64_t convert(const Format& from, const Format& to, uint64_t a, const Policy& p) {
-  return apply_policy(from, to, p, [&](uint64_t va) { return ieee::convert(from, to, va, p.rnd); }, a);
+  return apply_policy(
+      from, to, p, [&](uint64_t va) { return ieee::convert(from, to, va, p.rnd); }, a);
 }
 
-uint64_t add_mixed(const Format& src, const Format& dst, uint64_t a, uint64_t c,
-                   const Policy& p) {
+uint64_t add_mixed(const Format& src, const Format& dst, uint64_t a, uint64_t c, const Policy& p) {
   assert(widens(src, dst));
   return add(dst, ieee::convert(src, dst, a, Rounding::rn), c, p);
 }
 
-uint64_t sub_mixed(const Format& src, const Format& dst, uint64_t a, uint64_t c,
-                   const Policy& p) {
+uint64_t sub_mixed(const Format& src, const Format& dst, uint64_t a, uint64_t c, const Policy& p) {
   assert(widens(src, dst));
   return sub(dst, ieee::convert(src, dst, a, Rounding::rn), c, p);
 }
 
-uint64_t fma_mixed(const Format& src, const Format& dst, uint64_t a, uint64_t b, uint64_t c,
-                   const Policy& p) {
+uint64_t fma_mixed(const Format& src, const Format& dst, uint64_t a, uint64_t b, uint64_t c, const Policy& p) {
   assert(widens(src, dst));
-  return fma(dst, ieee::convert(src, dst, a, Rounding::rn), ieee::convert(src, dst, b, Rounding::rn),
-             c, p);
+  return fma(dst, ieee::convert(src, dst, a, Rounding::rn), ieee::convert(src, dst, b, Rounding::rn), c, p);
 }
 
 }  // namespace ptxfu::fp

@@ -29,13 +29,13 @@ uint64_t div(const Format& f, uint64_t a, uint64_t b, Rounding rnd) {
 }  // namespace ieee
 
 uint64_t div(const Format& f, uint64_t a, uint64_t b, const Policy& p) {
-  return apply_policy(f, p, [&](uint64_t va, uint64_t vb) { return ieee::div(f, va, vb, p.rnd); }, a, b);
+  return apply_policy(
+      f, p, [&](uint64_t va, uint64_t vb) { return ieee::div(f, va, vb, p.rnd); }, a, b);
 }
 
 uint64_t rcp(const Format& f, uint64_t a, const Policy& p) {
-  return apply_policy(f, p, [&](uint64_t va) {
-    return ieee::div(f, f.one(false), va, p.rnd);
-  }, a);
+  return apply_policy(
+      f, p, [&](uint64_t va) { return ieee::div(f, f.one(false), va, p.rnd); }, a);
 }
 
 }  // namespace ptxfu::fp

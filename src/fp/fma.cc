@@ -15,8 +15,7 @@ uint64_t fma(const Format& f, uint64_t a, uint64_t b, uint64_t c, Rounding rnd) 
   const Unpacked z = unpack(f, c);
   const bool sp = x.sign != y.sign;  // sign of the product
   // special cases
-  if (x.cls == Class::nan || y.cls == Class::nan || z.cls == Class::nan)
-    return detail::default_nan(f);
+  if (x.cls == Class::nan || y.cls == Class::nan || z.cls == Class::nan) return detail::default_nan(f);
   const bool p_inf = x.cls == Class::inf || y.cls == Class::inf;
   const bool p_zero = x.cls == Class::zero || y.cls == Class::zero;
   if (p_inf && p_zero) return detail::default_nan(f);  // 0 * inf
@@ -42,28 +41,31 @@ uint64_t fma(const Format& f, uint64_t a, uint64_t b, uint64_t c, Rounding rnd) 
 namespace ieee {
 
 uint64_t fma(const Format& f, uint64_t a, uint64_t b, uint64_t c, Rounding rnd) {
-  return fast::by_format(f, [&](const Format& g) __attribute__((always_inline)) {
-    uint64_t r;
-    if (fast::try_fma(g, a, b, c, rnd, r)) return r;
-    return generic::fma(g, a, b, c, rnd);
-  });
+  return fast::by_format(
+      f, [&](const Format& g) __attribute__((always_inline)) {
+        uint64_t r;
+        if (fast::try_fma(g, a, b, c, rnd, r)) return r;
+        return generic::fma(g, a, b, c, rnd);
+      });
 }
 
 }  // namespace ieee
 
 uint64_t fma(const Format& f, uint64_t a, uint64_t b, uint64_t c, const Policy& p) {
-  return fast::by_format(f, [&](const Format& g) __attribute__((always_inline)) {
-    return apply_policy(
-        g, p,
-        [&](uint64_t x, uint64_t y, uint64_t z) __attribute__((always_inline)) {
-          return fast::by_rounding(p.rnd, [&](Rounding m) __attribute__((always_inline)) {
-            uint64_t r;
-            if (fast::try_fma(g, x, y, z, m, r)) return r;
-            return generic::fma(g, x, y, z, m);
-          });
-        },
-        a, b, c);
-  });
+  return fast::by_format(
+      f, [&](const Format& g) __attribute__((always_inline)) {
+        return apply_policy(
+            g, p,
+            [&](uint64_t x, uint64_t y, uint64_t z) __attribute__((always_inline)) {
+              return fast::by_rounding(
+                  p.rnd, [&](Rounding m) __attribute__((always_inline)) {
+                    uint64_t r;
+                    if (fast::try_fma(g, x, y, z, m, r)) return r;
+                    return generic::fma(g, x, y, z, m);
+                  });
+            },
+            a, b, c);
+      });
 }
 
 }  // namespace ptxfu::fp

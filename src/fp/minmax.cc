@@ -24,32 +24,36 @@ uint64_t pick(const Format& f, uint64_t a, uint64_t b, bool nan_mode, bool is_ma
   return a_wins ? a : b;
 }
 
-uint64_t minmax2(const Format& f, uint64_t a, uint64_t b, const Policy& p, MinMaxMode m,
-                 bool is_max) {
-  return apply_policy(f, p, [&](uint64_t va, uint64_t vb) {
-    uint64_t x = va;
-    uint64_t y = vb;
-    const uint64_t xorsign = (x ^ y) & f.sign_mask();
-    if (m.xorsign_abs) {
-      x &= ~f.sign_mask();
-      y &= ~f.sign_mask();
-    }
-    const uint64_t d = pick(f, x, y, m.nan, is_max);
-    // The spec's x2 max pseudo-code tests isNaN(fA[i]) here, unlike every
-    // other variant and the prose ("if the result is NaN, .xorsign and .abs
-    // are ignored"); we follow the prose: the sign is set on non-NaN results.
-    if (m.xorsign_abs && !is_nan(f, d)) return (d & ~f.sign_mask()) | xorsign;
-    return d;
-  }, a, b);
+uint64_t minmax2(const Format& f, uint64_t a, uint64_t b, const Policy& p, MinMaxMode m, bool is_max) {
+  return apply_policy(
+      f, p,
+      [&](uint64_t va, uint64_t vb) {
+        uint64_t x = va;
+        uint64_t y = vb;
+        const uint64_t xorsign = (x ^ y) & f.sign_mask();
+        if (m.xorsign_abs) {
+          x &= ~f.sign_mask();
+          y &= ~f.sign_mask();
+        }
+        const uint64_t d = pick(f, x, y, m.nan, is_max);
+        // The spec's x2 max pseudo-code tests isNaN(fA[i]) here, unlike every
+        // other variant and the prose ("if the result is NaN, .xorsign and .abs
+        // are ignored"); we follow the prose: the sign is set on non-NaN results.
+        if (m.xorsign_abs && !is_nan(f, d)) return (d & ~f.sign_mask()) | xorsign;
+        return d;
+      },
+      a, b);
 }
 
-uint64_t minmax3(const Format& f, uint64_t a, uint64_t b, uint64_t c, const Policy& p,
-                 MinMaxMode m, bool is_max) {
-  return apply_policy(f, p, [&](uint64_t va, uint64_t vb, uint64_t vc) {
-    const uint64_t mask = m.abs ? ~f.sign_mask() : ~uint64_t{0};
-    const uint64_t ab = pick(f, va & mask, vb & mask, m.nan, is_max);
-    return pick(f, ab, vc & mask, m.nan, is_max);
-  }, a, b, c);
+uint64_t minmax3(const Format& f, uint64_t a, uint64_t b, uint64_t c, const Policy& p, MinMaxMode m, bool is_max) {
+  return apply_policy(
+      f, p,
+      [&](uint64_t va, uint64_t vb, uint64_t vc) {
+        const uint64_t mask = m.abs ? ~f.sign_mask() : ~uint64_t{0};
+        const uint64_t ab = pick(f, va & mask, vb & mask, m.nan, is_max);
+        return pick(f, ab, vc & mask, m.nan, is_max);
+      },
+      a, b, c);
 }
 
 }  // namespace
@@ -60,12 +64,10 @@ uint64_t min(const Format& f, uint64_t a, uint64_t b, const Policy& p, MinMaxMod
 uint64_t max(const Format& f, uint64_t a, uint64_t b, const Policy& p, MinMaxMode m) {
   return minmax2(f, a, b, p, m, true);
 }
-uint64_t min3(const Format& f, uint64_t a, uint64_t b, uint64_t c, const Policy& p,
-              MinMaxMode m) {
+uint64_t min3(const Format& f, uint64_t a, uint64_t b, uint64_t c, const Policy& p, MinMaxMode m) {
   return minmax3(f, a, b, c, p, m, false);
 }
-uint64_t max3(const Format& f, uint64_t a, uint64_t b, uint64_t c, const Policy& p,
-              MinMaxMode m) {
+uint64_t max3(const Format& f, uint64_t a, uint64_t b, uint64_t c, const Policy& p, MinMaxMode m) {
   return minmax3(f, a, b, c, p, m, true);
 }
 

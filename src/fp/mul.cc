@@ -24,28 +24,31 @@ uint64_t mul(const Format& f, uint64_t a, uint64_t b, Rounding rnd) {
 namespace ieee {
 
 uint64_t mul(const Format& f, uint64_t a, uint64_t b, Rounding rnd) {
-  return fast::by_format(f, [&](const Format& g) __attribute__((always_inline)) {
-    uint64_t r;
-    if (fast::try_mul(g, a, b, rnd, r)) return r;
-    return generic::mul(g, a, b, rnd);
-  });
+  return fast::by_format(
+      f, [&](const Format& g) __attribute__((always_inline)) {
+        uint64_t r;
+        if (fast::try_mul(g, a, b, rnd, r)) return r;
+        return generic::mul(g, a, b, rnd);
+      });
 }
 
 }  // namespace ieee
 
 uint64_t mul(const Format& f, uint64_t a, uint64_t b, const Policy& p) {
-  return fast::by_format(f, [&](const Format& g) __attribute__((always_inline)) {
-    return apply_policy(
-        g, p,
-        [&](uint64_t x, uint64_t y) __attribute__((always_inline)) {
-          return fast::by_rounding(p.rnd, [&](Rounding m) __attribute__((always_inline)) {
-            uint64_t r;
-            if (fast::try_mul(g, x, y, m, r)) return r;
-            return generic::mul(g, x, y, m);
-          });
-        },
-        a, b);
-  });
+  return fast::by_format(
+      f, [&](const Format& g) __attribute__((always_inline)) {
+        return apply_policy(
+            g, p,
+            [&](uint64_t x, uint64_t y) __attribute__((always_inline)) {
+              return fast::by_rounding(
+                  p.rnd, [&](Rounding m) __attribute__((always_inline)) {
+                    uint64_t r;
+                    if (fast::try_mul(g, x, y, m, r)) return r;
+                    return generic::mul(g, x, y, m);
+                  });
+            },
+            a, b);
+      });
 }
 
 }  // namespace ptxfu::fp

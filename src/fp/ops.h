@@ -79,18 +79,13 @@ struct MinMaxMode {
 // .ftz), with the xorsign applied.
 uint64_t min(const Format& f, uint64_t a, uint64_t b, const Policy& p = {}, MinMaxMode m = {});
 uint64_t max(const Format& f, uint64_t a, uint64_t b, const Policy& p = {}, MinMaxMode m = {});
-uint64_t min3(const Format& f, uint64_t a, uint64_t b, uint64_t c, const Policy& p = {},
-              MinMaxMode m = {});
-uint64_t max3(const Format& f, uint64_t a, uint64_t b, uint64_t c, const Policy& p = {},
-              MinMaxMode m = {});
+uint64_t min3(const Format& f, uint64_t a, uint64_t b, uint64_t c, const Policy& p = {}, MinMaxMode m = {});
+uint64_t max3(const Format& f, uint64_t a, uint64_t b, uint64_t c, const Policy& p = {}, MinMaxMode m = {});
 
 // Mixed precision (PTX 9.7.5): `a` (and `b`) in `src` are converted exactly
 // to `dst` and the operation is rounded once in `dst` under `p`.
-uint64_t add_mixed(const Format& src, const Format& dst, uint64_t a, uint64_t c,
-                   const Policy& p = {});
-uint64_t sub_mixed(const Format& src, const Format& dst, uint64_t a, uint64_t c,
-                   const Policy& p = {});
-uint64_t fma_mixed(const Format& src, const Format& dst, uint64_t a, uint64_t b, uint64_t c,
-                   const Policy& p = {});
+uint64_t add_mixed(const Format& src, const Format& dst, uint64_t a, uint64_t c, const Policy& p = {});
+uint64_t sub_mixed(const Format& src, const Format& dst, uint64_t a, uint64_t c, const Policy& p = {});
+uint64_t fma_mixed(const Format& src, const Format& dst, uint64_t a, uint64_t b, uint64_t c, const Policy& p = {});
 
 }  // namespace ptxfu::fp

@@ -10,7 +10,7 @@ namespace {
 // floor(sqrt(m)) for 2^124 <= m < 2^126.
 uint64_t isqrt(u128 m) {
   u128 r = static_cast<u128>(std::sqrt(static_cast<double>(m)));  // within 2^-50 relative
-  for (int i = 0; i < 2; ++i) r = (r + m / r) / 2;                 // Newton steps
+  for (int i = 0; i < 2; ++i) r = (r + m / r) / 2;                // Newton steps
   while (r * r > m) --r;
   while ((r + 1) * (r + 1) <= m) ++r;
   return static_cast<uint64_t>(r);
@@ -38,7 +38,8 @@ uint64_t sqrt(const Format& f, uint64_t a, Rounding rnd) {
 }  // namespace ieee
 
 uint64_t sqrt(const Format& f, uint64_t a, const Policy& p) {
-  return apply_policy(f, p, [&](uint64_t va) { return ieee::sqrt(f, va, p.rnd); }, a);
+  return apply_policy(
+      f, p, [&](uint64_t va) { return ieee::sqrt(f, va, p.rnd); }, a);
 }
 
 }  // namespace ptxfu::fp

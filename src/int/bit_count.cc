@@ -19,9 +19,7 @@ uint64_t reverse64(uint64_t x) {
 
 }  // namespace
 
-uint32_t popc(isa::Type t, uint64_t a) {
-  return static_cast<uint32_t>(__builtin_popcountll(a & shape(t).mask()));
-}
+uint32_t popc(isa::Type t, uint64_t a) { return static_cast<uint32_t>(__builtin_popcountll(a & shape(t).mask())); }
 
 uint32_t clz(isa::Type t, uint64_t a) {
   const Shape s = shape(t);

@@ -18,8 +18,7 @@ uint64_t bfe(isa::Type t, uint64_t a, uint32_t pos, uint32_t len) {
   a &= s.mask();
   const unsigned inside = pos >= s.bits ? 0 : std::min<unsigned>(len, s.bits - pos);
   const uint64_t field = inside == 0 ? 0 : (a >> pos) & low_mask(inside);
-  const bool sign =
-      s.is_signed && len != 0 && ((a >> std::min<unsigned>(pos + len - 1, s.bits - 1)) & 1);
+  const bool sign = s.is_signed && len != 0 && ((a >> std::min<unsigned>(pos + len - 1, s.bits - 1)) & 1);
   return sign ? field | (s.mask() & ~low_mask(inside)) : field;
 }
 

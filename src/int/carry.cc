@@ -14,9 +14,7 @@ CarryOut add_carry(isa::Type t, uint64_t a, uint64_t b, bool carry_in) {
   return {static_cast<uint64_t>(sum) & s.mask(), ((sum >> s.bits) & 1) != 0};
 }
 
-CarryOut sub_carry(isa::Type t, uint64_t a, uint64_t b, bool carry_in) {
-  return add_carry(t, a, ~b, carry_in);
-}
+CarryOut sub_carry(isa::Type t, uint64_t a, uint64_t b, bool carry_in) { return add_carry(t, a, ~b, carry_in); }
 
 CarryOut mad_carry(isa::Type t, Part p, uint64_t a, uint64_t b, uint64_t c, bool carry_in) {
   return add_carry(t, mul(t, p, a, b), c, carry_in);
@@ -29,9 +27,7 @@ uint64_t add_carry_sat(isa::Type t, uint64_t a, uint64_t b, bool carry_in) {
   return s.clamp(s.value(a & s.mask()) + s.value(b & s.mask()) + (carry_in ? 1 : 0));
 }
 
-uint64_t sub_carry_sat(isa::Type t, uint64_t a, uint64_t b, bool carry_in) {
-  return add_carry_sat(t, a, ~b, carry_in);
-}
+uint64_t sub_carry_sat(isa::Type t, uint64_t a, uint64_t b, bool carry_in) { return add_carry_sat(t, a, ~b, carry_in); }
 
 uint64_t mad_carry_sat(isa::Type t, Part p, uint64_t a, uint64_t b, uint64_t c, bool carry_in) {
   return add_carry_sat(t, mul(t, p, a, b), c, carry_in);

@@ -12,9 +12,7 @@ using u128 = unsigned __int128;
 using s128 = __int128;
 
 // The low `bits` bits set (all 64 for bits >= 64).
-constexpr uint64_t low_mask(unsigned bits) {
-  return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
-}
+constexpr uint64_t low_mask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 
 // One lane of an integer type. Values are computed in 128 bits, which holds
 // every lane value (u64 and s64 included) and every sum of two of them.
@@ -31,9 +29,7 @@ struct Shape {
     return static_cast<s128>(lane);
   }
   constexpr s128 min() const { return is_signed ? -(s128{1} << (bits - 1)) : 0; }
-  constexpr s128 max() const {
-    return is_signed ? (s128{1} << (bits - 1)) - 1 : static_cast<s128>(mask());
-  }
+  constexpr s128 max() const { return is_signed ? (s128{1} << (bits - 1)) - 1 : static_cast<s128>(mask()); }
   // Two's-complement wrap to the lane width.
   constexpr uint64_t wrap(s128 v) const { return static_cast<uint64_t>(v) & mask(); }
   // Saturation to the lane's range (.sat, and the .relu floor via min()).

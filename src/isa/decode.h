@@ -14,7 +14,7 @@ namespace ptxfu::isa {
 struct Diagnostic {
   unsigned column = 0;  // 1-based, relative to the text given
   std::string message;
-  unsigned line = 0;    // where a statement spans lines: the line of `column`; 0 when unknown
+  unsigned line = 0;  // where a statement spans lines: the line of `column`; 0 when unknown
 };
 
 // What a target offers: its feature mask (after config overrides), sm number

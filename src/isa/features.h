@@ -32,8 +32,8 @@ struct Feature {
   std::string_view id;    // stable name used by configs
   std::string_view text;  // ptxas wording; {op}, {type}, {type2} are substituted
   FeatureKind kind;
-  uint16_t min_sm;        // e.g. 90
-  uint16_t min_ptx;       // PTX ISA version times ten, e.g. 81 for 8.1
+  uint16_t min_sm;   // e.g. 90
+  uint16_t min_ptx;  // PTX ISA version times ten, e.g. 81 for 8.1
   FeatureScope scope = FeatureScope::every_target;
   std::string_view targets = {};  // listed_targets: the target names, separated by spaces
 };
@@ -106,10 +106,10 @@ constexpr FeatureId feature(std::string_view id) {
 std::optional<FeatureId> find_feature(std::string_view id);
 
 struct Target {
-  std::string name;   // as written: sm_90a
-  uint16_t sm;        // 90
-  uint16_t min_ptx;   // the PTX ISA version that introduced the target, times ten
-  FeatureMask mask;   // features it provides (before config overrides)
+  std::string name;  // as written: sm_90a
+  uint16_t sm;       // 90
+  uint16_t min_ptx;  // the PTX ISA version that introduced the target, times ten
+  FeatureMask mask;  // features it provides (before config overrides)
 };
 
 // The targets ptxfu knows, oldest first; `a`/`f` variants resolve to the base

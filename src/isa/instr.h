@@ -12,14 +12,60 @@
 namespace ptxfu::isa {
 
 enum class Op : uint8_t {
-  add, sub, mul, mad, fma, div, rem, abs, neg, min, max,
-  popc, clz, bfind, brev, bfe, bfi, fns, bmsk, szext, dp4a, dp2a,
-  addc, subc, madc,
-  rcp, sqrt, rsqrt, sin, cos, lg2, ex2, tanh,
-  mul24, mad24, sad, copysign, testp,
-  setp, set, selp, slct,
-  and_, or_, xor_, not_, cnot, lop3, shl, shr, shf, prmt,  // C++ reserves and/or/xor/not
-  cvt, mov,
+  add,
+  sub,
+  mul,
+  mad,
+  fma,
+  div,
+  rem,
+  abs,
+  neg,
+  min,
+  max,
+  popc,
+  clz,
+  bfind,
+  brev,
+  bfe,
+  bfi,
+  fns,
+  bmsk,
+  szext,
+  dp4a,
+  dp2a,
+  addc,
+  subc,
+  madc,
+  rcp,
+  sqrt,
+  rsqrt,
+  sin,
+  cos,
+  lg2,
+  ex2,
+  tanh,
+  mul24,
+  mad24,
+  sad,
+  copysign,
+  testp,
+  setp,
+  set,
+  selp,
+  slct,
+  and_,
+  or_,
+  xor_,
+  not_,
+  cnot,
+  lop3,
+  shl,
+  shr,
+  shf,
+  prmt,  // C++ reserves and/or/xor/not
+  cvt,
+  mov,
   kCount
 };
 
@@ -34,21 +80,17 @@ struct OpInfo {
 
 // One row per opcode, in enum order (checked below).
 inline constexpr OpInfo kOps[] = {
-    {Op::add, "add"},     {Op::sub, "sub"},     {Op::mul, "mul"},     {Op::mad, "mad"},
-    {Op::fma, "fma"},     {Op::div, "div"},     {Op::rem, "rem"},     {Op::abs, "abs"},
-    {Op::neg, "neg"},     {Op::min, "min"},     {Op::max, "max"},     {Op::popc, "popc"},
-    {Op::clz, "clz"},     {Op::bfind, "bfind"}, {Op::brev, "brev"},   {Op::bfe, "bfe"},
-    {Op::bfi, "bfi"},     {Op::fns, "fns"},     {Op::bmsk, "bmsk"},   {Op::szext, "szext"},
-    {Op::dp4a, "dp4a"},   {Op::dp2a, "dp2a"},   {Op::addc, "addc"},   {Op::subc, "subc"},
-    {Op::madc, "madc"},   {Op::rcp, "rcp"},     {Op::sqrt, "sqrt"},   {Op::rsqrt, "rsqrt"},
-    {Op::sin, "sin"},     {Op::cos, "cos"},     {Op::lg2, "lg2"},     {Op::ex2, "ex2"},
-    {Op::tanh, "tanh"},   {Op::mul24, "mul24"}, {Op::mad24, "mad24"}, {Op::sad, "sad"},
-    {Op::copysign, "copysign"}, {Op::testp, "testp"},
-    {Op::setp, "setp"},   {Op::set, "set"},     {Op::selp, "selp"},   {Op::slct, "slct"},
-    {Op::and_, "and"},    {Op::or_, "or"},      {Op::xor_, "xor"},    {Op::not_, "not"},
-    {Op::cnot, "cnot"},   {Op::lop3, "lop3"},   {Op::shl, "shl"},     {Op::shr, "shr"},
-    {Op::shf, "shf"},     {Op::prmt, "prmt"},
-    {Op::cvt, "cvt"},     {Op::mov, "mov", true},
+    {Op::add, "add"},   {Op::sub, "sub"},           {Op::mul, "mul"},     {Op::mad, "mad"},       {Op::fma, "fma"},
+    {Op::div, "div"},   {Op::rem, "rem"},           {Op::abs, "abs"},     {Op::neg, "neg"},       {Op::min, "min"},
+    {Op::max, "max"},   {Op::popc, "popc"},         {Op::clz, "clz"},     {Op::bfind, "bfind"},   {Op::brev, "brev"},
+    {Op::bfe, "bfe"},   {Op::bfi, "bfi"},           {Op::fns, "fns"},     {Op::bmsk, "bmsk"},     {Op::szext, "szext"},
+    {Op::dp4a, "dp4a"}, {Op::dp2a, "dp2a"},         {Op::addc, "addc"},   {Op::subc, "subc"},     {Op::madc, "madc"},
+    {Op::rcp, "rcp"},   {Op::sqrt, "sqrt"},         {Op::rsqrt, "rsqrt"}, {Op::sin, "sin"},       {Op::cos, "cos"},
+    {Op::lg2, "lg2"},   {Op::ex2, "ex2"},           {Op::tanh, "tanh"},   {Op::mul24, "mul24"},   {Op::mad24, "mad24"},
+    {Op::sad, "sad"},   {Op::copysign, "copysign"}, {Op::testp, "testp"}, {Op::setp, "setp"},     {Op::set, "set"},
+    {Op::selp, "selp"}, {Op::slct, "slct"},         {Op::and_, "and"},    {Op::or_, "or"},        {Op::xor_, "xor"},
+    {Op::not_, "not"},  {Op::cnot, "cnot"},         {Op::lop3, "lop3"},   {Op::shl, "shl"},       {Op::shr, "shr"},
+    {Op::shf, "shf"},   {Op::prmt, "prmt"},         {Op::cvt, "cvt"},     {Op::mov, "mov", true},
 };
 
 // Whether row i of a table keyed by an enum describes enumerator i.
@@ -66,15 +108,48 @@ static_assert(rows_in_enum_order(kOps, &OpInfo::op, Op::kCount));
 enum class TypeClass : uint8_t { unsigned_int, signed_int, bits, floating, predicate };
 
 enum class Type : uint8_t {
-  u8, u16, u32, u64, s8, s16, s32, s64, b8, b16, b32, b64, b128,
-  u16x2, s16x2,
-  f16, f16x2, bf16, bf16x2, f32, f32x2, f64,
+  u8,
+  u16,
+  u32,
+  u64,
+  s8,
+  s16,
+  s32,
+  s64,
+  b8,
+  b16,
+  b32,
+  b64,
+  b128,
+  u16x2,
+  s16x2,
+  f16,
+  f16x2,
+  bf16,
+  bf16x2,
+  f32,
+  f32x2,
+  f64,
   pred,
   // conversion-only formats (cvt): tf32 in a 32-bit container, and the
   // packed FP8/FP6/FP4/UE8M0 pairs and quads, one byte a value (FP4: a nibble)
-  tf32, e4m3x2, e5m2x2, e2m3x2, e3m2x2, e2m1x2, ue8m0x2, e4m3x4, e5m2x4, e2m3x4, e3m2x4, e2m1x4,
+  tf32,
+  e4m3x2,
+  e5m2x2,
+  e2m3x2,
+  e3m2x2,
+  e2m1x2,
+  ue8m0x2,
+  e4m3x4,
+  e5m2x4,
+  e2m3x4,
+  e3m2x4,
+  e2m1x4,
   // cvt.pack's sub-byte destinations: no register has them
-  u4, s4, u2, s2,
+  u4,
+  s4,
+  u2,
+  s2,
   kCount
 };
 
@@ -86,7 +161,7 @@ struct TypeInfo {
   uint8_t bits;           // register width
   uint8_t lanes;          // 2 for the x2 packs, else 1
   TypeClass cls;
-  const fp::Format* format;  // a lane's float format; nullptr for the others
+  const fp::Format* format;        // a lane's float format; nullptr for the others
   FeatureId feature = kNoFeature;  // what the type itself needs from the target
 };
 
@@ -147,12 +222,30 @@ constexpr std::optional<Type> find_type(std::string_view name) {
 // also mul's modes. Unsigned-only: lo ls hi hs; float-only: the unordered
 // forms, num and nan.
 enum class Cmp : uint8_t {
-  none, eq, ne, lt, le, gt, ge, lo, ls, hi, hs, equ, neu, ltu, leu, gtu, geu, num, nan,
+  none,
+  eq,
+  ne,
+  lt,
+  le,
+  gt,
+  ge,
+  lo,
+  ls,
+  hi,
+  hs,
+  equ,
+  neu,
+  ltu,
+  leu,
+  gtu,
+  geu,
+  num,
+  nan,
   kCount
 };
 inline constexpr std::string_view kCmpNames[] = {
-    "", "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
-    "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan",
+    "",   "eq",  "ne",  "lt",  "le",  "gt",  "ge",  "lo",  "ls",  "hi",
+    "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan",
 };
 static_assert(sizeof(kCmpNames) / sizeof(kCmpNames[0]) == static_cast<size_t>(Cmp::kCount));
 using CmpSet = uint32_t;
@@ -163,27 +256,60 @@ constexpr CmpSet cmp_bit(Cmp c) { return CmpSet{1} << static_cast<unsigned>(c); 
 // which at most one may appear.
 // The enum order is the order ptxfu spells modifiers in (PTX accepts any).
 enum class Mod : uint8_t {
-  l, r,                                         // shf direction: ptxas reads shf.l/shf.r as the name
-  hi, lo, wide,
-  rn, rz, rm, rp, rni, rzi, rmi, rpi, rna, rs,  // rounding; cvt's integer, ties-away and stochastic
-  approx, full,
-  and_, or_, xor_,                              // setp/set/lop3 boolean operation
-  ftz, oob, relu, sat, satfinite, nan, xorsign, abs,
-  cc, shiftamt, clamp, wrap,
-  finite, infinite, number, notanumber, normal, subnormal,
-  pack,                                         // cvt.pack
-  f4e, b4e, rc8, ecl, ecr, rc16,                // prmt modes
+  l,
+  r,  // shf direction: ptxas reads shf.l/shf.r as the name
+  hi,
+  lo,
+  wide,
+  rn,
+  rz,
+  rm,
+  rp,
+  rni,
+  rzi,
+  rmi,
+  rpi,
+  rna,
+  rs,  // rounding; cvt's integer, ties-away and stochastic
+  approx,
+  full,
+  and_,
+  or_,
+  xor_,  // setp/set/lop3 boolean operation
+  ftz,
+  oob,
+  relu,
+  sat,
+  satfinite,
+  nan,
+  xorsign,
+  abs,
+  cc,
+  shiftamt,
+  clamp,
+  wrap,
+  finite,
+  infinite,
+  number,
+  notanumber,
+  normal,
+  subnormal,
+  pack,  // cvt.pack
+  f4e,
+  b4e,
+  rc8,
+  ecl,
+  ecr,
+  rc16,  // prmt modes
   kCount
 };
 
 inline constexpr std::string_view kModNames[] = {
-    "l",        "r",
-    "hi",       "lo",       "wide",   "rn",         "rz",     "rm",        "rp",      "rni",
-    "rzi",      "rmi",      "rpi",    "rna",        "rs",     "approx",    "full",    "and",
-    "or",       "xor",      "ftz",    "oob",        "relu",   "sat",       "satfinite", "NaN",
-    "xorsign",  "abs",      "cc",     "shiftamt",   "clamp",  "wrap",      "finite",  "infinite",
-    "number",   "notanumber", "normal", "subnormal", "pack",  "f4e",
-    "b4e",      "rc8",      "ecl",    "ecr",        "rc16",
+    "l",      "r",         "hi",       "lo",    "wide", "rn",     "rz",        "rm",     "rp",
+    "rni",    "rzi",       "rmi",      "rpi",   "rna",  "rs",     "approx",    "full",   "and",
+    "or",     "xor",       "ftz",      "oob",   "relu", "sat",    "satfinite", "NaN",    "xorsign",
+    "abs",    "cc",        "shiftamt", "clamp", "wrap", "finite", "infinite",  "number", "notanumber",
+    "normal", "subnormal", "pack",     "f4e",   "b4e",  "rc8",    "ecl",       "ecr",    "rc16",
 };
 static_assert(sizeof(kModNames) / sizeof(kModNames[0]) == static_cast<size_t>(Mod::kCount));
 
@@ -196,10 +322,10 @@ constexpr ModSet kIntRoundingMods = bit(Mod::rni) | bit(Mod::rzi) | bit(Mod::rmi
 // Part of the name where a row selects or requires them (shf.l, cvt.pack): they lead.
 constexpr ModSet kNameMods = bit(Mod::l) | bit(Mod::r) | bit(Mod::pack);
 constexpr ModSet kBoolMods = bit(Mod::and_) | bit(Mod::or_) | bit(Mod::xor_);
-constexpr ModSet kPrmtMods = bit(Mod::f4e) | bit(Mod::b4e) | bit(Mod::rc8) | bit(Mod::ecl) | bit(Mod::ecr) |
-                             bit(Mod::rc16);
-constexpr ModSet kTestpMods = bit(Mod::finite) | bit(Mod::infinite) | bit(Mod::number) |
-                              bit(Mod::notanumber) | bit(Mod::normal) | bit(Mod::subnormal);
+constexpr ModSet kPrmtMods =
+    bit(Mod::f4e) | bit(Mod::b4e) | bit(Mod::rc8) | bit(Mod::ecl) | bit(Mod::ecr) | bit(Mod::rc16);
+constexpr ModSet kTestpMods = bit(Mod::finite) | bit(Mod::infinite) | bit(Mod::number) | bit(Mod::notanumber) |
+                              bit(Mod::normal) | bit(Mod::subnormal);
 
 struct FormRow;  // isa/table.h
 

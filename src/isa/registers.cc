@@ -11,10 +11,7 @@
 namespace ptxfu::isa {
 namespace {
 
-
-bool is_ident_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '%' || c == '$';
-}
+bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '%' || c == '$'; }
 
 }  // namespace
 
@@ -126,8 +123,8 @@ std::string_view trim(std::string_view s) {
 }  // namespace
 
 bool check_operands(const Instr& in, const Statement& st, const RegisterTable* regs, Diagnostic& err) {
-  const std::string mismatch = fmt::format("Arguments mismatch for instruction '{}'",
-                                           instruction_name(in.op, in.mods & in.row->allowed()));
+  const std::string mismatch =
+      fmt::format("Arguments mismatch for instruction '{}'", instruction_name(in.op, in.mods & in.row->allowed()));
   auto fail = [&](const Token& tok, std::string message) {
     err = {tok.column, std::move(message), tok.line};
     return false;

@@ -82,16 +82,16 @@ struct ModFeature {
 struct FormRow {
   OpMask ops = 0;
   TypeMask types = 0;
-  TypeMask types2 = 0;   // 0: the form has a single type suffix
-  TypeMask types3 = 0;   // 0: the form has at most two type suffixes
-  uint8_t num_src = 0;   // source operand positions (a vector is one)
+  TypeMask types2 = 0;  // 0: the form has a single type suffix
+  TypeMask types3 = 0;  // 0: the form has at most two type suffixes
+  uint8_t num_src = 0;  // source operand positions (a vector is one)
   Operand dest = Operand::reg;
   std::array<Operand, kMaxSources> src{};
-  CmpSet cmps = 0;      // non-empty: the form takes one of these comparisons
-  ModSet selector = 0;  // non-empty: one of these must be present, and picks this row
-  ModSet required = 0;  // all of these must be present
-  ModSet optional = 0;  // further modifiers the form allows
-  FeatureId feature = kNoFeature;         // what the form itself needs from the target
+  CmpSet cmps = 0;                           // non-empty: the form takes one of these comparisons
+  ModSet selector = 0;                       // non-empty: one of these must be present, and picks this row
+  ModSet required = 0;                       // all of these must be present
+  ModSet optional = 0;                       // further modifiers the form allows
+  FeatureId feature = kNoFeature;            // what the form itself needs from the target
   std::array<ModFeature, 2> mod_features{};  // what individual modifiers need
   Shape shape = Shape::same;
   Pipe pipe = Pipe::alu;
@@ -110,16 +110,15 @@ struct FormRow {
 struct PairRule {
   Mod a;
   Mod b;
-  bool requires_b;  // true: a requires b; false: a excludes b
+  bool requires_b;                // true: a requires b; false: a excludes b
   std::string_view message = {};  // ptxas's words where they are not the generic ones; {} is 'op.mode'
 };
 
 // Rules between modifiers, applied to rows that allow both.
 inline constexpr PairRule kPairRules[] = {
     {Mod::abs, Mod::xorsign, true}, {Mod::xorsign, Mod::abs, true},
-    {Mod::ftz, Mod::oob, false},
-    {Mod::sat, Mod::relu, false},   {Mod::sat, Mod::cc, false},
-    {Mod::sat, Mod::hi, true, "Illegal modifier '.sat' for instruction '{}'"},
+    {Mod::ftz, Mod::oob, false},    {Mod::sat, Mod::relu, false},
+    {Mod::sat, Mod::cc, false},     {Mod::sat, Mod::hi, true, "Illegal modifier '.sat' for instruction '{}'"},
 };
 
 const FormRow* rows_begin();

@@ -5,15 +5,16 @@
 namespace ptxfu::isa {
 
 std::optional<Capabilities> resolve_capabilities(const TargetOptions& options,
-                                                      const std::optional<std::string>& fallback_target,
-                                                      std::optional<uint16_t> fallback_ptx,
-                                                      bool default_to_newest, std::string& error) {
+                                                 const std::optional<std::string>& fallback_target,
+                                                 std::optional<uint16_t> fallback_ptx, bool default_to_newest,
+                                                 std::string& error) {
   std::optional<Target> target;
   const auto& name = options.target ? options.target : fallback_target;
   if (name) {
     target = find_target(*name);
     if (!target) {
-      error = fmt::format("unknown target '{}' (expected sm_53 ... sm_121, optionally with an 'a' or 'f' suffix)", *name);
+      error =
+          fmt::format("unknown target '{}' (expected sm_53 ... sm_121, optionally with an 'a' or 'f' suffix)", *name);
       return std::nullopt;
     }
   } else if (default_to_newest) {
@@ -32,16 +33,15 @@ std::optional<Capabilities> resolve_capabilities(const TargetOptions& options,
     ptx = *v;
   }
   if (ptx > kNewestPtx) {
-    error = fmt::format("PTX ISA .version {} is newer than the newest ptxfu knows ({})",
-                        format_ptx_version(ptx), format_ptx_version(kNewestPtx));
+    error = fmt::format("PTX ISA .version {} is newer than the newest ptxfu knows ({})", format_ptx_version(ptx),
+                        format_ptx_version(kNewestPtx));
     return std::nullopt;
   }
   if (ptx < target->min_ptx) {
     error = fmt::format("PTX .version {} does not support .target {}", format_ptx_version(ptx), target->name);
     return std::nullopt;
   }
-  if (!apply_feature_overrides(target->mask, options.add_features, options.remove_features, error))
-    return std::nullopt;
+  if (!apply_feature_overrides(target->mask, options.add_features, options.remove_features, error)) return std::nullopt;
   return capabilities_of(*target, ptx);
 }
 

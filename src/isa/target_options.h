@@ -20,8 +20,8 @@ struct TargetOptions {
 // command-line options win. Without any target, `default_to_newest` picks the
 // newest target the table knows (eval), else it is an error (check).
 std::optional<Capabilities> resolve_capabilities(const TargetOptions& options,
-                                                      const std::optional<std::string>& fallback_target,
-                                                      std::optional<uint16_t> fallback_ptx,
-                                                      bool default_to_newest, std::string& error);
+                                                 const std::optional<std::string>& fallback_target,
+                                                 std::optional<uint16_t> fallback_ptx, bool default_to_newest,
+                                                 std::string& error);
 
 }  // namespace ptxfu::isa

@@ -164,7 +164,7 @@ def elf_sections(data):
     for name, offset, size in headers:
         start = strtab[1] + name
         end = data.index(b"\0", start)
-        out[data[start:end].decode()] = data[offset:offset + size]
+        out[data[start:end].decode()] = data[offset : offset + size]
     return out
 
 
@@ -228,8 +228,25 @@ ALU = {
 }
 # Other instructions, by all twelve opcode bits, and the memory ones by bits 0..8.
 # CALL and RET are not in NAK's encoder: 0x944 jumps to code after the kernel's EXIT that ends in 0x950.
-OTHER = {0x355: "BMOV", 0x944: "CALL", 0x950: "RET", 0x945: "BSSY", 0x941: "BSYNC", 0x918: "NOP", 0x94D: "EXIT", 0x947: "BRA", 0x919: "S2R", 0x9C3: "S2UR", 0x805: "CS2R", 0xB82: "LDC",
-         0xAB9: "ULDC", 0x7AC: "ULDC", 0xC82: "UMOV", 0x3C2: "R2UR", 0x2CA: "R2UR"}
+OTHER = {
+    0x355: "BMOV",
+    0x944: "CALL",
+    0x950: "RET",
+    0x945: "BSSY",
+    0x941: "BSYNC",
+    0x918: "NOP",
+    0x94D: "EXIT",
+    0x947: "BRA",
+    0x919: "S2R",
+    0x9C3: "S2UR",
+    0x805: "CS2R",
+    0xB82: "LDC",
+    0xAB9: "ULDC",
+    0x7AC: "ULDC",
+    0xC82: "UMOV",
+    0x3C2: "R2UR",
+    0x2CA: "R2UR",
+}
 MEMORY = {0x181: "LDG", 0x186: "STG"}
 UNIFORM = range(0x080, 0x0C0)  # uniform-datapath ALU operations (UIADD3, ULEA, ...)
 MUFU_FUNCS = ["COS", "SIN", "EX2", "LG2", "RCP", "RSQ", "RCP64H", "RSQ64H", "SQRT", "TANH"]
@@ -336,8 +353,13 @@ class Instr:
         if name not in ("ISETP", "ISETP.EX", "PLOP3"):
             self.writes = regs(w.field(16, 24), width_out)
         # Predicate destinations: 81..83, and 84..86 for ISETP and IADD3.
-        fields = (81, 84) if name.startswith(("ISETP", "IADD3")) else (81,) if name.startswith(
-            ("LOP3", "FLO", "LEA", "IMAD")) else ()
+        fields = (
+            (81, 84)
+            if name.startswith(("ISETP", "IADD3"))
+            else (81,)
+            if name.startswith(("LOP3", "FLO", "LEA", "IMAD"))
+            else ()
+        )
         for lo in fields:
             if w.field(lo, lo + 3) != PT:
                 self.pred_writes.append(w.field(lo, lo + 3))
@@ -379,7 +401,7 @@ def sequence(code, sm, pred_result=False):
 
     Writes inside a BSSY..BSYNC region, or under a guard, may not happen: they add a
     reaching definition instead of replacing the earlier ones."""
-    instrs = [Instr(Word(code[i:i + 16]), sm) for i in range(0, len(code), 16)]
+    instrs = [Instr(Word(code[i : i + 16]), sm) for i in range(0, len(code), 16)]
     order = executed(instrs, sm)
     deps = {}
     defs, pdefs = {}, {}
@@ -391,8 +413,9 @@ def sequence(code, sm, pred_result=False):
         elif ins.name == "BSYNC":
             region -= 1
         d = set()
-        reads = ins.reads + (ins.addr if ins.kind in ("load", "store") else []) + \
-            (ins.data if ins.kind == "store" else [])
+        reads = (
+            ins.reads + (ins.addr if ins.kind in ("load", "store") else []) + (ins.data if ins.kind == "store" else [])
+        )
         for r in reads:
             d |= defs.get(r, set())
         for p in ins.pred_reads:
@@ -427,7 +450,7 @@ def sequence(code, sm, pred_result=False):
     pos = {i: n for n, i in enumerate(order)}
     if body:
         first, last = min(pos[i] for i in body), max(pos[i] for i in body)
-        body |= {i for i in order[first:last + 1] if instrs[i].name in CONTROL}
+        body |= {i for i in order[first : last + 1] if instrs[i].name in CONTROL}
         # A BSSY..BSYNC region with an instruction of the form in it is the form's too.
         opened = []
         for n, i in enumerate(order):
@@ -469,14 +492,16 @@ def measure(ptxas, ptx_path, work):
             units = {}
             for ins in path:
                 units[ins.unit or "other"] = units.get(ins.unit or "other", 0) + 1
-            rows.append({
-                "form": form,
-                "sm": f"sm_{sm}",
-                "instructions": len(body),
-                "depth": len(path),
-                "path_units": " ".join(f"{u}:{n}" for u, n in sorted(units.items())),
-                "sass": " ".join(ins.name for ins in body),
-            })
+            rows.append(
+                {
+                    "form": form,
+                    "sm": f"sm_{sm}",
+                    "instructions": len(body),
+                    "depth": len(path),
+                    "path_units": " ".join(f"{u}:{n}" for u, n in sorted(units.items())),
+                    "sass": " ".join(ins.name for ins in body),
+                }
+            )
     return rows
 
 
@@ -507,10 +532,14 @@ def yaml_rows(table, sm):
         path = {u: int(n) for u, n in (p.split(":") for p in r["path_units"].split())}
         path_text = ", ".join(f"{u}: {n}" for u, n in sorted(path.items()))
         lanes = ", lanes: 16" if r["form"].startswith(("mul", "mad")) else ""  # IMAD: the FMA-heavy half
-        source = (f"ptxas {release} SASS for {sm}: {r['instructions']} instructions: {listing}; "
-                  f"{r['depth']} on the longest dependent path (configs/int_sequences.csv)")
-        out.append(f'  - {{match: "{r["form"]}"{lanes}, sequence: {{instructions: {r["instructions"]}, '
-                   f'path: {{{path_text}}}}},\n     source: "{source}"}}')
+        source = (
+            f"ptxas {release} SASS for {sm}: {r['instructions']} instructions: {listing}; "
+            f"{r['depth']} on the longest dependent path (configs/int_sequences.csv)"
+        )
+        out.append(
+            f'  - {{match: "{r["form"]}"{lanes}, sequence: {{instructions: {r["instructions"]}, '
+            f'path: {{{path_text}}}}},\n     source: "{source}"}}'
+        )
     return "\n".join(out)
 
 
@@ -531,7 +560,9 @@ def main():
     with open(args.ptx, "w") as f:
         f.write(ptx_text())
     version = subprocess.run([args.ptxas, "--version"], capture_output=True, text=True, check=True).stdout
-    release = next((line.split("release ")[1].split(",")[0] for line in version.splitlines() if "release " in line), "?")
+    release = next(
+        (line.split("release ")[1].split(",")[0] for line in version.splitlines() if "release " in line), "?"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         work = args.keep or tmp
         os.makedirs(work, exist_ok=True)

@@ -24,8 +24,7 @@ namespace {
 
 constexpr int kInputs = 65536;
 constexpr int kFunctions = 4;
-const char* const kNames[kFunctions] = {"tanh.approx.f16", "ex2.approx.f16", "tanh.approx.bf16",
-                                        "ex2.approx.ftz.bf16"};
+const char* const kNames[kFunctions] = {"tanh.approx.f16", "ex2.approx.f16", "tanh.approx.bf16", "ex2.approx.ftz.bf16"};
 
 // One thread per input; out[f * 65536 + x] = function f applied to bit pattern x.
 __global__ void mufu_all(uint16_t* out) {
@@ -69,12 +68,11 @@ int main(int argc, char** argv) {
   if (!check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties")) return 1;
   int driver = 0;
   cudaDriverGetVersion(&driver);
-  const std::string source = std::string("GPU ") + prop.name + ", sm_" +
-                             std::to_string(prop.major) + std::to_string(prop.minor) +
-                             ", CUDA driver " + std::to_string(driver) + ", tb/hw/mufu_dump.cu";
+  const std::string source = std::string("GPU ") + prop.name + ", sm_" + std::to_string(prop.major) +
+                             std::to_string(prop.minor) + ", CUDA driver " + std::to_string(driver) +
+                             ", tb/hw/mufu_dump.cu";
   if (prop.major < 9) {
-    std::fprintf(stderr, "mufu_dump: %s is sm_%d%d; the bf16 forms need sm_90\n", prop.name,
-                 prop.major, prop.minor);
+    std::fprintf(stderr, "mufu_dump: %s is sm_%d%d; the bf16 forms need sm_90\n", prop.name, prop.major, prop.minor);
     return 1;
   }
 

@@ -10,8 +10,8 @@
 namespace ptxfu::hw {
 
 // outputs[x] is the result for input bit pattern x, x = 0 .. 65535.
-inline bool write_half_table_file(const std::string& path, const char* function,
-                                  const std::string& source, const uint16_t* outputs) {
+inline bool write_half_table_file(const std::string& path, const char* function, const std::string& source,
+                                  const uint16_t* outputs) {
   const std::string tmp = path + ".partial";
   FILE* fp = std::fopen(tmp.c_str(), "w");
   if (!fp) {

@@ -90,8 +90,7 @@ double decode(const Spec& s, uint64_t bits) {
   } else if (e == 0) {
     v = std::ldexp(static_cast<double>(f), 1 - bias(s) - s.frac_bits);
   } else {
-    v = std::ldexp(static_cast<double>(f | (uint64_t{1} << s.frac_bits)),
-                   static_cast<int>(e) - bias(s) - s.frac_bits);
+    v = std::ldexp(static_cast<double>(f | (uint64_t{1} << s.frac_bits)), static_cast<int>(e) - bias(s) - s.frac_bits);
   }
   return sign ? -v : v;
 }
@@ -116,24 +115,14 @@ uint64_t add(const Spec& o, Rnd r, double a, double b) { return run(o, r, Op::ad
 uint64_t sub(const Spec& o, Rnd r, double a, double b) { return run(o, r, Op::sub, a, b, 0); }
 uint64_t mul(const Spec& o, Rnd r, double a, double b) { return run(o, r, Op::mul, a, b, 0); }
 uint64_t div(const Spec& o, Rnd r, double a, double b) { return run(o, r, Op::div, a, b, 0); }
-uint64_t fma(const Spec& o, Rnd r, double a, double b, double c) {
-  return run(o, r, Op::fma, a, b, c);
-}
+uint64_t fma(const Spec& o, Rnd r, double a, double b, double c) { return run(o, r, Op::fma, a, b, c); }
 uint64_t sqrt(const Spec& o, Rnd r, double a) { return run(o, r, Op::sqrt, a, 0, 0); }
 uint64_t rcp(const Spec& o, Rnd r, double a) { return run(o, r, Op::rcp, a, 0, 0); }
 
-uint64_t add_bits(const Spec& s, Rnd r, uint64_t a, uint64_t b) {
-  return add(s, r, decode(s, a), decode(s, b));
-}
-uint64_t sub_bits(const Spec& s, Rnd r, uint64_t a, uint64_t b) {
-  return sub(s, r, decode(s, a), decode(s, b));
-}
-uint64_t mul_bits(const Spec& s, Rnd r, uint64_t a, uint64_t b) {
-  return mul(s, r, decode(s, a), decode(s, b));
-}
-uint64_t div_bits(const Spec& s, Rnd r, uint64_t a, uint64_t b) {
-  return div(s, r, decode(s, a), decode(s, b));
-}
+uint64_t add_bits(const Spec& s, Rnd r, uint64_t a, uint64_t b) { return add(s, r, decode(s, a), decode(s, b)); }
+uint64_t sub_bits(const Spec& s, Rnd r, uint64_t a, uint64_t b) { return sub(s, r, decode(s, a), decode(s, b)); }
+uint64_t mul_bits(const Spec& s, Rnd r, uint64_t a, uint64_t b) { return mul(s, r, decode(s, a), decode(s, b)); }
+uint64_t div_bits(const Spec& s, Rnd r, uint64_t a, uint64_t b) { return div(s, r, decode(s, a), decode(s, b)); }
 uint64_t fma_bits(const Spec& s, Rnd r, uint64_t a, uint64_t b, uint64_t c) {
   return fma(s, r, decode(s, a), decode(s, b), decode(s, c));
 }

@@ -69,10 +69,10 @@ TEST(PeerMethods, HalfPrecisionAgainstMpfr) {
       round += to_f16(f, Rnd::rn) != want;
       exact += exec::execute(instr, src, false).value != want;
     }
-    std::cout << fmt::format("f16 {}: {} random cases; wrong results: float-then-truncate {} ({:.2f}%), "
-                             "float-then-round {} ({:.4f}%), ptxfu {}\n",
-                             op.name, compared, truncate, 100.0 * truncate / compared, round,
-                             100.0 * round / compared, exact);
+    std::cout << fmt::format(
+        "f16 {}: {} random cases; wrong results: float-then-truncate {} ({:.2f}%), "
+        "float-then-round {} ({:.4f}%), ptxfu {}\n",
+        op.name, compared, truncate, 100.0 * truncate / compared, round, 100.0 * round / compared, exact);
     EXPECT_EQ(exact, 0) << op.name;
     EXPECT_GT(truncate, 0) << op.name << ": the emulated peer method should differ";
   }

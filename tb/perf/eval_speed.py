@@ -34,8 +34,11 @@ def operands(rng, n, dist):
         return rng.integers(0, 1 << 16, size=n, dtype=np.uint32).astype(np.uint16)
     bias = 15
     e = (bias - 4 + rng.integers(0, 8, size=n)).astype(np.uint16)
-    return (rng.integers(0, 2, size=n).astype(np.uint16) << 15) | (e << 10) | \
-        rng.integers(0, 1 << 10, size=n).astype(np.uint16)
+    return (
+        (rng.integers(0, 2, size=n).astype(np.uint16) << 15)
+        | (e << 10)
+        | rng.integers(0, 1 << 10, size=n).astype(np.uint16)
+    )
 
 
 def python_rate(dist):
@@ -53,15 +56,28 @@ def python_rate(dist):
         ptxfu.eval("fma.rn.f16", a, b, c, out=out)
         cpu_out.append(time.process_time() - t)
     assert d.shape == (N,) and d.dtype == np.uint16 and np.array_equal(d, out)
-    return {"cpu": N / statistics.median(cpu), "runs": (N / max(cpu), N / min(cpu)),
-            "wall": N / statistics.median(wall), "out": N / statistics.median(cpu_out)}
+    return {
+        "cpu": N / statistics.median(cpu),
+        "runs": (N / max(cpu), N / min(cpu)),
+        "wall": N / statistics.median(wall),
+        "out": N / statistics.median(cpu_out),
+    }
 
 
 def core_rate(build, dist):
     exe = os.path.join(build, "tb", "perf", "ptxfu_bench_fp")
-    out = subprocess.run([exe, "--benchmark_filter=^stream/%s/fma/f16/rn$" % dist, "--benchmark_format=json",
-                          "--benchmark_repetitions=%d" % REPEATS, "--benchmark_min_time=0.5"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [
+            exe,
+            "--benchmark_filter=^stream/%s/fma/f16/rn$" % dist,
+            "--benchmark_format=json",
+            "--benchmark_repetitions=%d" % REPEATS,
+            "--benchmark_min_time=0.5",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     runs = [b["items_per_second"] for b in json.loads(out)["benchmarks"] if b.get("run_type") == "iteration"]
     return statistics.median(runs), (min(runs), max(runs))
 
@@ -74,10 +90,23 @@ def main():
         py = python_rate(dist)
         ratio = core / py["cpu"]
         worst = max(worst, ratio)
-        print("%-7s core stream/%s/fma/f16/rn %6.1f M/s (runs %.1f .. %.1f); ptxfu.eval %6.1f M/s (runs %.1f .. %.1f; "
-              "out= %.1f; wall clock %.1f); ratio %.2f"
-              % (dist, dist, core / 1e6, lo / 1e6, hi / 1e6, py["cpu"] / 1e6, py["runs"][0] / 1e6,
-                 py["runs"][1] / 1e6, py["out"] / 1e6, py["wall"] / 1e6, ratio))
+        print(
+            "%-7s core stream/%s/fma/f16/rn %6.1f M/s (runs %.1f .. %.1f); ptxfu.eval %6.1f M/s (runs %.1f .. %.1f; "
+            "out= %.1f; wall clock %.1f); ratio %.2f"
+            % (
+                dist,
+                dist,
+                core / 1e6,
+                lo / 1e6,
+                hi / 1e6,
+                py["cpu"] / 1e6,
+                py["runs"][0] / 1e6,
+                py["runs"][1] / 1e6,
+                py["out"] / 1e6,
+                py["wall"] / 1e6,
+                ratio,
+            )
+        )
     print("worst ratio core / ptxfu.eval: %.2f (aim: at most 1.5)" % worst)
     return 0 if worst <= 1.5 else 1
 

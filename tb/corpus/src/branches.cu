@@ -18,8 +18,7 @@ extern "C" __global__ void collatz_steps(const uint32_t* start, uint32_t* steps,
 
 // A clamp and a piecewise function: selects where nvcc can, branches where
 // the arms have side effects.
-extern "C" __global__ void piecewise(const float* in, float* out, int* negatives, float lo,
-                                     float hi, int n) {
+extern "C" __global__ void piecewise(const float* in, float* out, int* negatives, float lo, float hi, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   float v = in[i];
@@ -39,8 +38,7 @@ extern "C" __global__ void piecewise(const float* in, float* out, int* negatives
 
 // Linear search for the first element >= key in a sorted row, leaving by
 // break; the pragma keeps the loop rolled so the PTX shows it as written.
-extern "C" __global__ void first_at_least(const int* rows, const int* keys, int* pos, int cols,
-                                          int n) {
+extern "C" __global__ void first_at_least(const int* rows, const int* keys, int* pos, int cols, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const int* row = rows + (size_t)i * cols;

@@ -13,8 +13,7 @@ __device__ unsigned int slow_path_count;
 
 // Horner evaluation of the cubic, with a slow path for large inputs.
 // Many arguments on purpose, and of mixed types (pointer, float, int, u64).
-__device__ __noinline__ float eval_poly(float x, const float* coeffs, int degree,
-                                        uint64_t tag) {
+__device__ __noinline__ float eval_poly(float x, const float* coeffs, int degree, uint64_t tag) {
   float r = coeffs[degree];
   for (int k = degree - 1; k >= 0; --k) r = fmaf(r, x, coeffs[k]);
   if (fabsf(x) > 8.0f) {

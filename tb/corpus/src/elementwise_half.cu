@@ -2,12 +2,11 @@
 // a scaled fma and a tanh-approximated GELU on packed f16 pairs, and a bf16
 // residual add. Packed pairs are why half2/bfloat162 intrinsics exist: one
 // instruction does two lanes' worth of work.
-#include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 // y = alpha * x + bias, two halves at a time.
-extern "C" __global__ void scale_bias_half2(const __half2* x, const __half2* bias,
-                                           __half2* y, __half alpha, int n2) {
+extern "C" __global__ void scale_bias_half2(const __half2* x, const __half2* bias, __half2* y, __half alpha, int n2) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n2) return;
   __half2 a = __half2half2(alpha);
@@ -47,8 +46,7 @@ extern "C" __global__ void gelu_tanh_half_f32math(const __half* x, __half* y, in
 // out = scale * x + residual in bf16 pairs. cuda_bf16.h offers the bf16
 // __hfma2 only from sm_80; older archs get the multiply-then-add that the
 // header emulates, an arch guard real code carries too.
-extern "C" __global__ void residual_add_bf16x2(const __nv_bfloat162* x,
-                                               const __nv_bfloat162* residual,
+extern "C" __global__ void residual_add_bf16x2(const __nv_bfloat162* x, const __nv_bfloat162* residual,
                                                __nv_bfloat162* out, float scale, int n2) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n2) return;

@@ -5,16 +5,14 @@
 
 // Per-tensor scale; __nv_fp8_e4m3's constructor rounds to nearest and
 // saturates to +-448 (satfinite).
-extern "C" __global__ void quantize_e4m3(const float* in, __nv_fp8_e4m3* out, float scale,
-                                         int n) {
+extern "C" __global__ void quantize_e4m3(const float* in, __nv_fp8_e4m3* out, float scale, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = __nv_fp8_e4m3(in[i] * scale);
 }
 
 // Two values per thread through the packed type, then dequantise
 // immediately: a round-trip that tests conversion in both directions.
-extern "C" __global__ void roundtrip_e4m3x2(const float2* in, float2* out, float scale,
-                                            float inv_scale, int n2) {
+extern "C" __global__ void roundtrip_e4m3x2(const float2* in, float2* out, float scale, float inv_scale, int n2) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n2) return;
   float2 v = in[i];
@@ -25,8 +23,8 @@ extern "C" __global__ void roundtrip_e4m3x2(const float2* in, float2* out, float
 
 // e5m2 for gradients: wider range, fewer mantissa bits. Uses the C API
 // with explicit saturation, and converts back through half.
-extern "C" __global__ void quantize_dequantize_e5m2(const float* in, __nv_fp8_storage_t* q,
-                                                    float* out, float scale, int n) {
+extern "C" __global__ void quantize_dequantize_e5m2(const float* in, __nv_fp8_storage_t* q, float* out, float scale,
+                                                    int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   __nv_fp8_storage_t s = __nv_cvt_float_to_fp8(in[i] * scale, __NV_SATFINITE, __NV_E5M2);

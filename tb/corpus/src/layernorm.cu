@@ -13,8 +13,8 @@ __device__ float block_sum(float v, float* scratch) {
   return v;
 }
 
-extern "C" __global__ void layernorm_rows(const float* in, float* out, const float* gamma,
-                                          const float* beta, int cols, float eps) {
+extern "C" __global__ void layernorm_rows(const float* in, float* out, const float* gamma, const float* beta, int cols,
+                                          float eps) {
   __shared__ float scratch[32];
   const float* x = in + (size_t)blockIdx.x * cols;
   float* y = out + (size_t)blockIdx.x * cols;
@@ -30,13 +30,11 @@ extern "C" __global__ void layernorm_rows(const float* in, float* out, const flo
   }
   float rstd = rsqrtf(block_sum(sq, scratch) / cols + eps);
 
-  for (int c = threadIdx.x; c < cols; c += blockDim.x)
-    y[c] = (x[c] - mean) * rstd * gamma[c] + beta[c];
+  for (int c = threadIdx.x; c < cols; c += blockDim.x) y[c] = (x[c] - mean) * rstd * gamma[c] + beta[c];
 }
 
 // RMSNorm, the LLaMA variant: no mean, no beta, and it reads __ldg.
-extern "C" __global__ void rmsnorm_rows(const float* in, float* out, const float* gamma,
-                                        int cols, float eps) {
+extern "C" __global__ void rmsnorm_rows(const float* in, float* out, const float* gamma, int cols, float eps) {
   __shared__ float scratch[32];
   const float* x = in + (size_t)blockIdx.x * cols;
   float* y = out + (size_t)blockIdx.x * cols;

@@ -2,8 +2,7 @@
 // stages TILE x TILE sub-matrices of A and B in shared memory.
 #define TILE 16
 
-extern "C" __global__ void matmul_tiled_static(const float* A, const float* B, float* C,
-                                               int M, int N, int K) {
+extern "C" __global__ void matmul_tiled_static(const float* A, const float* B, float* C, int M, int N, int K) {
   __shared__ float As[TILE][TILE];
   __shared__ float Bs[TILE][TILE];
   int row = blockIdx.y * TILE + threadIdx.y;
@@ -11,10 +10,8 @@ extern "C" __global__ void matmul_tiled_static(const float* A, const float* B, f
   float acc = 0.0f;
   for (int t = 0; t < K; t += TILE) {
     // Out-of-range elements load as zero so edge tiles need no special loop.
-    As[threadIdx.y][threadIdx.x] =
-        (row < M && t + threadIdx.x < K) ? A[row * K + t + threadIdx.x] : 0.0f;
-    Bs[threadIdx.y][threadIdx.x] =
-        (col < N && t + threadIdx.y < K) ? B[(t + threadIdx.y) * N + col] : 0.0f;
+    As[threadIdx.y][threadIdx.x] = (row < M && t + threadIdx.x < K) ? A[row * K + t + threadIdx.x] : 0.0f;
+    Bs[threadIdx.y][threadIdx.x] = (col < N && t + threadIdx.y < K) ? B[(t + threadIdx.y) * N + col] : 0.0f;
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < TILE; ++k) acc = fmaf(As[threadIdx.y][k], Bs[k][threadIdx.x], acc);
@@ -26,8 +23,8 @@ extern "C" __global__ void matmul_tiled_static(const float* A, const float* B, f
 // Same algorithm with a runtime tile width: both tiles live in dynamic
 // shared memory (launch with 2 * tile * tile * sizeof(float) bytes), and the
 // inner loop is kept rolled.
-extern "C" __global__ void matmul_tiled_dynamic(const float* A, const float* B, float* C,
-                                                int M, int N, int K, int tile) {
+extern "C" __global__ void matmul_tiled_dynamic(const float* A, const float* B, float* C, int M, int N, int K,
+                                                int tile) {
   extern __shared__ float smem[];
   float* As = smem;
   float* Bs = smem + tile * tile;

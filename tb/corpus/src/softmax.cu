@@ -40,8 +40,10 @@ extern "C" __global__ void softmax_row128_float4(const float4* in, float4* out, 
   if (row >= rows) return;
   float4 v = in[row * 32 + lane];
   float m = warp_max(fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w)));
-  v.x = __expf(v.x - m); v.y = __expf(v.y - m);
-  v.z = __expf(v.z - m); v.w = __expf(v.w - m);
+  v.x = __expf(v.x - m);
+  v.y = __expf(v.y - m);
+  v.z = __expf(v.z - m);
+  v.w = __expf(v.w - m);
   float inv = __fdividef(1.0f, warp_sum(v.x + v.y + v.z + v.w));
   out[row * 32 + lane] = make_float4(v.x * inv, v.y * inv, v.z * inv, v.w * inv);
 }

@@ -3,8 +3,7 @@
 #include <cstdint>
 
 __device__ __forceinline__ float warp_sum_xor(float v) {
-  for (int offset = 16; offset > 0; offset >>= 1)
-    v += __shfl_xor_sync(0xffffffffu, v, offset);
+  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_xor_sync(0xffffffffu, v, offset);
   return v;
 }
 
@@ -21,8 +20,7 @@ extern "C" __global__ void warp_sum(const float* in, float* per_warp, int n) {
 extern "C" __global__ void warp_max_u32(const uint32_t* in, uint32_t* per_warp, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   uint32_t v = i < n ? in[i] : 0u;
-  for (int offset = 16; offset > 0; offset >>= 1)
-    v = max(v, __shfl_down_sync(0xffffffffu, v, offset));
+  for (int offset = 16; offset > 0; offset >>= 1) v = max(v, __shfl_down_sync(0xffffffffu, v, offset));
   if ((threadIdx.x & 31) == 0) per_warp[i >> 5] = v;
 }
 

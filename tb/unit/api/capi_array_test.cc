@@ -21,8 +21,8 @@ struct Row {
   oracle::Spec spec;
   unsigned bits;
 };
-const Row kRows[] = {{"f16", oracle::kF16, 16}, {"bf16", oracle::kBF16, 16}, {"f32", oracle::kF32, 32},
-                     {"f64", oracle::kF64, 64}};
+const Row kRows[] = {
+    {"f16", oracle::kF16, 16}, {"bf16", oracle::kBF16, 16}, {"f32", oracle::kF32, 32}, {"f64", oracle::kF64, 64}};
 const struct {
   const char* name;
   oracle::Rnd rnd;
@@ -45,7 +45,7 @@ TEST(CapiArray, FloatAgainstMpfr) {
             << form << ": " << ptxfu_last_error();
         for (uint32_t i = 0; i < kN; ++i) {
           const uint64_t* s = &src[static_cast<size_t>(i) * ns];
-          const uint64_t want = ns == 3 ? oracle::fma_bits(row.spec, mode.rnd, s[0], s[1], s[2])
+          const uint64_t want = ns == 3                    ? oracle::fma_bits(row.spec, mode.rnd, s[0], s[1], s[2])
                                 : std::string(op) == "add" ? oracle::add_bits(row.spec, mode.rnd, s[0], s[1])
                                                            : oracle::mul_bits(row.spec, mode.rnd, s[0], s[1]);
           if (d[i] != want && ++bad <= 10)

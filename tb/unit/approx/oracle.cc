@@ -49,9 +49,12 @@ long double mpfr_div_ref(long double a, long double b) {
 long double value_of(const fp::Format& f, uint64_t bits) {
   const fp::Unpacked u = fp::unpack(f, bits);
   long double v = 0;
-  if (u.cls == fp::Class::inf) v = INFINITY;
-  else if (u.cls == fp::Class::nan) v = NAN;
-  else if (u.cls != fp::Class::zero) v = std::ldexp(static_cast<long double>(u.sig), u.exp);
+  if (u.cls == fp::Class::inf)
+    v = INFINITY;
+  else if (u.cls == fp::Class::nan)
+    v = NAN;
+  else if (u.cls != fp::Class::zero)
+    v = std::ldexp(static_cast<long double>(u.sig), u.exp);
   return u.sign ? -v : v;
 }
 
@@ -72,8 +75,7 @@ std::string pow2_str(long double err) {
 }
 
 std::vector<uint32_t> f32_inputs(uint64_t seed, size_t n, const std::vector<float>& dense,
-                                 const std::vector<Interval>& intervals,
-                                 bool (*keep)(uint32_t)) {
+                                 const std::vector<Interval>& intervals, bool (*keep)(uint32_t)) {
   std::mt19937_64 rng(seed);
   std::vector<uint32_t> out;
   out.reserve(n);

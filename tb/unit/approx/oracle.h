@@ -46,7 +46,6 @@ struct Interval {
   float lo, hi;
 };
 std::vector<uint32_t> f32_inputs(uint64_t seed, size_t n, const std::vector<float>& dense,
-                                 const std::vector<Interval>& intervals,
-                                 bool (*keep)(uint32_t) = nullptr);
+                                 const std::vector<Interval>& intervals, bool (*keep)(uint32_t) = nullptr);
 
 }  // namespace ptxfu::test

@@ -31,50 +31,76 @@ struct Row {
 
 void expect_table(const char* name, Fn fn, bool ftz, std::initializer_list<Row> rows) {
   for (const Row& r : rows) {
-    EXPECT_EQ(fn(kF32, r.in, ftz), r.out)
-        << name << (ftz ? ".ftz" : "") << " input 0x" << std::hex << r.in;
+    EXPECT_EQ(fn(kF32, r.in, ftz), r.out) << name << (ftz ? ".ftz" : "") << " input 0x" << std::hex << r.in;
   }
 }
 
 TEST(F32Corner, Sin) {
   for (bool ftz : {false, true}) {
     expect_table("sin", approx::sin_approx, ftz,
-                 {{kNegInf, kNaN}, {kNegZero, kNegZero}, {kPosZero, kPosZero}, {kPosInf, kNaN},
-                  {kSNaN, kNaN}, {kNegQNaN, kNaN}});
+                 {{kNegInf, kNaN},
+                  {kNegZero, kNegZero},
+                  {kPosZero, kPosZero},
+                  {kPosInf, kNaN},
+                  {kSNaN, kNaN},
+                  {kNegQNaN, kNaN}});
   }
   // subnormals: flushed with .ftz; without it sin(x) = x to f32 precision
   expect_table("sin", approx::sin_approx, true, {{kNegSub, kNegZero}, {kPosSub, kPosZero}});
-  expect_table("sin", approx::sin_approx, false,
-               {{kNegSub, kNegSub}, {kPosSub, kPosSub}, {0x00000001, 0x00000001},
-                {0x2f800000, 0x2f800000} /* sin(2^-32) */});
+  expect_table(
+      "sin", approx::sin_approx, false,
+      {{kNegSub, kNegSub}, {kPosSub, kPosSub}, {0x00000001, 0x00000001}, {0x2f800000, 0x2f800000} /* sin(2^-32) */});
 }
 
 TEST(F32Corner, Cos) {
   for (bool ftz : {false, true}) {
     expect_table("cos", approx::cos_approx, ftz,
-                 {{kNegInf, kNaN}, {kNegSub, kOne}, {kNegZero, kOne}, {kPosZero, kOne},
-                  {kPosSub, kOne}, {kPosInf, kNaN}, {kSNaN, kNaN}});
+                 {{kNegInf, kNaN},
+                  {kNegSub, kOne},
+                  {kNegZero, kOne},
+                  {kPosZero, kOne},
+                  {kPosSub, kOne},
+                  {kPosInf, kNaN},
+                  {kSNaN, kNaN}});
   }
 }
 
 TEST(F32Corner, Lg2) {
   expect_table("lg2", approx::lg2_approx, true,
-               {{kNegInf, kNaN}, {kNegSub, kNegInf}, {kNegZero, kNegInf}, {kPosZero, kNegInf},
-                {kPosSub, kNegInf}, {kPosInf, kPosInf}, {kSNaN, kNaN}, {kNegOne, kNaN},
-                {kOne, kPosZero}, {0x41000000, 0x40400000} /* lg2(8) = 3 */,
+               {{kNegInf, kNaN},
+                {kNegSub, kNegInf},
+                {kNegZero, kNegInf},
+                {kPosZero, kNegInf},
+                {kPosSub, kNegInf},
+                {kPosInf, kPosInf},
+                {kSNaN, kNaN},
+                {kNegOne, kNaN},
+                {kOne, kPosZero},
+                {0x41000000, 0x40400000} /* lg2(8) = 3 */,
                 {0x3e800000, 0xc0000000} /* lg2(1/4) = -2 */});
   expect_table("lg2", approx::lg2_approx, false,
-               {{kNegInf, kNaN}, {kNegSub, kNaN}, {kNegZero, kNegInf}, {kPosZero, kNegInf},
-                {0x00000001, 0xc3150000} /* lg2(2^-149) = -149 */, {kPosInf, kPosInf},
+               {{kNegInf, kNaN},
+                {kNegSub, kNaN},
+                {kNegZero, kNegInf},
+                {kPosZero, kNegInf},
+                {0x00000001, 0xc3150000} /* lg2(2^-149) = -149 */,
+                {kPosInf, kPosInf},
                 {kOne, kPosZero}});
 }
 
 TEST(F32Corner, Ex2) {
   for (bool ftz : {false, true}) {
     expect_table("ex2", approx::ex2_approx, ftz,
-                 {{kNegInf, kPosZero}, {kNegSub, kOne}, {kNegZero, kOne}, {kPosZero, kOne},
-                  {kPosSub, kOne}, {kPosInf, kPosInf}, {kSNaN, kNaN}, {0x43000000, kPosInf},
-                  {0x42fe0000, 0x7f000000} /* 2^127 */, {0xc2fc0000, 0x00800000} /* 2^-126 */,
+                 {{kNegInf, kPosZero},
+                  {kNegSub, kOne},
+                  {kNegZero, kOne},
+                  {kPosZero, kOne},
+                  {kPosSub, kOne},
+                  {kPosInf, kPosInf},
+                  {kSNaN, kNaN},
+                  {0x43000000, kPosInf},
+                  {0x42fe0000, 0x7f000000} /* 2^127 */,
+                  {0xc2fc0000, 0x00800000} /* 2^-126 */,
                   {0x40400000, 0x41000000} /* 2^3 = 8 */});
   }
   // 2^-149: the smallest subnormal without .ftz, +0 with it.
@@ -85,37 +111,66 @@ TEST(F32Corner, Ex2) {
 TEST(F32Corner, Tanh) {
   const auto t = [](const fp::Format& f, uint64_t a, bool) { return approx::tanh_approx(f, a); };
   expect_table("tanh", t, false,
-               {{kNegInf, kNegOne}, {kNegSub, kNegSub}, {kNegZero, kNegZero},
-                {kPosZero, kPosZero}, {kPosSub, kPosSub}, {kPosInf, kOne}, {kSNaN, kNaN},
+               {{kNegInf, kNegOne},
+                {kNegSub, kNegSub},
+                {kNegZero, kNegZero},
+                {kPosZero, kPosZero},
+                {kPosSub, kPosSub},
+                {kPosInf, kOne},
+                {kSNaN, kNaN},
                 {0x41a00000, kOne} /* tanh(20) rounds to 1 */});
 }
 
 TEST(F32Corner, Rcp) {
   expect_table("rcp", approx::rcp_approx, true,
-               {{kNegInf, kNegZero}, {kNegSub, kNegInf}, {kNegZero, kNegInf}, {kPosZero, kPosInf},
-                {kPosSub, kPosInf}, {kPosInf, kPosZero}, {kSNaN, kNaN}, {kOne, kOne},
-                {0x40000000, 0x3f000000}, {0x7f000000, 0x00000000} /* 1/2^127 flushed */,
+               {{kNegInf, kNegZero},
+                {kNegSub, kNegInf},
+                {kNegZero, kNegInf},
+                {kPosZero, kPosInf},
+                {kPosSub, kPosInf},
+                {kPosInf, kPosZero},
+                {kSNaN, kNaN},
+                {kOne, kOne},
+                {0x40000000, 0x3f000000},
+                {0x7f000000, 0x00000000} /* 1/2^127 flushed */,
                 {0xfe800000, 0x80800000} /* -1/2^126 */});
   expect_table("rcp", approx::rcp_approx, false,
-               {{kNegZero, kNegInf}, {kPosZero, kPosInf}, {kPosInf, kPosZero},
+               {{kNegZero, kNegInf},
+                {kPosZero, kPosInf},
+                {kPosInf, kPosZero},
                 {0x7f000000, 0x00400000} /* 1/2^127 = 2^-127, subnormal */,
-                {0x00400000, 0x7f000000} /* 1/2^-127 */, {0x00000001, kPosInf}});
+                {0x00400000, 0x7f000000} /* 1/2^-127 */,
+                {0x00000001, kPosInf}});
 }
 
 TEST(F32Corner, Sqrt) {
   expect_table("sqrt", approx::sqrt_approx, true,
-               {{kNegInf, kNaN}, {kNegOne, kNaN}, {kNegSub, kNegZero}, {kNegZero, kNegZero},
-                {kPosZero, kPosZero}, {kPosSub, kPosZero}, {kPosInf, kPosInf}, {kSNaN, kNaN},
-                {0x40800000, 0x40000000} /* sqrt(4) = 2 */, {kOne, kOne}});
+               {{kNegInf, kNaN},
+                {kNegOne, kNaN},
+                {kNegSub, kNegZero},
+                {kNegZero, kNegZero},
+                {kPosZero, kPosZero},
+                {kPosSub, kPosZero},
+                {kPosInf, kPosInf},
+                {kSNaN, kNaN},
+                {0x40800000, 0x40000000} /* sqrt(4) = 2 */,
+                {kOne, kOne}});
   expect_table("sqrt", approx::sqrt_approx, false,
                {{kNegSub, kNaN}, {kNegZero, kNegZero}, {0x00000001, 0x1a3504f3} /* 2^-74.5 */});
 }
 
 TEST(F32Corner, Rsqrt) {
   expect_table("rsqrt", approx::rsqrt_approx, true,
-               {{kNegInf, kNaN}, {kNegOne, kNaN}, {kNegSub, kNegInf}, {kNegZero, kNegInf},
-                {kPosZero, kPosInf}, {kPosSub, kPosInf}, {kPosInf, kPosZero}, {kSNaN, kNaN},
-                {0x40800000, 0x3f000000} /* 1/sqrt(4) */, {kOne, kOne}});
+               {{kNegInf, kNaN},
+                {kNegOne, kNaN},
+                {kNegSub, kNegInf},
+                {kNegZero, kNegInf},
+                {kPosZero, kPosInf},
+                {kPosSub, kPosInf},
+                {kPosInf, kPosZero},
+                {kSNaN, kNaN},
+                {0x40800000, 0x3f000000} /* 1/sqrt(4) */,
+                {kOne, kOne}});
   expect_table("rsqrt", approx::rsqrt_approx, false, {{kNegSub, kNaN}, {kPosSub, 0x5f3504f3}});
 }
 
@@ -166,8 +221,7 @@ TEST(F64Corner, RcpRsqrt) {
   EXPECT_EQ(approx::rcp_approx_ftz_f64(one), one);
   EXPECT_EQ(approx::rcp_approx_ftz_f64(0x4000000000000000), 0x3fe0000000000000u);
   // only the upper word is read: the low 32 bits do not change the result
-  EXPECT_EQ(approx::rcp_approx_ftz_f64(0x3ff80000ffffffff),
-            approx::rcp_approx_ftz_f64(0x3ff8000000000000));
+  EXPECT_EQ(approx::rcp_approx_ftz_f64(0x3ff80000ffffffff), approx::rcp_approx_ftz_f64(0x3ff8000000000000));
   EXPECT_EQ(approx::rcp_approx_ftz_f64(0x7fe0000000000000), 0u);  // 2^-1023 flushed
 
   EXPECT_EQ(approx::rsqrt_approx_ftz_f64(0), pinf);
@@ -235,8 +289,7 @@ TEST(ExecApprox, ClaimsOnlyApproxForms) {
       {make(Op::sqrt, Type::f32, {Mod::approx, Mod::ftz}), approx::sqrt_approx(kF32, src[0], true)},
       {make(Op::rsqrt, Type::f32, {Mod::approx}), approx::rsqrt_approx(kF32, src[0], false)},
       {make(Op::div, Type::f32, {Mod::approx}, 2), approx::div_approx_f32(0x40400000, 0x40000000, false)},
-      {make(Op::div, Type::f32, {Mod::full, Mod::ftz}, 2),
-       approx::div_full_f32(0x40400000, 0x40000000, true)},
+      {make(Op::div, Type::f32, {Mod::full, Mod::ftz}, 2), approx::div_full_f32(0x40400000, 0x40000000, true)},
       {make(Op::rcp, Type::f64, {Mod::approx, Mod::ftz}), approx::rcp_approx_ftz_f64(src[0])},
       {make(Op::rsqrt, Type::f64, {Mod::approx, Mod::ftz}), approx::rsqrt_approx_ftz_f64(src[0])},
       {make(Op::rsqrt, Type::f64, {Mod::approx}), approx::rsqrt_approx_f64(src[0])},

@@ -66,7 +66,7 @@ struct Measurement {
 // NaN results must be the canonical NaN and happen exactly where the
 // reference is NaN; exact results beyond the largest finite must give inf.
 Measurement measure(const std::vector<uint32_t>& inputs, RefFn fn, const Model& model, Metric metric,
-            const std::function<bool(long double)>& in_domain, bool has_ftz) {
+                    const std::function<bool(long double)>& in_domain, bool has_ftz) {
   Measurement run;
   const long double max_finite = value_of(kF32, kF32.max_finite(false));
   const long double overflow = max_finite + ulp_of(kF32, max_finite) / 2;
@@ -99,39 +99,36 @@ void report(const char* name, const Measurement& run, long double bound, const c
             size_t min_checked = 1'000'000) {
   std::cout << name << " max " << kind << " err " << pow2_str(run.err.err);
   if (std::string(kind) == "ulp") std::cout << " (" << static_cast<double>(run.err.err) << " ulp)";
-  std::cout << " at 0x" << std::hex << run.err.at << std::dec << " over " << run.checked
-            << " inputs (bound " << pow2_str(bound) << ")\n";
+  std::cout << " at 0x" << std::hex << run.err.at << std::dec << " over " << run.checked << " inputs (bound "
+            << pow2_str(bound) << ")\n";
   EXPECT_GE(run.checked, min_checked) << name;
   EXPECT_LE(run.err.err, bound) << name << " worst input 0x" << std::hex << run.err.at;
 }
 
-const std::vector<float> kDense = {0.0f,       1.0f,        2.0f,       0.5f,
-                                   0x1p-126f,  0x1p-149f,   0x1p126f,   0x1p127f,
-                                   3.4e38f,    0x1p-125f};
+const std::vector<float> kDense = {0.0f,      1.0f,     2.0f,     0.5f,    0x1p-126f,
+                                   0x1p-149f, 0x1p126f, 0x1p127f, 3.4e38f, 0x1p-125f};
 
 bool any(long double) { return true; }
 
 TEST(F32Approx, Rcp) {
   const auto in = f32_inputs(1, kInputs, kDense, {{-4, 4}, {-1e-37f, 1e-37f}});
   const Measurement r = measure(
-      in, RefFn::rcp, [](uint32_t a, bool ftz) { return approx::rcp_approx(kF32, a, ftz); },
-      Metric::ulp, any, true);
+      in, RefFn::rcp, [](uint32_t a, bool ftz) { return approx::rcp_approx(kF32, a, ftz); }, Metric::ulp, any, true);
   report("rcp.approx.f32", r, 1.0L, "ulp");
 }
 
 TEST(F32Approx, Sqrt) {
   const auto in = f32_inputs(2, kInputs, kDense, {{0, 4}, {0, 1e-37f}, {0, 3e38f}}, positive);
   const Measurement r = measure(
-      in, RefFn::sqrt, [](uint32_t a, bool ftz) { return approx::sqrt_approx(kF32, a, ftz); },
-      Metric::rel, any, true);
+      in, RefFn::sqrt, [](uint32_t a, bool ftz) { return approx::sqrt_approx(kF32, a, ftz); }, Metric::rel, any, true);
   report("sqrt.approx.f32", r, std::exp2(-23.0L), "rel");
 }
 
 TEST(F32Approx, Rsqrt) {
   const auto in = f32_inputs(3, kInputs, kDense, {{0, 4}, {0, 1e-37f}, {0, 3e38f}}, positive);
   const Measurement r = measure(
-      in, RefFn::rsqrt, [](uint32_t a, bool ftz) { return approx::rsqrt_approx(kF32, a, ftz); },
-      Metric::rel, any, true);
+      in, RefFn::rsqrt, [](uint32_t a, bool ftz) { return approx::rsqrt_approx(kF32, a, ftz); }, Metric::rel, any,
+      true);
   report("rsqrt.approx.f32", r, std::exp2(-22.9L), "rel");
 }
 
@@ -139,8 +136,7 @@ TEST(F32Approx, Ex2FullRange) {
   const auto in = f32_inputs(4, kInputs, {0.0f, 1.0f, 128.0f, -126.0f, -149.0f, -150.0f, 127.99f},
                              {{-160, 130}, {-1, 1}, {-0x1p-20f, 0x1p-20f}});
   const Measurement r = measure(
-      in, RefFn::ex2, [](uint32_t a, bool ftz) { return approx::ex2_approx(kF32, a, ftz); },
-      Metric::ulp, any, true);
+      in, RefFn::ex2, [](uint32_t a, bool ftz) { return approx::ex2_approx(kF32, a, ftz); }, Metric::ulp, any, true);
   report("ex2.approx.f32", r, 2.0L, "ulp");
 }
 
@@ -155,16 +151,14 @@ TEST(F32Approx, Lg2) {
 void sincos_test(const char* name, RefFn fn, const Model& model, uint64_t seed) {
   const float two_pi = static_cast<float>(2 * kPi);
   const float hundred_pi = static_cast<float>(100 * kPi);
-  const auto in = f32_inputs(seed, kInputs,
-                             {0.0f, 1.0f, static_cast<float>(kPi / 2), static_cast<float>(kPi),
-                              two_pi, 0x1p-126f},
-                             {{-two_pi, two_pi}, {-hundred_pi, hundred_pi}, {-1e-3f, 1e-3f}},
-                             within_100pi);
-  const Measurement near = measure(in, fn, model, Metric::abs,
-                           [](long double x) { return std::fabs(x) <= 2 * kPi; }, true);
+  const auto in =
+      f32_inputs(seed, kInputs, {0.0f, 1.0f, static_cast<float>(kPi / 2), static_cast<float>(kPi), two_pi, 0x1p-126f},
+                 {{-two_pi, two_pi}, {-hundred_pi, hundred_pi}, {-1e-3f, 1e-3f}}, within_100pi);
+  const Measurement near = measure(
+      in, fn, model, Metric::abs, [](long double x) { return std::fabs(x) <= 2 * kPi; }, true);
   report(name, near, std::exp2(-20.5L), "abs on [-2pi,2pi]", 500'000);
-  const Measurement wide = measure(in, fn, model, Metric::abs,
-                                   [](long double x) { return std::fabs(x) <= 100 * kPi; }, false);
+  const Measurement wide = measure(
+      in, fn, model, Metric::abs, [](long double x) { return std::fabs(x) <= 100 * kPi; }, false);
   report(name, wide, std::exp2(-14.7L), "abs on [-100pi,100pi]");
 }
 
@@ -173,18 +167,16 @@ TEST(F32Approx, Sin) {
   sincos_test("sin.approx.f32", RefFn::sin, sin, 6);
   // The model's own claim (README): in the first quarter turn, |x| < pi/2,
   // sin keeps relative precision, down to the subnormals.
-  const auto in = f32_inputs(16, 400000, {0.0f, 0x1p-126f, 1.0f},
-                             {{-1.5f, 1.5f}, {-1e-3f, 1e-3f}, {-1e-30f, 1e-30f}});
-  const Measurement small =
-      measure(in, RefFn::sin, sin, Metric::rel,
-              [](long double x) { return std::fabs(x) < kPi / 2 && std::fabs(x) >= 0x1p-126L; },
-              false);
+  const auto in = f32_inputs(16, 400000, {0.0f, 0x1p-126f, 1.0f}, {{-1.5f, 1.5f}, {-1e-3f, 1e-3f}, {-1e-30f, 1e-30f}});
+  const Measurement small = measure(
+      in, RefFn::sin, sin, Metric::rel,
+      [](long double x) { return std::fabs(x) < kPi / 2 && std::fabs(x) >= 0x1p-126L; }, false);
   report("sin.approx.f32 |x| in [2^-126, pi/2)", small, std::exp2(-22.0L), "rel", 250'000);
 }
 
 TEST(F32Approx, Cos) {
-  sincos_test("cos.approx.f32", RefFn::cos,
-              [](uint32_t a, bool ftz) { return approx::cos_approx(kF32, a, ftz); }, 7);
+  sincos_test(
+      "cos.approx.f32", RefFn::cos, [](uint32_t a, bool ftz) { return approx::cos_approx(kF32, a, ftz); }, 7);
 }
 
 // Beyond the documented ranges: the reduction keeps its accuracy up to
@@ -203,17 +195,16 @@ TEST(F32Approx, SinCosLargeArguments) {
       near_2p20.add(std::fabs(value_of(kF32, c) - mpfr_ref(RefFn::cos, xv)), x);
     }
   }
-  std::cout << "sin/cos.approx.f32 max abs err on [-2^20, 2^20] " << pow2_str(near_2p20.err)
-            << " at 0x" << std::hex << near_2p20.at << std::dec << "\n";
+  std::cout << "sin/cos.approx.f32 max abs err on [-2^20, 2^20] " << pow2_str(near_2p20.err) << " at 0x" << std::hex
+            << near_2p20.at << std::dec << "\n";
   EXPECT_LE(near_2p20.err, std::exp2(-22.0L));
 }
 
 TEST(F32Approx, Tanh) {
-  const auto in = f32_inputs(9, kInputs, {0.0f, 1.0f, 0x1p-8f, 16.0f, 9.0f, 0x1p-126f},
-                             {{-10, 10}, {-1, 1}, {-0.01f, 0.01f}});
+  const auto in =
+      f32_inputs(9, kInputs, {0.0f, 1.0f, 0x1p-8f, 16.0f, 9.0f, 0x1p-126f}, {{-10, 10}, {-1, 1}, {-0.01f, 0.01f}});
   const Measurement r = measure(
-      in, RefFn::tanh, [](uint32_t a, bool) { return approx::tanh_approx(kF32, a); }, Metric::rel,
-      any, false);
+      in, RefFn::tanh, [](uint32_t a, bool) { return approx::tanh_approx(kF32, a); }, Metric::rel, any, false);
   report("tanh.approx.f32", r, std::exp2(-11.0L), "rel");
 }
 
@@ -221,8 +212,8 @@ TEST(F32Approx, Tanh) {
 // full-range one as for the unary functions.
 Measurement measure_div(bool full, uint64_t seed) {
   const auto as = f32_inputs(seed, kInputs, kDense, {{-4, 4}, {-1e30f, 1e30f}});
-  const auto bs = f32_inputs(seed + 100, kInputs, kDense, {{-4, 4}, {-1e-30f, 1e-30f}},
-                             full ? nullptr : within_div_approx_range);
+  const auto bs =
+      f32_inputs(seed + 100, kInputs, kDense, {{-4, 4}, {-1e-30f, 1e-30f}}, full ? nullptr : within_div_approx_range);
   const auto div = full ? approx::div_full_f32 : approx::div_approx_f32;
   Measurement run;
   const long double max_finite = value_of(kF32, kF32.max_finite(false));
@@ -251,9 +242,7 @@ Measurement measure_div(bool full, uint64_t seed) {
   return run;
 }
 
-TEST(F32Approx, DivApprox) {
-  report("div.approx.f32", measure_div(false, 10), 2.0L, "ulp");
-}
+TEST(F32Approx, DivApprox) { report("div.approx.f32", measure_div(false, 10), 2.0L, "ulp"); }
 
 TEST(F32Approx, DivFull) { report("div.full.f32", measure_div(true, 20), 2.0L, "ulp"); }
 
@@ -297,22 +286,19 @@ MaxErr measure_f64(RefFn fn, F model, bool ftz, uint64_t seed, size_t n) {
 
 TEST(F64Approx, RcpFtzTwentyBitMantissa) {
   const MaxErr m = measure_f64(RefFn::rcp, approx::rcp_approx_ftz_f64, true, 30, 400000);
-  std::cout << "rcp.approx.ftz.f64 max rel err " << pow2_str(m.err)
-            << " (20-bit mantissa; asserted bound 2^-19)\n";
+  std::cout << "rcp.approx.ftz.f64 max rel err " << pow2_str(m.err) << " (20-bit mantissa; asserted bound 2^-19)\n";
   EXPECT_LE(m.err, std::exp2(-19.0L));
 }
 
 TEST(F64Approx, RsqrtFtzTwentyBitMantissa) {
   const MaxErr m = measure_f64(RefFn::rsqrt, approx::rsqrt_approx_ftz_f64, true, 31, 400000);
-  std::cout << "rsqrt.approx.ftz.f64 max rel err " << pow2_str(m.err)
-            << " (20-bit mantissa; asserted bound 2^-19)\n";
+  std::cout << "rsqrt.approx.ftz.f64 max rel err " << pow2_str(m.err) << " (20-bit mantissa; asserted bound 2^-19)\n";
   EXPECT_LE(m.err, std::exp2(-19.0L));
 }
 
 TEST(F64Approx, RsqrtEmulated) {
   const MaxErr m = measure_f64(RefFn::rsqrt, approx::rsqrt_approx_f64, false, 32, 400000);
-  std::cout << "rsqrt.approx.f64 max rel err " << pow2_str(m.err)
-            << " (asserted bound 2^-52, i.e. about 1 ulp)\n";
+  std::cout << "rsqrt.approx.f64 max rel err " << pow2_str(m.err) << " (asserted bound 2^-52, i.e. about 1 ulp)\n";
   EXPECT_LE(m.err, std::exp2(-52.0L));
 }
 

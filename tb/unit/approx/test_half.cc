@@ -74,8 +74,8 @@ Measured measure_ex2(const fp::Format& f, HalfFn fn, bool ftz) {
 }
 
 void report(const char* name, const Measured& m, long double bound, const char* kind) {
-  std::cout << name << " max " << kind << " err " << pow2_str(m.err.err) << " at 0x" << std::hex
-            << m.err.at << std::dec << " (bound " << pow2_str(bound) << ")\n";
+  std::cout << name << " max " << kind << " err " << pow2_str(m.err.err) << " at 0x" << std::hex << m.err.at << std::dec
+            << " (bound " << pow2_str(bound) << ")\n";
   EXPECT_LE(m.err.err, bound) << name << " worst input 0x" << std::hex << m.err.at;
 }
 
@@ -90,14 +90,12 @@ TEST(HalfTanh, BF16AllInputsWithinAbsBound) {
 TEST(HalfEx2, F16AllInputsWithinRelBound) {
   const Measured m = measure_ex2(kF16, HalfFn::ex2_f16, false);
   report("ex2.approx.f16", m, std::exp2(-9.9L), "rel");
-  std::cout << "ex2.approx.f16 subnormal results max err " << static_cast<double>(m.sub_ulps.err)
-            << " ulp\n";
+  std::cout << "ex2.approx.f16 subnormal results max err " << static_cast<double>(m.sub_ulps.err) << " ulp\n";
   EXPECT_LE(m.sub_ulps.err, 0.51L);
 }
 
 TEST(HalfEx2, BF16FtzAllInputsWithinRelBound) {
-  report("ex2.approx.ftz.bf16", measure_ex2(kBF16, HalfFn::ex2_ftz_bf16, true),
-         std::exp2(-7.0L), "rel");
+  report("ex2.approx.ftz.bf16", measure_ex2(kBF16, HalfFn::ex2_ftz_bf16, true), std::exp2(-7.0L), "rel");
 }
 
 // "Results of tanh for various corner-case inputs": -Inf -> -1.0, -0.0 ->

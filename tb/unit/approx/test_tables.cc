@@ -13,9 +13,8 @@ namespace {
 
 std::vector<const QuadTable*> all_tables() {
   const MufuTables& t = mufu_tables();
-  std::vector<const QuadTable*> v = {&t.rcp,   &t.sqrt_even, &t.sqrt_odd, &t.rsqrt_even,
-                                     &t.rsqrt_odd, &t.ex2,   &t.lg2,      &t.sinc_q,
-                                     &t.cos_q};
+  std::vector<const QuadTable*> v = {&t.rcp, &t.sqrt_even, &t.sqrt_odd, &t.rsqrt_even, &t.rsqrt_odd,
+                                     &t.ex2, &t.lg2,       &t.sinc_q,   &t.cos_q};
   for (const QuadTable& q : t.tanh) v.push_back(&q);
   return v;
 }
@@ -23,9 +22,9 @@ std::vector<const QuadTable*> all_tables() {
 TEST(MufuTables, ShapeAndCoefficientWidths) {
   for (const QuadTable* q : all_tables()) {
     ASSERT_EQ(q->segments().size(), size_t{1} << q->index_bits()) << q->name();
-    std::cout << q->name() << ": " << q->segments().size() << " segments, value 2^-"
-              << q->frac_bits() << ", c0/c1/c2 widths " << q->coef_width(0) << "/"
-              << q->coef_width(1) << "/" << q->coef_width(2) << " bits\n";
+    std::cout << q->name() << ": " << q->segments().size() << " segments, value 2^-" << q->frac_bits()
+              << ", c0/c1/c2 widths " << q->coef_width(0) << "/" << q->coef_width(1) << "/" << q->coef_width(2)
+              << " bits\n";
     // the linear and quadratic terms are much narrower than c0, as in an SFU
     EXPECT_LT(q->coef_width(1), q->coef_width(0)) << q->name();
     EXPECT_LT(q->coef_width(2), q->coef_width(1)) << q->name();
@@ -38,7 +37,7 @@ TEST(MufuTables, ExactAtSegmentStarts) {
   EXPECT_EQ(t.sqrt_even.eval(0, 23), int64_t{1} << 30);  // sqrt(1)
   EXPECT_EQ(t.ex2.eval(0, 32), int64_t{1} << 30);        // 2^0
   EXPECT_EQ(t.ex2.eval(uint64_t{1} << 31, 32), std::llround(std::sqrt(2.0L) * (1 << 30)));
-  EXPECT_EQ(t.lg2.eval(0, 23), 0);                       // log2(1)
+  EXPECT_EQ(t.lg2.eval(0, 23), 0);  // log2(1)
   EXPECT_EQ(t.sinc_q.eval(0, 30), std::llround(std::acos(-1.0L) / 2 * (1 << 30)));
   EXPECT_EQ(t.cos_q.eval(0, 30), int64_t{1} << 30);
 }

@@ -44,14 +44,14 @@ Run eval(const std::string& input, const std::string& target = "") {
 TEST(EvalCli, ContractExamples) {
   const auto r = eval(
       "# comment\n"
-      "fma.rn.f16 0x3c00 0x4000 0x3c00\n"            // 1 * 2 + 1 = 3
+      "fma.rn.f16 0x3c00 0x4000 0x3c00\n"  // 1 * 2 + 1 = 3
       "\n"
-      "add.cc.u32 0xffffffff 0x00000001\n"           // wraps, carry out
+      "add.cc.u32 0xffffffff 0x00000001\n"  // wraps, carry out
       "// another comment\n"
-      "addc.u32 0x00000001 0x00000002 cc=1\n"        // 1 + 2 + 1
-      "mul.wide.s32 0xffffffff 0x00000002\n"         // -1 * 2 = -2 in 64 bits
-      "fma.rn.f32.f16 0x3c00 0x4000 0x3f800000\n"    // 1 * 2 + 1.0f = 3.0f
-      "add.u16x2 0xffff0001, 0x00010001\n"           // lanes wrap independently
+      "addc.u32 0x00000001 0x00000002 cc=1\n"              // 1 + 2 + 1
+      "mul.wide.s32 0xffffffff 0x00000002\n"               // -1 * 2 = -2 in 64 bits
+      "fma.rn.f32.f16 0x3c00 0x4000 0x3f800000\n"          // 1 * 2 + 1.0f = 3.0f
+      "add.u16x2 0xffff0001, 0x00010001\n"                 // lanes wrap independently
       "dp4a.s32.s32 0xff02ff03 0x01010101 0x00000000\n");  // (-1)+2+(-1)+3
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(r.out,
@@ -66,13 +66,13 @@ TEST(EvalCli, ContractExamples) {
 
 TEST(EvalCli, ErrorsTakeTheLineAndProcessingContinues) {
   const auto r = eval(
-      "fma.rn.f16 0x3c00 0x4000\n"              // one operand short
-      "add.f16 0x3c00 0x13c00\n"                // 17 bits for a 16-bit operand
-      "add.f16 0x3c00 3c00\n"                   // not 0x hex
-      "addc.u32 0x1 0x2\n"                      // carry-in missing
-      "add.u32 0x1 0x2 cc=1\n"                  // carry-in on a form without one
+      "fma.rn.f16 0x3c00 0x4000\n"  // one operand short
+      "add.f16 0x3c00 0x13c00\n"    // 17 bits for a 16-bit operand
+      "add.f16 0x3c00 3c00\n"       // not 0x hex
+      "addc.u32 0x1 0x2\n"          // carry-in missing
+      "add.u32 0x1 0x2 cc=1\n"      // carry-in on a form without one
       "add.u32 0x1 0x2 cc=2\n"
-      "fma.rn.oob.f16 0x3c00 0x3c00 0x3c00\n"   // legal on the default (newest) target: 1 * 1 + 1
+      "fma.rn.oob.f16 0x3c00 0x3c00 0x3c00\n"  // legal on the default (newest) target: 1 * 1 + 1
       "add.u32 0x1 0x2\n");
   EXPECT_EQ(r.status, 1);
   std::istringstream lines(r.out);
@@ -87,7 +87,9 @@ TEST(EvalCli, ErrorsTakeTheLineAndProcessingContinues) {
   EXPECT_NE(got[4].find("does not read the carry flag"), std::string::npos) << got[4];
   EXPECT_EQ(got[6], "0x4000");
   EXPECT_EQ(got[7], "0x00000003");
-  EXPECT_EQ(eval("fma.rn.oob.f16 0x3c00 0x3c00 0x3c00\n", "sm_80").out.find("error: 1:1: Modifier '.oob' requires .target sm_90"), 0u);
+  EXPECT_EQ(eval("fma.rn.oob.f16 0x3c00 0x3c00 0x3c00\n", "sm_80")
+                .out.find("error: 1:1: Modifier '.oob' requires .target sm_90"),
+            0u);
 }
 
 TEST(EvalCli, BadInputNeverCrashes) {

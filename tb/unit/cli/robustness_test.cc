@@ -9,9 +9,9 @@
 
 #include "cli/check_cmd.h"
 #include "cli/eval_cmd.h"
+#include "cli/model_cmds.h"
 #include "cli/sweep_spec.h"
 #include "models/config.h"
-#include "cli/model_cmds.h"
 
 namespace ptxfu::cli {
 namespace {
@@ -48,25 +48,27 @@ TEST(Robustness, EvalLineOfSeparatorsOnly) {
 // madc.hi.sat.s32, which saturate the same way").
 TEST(Robustness, CarryChainSatFormsSaturate) {
   const auto r = eval(
-      "addc.sat.s32 0xccc876b6 0xa884f758 cc=0\n"  // -859277642 + -1467680936 < MIN
-      "addc.sat.s32 0x7fffffff 0x00000000 cc=1\n"  // MAX + 1
-      "addc.sat.s32 0x80000000 0xffffffff cc=1\n"  // MIN - 1 + 1 = MIN exactly: in range
-      "subc.sat.s32 0x80000000 0x00000000 cc=0\n"  // MIN - 0 - 1
-      "subc.sat.s32 0x7fffffff 0xffffffff cc=1\n"  // MAX - (-1)
-      "subc.sat.s32 0x00000005 0x00000003 cc=0\n"  // 5 - 3 - 1 (CF = 0: a borrow)
+      "addc.sat.s32 0xccc876b6 0xa884f758 cc=0\n"                  // -859277642 + -1467680936 < MIN
+      "addc.sat.s32 0x7fffffff 0x00000000 cc=1\n"                  // MAX + 1
+      "addc.sat.s32 0x80000000 0xffffffff cc=1\n"                  // MIN - 1 + 1 = MIN exactly: in range
+      "subc.sat.s32 0x80000000 0x00000000 cc=0\n"                  // MIN - 0 - 1
+      "subc.sat.s32 0x7fffffff 0xffffffff cc=1\n"                  // MAX - (-1)
+      "subc.sat.s32 0x00000005 0x00000003 cc=0\n"                  // 5 - 3 - 1 (CF = 0: a borrow)
       "madc.hi.sat.s32 0x40000000 0x40000000 0x7fffffff cc=1\n");  // 2^28 + MAX + 1
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out, "0x80000000\n0x7fffffff\n0x80000000\n0x80000000\n0x7fffffff\n0x00000001\n0x7fffffff\n");
 }
 
 TEST(Robustness, EvalNumbersThatOverflowTheOperand) {
-  const auto r = eval("add.u64 0x10000000000000000 0x1\nadd.u64 0x" + std::string(5000, 'f') +
-                     " 0x1\nadd.u16 0x10000 0x1\n");
+  const auto r =
+      eval("add.u64 0x10000000000000000 0x1\nadd.u64 0x" + std::string(5000, 'f') + " 0x1\nadd.u16 0x10000 0x1\n");
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out,
             "error: 1:9: operand 1 '0x10000000000000000' does not fit in 64 bits\n"
-            "error: 2:9: operand 1 '0x" + std::string(5000, 'f') + "' does not fit in 64 bits\n"
-            "error: 3:9: operand 1 '0x10000' does not fit in 16 bits\n");
+            "error: 2:9: operand 1 '0x" +
+                std::string(5000, 'f') +
+                "' does not fit in 64 bits\n"
+                "error: 3:9: operand 1 '0x10000' does not fit in 16 bits\n");
 }
 
 TEST(Robustness, EvalLineLimitIsConfigurable) {
@@ -86,15 +88,18 @@ TEST(Robustness, EvalLineLimitIsConfigurable) {
 }
 
 TEST(Robustness, EvalBinaryInputIsAnErrorPerLine) {
-  const auto r = eval(std::string("\x7f" "ELF\x02\x01\x01\x00\x00\n", 10) + std::string("\0\0\0\n", 4));
+  const auto r = eval(std::string("\x7f"
+                                  "ELF\x02\x01\x01\x00\x00\n",
+                                  10) +
+                      std::string("\0\0\0\n", 4));
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.out, "error: 1:1: invalid byte 0x7f: input is ASCII text\nerror: 2:1: invalid byte 0x00: input is ASCII text\n");
+  EXPECT_EQ(r.out,
+            "error: 1:1: invalid byte 0x7f: input is ASCII text\nerror: 2:1: invalid byte 0x00: input is ASCII text\n");
 }
 
 // Numbers that overflow in directives: a register count and a .version.
 TEST(Robustness, CheckDirectiveNumbersThatOverflow) {
-  const std::string input =
-      ".target sm_90\n.reg .b32 %r<99999999999999999999999>;\n.version 99999999999999999999.1\n";
+  const std::string input = ".target sm_90\n.reg .b32 %r<99999999999999999999999>;\n.version 99999999999999999999.1\n";
   std::FILE* in = fmemopen(const_cast<char*>(input.data()), input.size(), "rb");
   std::ostringstream out, err;
   CheckOptions options;
@@ -118,7 +123,8 @@ TEST(Robustness, EndlessFilesAreRefusedNotReadToExhaustion) {
     }
     return std::string("no error");
   };
-  EXPECT_EQ(message([] { models::load_config_file("/dev/zero"); }), "/dev/zero: larger than 1048576 bytes: not a config");
+  EXPECT_EQ(message([] { models::load_config_file("/dev/zero"); }),
+            "/dev/zero: larger than 1048576 bytes: not a config");
   SimCmdOptions sim;
   sim.program_path = "/dev/zero";
   std::ostringstream out, err;

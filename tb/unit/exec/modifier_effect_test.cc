@@ -25,16 +25,50 @@ std::vector<uint64_t> lane_specials(unsigned bits, bool floating) {
     return {0, 1, 2, 3, m, m - 1, top, top - 1, top + 1, 0x55555555 & m, 0x80 & m, 0xff & m, 37, 255};
   }
   switch (bits) {
-    case 16: return {0x0000, 0x8000, 0x3c00, 0xbc00, 0x0001, 0x8001, 0x03ff, 0x7c00, 0xfc00, 0x7e00, 0x7ff7, 0xfff7,
-                     0x7bff, 0x3800, 0xc000, 0x3f80, 0xbf80, 0x0080, 0x7f80, 0x7fc0, 0x4000, 0x3555,
-                     0xcc80 /* f16 -18: 2^x subnormal */, 0xc302 /* bf16 -130 */};
-    case 32: return {0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x00000001, 0x80000001, 0x007fffff, 0x7f800000,
-                     0xff800000, 0x7fc00000, 0x7f7fffff, 0x3f000000, 0xc0000000, 0x3eaaaaab, 0x00800000,
-                     0xc3020000 /* -130: 2^x subnormal */};
-    default: return {0, 0x8000000000000000, 0x3ff0000000000000, 0xbff0000000000000, 1, 0x8000000000000001,
-                     0x000fffffffffffff, 0x7ff0000000000000, 0xfff0000000000000, 0x7ff8000000000000,
-                     0x3fe0000000000000, 0xc000000000000000,
-                     0x3800000000000000, 0xb800000000000000 /* +-2^-127: f32 subnormals */};
+    case 16:
+      return {0x0000,
+              0x8000,
+              0x3c00,
+              0xbc00,
+              0x0001,
+              0x8001,
+              0x03ff,
+              0x7c00,
+              0xfc00,
+              0x7e00,
+              0x7ff7,
+              0xfff7,
+              0x7bff,
+              0x3800,
+              0xc000,
+              0x3f80,
+              0xbf80,
+              0x0080,
+              0x7f80,
+              0x7fc0,
+              0x4000,
+              0x3555,
+              0xcc80 /* f16 -18: 2^x subnormal */,
+              0xc302 /* bf16 -130 */};
+    case 32:
+      return {0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x00000001, 0x80000001,
+              0x007fffff, 0x7f800000, 0xff800000, 0x7fc00000, 0x7f7fffff, 0x3f000000,
+              0xc0000000, 0x3eaaaaab, 0x00800000, 0xc3020000 /* -130: 2^x subnormal */};
+    default:
+      return {0,
+              0x8000000000000000,
+              0x3ff0000000000000,
+              0xbff0000000000000,
+              1,
+              0x8000000000000001,
+              0x000fffffffffffff,
+              0x7ff0000000000000,
+              0xfff0000000000000,
+              0x7ff8000000000000,
+              0x3fe0000000000000,
+              0xc000000000000000,
+              0x3800000000000000,
+              0xb800000000000000 /* +-2^-127: f32 subnormals */};
   }
 }
 
@@ -75,7 +109,8 @@ bool cannot_matter(const isa::Instr& in, isa::Mod m) {
       if (in.type == isa::Type::f16 && (in.has(isa::Mod::rn) || in.has(isa::Mod::rz))) return true;
       // Rounding down only moves negative subnormals, which .sat or an unsigned destination sends to 0.
       const bool negatives_to_zero = in.has(isa::Mod::sat) || isa::info(in.type).cls == isa::TypeClass::unsigned_int;
-      if ((in.has(isa::Mod::rmi) || (in.has(isa::Mod::rm) && in.type == isa::Type::f16)) && negatives_to_zero) return true;
+      if ((in.has(isa::Mod::rmi) || (in.has(isa::Mod::rm) && in.type == isa::Type::f16)) && negatives_to_zero)
+        return true;
     }
   }
   return false;
@@ -84,8 +119,9 @@ bool cannot_matter(const isa::Instr& in, isa::Mod m) {
 TEST(ModifierEffect, EveryAllowedModifierChangesSomeResult) {
   // All legal forms, by (row, op, types) then modifier set.
   std::map<std::tuple<const isa::FormRow*, isa::Op, isa::Type, isa::Type, isa::Cmp>, std::set<isa::ModSet>> legal;
-  isa::for_each_legal_form(
-      [&](const isa::Instr& in) { legal[{in.row, in.op, in.type, in.type2, in.cmp}].insert(in.mods); });
+  isa::for_each_legal_form([&](const isa::Instr& in) {
+    legal[{in.row, in.op, in.type, in.type2, in.cmp}].insert(in.mods);
+  });
 
   std::mt19937_64 rng(5);
   size_t pairs = 0;
@@ -120,7 +156,8 @@ TEST(ModifierEffect, EveryAllowedModifierChangesSomeResult) {
           for (unsigned k = 0; k < a.num_src; ++k) src[k] = values[k][rng() % values[k].size()];
           for (bool cin : {false, true}) {
             const exec::Result ra = exec::execute(a, src, cin), rb = exec::execute(b, src, cin);
-            differs |= ra.value != rb.value || ra.second != rb.second || (isa::writes_carry(a) && ra.carry_out != rb.carry_out) ||
+            differs |= ra.value != rb.value || ra.second != rb.second ||
+                       (isa::writes_carry(a) && ra.carry_out != rb.carry_out) ||
                        isa::writes_carry(a) != isa::writes_carry(b);
           }
         }

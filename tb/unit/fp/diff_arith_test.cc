@@ -72,20 +72,20 @@ struct Case {
     const size_t n = va.size();
     std::vector<uint64_t> d(n);
     for (const bool simd : {true, false}) {  // the SIMD kernels where the host has them, and the portable loops
-    const bool was = fp::detail::use_array_simd(simd);
-    switch (op) {
-      case BinOp::add: fp::add_n(f, n, va.data(), vb.data(), d.data(), p); break;
-      case BinOp::sub: fp::sub_n(f, n, va.data(), vb.data(), d.data(), p); break;
-      case BinOp::mul: fp::mul_n(f, n, va.data(), vb.data(), d.data(), p); break;
-      case BinOp::fma: fp::fma_n(f, n, va.data(), vb.data(), vc.data(), d.data(), p); break;
-      case BinOp::div: fp::detail::use_array_simd(was); return;  // no array form
-    }
-    fp::detail::use_array_simd(was);
-    for (size_t i = 0; i < n; ++i)
-      if (d[i] != vwant[i] && ++mismatches <= 10)
-        ADD_FAILURE() << op_name(op) << "." << mode_name(rnd) << "." << f.name << " (array, simd " << simd << ") "
-                      << hex(va[i]) << " " << hex(vb[i]) << (op == BinOp::fma ? " " + hex(vc[i]) : "") << ": got "
-                      << hex(d[i]) << " want " << hex(vwant[i]);
+      const bool was = fp::detail::use_array_simd(simd);
+      switch (op) {
+        case BinOp::add: fp::add_n(f, n, va.data(), vb.data(), d.data(), p); break;
+        case BinOp::sub: fp::sub_n(f, n, va.data(), vb.data(), d.data(), p); break;
+        case BinOp::mul: fp::mul_n(f, n, va.data(), vb.data(), d.data(), p); break;
+        case BinOp::fma: fp::fma_n(f, n, va.data(), vb.data(), vc.data(), d.data(), p); break;
+        case BinOp::div: fp::detail::use_array_simd(was); return;  // no array form
+      }
+      fp::detail::use_array_simd(was);
+      for (size_t i = 0; i < n; ++i)
+        if (d[i] != vwant[i] && ++mismatches <= 10)
+          ADD_FAILURE() << op_name(op) << "." << mode_name(rnd) << "." << f.name << " (array, simd " << simd << ") "
+                        << hex(va[i]) << " " << hex(vb[i]) << (op == BinOp::fma ? " " + hex(vc[i]) : "") << ": got "
+                        << hex(d[i]) << " want " << hex(vwant[i]);
     }
   }
 
@@ -97,10 +97,9 @@ struct Case {
     if (fp::is_nan(*fmt.core, gen)) gen = fp::canonical_nan(*fmt.core);
     if (got != exp || gen != exp) {
       if (++mismatches <= 10) {
-        ADD_FAILURE() << op_name(op) << "." << mode_name(rnd) << "." << fmt.core->name << " "
-                      << hex(a) << " " << hex(b) << (op == BinOp::fma ? " " + hex(c) : "")
-                      << ": got " << hex(got) << " generic " << hex(gen) << " want "
-                      << hex(exp);
+        ADD_FAILURE() << op_name(op) << "." << mode_name(rnd) << "." << fmt.core->name << " " << hex(a) << " " << hex(b)
+                      << (op == BinOp::fma ? " " + hex(c) : "") << ": got " << hex(got) << " generic " << hex(gen)
+                      << " want " << hex(exp);
       }
     }
   }
@@ -159,8 +158,8 @@ std::string param_name(const ::testing::TestParamInfo<Param>& i) {
 
 INSTANTIATE_TEST_SUITE_P(All, FpDiffArith,
                          ::testing::Combine(::testing::Range(0, 4),
-                                            ::testing::Values(BinOp::add, BinOp::sub, BinOp::mul,
-                                                              BinOp::div, BinOp::fma),
+                                            ::testing::Values(BinOp::add, BinOp::sub, BinOp::mul, BinOp::div,
+                                                              BinOp::fma),
                                             ::testing::ValuesIn(kModes)),
                          param_name);
 

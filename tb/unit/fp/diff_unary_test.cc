@@ -11,10 +11,10 @@ enum class UnOp { sqrt, rcp };
 int run_one(const Fmt& fmt, UnOp op, fp::Rounding rnd, uint64_t a) {
   const fp::Policy p{rnd};
   const uint64_t got = op == UnOp::sqrt ? fp::sqrt(*fmt.core, a, p) : fp::rcp(*fmt.core, a, p);
-  const uint64_t want = op == UnOp::sqrt ? oracle::sqrt_bits(fmt.spec, to_oracle(rnd), a)
-                                         : oracle::rcp_bits(fmt.spec, to_oracle(rnd), a);
-  EXPECT_EQ(hex(got), hex(want)) << (op == UnOp::sqrt ? "sqrt." : "rcp.") << mode_name(rnd)
-                                 << "." << fmt.core->name << " " << hex(a);
+  const uint64_t want =
+      op == UnOp::sqrt ? oracle::sqrt_bits(fmt.spec, to_oracle(rnd), a) : oracle::rcp_bits(fmt.spec, to_oracle(rnd), a);
+  EXPECT_EQ(hex(got), hex(want)) << (op == UnOp::sqrt ? "sqrt." : "rcp.") << mode_name(rnd) << "." << fmt.core->name
+                                 << " " << hex(a);
   return got != want;
 }
 
@@ -30,8 +30,7 @@ TEST_P(FpExhaustive16, AllValuesAllModes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(F16BF16, FpExhaustive16,
-                         ::testing::Combine(::testing::Values(0, 1),
-                                            ::testing::Values(UnOp::sqrt, UnOp::rcp)),
+                         ::testing::Combine(::testing::Values(0, 1), ::testing::Values(UnOp::sqrt, UnOp::rcp)),
                          [](const auto& i) {
                            return std::string(kFormats[std::get<0>(i.param)].core->name) +
                                   (std::get<1>(i.param) == UnOp::sqrt ? "_sqrt" : "_rcp");
@@ -53,8 +52,7 @@ TEST_P(FpWide, EdgesAndRandom) {
 }
 
 INSTANTIATE_TEST_SUITE_P(F32F64, FpWide,
-                         ::testing::Combine(::testing::Values(2, 3),
-                                            ::testing::Values(UnOp::sqrt, UnOp::rcp)),
+                         ::testing::Combine(::testing::Values(2, 3), ::testing::Values(UnOp::sqrt, UnOp::rcp)),
                          [](const auto& i) {
                            return std::string(kFormats[std::get<0>(i.param)].core->name) +
                                   (std::get<1>(i.param) == UnOp::sqrt ? "_sqrt" : "_rcp");

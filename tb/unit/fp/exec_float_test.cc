@@ -13,8 +13,7 @@ using isa::Mod;
 using isa::Op;
 using isa::Type;
 
-isa::Instr make_instr(Op op, Type t, std::initializer_list<Mod> mods, int nsrc,
-                      Type t2 = Type::kCount) {
+isa::Instr make_instr(Op op, Type t, std::initializer_list<Mod> mods, int nsrc, Type t2 = Type::kCount) {
   isa::ModSet m = 0;
   for (Mod x : mods) m |= isa::bit(x);
   return isa::make_form(op, t, m, static_cast<unsigned>(nsrc), t2);
@@ -56,8 +55,7 @@ TEST(FpExecFloat, F32x2AndScalarsMatchCore) {
   for (int i = 0; i < 1000; ++i) {
     uint64_t a[2], b[2], c[2];
     for (int l = 0; l < 2; ++l) g.triple(a[l], b[l], c[l]);
-    const uint64_t want = fp::fma(fp::kF32, a[0], b[0], c[0], p) |
-                          (fp::fma(fp::kF32, a[1], b[1], c[1], p) << 32);
+    const uint64_t want = fp::fma(fp::kF32, a[0], b[0], c[0], p) | (fp::fma(fp::kF32, a[1], b[1], c[1], p) << 32);
     ASSERT_EQ(run(fma, {a[0] | a[1] << 32, b[0] | b[1] << 32, c[0] | c[1] << 32}), want);
   }
   const auto div = make_instr(Op::div, Type::f64, {Mod::rp}, 2);
@@ -95,17 +93,12 @@ TEST(FpExecFloat, LeavesOtherForms) {
   exec::Result r;
   const uint64_t src[3] = {0x3f800000, 0x3f800000, 0x3f800000};
   for (const auto& in :
-       {make_instr(Op::div, Type::f32, {Mod::approx}, 2),
-        make_instr(Op::div, Type::f32, {Mod::full, Mod::ftz}, 2),
-        make_instr(Op::rcp, Type::f32, {Mod::approx}, 1),
-        make_instr(Op::sqrt, Type::f32, {Mod::approx, Mod::ftz}, 1),
-        make_instr(Op::rcp, Type::f64, {Mod::approx, Mod::ftz}, 1),
-        make_instr(Op::rsqrt, Type::f32, {Mod::approx}, 1),
-        make_instr(Op::sin, Type::f32, {Mod::approx}, 1),
-        make_instr(Op::ex2, Type::f16, {Mod::approx}, 1),
-        make_instr(Op::tanh, Type::bf16x2, {Mod::approx}, 1),
-        make_instr(Op::add, Type::u32, {}, 2), make_instr(Op::min, Type::s16x2, {}, 2),
-        make_instr(Op::mul, Type::s32, {Mod::lo}, 2)}) {
+       {make_instr(Op::div, Type::f32, {Mod::approx}, 2), make_instr(Op::div, Type::f32, {Mod::full, Mod::ftz}, 2),
+        make_instr(Op::rcp, Type::f32, {Mod::approx}, 1), make_instr(Op::sqrt, Type::f32, {Mod::approx, Mod::ftz}, 1),
+        make_instr(Op::rcp, Type::f64, {Mod::approx, Mod::ftz}, 1), make_instr(Op::rsqrt, Type::f32, {Mod::approx}, 1),
+        make_instr(Op::sin, Type::f32, {Mod::approx}, 1), make_instr(Op::ex2, Type::f16, {Mod::approx}, 1),
+        make_instr(Op::tanh, Type::bf16x2, {Mod::approx}, 1), make_instr(Op::add, Type::u32, {}, 2),
+        make_instr(Op::min, Type::s16x2, {}, 2), make_instr(Op::mul, Type::s32, {Mod::lo}, 2)}) {
     EXPECT_FALSE(exec::execute_float(in, src, r));
   }
 }

@@ -12,8 +12,7 @@ using fp::MinMaxMode;
 
 // Reference: operands as doubles (exact); returns the result as bits of the
 // format, NaN as the canonical NaN.
-uint64_t ref_minmax(const Fmt& fm, uint64_t a_bits, uint64_t b_bits, bool ftz, MinMaxMode m,
-                    bool is_max) {
+uint64_t ref_minmax(const Fmt& fm, uint64_t a_bits, uint64_t b_bits, bool ftz, MinMaxMode m, bool is_max) {
   const fp::Format& f = *fm.core;
   double a = oracle::decode(fm.spec, a_bits);
   double b = oracle::decode(fm.spec, b_bits);
@@ -32,11 +31,16 @@ uint64_t ref_minmax(const Fmt& fm, uint64_t a_bits, uint64_t b_bits, bool ftz, M
     return x < y;
   };
   double d;
-  if (std::isnan(a) && std::isnan(b)) d = NAN;
-  else if (m.nan && (std::isnan(a) || std::isnan(b))) d = NAN;
-  else if (std::isnan(a)) d = b;
-  else if (std::isnan(b)) d = a;
-  else d = is_max ? (less(b, a) ? a : b) : (less(a, b) ? a : b);
+  if (std::isnan(a) && std::isnan(b))
+    d = NAN;
+  else if (m.nan && (std::isnan(a) || std::isnan(b)))
+    d = NAN;
+  else if (std::isnan(a))
+    d = b;
+  else if (std::isnan(b))
+    d = a;
+  else
+    d = is_max ? (less(b, a) ? a : b) : (less(a, b) ? a : b);
   if (m.xorsign_abs && !std::isnan(d)) d = std::copysign(d, xorsign ? -1.0 : 1.0);
   return oracle::encode(fm.spec, d);
 }
@@ -61,10 +65,9 @@ TEST(FpMinMax, AgainstPseudoCode) {
                 const uint64_t got = is_max ? fp::max(f, a, b, p, m) : fp::min(f, a, b, p, m);
                 const uint64_t want = ref_minmax(fm, a, b, ftz, m, is_max);
                 if (got != want && ++bad <= 5)
-                  ADD_FAILURE() << (is_max ? "max" : "min") << (ftz ? ".ftz" : "")
-                                << (nan ? ".NaN" : "") << (xs ? ".xorsign.abs." : ".") << f.name
-                                << " " << hex(a) << " " << hex(b) << ": got " << hex(got)
-                                << " want " << hex(want);
+                  ADD_FAILURE() << (is_max ? "max" : "min") << (ftz ? ".ftz" : "") << (nan ? ".NaN" : "")
+                                << (xs ? ".xorsign.abs." : ".") << f.name << " " << hex(a) << " " << hex(b) << ": got "
+                                << hex(got) << " want " << hex(want);
               }
           }
     EXPECT_EQ(bad, 0) << f.name;
@@ -87,8 +90,8 @@ TEST(FpMinMax, NamedCases) {
   EXPECT_EQ(fp::max(h, 0x0000, 0x8000), 0x0000u);
   // .xorsign.abs: magnitude of the min/max of |a|, |b|, sign a ^ b.
   const MinMaxMode xs{false, true, false};
-  EXPECT_EQ(fp::min(h, m_two, three, {}, xs), 0xc000u);  // -2
-  EXPECT_EQ(fp::max(h, m_two, three, {}, xs), 0xc200u);  // -3
+  EXPECT_EQ(fp::min(h, m_two, three, {}, xs), 0xc000u);   // -2
+  EXPECT_EQ(fp::max(h, m_two, three, {}, xs), 0xc200u);   // -3
   EXPECT_EQ(fp::max(h, m_two, 0xc200, {}, xs), 0x4200u);  // +3
   // xorsign with a NaN operand: the non-NaN result still gets the xor sign
   // (the NaN's sign bit counts); a NaN result ignores .xorsign.abs.
@@ -115,7 +118,7 @@ TEST(FpMinMax, ThreeInputs) {
   EXPECT_EQ(fp::min3(f, nan, nan, nan), 0x7fffffffu);
   EXPECT_EQ(fp::min3(f, one, two, nan, {}, {true, false, false}), 0x7fffffffu);
   EXPECT_EQ(fp::max3(f, m5, two, nan, {}, {false, false, true}), 0x40a00000u);  // |-5|
-  EXPECT_EQ(fp::min3(f, m5, two, 0x80000000, {}, {false, false, true}), 0u);     // |-0|
+  EXPECT_EQ(fp::min3(f, m5, two, 0x80000000, {}, {false, false, true}), 0u);    // |-0|
   EXPECT_EQ(fp::min3(f, 0, 0x80000000, one), 0x80000000u);
   // Against the two-input reference: min3(a, b, c) = min(min(a, b), c).
   Gen g(f, 11);

@@ -42,8 +42,7 @@ TEST(FpPolicy, ExactZeroSigns) {
       EXPECT_EQ(fp::fma(f, f.zero(true), m_one, f.zero(false), P(r)), f.zero(false));
       // A nonzero product that underflows keeps its sign.
       const uint64_t tiny = f.zero(true) | 1;  // -min subnormal
-      EXPECT_EQ(fp::fma(f, tiny, tiny, f.zero(true), P(r)),
-                r == Rounding::rp ? f.zero(false) | 1 : f.zero(false));
+      EXPECT_EQ(fp::fma(f, tiny, tiny, f.zero(true), P(r)), r == Rounding::rp ? f.zero(false) | 1 : f.zero(false));
     }
   }
 }
@@ -94,9 +93,7 @@ TEST(FpPolicy, OverflowPerMode) {
 
 // .ftz against a reference built from the oracle: flush the operands, compute
 // the correctly rounded IEEE result, flush it if it is subnormal.
-uint64_t flush(const fp::Format& f, uint64_t x) {
-  return fp::is_subnormal(f, x) ? x & f.sign_mask() : x;
-}
+uint64_t flush(const fp::Format& f, uint64_t x) { return fp::is_subnormal(f, x) ? x & f.sign_mask() : x; }
 
 TEST(FpPolicy, FtzAgainstOracle) {
   for (int fi : {0, 2}) {  // f16 and f32 have .ftz
@@ -156,14 +153,14 @@ TEST(FpPolicy, Saturate) {
   Policy p;
   p.sat = true;
   const fp::Format& f = fp::kF16;
-  EXPECT_EQ(fp::add(f, 0x3c00, 0x3c00, p), 0x3c00u);  // 2 -> 1
-  EXPECT_EQ(fp::add(f, 0x3800, 0x3400, p), 0x3a00u);  // 0.75 unchanged
-  EXPECT_EQ(fp::sub(f, 0x3800, 0x3c00, p), 0x0000u);  // -0.5 -> +0
-  EXPECT_EQ(fp::mul(f, 0x8000, 0x3c00, p), 0x0000u);  // -0 -> +0
-  EXPECT_EQ(fp::add(f, 0x7c00, 0xfc00, p), 0x0000u);  // NaN -> +0
-  EXPECT_EQ(fp::add(f, 0x7e00, 0x3c00, p), 0x0000u);  // NaN operand -> +0
-  EXPECT_EQ(fp::mul(f, 0x7c00, 0x3c00, p), 0x3c00u);  // +inf -> 1
-  EXPECT_EQ(fp::mul(f, 0xfc00, 0x3c00, p), 0x0000u);  // -inf -> +0
+  EXPECT_EQ(fp::add(f, 0x3c00, 0x3c00, p), 0x3c00u);          // 2 -> 1
+  EXPECT_EQ(fp::add(f, 0x3800, 0x3400, p), 0x3a00u);          // 0.75 unchanged
+  EXPECT_EQ(fp::sub(f, 0x3800, 0x3c00, p), 0x0000u);          // -0.5 -> +0
+  EXPECT_EQ(fp::mul(f, 0x8000, 0x3c00, p), 0x0000u);          // -0 -> +0
+  EXPECT_EQ(fp::add(f, 0x7c00, 0xfc00, p), 0x0000u);          // NaN -> +0
+  EXPECT_EQ(fp::add(f, 0x7e00, 0x3c00, p), 0x0000u);          // NaN operand -> +0
+  EXPECT_EQ(fp::mul(f, 0x7c00, 0x3c00, p), 0x3c00u);          // +inf -> 1
+  EXPECT_EQ(fp::mul(f, 0xfc00, 0x3c00, p), 0x0000u);          // -inf -> +0
   EXPECT_EQ(fp::fma(f, 0x3c00, 0x3c00, 0x0000, p), 0x3c00u);  // exactly 1
   EXPECT_EQ(fp::fma(fp::kF32, 0x3f800000, 0x3f800001, 0, p), 0x3f800000u);
   EXPECT_EQ(fp::fma(fp::kF32, 0x3f800000, 0x3f7fffff, 0, p), 0x3f7fffffu);
@@ -174,11 +171,11 @@ TEST(FpPolicy, Relu) {
   p.relu = true;
   for (const fp::Format* f : {&fp::kF16, &fp::kBF16}) {
     const uint64_t one = f->one(false), m_one = f->one(true);
-    EXPECT_EQ(fp::fma(*f, one, m_one, f->zero(false), p), 0u);       // -1 -> +0
-    EXPECT_EQ(fp::fma(*f, one, one, one, p), fp::add(*f, one, one));  // 2 unchanged
-    EXPECT_EQ(fp::fma(*f, f->zero(true), one, f->zero(true), p), 0u);  // -0 -> +0
+    EXPECT_EQ(fp::fma(*f, one, m_one, f->zero(false), p), 0u);               // -1 -> +0
+    EXPECT_EQ(fp::fma(*f, one, one, one, p), fp::add(*f, one, one));         // 2 unchanged
+    EXPECT_EQ(fp::fma(*f, f->zero(true), one, f->zero(true), p), 0u);        // -0 -> +0
     EXPECT_EQ(fp::fma(*f, f->inf(false), f->zero(false), one, p), 0x7fffu);  // NaN
-    EXPECT_EQ(fp::fma(*f, f->inf(true), one, one, p), 0u);             // -inf -> +0
+    EXPECT_EQ(fp::fma(*f, f->inf(true), one, one, p), 0u);                   // -inf -> +0
   }
 }
 
@@ -234,10 +231,9 @@ TEST(FpMixed, AgainstOracle) {
           const uint64_t g_sub = fp::sub_mixed(*src.core, *dst.core, a, c, p);
           if (g_fma != w_fma || g_add != w_add || g_sub != w_sub) {
             ++bad;
-            ADD_FAILURE() << src.core->name << " " << mode_name(r) << (sat ? ".sat " : " ")
-                          << hex(a) << " " << hex(b) << " " << hex(c) << ": fma " << hex(g_fma)
-                          << "/" << hex(w_fma) << " add " << hex(g_add) << "/" << hex(w_add)
-                          << " sub " << hex(g_sub) << "/" << hex(w_sub);
+            ADD_FAILURE() << src.core->name << " " << mode_name(r) << (sat ? ".sat " : " ") << hex(a) << " " << hex(b)
+                          << " " << hex(c) << ": fma " << hex(g_fma) << "/" << hex(w_fma) << " add " << hex(g_add)
+                          << "/" << hex(w_add) << " sub " << hex(g_sub) << "/" << hex(w_sub);
           }
         }
       }

@@ -31,8 +31,7 @@ inline int lane_width(Type t) { return static_cast<int>(isa::lane_bits(t)); }
 inline int lane_count(Type t) { return isa::info(t).lanes; }
 inline bool is_signed(Type t) { return isa::info(t).cls == isa::TypeClass::signed_int; }
 
-inline isa::Instr instr(Op op, Type t, std::initializer_list<Mod> mods = {}, int num_src = 2,
-                        Type t2 = Type::kCount) {
+inline isa::Instr instr(Op op, Type t, std::initializer_list<Mod> mods = {}, int num_src = 2, Type t2 = Type::kCount) {
   isa::ModSet m = 0;
   for (Mod x : mods) m |= isa::bit(x);
   return isa::make_form(op, t, m, static_cast<unsigned>(num_src), t2);
@@ -75,9 +74,8 @@ class Tally {
 
   ::testing::AssertionResult ok() const {
     if (bad_ == 0 && checked_ > 0) return ::testing::AssertionSuccess() << checked_ << " checked";
-    return ::testing::AssertionFailure()
-           << what_ << ": " << bad_ << " mismatches in " << checked_ << " checks\n"
-           << log_.str();
+    return ::testing::AssertionFailure() << what_ << ": " << bad_ << " mismatches in " << checked_ << " checks\n"
+                                         << log_.str();
   }
 
  private:

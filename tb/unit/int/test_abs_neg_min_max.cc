@@ -79,8 +79,7 @@ TEST_P(MinMax, MatchesReference) {
 
 std::vector<Case> cases() {
   std::vector<Case> v;
-  for (Type t :
-       {Type::u16, Type::u32, Type::u64, Type::s16, Type::s32, Type::s64, Type::u16x2, Type::s16x2})
+  for (Type t : {Type::u16, Type::u32, Type::u64, Type::s16, Type::s32, Type::s64, Type::u16x2, Type::s16x2})
     v.emplace_back(t, false);
   v.emplace_back(Type::s32, true);
   v.emplace_back(Type::s16x2, true);
@@ -88,8 +87,7 @@ std::vector<Case> cases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Int, MinMax, ::testing::ValuesIn(cases()), [](const auto& info) {
-  return std::string(isa::info(std::get<0>(info.param)).name) +
-         (std::get<1>(info.param) ? "_relu" : "");
+  return std::string(isa::info(std::get<0>(info.param)).name) + (std::get<1>(info.param) ? "_relu" : "");
 });
 
 TEST(MinMax, HandWorked) {
@@ -98,8 +96,7 @@ TEST(MinMax, HandWorked) {
   EXPECT_EQ(run(instr(Op::min, Type::s32, {Mod::relu}), {0xffffffff, 1}).value, 0u);
   EXPECT_EQ(run(instr(Op::max, Type::s32, {Mod::relu}), {0xffffffff, 0xfffffffe}).value, 0u);
   // s16x2: lane 0 = min(-1, 1) -> relu 0; lane 1 = min(5, 7) = 5.
-  EXPECT_EQ(run(instr(Op::min, Type::s16x2, {Mod::relu}), {0x0005ffff, 0x00070001}).value,
-            0x00050000u);
+  EXPECT_EQ(run(instr(Op::min, Type::s16x2, {Mod::relu}), {0x0005ffff, 0x00070001}).value, 0x00050000u);
   EXPECT_EQ(run(instr(Op::max, Type::u16x2), {0x0005ffff, 0x00070001}).value, 0x0007ffffu);
 }
 

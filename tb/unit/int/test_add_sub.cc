@@ -26,9 +26,8 @@ TEST_P(AddSub, AddWraps) {
   const Type t = GetParam();
   const int n = lane_width(t);
   const bool s = is_signed(t);
-  check_binary(instr(Op::add, t), "add", 1, [&](uint64_t a, uint64_t b) {
-    return ref::modn(ref::num(a, n, s) + ref::num(b, n, s), n);
-  });
+  check_binary(instr(Op::add, t), "add", 1,
+               [&](uint64_t a, uint64_t b) { return ref::modn(ref::num(a, n, s) + ref::num(b, n, s), n); });
 }
 
 TEST_P(AddSub, SubWraps) {
@@ -36,14 +35,13 @@ TEST_P(AddSub, SubWraps) {
   const int n = lane_width(t);
   const bool s = is_signed(t);
   if (!instr(Op::sub, t).row) GTEST_SKIP() << "sub." << isa::info(t).name << " is not a PTX form (ptxas 13.0)";
-  check_binary(instr(Op::sub, t), "sub", 2, [&](uint64_t a, uint64_t b) {
-    return ref::modn(ref::num(a, n, s) - ref::num(b, n, s), n);
-  });
+  check_binary(instr(Op::sub, t), "sub", 2,
+               [&](uint64_t a, uint64_t b) { return ref::modn(ref::num(a, n, s) - ref::num(b, n, s), n); });
 }
 
 INSTANTIATE_TEST_SUITE_P(Int, AddSub,
-                         ::testing::Values(Type::u16, Type::u32, Type::u64, Type::s16, Type::s32,
-                                           Type::s64, Type::u16x2, Type::s16x2),
+                         ::testing::Values(Type::u16, Type::u32, Type::u64, Type::s16, Type::s32, Type::s64,
+                                           Type::u16x2, Type::s16x2),
                          [](const auto& info) { return std::string(isa::info(info.param).name); });
 
 TEST(AddSubSat, S32Clamps) {

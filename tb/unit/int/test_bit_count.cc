@@ -85,8 +85,7 @@ TEST_P(Bfind, PlainAndShiftamt) {
   Tally tf("bfind"), ts("bfind.shiftamt");
   sweep_unary(n, 90 + n, [&](uint64_t a) {
     tf.expect(run(instr(Op::bfind, t, {}, 1), {a}).value, ref_bfind(a, n, s, false), {a});
-    ts.expect(run(instr(Op::bfind, t, {Mod::shiftamt}, 1), {a}).value, ref_bfind(a, n, s, true),
-              {a});
+    ts.expect(run(instr(Op::bfind, t, {Mod::shiftamt}, 1), {a}).value, ref_bfind(a, n, s, true), {a});
   });
   EXPECT_TRUE(tf.ok());
   EXPECT_TRUE(ts.ok());
@@ -104,8 +103,7 @@ TEST(BitCount, HandWorked) {
   EXPECT_EQ(run(instr(Op::bfind, Type::s32, {}, 1), {0xffffffff}).value, 0xffffffffu);
   EXPECT_EQ(run(instr(Op::bfind, Type::s32, {}, 1), {0x80000000}).value, 30u);
   EXPECT_EQ(run(instr(Op::bfind, Type::u32, {Mod::shiftamt}, 1), {1}).value, 31u);
-  EXPECT_EQ(run(instr(Op::bfind, Type::s64, {Mod::shiftamt}, 1), {0x00000000ffffffffull}).value,
-            32u);
+  EXPECT_EQ(run(instr(Op::bfind, Type::s64, {Mod::shiftamt}, 1), {0x00000000ffffffffull}).value, 32u);
 }
 
 }  // namespace

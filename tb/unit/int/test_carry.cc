@@ -86,11 +86,9 @@ TEST_P(Carry, MadForms) {
       return ref_add(hi ? p.hi : p.lo, c, cin, n);
     };
     const Mod part = hi ? Mod::hi : Mod::lo;
-    check_form(instr(Op::mad, t, {part, Mod::cc}, 3), hi ? "mad.hi.cc" : "mad.lo.cc", false,
-               220 + n + hi, mad);
+    check_form(instr(Op::mad, t, {part, Mod::cc}, 3), hi ? "mad.hi.cc" : "mad.lo.cc", false, 220 + n + hi, mad);
     check_form(instr(Op::madc, t, {part}, 3), hi ? "madc.hi" : "madc.lo", true, 222 + n + hi, mad);
-    check_form(instr(Op::madc, t, {part, Mod::cc}, 3), hi ? "madc.hi.cc" : "madc.lo.cc", true,
-               224 + n + hi, mad);
+    check_form(instr(Op::madc, t, {part, Mod::cc}, 3), hi ? "madc.hi.cc" : "madc.lo.cc", true, 224 + n + hi, mad);
   }
 }
 

@@ -61,8 +61,7 @@ TEST_P(DivRem, QuotientAndRemainderAgree) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Int, DivRem,
-                         ::testing::Values(Type::u16, Type::u32, Type::u64, Type::s16, Type::s32,
-                                           Type::s64),
+                         ::testing::Values(Type::u16, Type::u32, Type::u64, Type::s16, Type::s32, Type::s64),
                          [](const auto& info) { return std::string(isa::info(info.param).name); });
 
 TEST(DivRem, DocumentedCorners) {
@@ -70,13 +69,11 @@ TEST(DivRem, DocumentedCorners) {
   EXPECT_EQ(run(instr(Op::rem, Type::u32), {1234, 0}).value, 1234u);
   EXPECT_EQ(run(instr(Op::div, Type::s32), {0x80000000, 0}).value, 0xffffffffu);  // -1
   EXPECT_EQ(run(instr(Op::div, Type::s16), {5, 0}).value, 0xffffu);
-  EXPECT_EQ(run(instr(Op::rem, Type::s64), {0x8000000000000000ull, 0}).value,
-            0x8000000000000000ull);
+  EXPECT_EQ(run(instr(Op::rem, Type::s64), {0x8000000000000000ull, 0}).value, 0x8000000000000000ull);
   // MIN / -1 wraps to MIN; MIN % -1 = 0.
   EXPECT_EQ(run(instr(Op::div, Type::s32), {0x80000000, 0xffffffff}).value, 0x80000000u);
   EXPECT_EQ(run(instr(Op::rem, Type::s32), {0x80000000, 0xffffffff}).value, 0u);
-  EXPECT_EQ(run(instr(Op::div, Type::s64), {0x8000000000000000ull, ~0ull}).value,
-            0x8000000000000000ull);
+  EXPECT_EQ(run(instr(Op::div, Type::s64), {0x8000000000000000ull, ~0ull}).value, 0x8000000000000000ull);
   // Truncation toward zero: -7 / 2 = -3, -7 % 2 = -1.
   EXPECT_EQ(run(instr(Op::div, Type::s32), {0xfffffff9, 2}).value, 0xfffffffdu);
   EXPECT_EQ(run(instr(Op::rem, Type::s32), {0xfffffff9, 2}).value, 0xffffffffu);

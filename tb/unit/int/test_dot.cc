@@ -76,21 +76,14 @@ INSTANTIATE_TEST_SUITE_P(Int, Dot,
 
 TEST(Dot, HandWorked) {
   // (-1)*(-1) * 4 + 0 = 4 signed; 255*255*4 = 260100 unsigned.
-  EXPECT_EQ(run(instr(Op::dp4a, Type::s32, {}, 3, Type::s32), {0xffffffff, 0xffffffff, 0}).value,
-            4u);
-  EXPECT_EQ(run(instr(Op::dp4a, Type::u32, {}, 3, Type::u32), {0xffffffff, 0xffffffff, 0}).value,
-            260100u);
+  EXPECT_EQ(run(instr(Op::dp4a, Type::s32, {}, 3, Type::s32), {0xffffffff, 0xffffffff, 0}).value, 4u);
+  EXPECT_EQ(run(instr(Op::dp4a, Type::u32, {}, 3, Type::u32), {0xffffffff, 0xffffffff, 0}).value, 260100u);
   // a unsigned bytes 255, b signed bytes -1: 4 * -255 + 1000 = -20.
-  EXPECT_EQ(run(instr(Op::dp4a, Type::u32, {}, 3, Type::s32), {0xffffffff, 0xffffffff, 1000}).value,
-            0xffffffecu);
+  EXPECT_EQ(run(instr(Op::dp4a, Type::u32, {}, 3, Type::s32), {0xffffffff, 0xffffffff, 1000}).value, 0xffffffecu);
   // dp2a.hi: a halves (2, 3), b bytes 2..3 = (5, 7): 2*5 + 3*7 + 1 = 32.
-  EXPECT_EQ(
-      run(instr(Op::dp2a, Type::u32, {Mod::hi}, 3, Type::u32), {0x00030002, 0x07050b0a, 1}).value,
-      32u);
+  EXPECT_EQ(run(instr(Op::dp2a, Type::u32, {Mod::hi}, 3, Type::u32), {0x00030002, 0x07050b0a, 1}).value, 32u);
   // dp2a.lo: same a, bytes 0..1 = (10, 11): 20 + 33 + 1 = 54.
-  EXPECT_EQ(
-      run(instr(Op::dp2a, Type::u32, {Mod::lo}, 3, Type::u32), {0x00030002, 0x07050b0a, 1}).value,
-      54u);
+  EXPECT_EQ(run(instr(Op::dp2a, Type::u32, {Mod::lo}, 3, Type::u32), {0x00030002, 0x07050b0a, 1}).value, 54u);
 }
 
 }  // namespace

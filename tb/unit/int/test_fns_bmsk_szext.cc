@@ -76,8 +76,7 @@ TEST(Fns, EveryBaseAndSmallOffset) {
     for (uint32_t base = 0; base < 40; ++base)
       for (int32_t off = -40; off <= 40; ++off) {
         const auto uoff = static_cast<uint32_t>(off);
-        tally.expect(run(in, {m, base, uoff}).value, ref_fns(static_cast<uint32_t>(m), base, off),
-                     {m, base, uoff});
+        tally.expect(run(in, {m, base, uoff}).value, ref_fns(static_cast<uint32_t>(m), base, off), {m, base, uoff});
       }
   for (int i = 0; i < kRandom; ++i) {
     const auto m = static_cast<uint32_t>(rng.operand(32));
@@ -107,8 +106,7 @@ TEST_P(BmskSzext, Bmsk) {
   const isa::Instr in = instr(Op::bmsk, Type::b32, {mode});
   Tally tally(clamp ? "bmsk.clamp" : "bmsk.wrap");
   for (uint32_t a = 0; a < 100; ++a)
-    for (uint32_t b = 0; b < 100; ++b)
-      tally.expect(run(in, {a, b}).value, ref_bmsk(a, b, clamp), {a, b});
+    for (uint32_t b = 0; b < 100; ++b) tally.expect(run(in, {a, b}).value, ref_bmsk(a, b, clamp), {a, b});
   for (uint64_t a : edges(32))
     for (uint64_t b : edges(32)) {
       const auto a32 = static_cast<uint32_t>(a), b32 = static_cast<uint32_t>(b);
@@ -116,8 +114,7 @@ TEST_P(BmskSzext, Bmsk) {
     }
   Rng rng(150 + clamp);
   for (int i = 0; i < kRandom; ++i) {
-    const auto a = static_cast<uint32_t>(rng.operand(32)),
-               b = static_cast<uint32_t>(rng.operand(32));
+    const auto a = static_cast<uint32_t>(rng.operand(32)), b = static_cast<uint32_t>(rng.operand(32));
     tally.expect(run(in, {a, b}).value, ref_bmsk(a, b, clamp), {a, b});
   }
   EXPECT_TRUE(tally.ok());
@@ -129,14 +126,12 @@ TEST_P(BmskSzext, Szext) {
   for (Type t : {Type::u32, Type::s32}) {
     const bool s = is_signed(t);
     const isa::Instr in = instr(Op::szext, t, {mode});
-    Tally tally(std::string("szext.") + (clamp ? "clamp." : "wrap.") +
-                std::string(isa::info(t).name));
+    Tally tally(std::string("szext.") + (clamp ? "clamp." : "wrap.") + std::string(isa::info(t).name));
     std::vector<uint64_t> as = edges(32);
     for (uint64_t x : eight_bit(32)) as.push_back(x);
     for (uint64_t a : as)
       for (uint32_t b = 0; b < 100; ++b)
-        tally.expect(run(in, {a, b}).value, ref_szext(static_cast<uint32_t>(a), b, clamp, s),
-                     {a, b});
+        tally.expect(run(in, {a, b}).value, ref_szext(static_cast<uint32_t>(a), b, clamp, s), {a, b});
     Rng rng(160 + clamp + 2 * s);
     for (int i = 0; i < kRandom; ++i) {
       const auto a = static_cast<uint32_t>(rng.operand(32));
@@ -148,9 +143,7 @@ TEST_P(BmskSzext, Szext) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Int, BmskSzext, ::testing::Values(Mod::clamp, Mod::wrap),
-                         [](const auto& info) {
-                           return std::string(info.param == Mod::clamp ? "clamp" : "wrap");
-                         });
+                         [](const auto& info) { return std::string(info.param == Mod::clamp ? "clamp" : "wrap"); });
 
 TEST(BmskSzext, HandWorked) {
   EXPECT_EQ(run(instr(Op::bmsk, Type::b32, {Mod::wrap}), {1, 2}).value, 6u);  // ISA example

@@ -46,8 +46,7 @@ TEST_P(MulMad, Mad) {
   Tally tally(std::string("mad.") + name(p) + "." + std::string(isa::info(t).name));
   const isa::Instr in = instr(Op::mad, t, {mod(p)}, 3);
   sweep_triples(n, dn, 20 + n, [&](uint64_t a, uint64_t b, uint64_t c) {
-    const uint64_t want =
-        ref::modn(ref::num(ref_part(p, a, b, n, s), dn, s) + ref::num(c, dn, s), dn);
+    const uint64_t want = ref::modn(ref::num(ref_part(p, a, b, n, s), dn, s) + ref::num(c, dn, s), dn);
     tally.expect(run(in, {a, b, c}).value, want, {a, b, c});
   });
   EXPECT_TRUE(tally.ok());
@@ -62,8 +61,7 @@ std::vector<Case> cases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Int, MulMad, ::testing::ValuesIn(cases()), [](const auto& info) {
-  return std::string(name(std::get<1>(info.param))) + "_" +
-         std::string(isa::info(std::get<0>(info.param)).name);
+  return std::string(name(std::get<1>(info.param))) + "_" + std::string(isa::info(std::get<0>(info.param)).name);
 });
 
 // mad.hi.sat.s32: d = hi(a*b) + c, computed exactly and limited to the s32
@@ -81,21 +79,16 @@ TEST(MadHiSat, S32Clamps) {
 
 TEST(MulMad, HandWorked) {
   // The DESIGN example: mul.wide.s32 0xffffffff 0x00000002 = -2 as 64 bits.
-  EXPECT_EQ(run(instr(Op::mul, Type::s32, {Mod::wide}), {0xffffffff, 2}).value,
-            0xfffffffffffffffeull);
+  EXPECT_EQ(run(instr(Op::mul, Type::s32, {Mod::wide}), {0xffffffff, 2}).value, 0xfffffffffffffffeull);
   EXPECT_EQ(run(instr(Op::mul, Type::u32, {Mod::wide}), {0xffffffff, 2}).value, 0x1fffffffeull);
   EXPECT_EQ(run(instr(Op::mul, Type::s32, {Mod::hi}), {0xffffffff, 2}).value, 0xffffffffu);
   EXPECT_EQ(run(instr(Op::mul, Type::u32, {Mod::hi}), {0xffffffff, 2}).value, 1u);
   EXPECT_EQ(run(instr(Op::mul, Type::u64, {Mod::hi}), {~0ull, ~0ull}).value, ~0ull - 1);
   EXPECT_EQ(run(instr(Op::mul, Type::s64, {Mod::hi}), {~0ull, ~0ull}).value, 0u);
   // hi(0x7fffffff^2) = 0x3fffffff; + 0x7fffffff overflows s32 -> MAXINT.
-  EXPECT_EQ(
-      run(instr(Op::mad, Type::s32, {Mod::hi, Mod::sat}, 3), {0x7fffffff, 0x7fffffff, 0x7fffffff})
-          .value,
-      0x7fffffffu);
-  EXPECT_EQ(
-      run(instr(Op::mad, Type::s32, {Mod::hi}, 3), {0x7fffffff, 0x7fffffff, 0x7fffffff}).value,
-      0xbffffffeu);
+  EXPECT_EQ(run(instr(Op::mad, Type::s32, {Mod::hi, Mod::sat}, 3), {0x7fffffff, 0x7fffffff, 0x7fffffff}).value,
+            0x7fffffffu);
+  EXPECT_EQ(run(instr(Op::mad, Type::s32, {Mod::hi}, 3), {0x7fffffff, 0x7fffffff, 0x7fffffff}).value, 0xbffffffeu);
 }
 
 }  // namespace

@@ -57,9 +57,11 @@ TEST(Decode, Bf16FmaTakesEveryRoundingMode) {
 TEST(Decode, RejectsWhatPtxasRejects) {
   EXPECT_EQ(check_text("add.sat.u32 r1, r2, r3").message, "Modifier '.sat' does not apply to '.u32' type");
   EXPECT_EQ(check_text("mad.lo.wide.s32 r1, r2, r3, r4").message, "Unknown modifier '.wide'");
-  EXPECT_EQ(check_text("mad24.lo.sat.s32 r1, r2, r3, r4").message, "Illegal modifier '.sat' for instruction 'mad24.lo'");
+  EXPECT_EQ(check_text("mad24.lo.sat.s32 r1, r2, r3, r4").message,
+            "Illegal modifier '.sat' for instruction 'mad24.lo'");
   EXPECT_EQ(check_text("mad24.hi.sat.u32 r1, r2, r3, r4").message, "Modifier '.sat' does not apply to '.u32' type");
-  EXPECT_EQ(check_text("min.relu.u32 r1, r2, r3").message, "Illegal modifier '.relu' for instruction 'min' with type '.u32'");
+  EXPECT_EQ(check_text("min.relu.u32 r1, r2, r3").message,
+            "Illegal modifier '.relu' for instruction 'min' with type '.u32'");
   EXPECT_EQ(check_text("testp.finite.normal.f32 p, f1").message, "Multiple testp operation modifiers specified");
   EXPECT_EQ(check_text("add.ftz.bf16 h1, h2, h3").message, "Illegal modifier '.ftz' for instruction 'add'");
   EXPECT_EQ(check_text("add.rz.f16 h1, h2, h3").message, "Illegal rounding modifier for instruction 'add'");
@@ -86,7 +88,8 @@ TEST(Decode, TargetAndVersionRequirements) {
             "Feature 'min.f32 with 3 input operands' requires .target sm_100 or higher");
   EXPECT_EQ(check_text("fma.rn.f32.f16 f1, h1, h2, f3", "sm_90").message,
             "Feature 'fma.f32.f16' requires .target sm_100 or higher");
-  EXPECT_EQ(check_text("add.u16x2 r1, r2, r3", "sm_89").message, "Feature 'add.u16x2' requires .target sm_90 or higher");
+  EXPECT_EQ(check_text("add.u16x2 r1, r2, r3", "sm_89").message,
+            "Feature 'add.u16x2' requires .target sm_90 or higher");
   EXPECT_EQ(check_text("fma.rn.oob.f16 h1, h2, h3, h4", "sm_90", 80).message,
             "Modifier '.oob' requires PTX ISA .version 8.1 or later");
   EXPECT_TRUE(check_text("fma.rn.oob.f16 h1, h2, h3, h4", "sm_90", 81).ok);
@@ -173,7 +176,8 @@ TEST(Decode, SpecExamplesAreAccepted) {
       while (!stmt.empty() && (stmt.back() == ' ' || stmt.back() == ';')) stmt.pop_back();
       // Only instruction examples (an opcode followed by operands), not syntax templates.
       if (stmt.find('{') != std::string::npos || stmt.find(',') == std::string::npos ||
-          is_other_instruction(stmt.substr(0, stmt.find_first_of(". "))) || stmt.find(" = ") != std::string::npos || stmt[0] == '.')
+          is_other_instruction(stmt.substr(0, stmt.find_first_of(". "))) || stmt.find(" = ") != std::string::npos ||
+          stmt[0] == '.')
         continue;
       const auto r = check_text(stmt);
       EXPECT_TRUE(r.ok) << f << ": " << stmt << ": " << r.message;
