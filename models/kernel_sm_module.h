@@ -50,7 +50,7 @@ class KernelSm : public sc_core::sc_module {
     uint64_t ready_at = 0;  // when a consumer may issue
     // Its last writer: when it issued and its row of the config's dependency
     // table (a consumer of class c may read it at max(ready_at, written_at +
-    // writer[c]), as in SubPartition).
+    // writer[c])).
     uint64_t written_at = 0;
     const unsigned* writer = nullptr;
     bool from_memory = false;  // its pending producer is a memory or warp operation
