@@ -224,7 +224,7 @@ struct MatrixArg {
 MatrixArg matrix_arg(const py::array& a) {
   const auto nd = static_cast<size_t>(a.ndim());
   return {static_cast<const char*>(a.data()), static_cast<size_t>(a.itemsize()),
-          std::vector<ptrdiff_t>(a.strides(), a.strides() + nd), a.shape(nd - 2), a.shape(nd - 1)};
+          std::vector<ptrdiff_t>(a.strides(), a.strides() + nd), a.shape(a.ndim() - 2), a.shape(a.ndim() - 1)};
 }
 
 // Copies batch item `offset` (bytes) of `m` into a row-major uint64 matrix.

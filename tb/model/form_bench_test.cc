@@ -41,7 +41,7 @@ std::map<std::string, std::vector<Published>> read_published() {
 struct Check {
   size_t config;
   std::string form, consumer;
-  std::optional<Published> published;  // a fidelity row; none: a structural check
+  std::optional<Published> published = std::nullopt;  // a fidelity row; none: a structural check
 };
 
 class FormBench : public ::testing::Test {

@@ -301,8 +301,9 @@ TEST(CheckCli, ModuleErrorsNameTheLineAndColumn) {
     ASSERT_FALSE(quoted.message.empty()) << "not a ptxas diagnostic: " << c.ptxas;
     const auto error = c.expect.find("error: ");
     const std::string words = error == std::string::npos ? c.expect : c.expect.substr(error + 7);
-    if (quoted.message.rfind(words, 0) == 0 && c.expect.rfind("t.ptx:", 0) == 0)
+    if (quoted.message.rfind(words, 0) == 0 && c.expect.rfind("t.ptx:", 0) == 0) {
       EXPECT_EQ(c.expect.rfind("t.ptx:" + std::to_string(quoted.line) + ":", 0), 0u) << c.expect << " vs " << c.ptxas;
+    }
   }
 }
 

@@ -94,7 +94,9 @@ TEST(HelpCli, TopLevelHelpListsEverySubcommandOnOneLine) {
     ASSERT_NE(it, entries.end()) << name << " is not listed:\n" << r.out;
     EXPECT_EQ(it->second.size(), 1u) << name << "'s entry is not one line:\n" << r.out;
     EXPECT_NE(it->second[0].find(word), std::string::npos) << name << ": " << it->second[0];
-    if (name == "sim") EXPECT_NE(it->second[0].find("straight-line"), std::string::npos) << it->second[0];
+    if (name == "sim") {
+      EXPECT_NE(it->second[0].find("straight-line"), std::string::npos) << it->second[0];
+    }
   }
   for (const auto& [name, lines] : entries) EXPECT_TRUE(want.count(name) || name == "cosim") << "unexpected " << name;
 }

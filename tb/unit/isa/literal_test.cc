@@ -44,8 +44,10 @@ TEST(Literal, IntegersOfEverySpellingWrapToTheWidth) {
       const uint64_t want = wrap(v, bits);
       EXPECT_EQ(bits_of(sign + fmt::format("{}", m), bits, false), want);
       EXPECT_EQ(bits_of(sign + fmt::format("0x{:x}", m), bits, false), want);
-      if (m) EXPECT_EQ(bits_of(sign + "0b" + bin, bits, false), want);
-      if (m) EXPECT_EQ(bits_of(sign + "0" + oct, bits, false), want);
+      if (m) {
+        EXPECT_EQ(bits_of(sign + "0b" + bin, bits, false), want);
+        EXPECT_EQ(bits_of(sign + "0" + oct, bits, false), want);
+      }
     }
   }
 }
