@@ -3,6 +3,8 @@
 // with --help or without.
 #include <gtest/gtest.h>
 
+#include "cli_run.h"
+
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -13,21 +15,8 @@
 
 namespace {
 
-struct CmdResult {
-  int status;
-  std::string out;  // stdout and stderr together
-};
-
-CmdResult run(const std::string& args) {
-  const std::string cmd = std::string(PTXFU_EXE) + " " + args + " 2>&1";
-  std::FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128, out};
-}
+using ptxfu::cli_test::CmdResult;
+using ptxfu::cli_test::run;
 
 // The "Subcommands:" section of a help text: name -> the lines of its entry
 // (the name's line and any continuation lines, indented deeper).

@@ -2,6 +2,8 @@
 // needs its own process: SystemC elaborates once per process).
 #include <gtest/gtest.h>
 
+#include "cli_run.h"
+
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -15,21 +17,8 @@
 
 namespace {
 
-struct CmdResult {
-  int status;
-  std::string out;
-};
-
-CmdResult run(const std::string& args) {
-  const std::string cmd = "bash -c \"" + std::string(PTXFU_EXE) + " " + args + "\" 2>&1";
-  std::FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128, out};
-}
+using ptxfu::cli_test::CmdResult;
+using ptxfu::cli_test::run;
 
 const std::string kExample = std::string(PTXFU_SOURCE_DIR) + "/examples/sim_mix.ptx";
 
