@@ -166,6 +166,16 @@ void fresh_simulation_context() {
   if (done != original) delete done;
 }
 
+// Replaces the context when simulate() leaves, by a return or an exception
+// (a SystemC report thrown mid-run must not leave the next call a spent
+// context). Declared before the modules, so that they go first.
+struct FreshContextOnExit {
+  FreshContextOnExit() = default;
+  FreshContextOnExit(const FreshContextOnExit&) = delete;
+  FreshContextOnExit& operator=(const FreshContextOnExit&) = delete;
+  ~FreshContextOnExit() { fresh_simulation_context(); }
+};
+
 SimResult result_of(const SimJob& job, SmModel& sm, double seconds) {
   KernelSm& k = *sm.kernel_sm;
   SimResult r;
@@ -209,6 +219,7 @@ std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
   std::vector<SimJob> runs;
   runs.reserve(jobs.size());
   for (const SimJob& j : jobs) runs.push_back(with_launch(j));
+  const FreshContextOnExit fresh_context;
   std::vector<std::unique_ptr<SmModel>> sms;
   for (size_t i = 0; i < runs.size(); ++i) sms.push_back(std::make_unique<SmModel>(fmt::format("sm{}", i), runs[i]));
   std::vector<sc_core::sc_trace_file*> traces;
@@ -236,8 +247,6 @@ std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
     results.back().simulated_cycles = simulated;
     if (!runs[i].kanata_path.empty()) write_kanata(runs[i].kanata_path, runs[i], *sms[i]);
   }
-  sms.clear();
-  fresh_simulation_context();
   return results;
 }
 

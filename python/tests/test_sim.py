@@ -84,11 +84,11 @@ def test_many_simulations_of_several_configs_in_one_process(tmp_path):
     prog = os.path.join(SOURCE_DIR, "examples", "sim_mix.ptx")
     first = {cfg: without_host_time(ptxfu.sim(prog, config=cfg, warps=4)) for cfg in ("sm_80", "sm_90", "sm_120")}
     assert len({d["cycles"] for d in first.values()}) > 1  # the configs time it differently
-    children_before = len(os.listdir("/proc/self/task"))
+    threads_before = len(os.listdir("/proc/self/task"))  # none is left behind
     for _ in range(5):
         for cfg, want in first.items():
             assert without_host_time(ptxfu.sim(prog, config=cfg, warps=4)) == want
-    assert len(os.listdir("/proc/self/task")) == children_before
+    assert len(os.listdir("/proc/self/task")) == threads_before
     assert (
         without_host_time(ptxfu.sim(prog, config="sm_90", warps=4, rtl_half=True))["registers"]
         == first["sm_90"]["registers"]
