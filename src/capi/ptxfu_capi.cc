@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -19,6 +20,43 @@ thread_local std::string last_error;
 int fail(int status, std::string message) {
   last_error = std::move(message);
   return status;
+}
+
+// Rows of num_src operands to one column per operand (column k at k * stride),
+// one pass over the rows; NumSrc a constant so the inner loop unrolls. True
+// when an operand has a bit of `over` set (too wide for its width).
+template <unsigned NumSrc>
+bool to_columns(const uint64_t* rows, uint32_t m, const uint64_t* over, uint64_t* columns, size_t stride) {
+  uint64_t any = 0;
+  for (uint32_t i = 0; i < m; ++i)
+    for (unsigned k = 0; k < NumSrc; ++k) {
+      const uint64_t v = rows[static_cast<size_t>(i) * NumSrc + k];
+      any |= v & over[k];
+      columns[k * stride + i] = v;
+    }
+  return any != 0;
+}
+
+bool to_columns(const uint64_t* rows, unsigned num_src, uint32_t m, const uint64_t* over, uint64_t* columns,
+                size_t stride) {
+  switch (num_src) {
+    case 1: return to_columns<1>(rows, m, over, columns, stride);
+    case 2: return to_columns<2>(rows, m, over, columns, stride);
+    case 3: return to_columns<3>(rows, m, over, columns, stride);
+    case 4: return to_columns<4>(rows, m, over, columns, stride);
+    default: return false;
+  }
+}
+
+// The message for the first too-wide operand of a block whose first vector is i0.
+std::string first_too_wide(const char* op, const ptxfu::Form& form, const uint64_t* rows, unsigned num_src, uint32_t m,
+                           const uint64_t* over, uint32_t i0) {
+  for (uint32_t i = 0; i < m; ++i)
+    for (unsigned k = 0; k < num_src; ++k)
+      if (const uint64_t v = rows[static_cast<size_t>(i) * num_src + k]; v & over[k])
+        return fmt::format("{}: vector {}: operand {} 0x{:x} does not fit in {} bits", op, i0 + i, k + 1, v,
+                           form.source_bits(k));
+  return {};
 }
 
 }  // namespace
@@ -67,26 +105,28 @@ extern "C" int ptxfu_eval_array(const char* op, unsigned num_src, uint32_t n, co
   } catch (const ptxfu::Error& e) {
     return fail(PTXFU_BAD_FORM, fmt::format("{}: {}", op, e.what()));
   }
-  // Widths first, so that a bad operand leaves nothing half evaluated.
-  for (uint32_t i = 0; i < n; ++i)
-    for (unsigned k = 0; k < num_src; ++k) {
-      const uint64_t v = src[static_cast<size_t>(i) * num_src + k];
-      const unsigned bits = form->source_bits(k);
-      if (bits < 64 && (v >> bits))
-        return fail(PTXFU_BAD_OPERAND,
-                    fmt::format("{}: vector {}: operand {} 0x{:x} does not fit in {} bits", op, i, k + 1, v, bits));
-    }
-  // In blocks, so that the carry flags can be bytes as eval_many takes them.
-  constexpr uint32_t kBlock = 1024;
+  // In blocks, each operand copied out to a contiguous column, so that the
+  // core's array form runs at its contiguous (vectorised) speed, and the carry
+  // flags are bytes as eval_many takes them. The widths are checked in the
+  // same pass, before the block is evaluated: one read of the input.
+  constexpr uint32_t kBlock = 2048;
+  uint64_t over[4] = {};  // the bits that no operand k may have
+  for (unsigned k = 0; k < num_src; ++k) {
+    const unsigned bits = form->source_bits(k);
+    over[k] = bits < 64 ? ~uint64_t{0} << bits : 0;
+  }
+  // Columns padded apart so that they do not alias one another in the cache.
+  constexpr size_t kColumnStride = kBlock + 24;
+  std::vector<uint64_t> columns(kColumnStride * num_src);
   const uint64_t* sources[4] = {};
-  ptrdiff_t strides[4] = {};
+  const ptrdiff_t strides[4] = {1, 1, 1, 1};
   uint8_t cin[kBlock], cout[kBlock];
   for (uint32_t i0 = 0; i0 < n; i0 += kBlock) {
     const uint32_t m = n - i0 < kBlock ? n - i0 : kBlock;
-    for (unsigned k = 0; k < num_src; ++k) {
-      sources[k] = src + static_cast<size_t>(i0) * num_src + k;
-      strides[k] = static_cast<ptrdiff_t>(num_src);
-    }
+    const uint64_t* block = src + static_cast<size_t>(i0) * num_src;
+    if (to_columns(block, num_src, m, over, columns.data(), kColumnStride))
+      return fail(PTXFU_BAD_OPERAND, first_too_wide(op, *form, block, num_src, m, over, i0));
+    for (unsigned k = 0; k < num_src; ++k) sources[k] = columns.data() + k * kColumnStride;
     if (carry_in)
       for (uint32_t i = 0; i < m; ++i) cin[i] = carry_in[i0 + i] != 0;
     try {

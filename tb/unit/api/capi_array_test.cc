@@ -78,7 +78,7 @@ TEST(CapiArray, Errors) {
   EXPECT_NE(std::string(ptxfu_last_error()).find("vector 1: operand 2 0x14000 does not fit in 16 bits"),
             std::string::npos)
       << ptxfu_last_error();
-  EXPECT_EQ(d[0], 7u);  // nothing evaluated
+  EXPECT_EQ(d[0], 7u);  // its block is not written
   EXPECT_EQ(ptxfu_eval_array("fma.bogus.f16", 3, 2, src, nullptr, d, nullptr), PTXFU_BAD_FORM);
   EXPECT_NE(std::string(ptxfu_last_error()).find("fma.bogus.f16"), std::string::npos);
   EXPECT_EQ(ptxfu_eval_array("fma.rn.f16", 3, 0, nullptr, nullptr, nullptr, nullptr), PTXFU_OK);
@@ -86,6 +86,19 @@ TEST(CapiArray, Errors) {
   ASSERT_EQ(ptxfu_eval_array("fma.rn.f16", 3, 2, src, nullptr, d, nullptr), PTXFU_OK);
   EXPECT_EQ(d[0], 0x4200u);  // 1 * 2 + 1
   EXPECT_EQ(d[1], 0x4200u);
+}
+
+// The header's contract: blocks of 2048 vectors, each checked before it is
+// evaluated; a bad operand in vector 3000 leaves vectors 0-2047 evaluated and
+// nothing from 2048 on written.
+TEST(CapiArray, ErrorInALaterBlock) {
+  constexpr uint32_t kN = 5000, kBad = 3000, kBlock = 2048;
+  std::vector<uint64_t> src(3 * kN, 0x3c00), d(kN, 7);  // 1 * 1 + 1 = 0x4000
+  src[3 * kBad + 2] = 0x10000;
+  ASSERT_EQ(ptxfu_eval_array("fma.rn.f16", 3, kN, src.data(), nullptr, d.data(), nullptr), PTXFU_BAD_OPERAND);
+  EXPECT_NE(std::string(ptxfu_last_error()).find("vector 3000: operand 3 0x10000"), std::string::npos)
+      << ptxfu_last_error();
+  for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(d[i], i < kBlock ? 0x4000u : 7u) << i;
 }
 
 }  // namespace
