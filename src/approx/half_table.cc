@@ -203,7 +203,7 @@ bool has_hardware_table(HalfFn fn) {
 
 uint16_t eval_half(HalfFn fn, uint16_t a) {
   const HalfTable* t = g_installed[static_cast<size_t>(fn)].load(std::memory_order_acquire);
-  return t ? (*t)[a] : model_half(fn, a);
+  return t ? (*t)[a] : builtin_half(fn, a);
 }
 
 }  // namespace ptxfu::approx

@@ -69,8 +69,8 @@ std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_input(const std::string& pa
 
 }  // namespace
 
-// --mufu-tables DIR: exact GPU outputs for the half-precision MUFU forms
-// (written by tb/hw/mufu_dump.cu) replace the interpolation model.
+// --mufu-tables DIR: another GPU's exact outputs for the half-precision MUFU forms
+// (written by tb/hw/mufu_dump.cu) replace the built-in H100 outputs.
 bool load_mufu_tables(const std::string& dir, const char* sub) {
   if (dir.empty()) return true;
   try {
@@ -123,7 +123,8 @@ int main(int argc, char** argv) {
   std::string eval_tables;
   eval_cmd->add_option(
       "--mufu-tables", eval_tables,
-      "directory of hardware MUFU tables (tanh/ex2 f16/bf16, from tb/hw/mufu_dump.cu) that replace the model");
+      "directory of another GPU's MUFU tables (tanh/ex2 f16/bf16, from tb/hw/mufu_dump.cu) that replace the\n"
+      "built-in H100 outputs");
 
   ptxfu::cli::SimCmdOptions sim;
   CLI::App* sim_cmd = app.add_subcommand(
@@ -167,7 +168,8 @@ int main(int argc, char** argv) {
   sim_cmd->add_flag("--profile", sim.profile,
                     "annotate the PTX listing per line: warp-instructions, active lanes, stall cycles by reason, unit");
   std::string sim_tables;
-  sim_cmd->add_option("--mufu-tables", sim_tables, "directory of hardware MUFU tables that replace the model");
+  sim_cmd->add_option("--mufu-tables", sim_tables,
+                      "directory of another GPU's MUFU tables that replace the built-in H100 outputs");
 
   ptxfu::cli::BenchCmdOptions bench;
   CLI::App* bench_cmd = app.add_subcommand(
