@@ -1,0 +1,508 @@
+#include "isa/tensor_forms.h"
+
+#include <fmt/format.h>
+
+#include <string>
+
+#include "isa/features.h"
+
+namespace ptxfu::isa {
+namespace {
+
+constexpr TensorGate kNoGate{};
+constexpr TensorGate kFp8{"mma with FP8 floating point type", 89, 84};
+constexpr TensorGate kFp8Acc16{"mma with FP8 floating point type and FP16 accumulation", 89, 87};
+constexpr TensorGate kFp8K16{"mma with FP8 floating point type and .m16n8k16 shape", 89, 87};
+constexpr TensorGate kBf16{".bf16", 80, 70};
+constexpr TensorGate kTf32{".tf32", 80, 70};
+
+// mma.sync (PTX ISA 9.1, "Matrix multiply-accumulate operation using mma
+// instruction"): fragment sizes from its "Matrix Fragments" sections; the
+// targets and versions as ptxas 13.0 checks them (sm_70 forms: PTX ISA,
+// ptxas 13.0 assembles nothing older than sm_75).
+constexpr MmaRow kMma[] = {
+    // shape, A/B types, C/D types, a, b, c16, c32, any layout, mixed acc, mods, layout name, gates
+    {"m8n8k4", "f16", "f16 f32", 2, 2, 4, 8, true, true, kMmaPlain, "mma", {{".m8n8k4", 70, 64}}},
+    {"m16n8k8", "f16", "f16 f32", 2, 1, 2, 4, false, false, kMmaPlain, "mma", {{".m16n8k8", 75, 65}}},
+    {"m16n8k16", "f16", "f16 f32", 4, 2, 2, 4, false, false, kMmaPlain, "mma", {{".m16n8k16", 80, 70}}},
+    {"m16n8k8", "bf16", "f32", 2, 1, 0, 4, false, false, kMmaPlain, "mma", {kBf16}},
+    {"m16n8k16", "bf16", "f32", 4, 2, 0, 4, false, false, kMmaPlain, "mma", {kBf16}},
+    {"m16n8k4", "tf32", "f32", 2, 1, 0, 4, false, false, kMmaPlain, "mma", {kTf32}},
+    {"m16n8k8", "tf32", "f32", 4, 2, 0, 4, false, false, kMmaPlain, "mma", {kTf32}},
+    {"m8n8k4",
+     "f64",
+     "f64",
+     1,
+     1,
+     0,
+     2,
+     false,
+     false,
+     kMmaPlain,
+     "mma with double types",
+     {{".m8n8k4 with double types", 80, 70}}},
+    {"m16n8k4", "f64", "f64", 2, 1, 0, 4, false, false, kMmaPlain, "mma", {{".m16n8k4 with double types", 90, 78}}},
+    {"m16n8k8", "f64", "f64", 4, 2, 0, 4, false, false, kMmaPlain, "mma", {{".m16n8k8 with double types", 90, 78}}},
+    {"m16n8k16", "f64", "f64", 8, 4, 0, 4, false, false, kMmaPlain, "mma", {{".m16n8k16 with double types", 90, 78}}},
+    {"m8n8k16", "s8 u8", "s32", 1, 1, 0, 2, false, false, kMmaSatfinite, "mma", {{".m8n8k16", 75, 65}}},
+    {"m16n8k16", "s8 u8", "s32", 2, 1, 0, 4, false, false, kMmaSatfinite, "mma", {{".m16n8k16", 80, 70}}},
+    {"m16n8k32", "s8 u8", "s32", 4, 2, 0, 4, false, false, kMmaSatfinite, "mma", {{".m16n8k32", 80, 70}}},
+    {"m8n8k32",
+     "s4 u4",
+     "s32",
+     1,
+     1,
+     0,
+     2,
+     false,
+     false,
+     kMmaSatfinite | kMmaBitOpIgnored,
+     "mma",
+     {{".m8n8k32", 75, 65}}},
+    {"m16n8k32",
+     "s4 u4",
+     "s32",
+     2,
+     1,
+     0,
+     4,
+     false,
+     false,
+     kMmaSatfinite | kMmaBitOpIgnored,
+     "mma",
+     {{".m16n8k32", 80, 70}}},
+    {"m16n8k64",
+     "s4 u4",
+     "s32",
+     4,
+     2,
+     0,
+     4,
+     false,
+     false,
+     kMmaSatfinite | kMmaBitOpIgnored,
+     "mma",
+     {{".m16n8k64", 80, 70}}},
+    {"m8n8k128", "b1", "s32", 1, 1, 0, 2, false, false, kMmaBitOp, "mma", {{".m8n8k128", 75, 70}}},
+    {"m16n8k128", "b1", "s32", 2, 1, 0, 4, false, false, kMmaBitOp, "mma", {{".m16n8k128", 80, 70}}},
+    {"m16n8k256", "b1", "s32", 4, 2, 0, 4, false, false, kMmaBitOp, "mma", {{".m16n8k256", 80, 70}}},
+    {"m16n8k32", "e4m3 e5m2", "f32", 4, 2, 0, 4, false, false, kMmaPlain, "mma", {kFp8}},
+    {"m16n8k32", "e4m3 e5m2", "f16", 4, 2, 2, 0, false, false, kMmaPlain, "mma", {kFp8, kFp8Acc16}},
+    // B: ptxas 13.0 takes a vector of any size here (0), though the fragment is one register
+    {"m16n8k16", "e4m3 e5m2", "f32", 2, 0, 0, 4, false, false, kMmaPlain, "mma", {kFp8, kFp8K16}},
+    {"m16n8k16", "e4m3 e5m2", "f16", 2, 0, 2, 0, false, false, kMmaPlain, "mma", {kFp8, kFp8K16, kFp8Acc16}},
+};
+
+// The .and bit operation came after .xor.
+constexpr TensorGate kAndGate{".and", 80, 71};
+
+// Type names an mma may spell; others are modifiers.
+constexpr std::string_view kTypeNames =
+    "f16 bf16 tf32 f32 f64 s8 u8 s4 u4 b1 s32 u32 b32 e4m3 e5m2 e2m1 e3m2 e2m3 b8 b16 b64 u16 s16 u64 s64 f16x2 bf16x2";
+constexpr std::string_view kRoundings = "rn rz rm rp rna rs";
+constexpr std::string_view kForeignModifiers =
+    "ftz sat relu approx full wide hi lo cc NaN xorsign abs oob trans shared global volatile relaxed acquire release";
+constexpr std::string_view kSubWord = "bf16 tf32 s4 u4 b1";  // ptxas's fifth mma type pattern
+
+bool listed(std::string_view list, std::string_view word) {
+  while (!list.empty()) {
+    const size_t space = list.find(' ');
+    if (list.substr(0, space) == word) return true;
+    if (space == std::string_view::npos) break;
+    list.remove_prefix(space + 1);
+  }
+  return false;
+}
+
+bool fail(Diagnostic& err, const Token& at, std::string message) {
+  err = {at.column, std::move(message), at.line};
+  return false;
+}
+
+// "Feature 'x' requires ..." where `caps` lack the gate; empty when they have it.
+std::string gate_error(const TensorGate& g, const Capabilities& caps, std::string_view kind = "Feature",
+                       std::string_view on = "") {
+  if (g.name.empty()) return {};
+  if (caps.ptx < g.min_ptx)
+    return fmt::format("{} '{}'{} requires PTX ISA .version {} or later", kind, g.name, on,
+                       format_ptx_version(g.min_ptx));
+  if (caps.sm < g.min_sm) return fmt::format("{} '{}'{} requires .target sm_{} or higher", kind, g.name, on, g.min_sm);
+  return {};
+}
+
+// The mnemonic's words after the opcode.
+struct Words {
+  std::string_view list[24];
+  unsigned n = 0;
+};
+Words split(std::string_view mnemonic) {
+  Words w;
+  size_t dot = mnemonic.find('.');
+  while (dot != std::string_view::npos && w.n < 24) {
+    const size_t next = mnemonic.find('.', dot + 1);
+    w.list[w.n++] = mnemonic.substr(dot + 1, next == std::string_view::npos ? next : next - dot - 1);
+    dot = next;
+  }
+  return w;
+}
+
+bool is_mma_shape(std::string_view w) {
+  for (const MmaRow& r : kMma)
+    if (r.shape == w) return true;
+  return false;
+}
+
+// What an operand element must be: the register kinds and width one
+// fragment register of that type takes (a bit-size .b32 fits any 32-bit
+// register; .s32 integer ones, .f16x2 and .f32 ...).
+struct ElementKind {
+  unsigned bits;
+  bool integer;   // integer registers fit
+  bool floating;  // float registers fit
+};
+ElementKind element_of(std::string_view type) {
+  if (type == "f64") return {64, false, true};
+  if (type == "f32") return {32, false, true};
+  if (type == "s32") return {32, true, false};
+  if (type == "f16" || type == "bf16" || type == "tf32") return {32, false, false};
+  return {32, true, true};  // the packed A and B types are .b32
+}
+
+// Checks the registers of one operand (vector elements or a scalar): one
+// width across a vector, and each of the kind `want`.
+bool check_elements(const Token& op, OperandForm form, const ElementKind& want, const RegisterTable* regs,
+                    std::string_view instr, Diagnostic& err) {
+  if (form == OperandForm::address || form == OperandForm::group || form == OperandForm::pair)
+    return fail(err, op, fmt::format("Arguments mismatch for instruction '{}'", instr));
+  if (!regs) return true;
+  std::string_view e[8];
+  const unsigned n = form == OperandForm::vector ? vector_elements(op.text, e, 8) : (e[0] = op.text, 1u);
+  unsigned first_bits = 0;
+  for (unsigned i = 0; i < n && i < 8; ++i) {
+    const auto r = regs->lookup(e[i]);
+    if (!r) continue;  // an immediate or a sink
+    const unsigned bits = r->kind == RegKind::predicate ? 1 : r->bits;
+    if (first_bits && bits != first_bits) return fail(err, op, "Incompatible elements of vector expression");
+    first_bits = bits;
+  }
+  for (unsigned i = 0; i < n && i < 8; ++i) {
+    const auto r = regs->lookup(e[i]);
+    if (!r) continue;
+    const bool kind_ok = r->kind == RegKind::bits || (r->kind == RegKind::integer && want.integer) ||
+                         (r->kind == RegKind::floating && want.floating);
+    if (r->bits != want.bits || !kind_ok)
+      return fail(err, op, fmt::format("Arguments mismatch for instruction '{}'", instr));
+  }
+  return true;
+}
+
+unsigned elements_in(const Statement& st, unsigned k) {
+  return st.forms[k] == OperandForm::vector ? vector_elements(st.operands[k].text, nullptr, 0) : 1;
+}
+
+// An mma mnemonic, read into its parts.
+struct MmaForm {
+  bool sync = false, aligned = false, satfinite = false, popc = false;
+  std::string_view bitop;     // "xor", "and" or empty
+  std::string_view rounding;  // the f64 forms take one
+  std::string_view shapes[2];
+  unsigned num_shapes = 0;
+  std::string_view layouts[3];
+  unsigned num_layouts = 0;
+  std::string_view types[6];
+  unsigned num_types = 0;
+};
+
+// Sorts the words; a word mma does not take is the first error.
+bool read_mma(const Statement& st, MmaForm& f, Diagnostic& err) {
+  const Words w = split(st.mnemonic.text);
+  for (unsigned i = 0; i < w.n; ++i) {
+    const std::string_view x = w.list[i];
+    if (x == "sync") {
+      f.sync = true;
+    } else if (x == "aligned") {
+      f.aligned = true;
+    } else if (x == "satfinite") {
+      f.satfinite = true;
+    } else if (x == "popc") {
+      f.popc = true;
+    } else if (x == "xor" || x == "and") {
+      f.bitop = x;
+    } else if (x == "row" || x == "col") {
+      if (f.num_layouts < 3) f.layouts[f.num_layouts++] = x;
+    } else if (is_mma_shape(x)) {
+      if (f.num_shapes < 2) f.shapes[f.num_shapes++] = x;
+    } else if (listed(kTypeNames, x)) {
+      if (f.num_types < 6) f.types[f.num_types++] = x;
+    } else if (listed(kRoundings, x)) {
+      f.rounding = x;
+    } else if (listed(kForeignModifiers, x)) {
+      return fail(err, st.mnemonic, fmt::format("Illegal modifier '.{}' for instruction 'mma'", x));
+    } else {
+      return fail(err, st.mnemonic, fmt::format("Unknown modifier '.{}'", x));
+    }
+  }
+  if (f.num_layouts > 2) return fail(err, st.mnemonic, "Parsing error near '.row': too many layout specifiers");
+  return true;
+}
+
+// ptxas's type patterns for mma (d, a, b, c), before it looks at the shape:
+// a type list outside all of them is "Unexpected instruction types".
+bool mma_types_known(const MmaForm& f) {
+  if (f.num_types != 4) return false;
+  const std::string_view d = f.types[0], a = f.types[1], b = f.types[2], c = f.types[3];
+  const bool integer = d == "s32" && c == "s32";
+  if ((f.satfinite || !f.bitop.empty() || f.popc) && !integer) return false;
+  auto both = [&](std::string_view list) { return listed(list, a) && listed(list, b); };
+  if (a == "f16" && b == "f16") return listed("f16 f32", d) && listed("f16 f32", c);
+  if (both("e4m3 e5m2")) return d == c && listed("f16 f32", d);
+  if (a == "f64") return b == "f64" && c == "f64" && d == "f64";
+  if (both("s8 u8")) return integer && f.bitop.empty() && !f.popc;
+  return both(kSubWord) && d == c && listed("f32 s32", d);
+}
+
+// The target needs of the types themselves, checked before the form's own.
+std::string mma_type_gate(const MmaForm& f, const Capabilities& caps) {
+  for (unsigned i = 0; i < f.num_types; ++i) {
+    const std::string_view t = f.types[i];
+    if (t == "bf16" && caps.sm < 80) return gate_error(kBf16, caps);
+    if (t == "tf32" && caps.sm < 80) return gate_error(kTf32, caps);
+  }
+  if (f.num_types == 4 && (listed("e4m3 e5m2", f.types[1]) || listed("e4m3 e5m2", f.types[2])))
+    return gate_error(kFp8, caps);
+  return {};
+}
+
+// The row of the shape whose A type is the form's (nullptr: none).
+const MmaRow* mma_row(const MmaForm& f) {
+  const MmaRow* first = nullptr;
+  for (const MmaRow& r : kMma) {
+    if (r.shape != f.shapes[0] || !listed(r.ab, f.types[1])) continue;
+    if (listed(r.cd, f.types[3])) return &r;  // the row of its accumulator, where there are several
+    if (!first) first = &r;
+  }
+  return first;
+}
+
+// Operands before the shape is known: four of them, vectors of a size PTX
+// has, registers of the types' widths and kinds.
+bool mma_operands_known(const Statement& st, const MmaForm& f, const RegisterTable* regs, Diagnostic& err) {
+  if (st.num_operands != 4) return fail(err, st.mnemonic, "Arguments mismatch for instruction 'mma'");
+  for (unsigned k = 0; k < 4; ++k) {
+    const unsigned n = elements_in(st, k);
+    if (n != 1 && n != 2 && n != 4 && n != 8)
+      return fail(err, st.operands[k], fmt::format("Illegal vector size: {}", n));
+  }
+  for (unsigned k = 0; k < 4; ++k) {
+    const std::string_view type = f.types[k == 0 ? 0 : k == 3 ? 3 : k];
+    if (!check_elements(st.operands[k], st.forms[k], element_of(type), regs, "mma", err)) return false;
+  }
+  return true;
+}
+
+// The row's own rules: layouts, the C and D types, satfinite and the bit operation.
+bool mma_row_rules(const Statement& st, const MmaForm& f, const MmaRow& r, Diagnostic& err) {
+  const std::string_view d = f.types[0], b = f.types[2], c = f.types[3];
+  if (!r.any_layout && f.layouts[0] != "row")
+    return fail(err, st.mnemonic,
+                fmt::format("Illegal alayout '.{}' for instruction '{}'", f.layouts[0], r.layout_name));
+  if (!r.any_layout && f.layouts[1] != "col")
+    return fail(err, st.mnemonic,
+                fmt::format("Illegal blayout '.{}' for instruction '{}'", f.layouts[1], r.layout_name));
+  if (!listed(r.ab, b) || !listed(r.cd, c) || !listed(r.cd, d))
+    return fail(err, st.mnemonic,
+                fmt::format("Incorrect instruction type specified for mma with shape '.{}'", f.shapes[0]));
+  if (d != c && !(r.mixed_acc && d == "f32"))
+    return fail(err, st.mnemonic,
+                fmt::format(".dtype must be '.{0}' when .ctype is '.{0}' for 'mma' instruction with shape '.{1}'", c,
+                            f.shapes[0]));
+  if (!f.rounding.empty() && d != "f64")
+    return fail(err, st.mnemonic, "Illegal rounding modifier for instruction 'mma'");
+  if (f.satfinite && !(r.mods & kMmaSatfinite))
+    return fail(err, st.mnemonic, "Illegal modifier '.satfinite' for instruction 'mma'");
+  if (f.popc && f.bitop.empty())
+    return fail(err, st.mnemonic, "Illegal reduction operation for instruction 'mma.s32.s32'");
+  if ((r.mods & kMmaBitOp) && (f.bitop.empty() || !f.popc))
+    return fail(err, st.mnemonic,
+                fmt::format("Unexpected number of operations specified for mma with shape '.{}'", f.shapes[0]));
+  if (!(r.mods & (kMmaBitOp | kMmaBitOpIgnored)) && !f.bitop.empty())
+    return fail(err, st.mnemonic, "Illegal reduction operation for instruction 'mma.s32.s32'");
+  return true;
+}
+
+// Each operand a vector of the row's fragment size.
+bool mma_fragments(const Statement& st, const MmaForm& f, const MmaRow& r, Diagnostic& err) {
+  auto acc = [&](std::string_view t) -> unsigned { return t == "f16" ? r.c16 : r.c32; };
+  const unsigned want[4] = {acc(f.types[0]), r.a, r.b, acc(f.types[3])};
+  for (unsigned k = 0; k < 4; ++k)
+    if (st.forms[k] != OperandForm::vector)
+      return fail(err, st.operands[k], fmt::format("Vector expected for argument {}", k));
+  for (unsigned k = 0; k < 4; ++k)
+    if (want[k] != 0 && elements_in(st, k) != want[k])
+      return fail(err, st.operands[k], "Argument vector size mismatch for instruction 'mma'");
+  return true;
+}
+
+bool check_mma(const Statement& st, const Capabilities& caps, const RegisterTable* regs, Diagnostic& err) {
+  MmaForm f;
+  if (!read_mma(st, f, err)) return false;
+  if (!f.sync) return fail(err, st.mnemonic, ".sync modifier required for instruction 'mma'");
+  if (std::string g = mma_type_gate(f, caps); !g.empty()) return fail(err, st.mnemonic, std::move(g));
+  if (!f.aligned) return fail(err, st.mnemonic, ".aligned modifier required for instruction 'mma'");
+  if (f.num_shapes > 1) return fail(err, st.mnemonic, "Multiple matrix shape modifiers specified");
+  if (f.num_shapes == 0) return fail(err, st.mnemonic, "Shape modifier required for instruction 'mma'");
+  if (!mma_types_known(f)) return fail(err, st.mnemonic, "Unexpected instruction types specified for 'mma'");
+  if (!mma_operands_known(st, f, regs, err)) return false;
+  const MmaRow* r = mma_row(f);
+  if (r)
+    for (const TensorGate& g : r->gates)
+      if (std::string e = gate_error(g, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
+  if (f.bitop == "and" && r && (r->mods & kMmaBitOp))
+    if (std::string e = gate_error(kAndGate, caps, "Modifier", " on 'mma'"); !e.empty())
+      return fail(err, st.mnemonic, std::move(e));
+  if (f.num_layouts == 0) return fail(err, st.mnemonic, "'.alayout.blayout' modifier required for instruction 'mma'");
+  if (f.num_layouts == 1) return fail(err, st.mnemonic, "'.blayout' modifier required for instruction 'mma'");
+  if (!r)
+    return fail(err, st.mnemonic,
+                fmt::format("Incorrect instruction type specified for mma with shape '.{}'", f.shapes[0]));
+  return mma_row_rules(st, f, *r, err) && mma_fragments(st, f, *r, err);
+}
+
+// ldmatrix / stmatrix / movmatrix: the words of one mnemonic.
+struct MatrixForm {
+  bool sync = false, aligned = false, trans = false, cta = false, other_space = false;
+  std::string_view shape, num, type, extra_type;
+};
+
+bool read_matrix(const Statement& st, std::string_view instr, MatrixForm& f, Diagnostic& err) {
+  const Words w = split(st.mnemonic.text);
+  for (unsigned i = 0; i < w.n; ++i) {
+    const std::string_view x = w.list[i];
+    if (x == "sync") {
+      f.sync = true;
+    } else if (x == "aligned") {
+      f.aligned = true;
+    } else if (x == "trans") {
+      f.trans = true;
+    } else if (x == "m8n8" || x == "m16n8") {
+      f.shape = x;
+    } else if (x == "x1" || x == "x2" || x == "x4") {
+      f.num = x;
+    } else if (x == "shared" || x == "shared::cta") {
+      f.cta |= x == "shared::cta";
+    } else if (x == "global" || x == "local" || x == "const" || x == "param" || x == "shared::cluster") {
+      f.other_space = true;
+    } else if (listed(kTypeNames, x)) {
+      (f.type.empty() ? f.type : f.extra_type) = x;
+    } else {
+      return fail(err, st.mnemonic, fmt::format("Unknown modifier '.{}'", x));
+    }
+  }
+  (void)instr;
+  return true;
+}
+
+// "Feature '.m16n8' not supported on .target 'sm_90'": a shape of the
+// architecture-specific targets from sm_100 on.
+bool specific_target(const Capabilities& caps) {
+  const char last = caps.target_name.empty() ? ' ' : caps.target_name.back();
+  return caps.sm >= 100 && (last == 'a' || last == 'f');
+}
+
+bool check_ldst_matrix(const Statement& st, const Capabilities& caps, const RegisterTable* regs, Diagnostic& err,
+                       bool store) {
+  const std::string_view instr = store ? "stmatrix" : "ldmatrix";
+  MatrixForm f;
+  if (!read_matrix(st, instr, f, err)) return false;
+  const bool b16 = f.type == "b16" || f.type == "b8";
+  if (!f.extra_type.empty() || (!f.type.empty() && !b16) || (store && f.type.empty()))
+    return fail(err, st.mnemonic, fmt::format("Unexpected instruction types specified for '{}'", instr));
+  const unsigned vec = store ? 1 : 0, addr = store ? 0 : 1;
+  if (st.num_operands != 2 || st.forms[addr] != OperandForm::address)
+    return fail(err, st.mnemonic, fmt::format("Arguments mismatch for instruction '{}'", instr));
+  const unsigned n = elements_in(st, vec);
+  if (n != 1 && n != 2 && n != 4) return fail(err, st.operands[vec], fmt::format("Illegal vector size: {}", n));
+  if (!check_elements(st.operands[vec], st.forms[vec], {32, true, true}, regs, instr, err)) return false;
+  const TensorGate gate = store ? TensorGate{"stmatrix", 90, 78} : TensorGate{"ldmatrix", 75, 65};
+  if (std::string e = gate_error(gate, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
+  if (f.cta && caps.ptx < 78) return fail(err, st.mnemonic, "Feature '::cta' requires PTX ISA .version 7.8 or later");
+  if (f.shape == "m16n8" && !specific_target(caps))
+    return fail(err, st.mnemonic, fmt::format("Feature '.m16n8' not supported on .target '{}'", caps.target_name));
+  if (!f.sync) return fail(err, st.mnemonic, fmt::format(".sync modifier required for instruction '{}'", instr));
+  if (!f.aligned) return fail(err, st.mnemonic, fmt::format(".aligned modifier required for instruction '{}'", instr));
+  if (f.shape.empty())
+    return fail(err, st.mnemonic, fmt::format("Shape modifier required for instruction '{}'", instr));
+  if (f.shape != "m8n8")
+    return fail(err, st.mnemonic, fmt::format("Illegal matrix shape '.{}' for instruction '{}'", f.shape, instr));
+  if (f.num.empty()) return fail(err, st.mnemonic, fmt::format(".num modifier required for instruction '{}'", instr));
+  if (f.other_space) return fail(err, st.mnemonic, fmt::format("State space incorrect for instruction '{}'", instr));
+  if (f.type.empty())
+    return fail(err, st.mnemonic,
+                fmt::format("Unexpected number of instruction types specified for {} with shape '.m8n8'", instr));
+  if (f.type != "b16")
+    return fail(err, st.mnemonic, fmt::format("Incorrect instruction type specified for {} with shape '.m8n8'", instr));
+  const unsigned want = static_cast<unsigned>(f.num[1] - '0');
+  if (st.forms[vec] != OperandForm::vector || n != want)
+    return fail(err, st.operands[vec],
+                fmt::format("Vector of size {} is expected for argument {} of instruction '{}'", want, vec, instr));
+  return true;
+}
+
+bool check_movmatrix(const Statement& st, const Capabilities& caps, const RegisterTable* regs, Diagnostic& err) {
+  MatrixForm f;
+  if (!read_matrix(st, "movmatrix", f, err)) return false;
+  if (f.type != "b16" || !f.extra_type.empty())
+    return fail(err, st.mnemonic, "Unexpected instruction types specified for 'movmatrix'");
+  if (st.num_operands != 2) return fail(err, st.mnemonic, "Arguments mismatch for instruction 'movmatrix'");
+  for (unsigned k = 0; k < 2; ++k)
+    if (st.forms[k] == OperandForm::vector)
+      return fail(err, st.operands[k], "Vector operand is not allowed for instruction 'movmatrix'");
+  for (unsigned k = 0; k < 2; ++k)
+    if (!check_elements(st.operands[k], st.forms[k], {32, true, true}, regs, "movmatrix", err)) return false;
+  if (std::string e = gate_error({"movmatrix", 75, 78}, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
+  if (f.shape == "m16n8" && !specific_target(caps))
+    return fail(err, st.mnemonic, fmt::format("Feature '.m16n8' not supported on .target '{}'", caps.target_name));
+  if (!f.sync) return fail(err, st.mnemonic, ".sync modifier required for instruction 'movmatrix'");
+  if (!f.aligned) return fail(err, st.mnemonic, ".aligned modifier required for instruction 'movmatrix'");
+  if (f.shape != "m8n8")
+    return fail(
+        err, st.mnemonic,
+        fmt::format("Illegal matrix shape '{}{}' for instruction 'movmatrix'", f.shape.empty() ? "" : ".", f.shape));
+  if (!f.trans) return fail(err, st.mnemonic, ".trans modifier required for instruction 'movmatrix'");
+  return true;
+}
+
+}  // namespace
+
+const MmaRow* mma_rows_begin() { return std::begin(kMma); }
+const MmaRow* mma_rows_end() { return std::end(kMma); }
+
+bool is_tensor_statement(const Statement& st) {
+  const std::string_view m = st.mnemonic.text;
+  const std::string_view op = m.substr(0, m.find('.'));
+  const Words w = split(m);
+  if (op == "mma") {
+    for (unsigned i = 0; i < w.n; ++i)
+      if (w.list[i] == "sp" || w.list[i].substr(0, 2) == "sp" || w.list[i].find("::") != std::string_view::npos ||
+          w.list[i] == "block_scale")
+        return false;
+    return true;
+  }
+  if (op == "ldmatrix" || op == "stmatrix") {
+    for (unsigned i = 0; i < w.n; ++i)
+      if (w.list[i] == "m16n16" || w.list[i] == "m8n16" || w.list[i].find("x16") != std::string_view::npos)
+        return false;
+    return true;
+  }
+  return op == "movmatrix";
+}
+
+bool check_tensor_statement(const Statement& st, const Capabilities& caps, const RegisterTable* regs, Diagnostic& err) {
+  const std::string_view m = st.mnemonic.text;
+  const std::string_view op = m.substr(0, m.find('.'));
+  if (op == "mma") return check_mma(st, caps, regs, err);
+  if (op == "movmatrix") return check_movmatrix(st, caps, regs, err);
+  return check_ldst_matrix(st, caps, regs, err, op == "stmatrix");
+}
+
+}  // namespace ptxfu::isa
