@@ -13,8 +13,8 @@ constexpr TensorGate kNoGate{};
 constexpr TensorGate kFp8{"mma with FP8 floating point type", 89, 84};
 constexpr TensorGate kFp8Acc16{"mma with FP8 floating point type and FP16 accumulation", 89, 87};
 constexpr TensorGate kFp8K16{"mma with FP8 floating point type and .m16n8k16 shape", 89, 87};
-constexpr TensorGate kBf16{".bf16", 80, 70};
-constexpr TensorGate kTf32{".tf32", 80, 70};
+constexpr TensorGate kBf16{".bf16", 80, 70, true};
+constexpr TensorGate kTf32{".tf32", 80, 70, true};
 
 // mma.sync (PTX ISA 9.1, "Matrix multiply-accumulate operation using mma
 // instruction"): fragment sizes from its "Matrix Fragments" sections; the
@@ -123,6 +123,8 @@ bool fail(Diagnostic& err, const Token& at, std::string message) {
 std::string gate_error(const TensorGate& g, const Capabilities& caps, std::string_view kind = "Feature",
                        std::string_view on = "") {
   if (g.name.empty()) return {};
+  if (g.target_first && caps.sm < g.min_sm)
+    return fmt::format("{} '{}'{} requires .target sm_{} or higher", kind, g.name, on, g.min_sm);
   if (caps.ptx < g.min_ptx)
     return fmt::format("{} '{}'{} requires PTX ISA .version {} or later", kind, g.name, on,
                        format_ptx_version(g.min_ptx));
@@ -205,6 +207,7 @@ struct MmaForm {
   bool sync = false, aligned = false, satfinite = false, popc = false;
   std::string_view bitop;     // "xor", "and" or empty
   std::string_view rounding;  // the f64 forms take one
+  std::string foreign;        // the error of the first word mma does not take
   std::string_view shapes[2];
   unsigned num_shapes = 0;
   std::string_view layouts[3];
@@ -236,10 +239,9 @@ bool read_mma(const Statement& st, MmaForm& f, Diagnostic& err) {
       if (f.num_types < 6) f.types[f.num_types++] = x;
     } else if (listed(kRoundings, x)) {
       f.rounding = x;
-    } else if (listed(kForeignModifiers, x)) {
-      return fail(err, st.mnemonic, fmt::format("Illegal modifier '.{}' for instruction 'mma'", x));
-    } else {
-      return fail(err, st.mnemonic, fmt::format("Unknown modifier '.{}'", x));
+    } else if (f.foreign.empty()) {  // reported after the types' own target needs
+      f.foreign = listed(kForeignModifiers, x) ? fmt::format("Illegal modifier '.{}' for instruction 'mma'", x)
+                                               : fmt::format("Unknown modifier '.{}'", x);
     }
   }
   if (f.num_layouts > 2) return fail(err, st.mnemonic, "Parsing error near '.row': too many layout specifiers");
@@ -268,8 +270,6 @@ std::string mma_type_gate(const MmaForm& f, const Capabilities& caps) {
     if (t == "bf16" && caps.sm < 80) return gate_error(kBf16, caps);
     if (t == "tf32" && caps.sm < 80) return gate_error(kTf32, caps);
   }
-  if (f.num_types == 4 && (listed("e4m3 e5m2", f.types[1]) || listed("e4m3 e5m2", f.types[2])))
-    return gate_error(kFp8, caps);
   return {};
 }
 
@@ -301,6 +301,8 @@ bool mma_operands_known(const Statement& st, const MmaForm& f, const RegisterTab
 }
 
 // The row's own rules: layouts, the C and D types, satfinite and the bit operation.
+// The row's own rules that ptxas applies before the row's target needs:
+// layouts, the B, C and D types, the bit operation.
 bool mma_row_rules(const Statement& st, const MmaForm& f, const MmaRow& r, Diagnostic& err) {
   const std::string_view d = f.types[0], b = f.types[2], c = f.types[3];
   if (!r.any_layout && f.layouts[0] != "row")
@@ -312,6 +314,20 @@ bool mma_row_rules(const Statement& st, const MmaForm& f, const MmaRow& r, Diagn
   if (!listed(r.ab, b) || !listed(r.cd, c) || !listed(r.cd, d))
     return fail(err, st.mnemonic,
                 fmt::format("Incorrect instruction type specified for mma with shape '.{}'", f.shapes[0]));
+  if (f.popc && f.bitop.empty())
+    return fail(err, st.mnemonic, "Illegal reduction operation for instruction 'mma.s32.s32'");
+  if ((r.mods & kMmaBitOp) && (f.bitop.empty() || !f.popc))
+    return fail(err, st.mnemonic,
+                fmt::format("Unexpected number of operations specified for mma with shape '.{}'", f.shapes[0]));
+  if (!(r.mods & (kMmaBitOp | kMmaBitOpIgnored)) && !f.bitop.empty())
+    return fail(err, st.mnemonic, "Illegal reduction operation for instruction 'mma.s32.s32'");
+  return true;
+}
+
+// The rules ptxas applies after the row's target needs: one accumulator
+// type, the rounding of the f64 forms, .satfinite.
+bool mma_late_rules(const Statement& st, const MmaForm& f, const MmaRow& r, Diagnostic& err) {
+  const std::string_view d = f.types[0], c = f.types[3];
   if (d != c && !(r.mixed_acc && d == "f32"))
     return fail(err, st.mnemonic,
                 fmt::format(".dtype must be '.{0}' when .ctype is '.{0}' for 'mma' instruction with shape '.{1}'", c,
@@ -320,13 +336,6 @@ bool mma_row_rules(const Statement& st, const MmaForm& f, const MmaRow& r, Diagn
     return fail(err, st.mnemonic, "Illegal rounding modifier for instruction 'mma'");
   if (f.satfinite && !(r.mods & kMmaSatfinite))
     return fail(err, st.mnemonic, "Illegal modifier '.satfinite' for instruction 'mma'");
-  if (f.popc && f.bitop.empty())
-    return fail(err, st.mnemonic, "Illegal reduction operation for instruction 'mma.s32.s32'");
-  if ((r.mods & kMmaBitOp) && (f.bitop.empty() || !f.popc))
-    return fail(err, st.mnemonic,
-                fmt::format("Unexpected number of operations specified for mma with shape '.{}'", f.shapes[0]));
-  if (!(r.mods & (kMmaBitOp | kMmaBitOpIgnored)) && !f.bitop.empty())
-    return fail(err, st.mnemonic, "Illegal reduction operation for instruction 'mma.s32.s32'");
   return true;
 }
 
@@ -346,26 +355,29 @@ bool mma_fragments(const Statement& st, const MmaForm& f, const MmaRow& r, Diagn
 bool check_mma(const Statement& st, const Capabilities& caps, const RegisterTable* regs, Diagnostic& err) {
   MmaForm f;
   if (!read_mma(st, f, err)) return false;
-  if (!f.sync) return fail(err, st.mnemonic, ".sync modifier required for instruction 'mma'");
   if (std::string g = mma_type_gate(f, caps); !g.empty()) return fail(err, st.mnemonic, std::move(g));
+  if (!f.foreign.empty()) return fail(err, st.mnemonic, f.foreign);
+  if (!f.sync) return fail(err, st.mnemonic, ".sync modifier required for instruction 'mma'");
+  if (!mma_types_known(f)) return fail(err, st.mnemonic, "Unexpected instruction types specified for 'mma'");
+  if (!mma_operands_known(st, f, regs, err)) return false;
+  if (listed("e4m3 e5m2", f.types[1]) || listed("e4m3 e5m2", f.types[2]))
+    if (std::string e = gate_error(kFp8, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
   if (!f.aligned) return fail(err, st.mnemonic, ".aligned modifier required for instruction 'mma'");
   if (f.num_shapes > 1) return fail(err, st.mnemonic, "Multiple matrix shape modifiers specified");
   if (f.num_shapes == 0) return fail(err, st.mnemonic, "Shape modifier required for instruction 'mma'");
-  if (!mma_types_known(f)) return fail(err, st.mnemonic, "Unexpected instruction types specified for 'mma'");
-  if (!mma_operands_known(st, f, regs, err)) return false;
-  const MmaRow* r = mma_row(f);
-  if (r)
-    for (const TensorGate& g : r->gates)
-      if (std::string e = gate_error(g, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
-  if (f.bitop == "and" && r && (r->mods & kMmaBitOp))
-    if (std::string e = gate_error(kAndGate, caps, "Modifier", " on 'mma'"); !e.empty())
-      return fail(err, st.mnemonic, std::move(e));
   if (f.num_layouts == 0) return fail(err, st.mnemonic, "'.alayout.blayout' modifier required for instruction 'mma'");
   if (f.num_layouts == 1) return fail(err, st.mnemonic, "'.blayout' modifier required for instruction 'mma'");
+  const MmaRow* r = mma_row(f);
   if (!r)
     return fail(err, st.mnemonic,
                 fmt::format("Incorrect instruction type specified for mma with shape '.{}'", f.shapes[0]));
-  return mma_row_rules(st, f, *r, err) && mma_fragments(st, f, *r, err);
+  if (!mma_row_rules(st, f, *r, err)) return false;
+  for (const TensorGate& g : r->gates)
+    if (std::string e = gate_error(g, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
+  if (f.bitop == "and" && (r->mods & kMmaBitOp))
+    if (std::string e = gate_error(kAndGate, caps, "Modifier", " on 'mma'"); !e.empty())
+      return fail(err, st.mnemonic, std::move(e));
+  return mma_late_rules(st, f, *r, err) && mma_fragments(st, f, *r, err);
 }
 
 // ldmatrix / stmatrix / movmatrix: the words of one mnemonic.
@@ -423,7 +435,7 @@ bool check_ldst_matrix(const Statement& st, const Capabilities& caps, const Regi
   const unsigned n = elements_in(st, vec);
   if (n != 1 && n != 2 && n != 4) return fail(err, st.operands[vec], fmt::format("Illegal vector size: {}", n));
   if (!check_elements(st.operands[vec], st.forms[vec], {32, true, true}, regs, instr, err)) return false;
-  const TensorGate gate = store ? TensorGate{"stmatrix", 90, 78} : TensorGate{"ldmatrix", 75, 65};
+  const TensorGate gate = store ? TensorGate{"stmatrix", 90, 78, true} : TensorGate{"ldmatrix", 75, 65};
   if (std::string e = gate_error(gate, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
   if (f.cta && caps.ptx < 78) return fail(err, st.mnemonic, "Feature '::cta' requires PTX ISA .version 7.8 or later");
   if (f.shape == "m16n8" && !specific_target(caps))

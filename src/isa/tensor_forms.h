@@ -21,6 +21,7 @@ struct TensorGate {
   std::string_view name;  // empty: no gate
   uint16_t min_sm = 0;
   uint16_t min_ptx = 0;
+  bool target_first = false;  // ptxas names the target before the version where both fall short
 };
 
 // Which modifiers an mma row takes besides its shape, layouts and types.
