@@ -20,6 +20,7 @@ constexpr TensorGate kTf32{".tf32", 80, 70, true};
 // instruction"): fragment sizes from its "Matrix Fragments" sections; the
 // targets and versions as ptxas 13.0 checks them (sm_70 forms: PTX ISA,
 // ptxas 13.0 assembles nothing older than sm_75).
+// clang-format off
 constexpr MmaRow kMma[] = {
     // shape, A/B types, C/D types, a, b, c16, c32, any layout, mixed acc, mods, layout name, gates
     {"m8n8k4", "f16", "f16 f32", 2, 2, 4, 8, true, true, kMmaPlain, "mma", {{".m8n8k4", 70, 64}}},
@@ -29,21 +30,10 @@ constexpr MmaRow kMma[] = {
     {"m16n8k16", "bf16", "f32", 4, 2, 0, 4, false, false, kMmaPlain, "mma", {kBf16}},
     {"m16n8k4", "tf32", "f32", 2, 1, 0, 4, false, false, kMmaPlain, "mma", {kTf32}},
     {"m16n8k8", "tf32", "f32", 4, 2, 0, 4, false, false, kMmaPlain, "mma", {kTf32}},
-    {"m8n8k4",
-     "f64",
-     "f64",
-     1,
-     1,
-     0,
-     2,
-     false,
-     false,
-     kMmaPlain,
-     "mma with double types",
-     {{".m8n8k4 with double types", 80, 70}}},
-    {"m16n8k4", "f64", "f64", 2, 1, 0, 4, false, false, kMmaPlain, "mma", {{".m16n8k4 with double types", 90, 78}}},
-    {"m16n8k8", "f64", "f64", 4, 2, 0, 4, false, false, kMmaPlain, "mma", {{".m16n8k8 with double types", 90, 78}}},
-    {"m16n8k16", "f64", "f64", 8, 4, 0, 4, false, false, kMmaPlain, "mma", {{".m16n8k16 with double types", 90, 78}}},
+    {"m8n8k4", "f64", "f64", 1, 1, 0, 2, false, false, kMmaPlain | kMmaASizeIsArguments | kMmaBSizeIsArguments, "mma with double types", {{".m8n8k4 with double types", 80, 70}}},
+    {"m16n8k4", "f64", "f64", 2, 1, 0, 4, false, false, kMmaPlain | kMmaASizeIsArguments | kMmaBSizeIsArguments, "mma", {{".m16n8k4 with double types", 90, 78}}},
+    {"m16n8k8", "f64", "f64", 4, 2, 0, 4, false, false, kMmaPlain | kMmaASizeIsArguments | kMmaBSizeIsArguments, "mma", {{".m16n8k8 with double types", 90, 78}}},
+    {"m16n8k16", "f64", "f64", 8, 4, 0, 4, false, false, kMmaPlain | kMmaASizeIsArguments | kMmaBSizeIsArguments, "mma", {{".m16n8k16 with double types", 90, 78}}},
     {"m8n8k16", "s8 u8", "s32", 1, 1, 0, 2, false, false, kMmaSatfinite, "mma", {{".m8n8k16", 75, 65}}},
     {"m16n8k16", "s8 u8", "s32", 2, 1, 0, 4, false, false, kMmaSatfinite, "mma", {{".m16n8k16", 80, 70}}},
     {"m16n8k32", "s8 u8", "s32", 4, 2, 0, 4, false, false, kMmaSatfinite, "mma", {{".m16n8k32", 80, 70}}},
@@ -83,8 +73,8 @@ constexpr MmaRow kMma[] = {
      kMmaSatfinite | kMmaBitOpIgnored,
      "mma",
      {{".m16n8k64", 80, 70}}},
-    {"m8n8k128", "b1", "s32", 1, 1, 0, 2, false, false, kMmaBitOp, "mma", {{".m8n8k128", 75, 70}}},
-    {"m16n8k128", "b1", "s32", 2, 1, 0, 4, false, false, kMmaBitOp, "mma", {{".m16n8k128", 80, 70}}},
+    {"m8n8k128", "b1", "s32", 1, 1, 0, 2, false, false, kMmaBitOp | kMmaASizeIsArguments | kMmaBSizeIsArguments, "mma", {{".m8n8k128", 75, 70}}},
+    {"m16n8k128", "b1", "s32", 2, 1, 0, 4, false, false, kMmaBitOp | kMmaBSizeIsArguments, "mma", {{".m16n8k128", 80, 70}}},
     {"m16n8k256", "b1", "s32", 4, 2, 0, 4, false, false, kMmaBitOp, "mma", {{".m16n8k256", 80, 70}}},
     {"m16n8k32", "e4m3 e5m2", "f32", 4, 2, 0, 4, false, false, kMmaPlain, "mma", {kFp8}},
     {"m16n8k32", "e4m3 e5m2", "f16", 4, 2, 2, 0, false, false, kMmaPlain, "mma", {kFp8, kFp8Acc16}},
@@ -92,6 +82,7 @@ constexpr MmaRow kMma[] = {
     {"m16n8k16", "e4m3 e5m2", "f32", 2, 0, 0, 4, false, false, kMmaPlain, "mma", {kFp8, kFp8K16}},
     {"m16n8k16", "e4m3 e5m2", "f16", 2, 0, 2, 0, false, false, kMmaPlain, "mma", {kFp8, kFp8K16, kFp8Acc16}},
 };
+// clang-format on
 
 // The .and bit operation came after .xor.
 constexpr TensorGate kAndGate{".and", 80, 71};
@@ -208,6 +199,7 @@ struct MmaForm {
   std::string_view bitop;     // "xor", "and" or empty
   std::string_view rounding;  // the f64 forms take one
   std::string foreign;        // the error of the first word mma does not take
+  bool relu = false;          // that word is .relu, which is newer than some versions
   std::string_view shapes[2];
   unsigned num_shapes = 0;
   std::string_view layouts[3];
@@ -242,6 +234,7 @@ bool read_mma(const Statement& st, MmaForm& f, Diagnostic& err) {
     } else if (f.foreign.empty()) {  // reported after the types' own target needs
       f.foreign = listed(kForeignModifiers, x) ? fmt::format("Illegal modifier '.{}' for instruction 'mma'", x)
                                                : fmt::format("Unknown modifier '.{}'", x);
+      f.relu = x == "relu";
     }
   }
   if (f.num_layouts > 2) return fail(err, st.mnemonic, "Parsing error near '.row': too many layout specifiers");
@@ -314,6 +307,8 @@ bool mma_row_rules(const Statement& st, const MmaForm& f, const MmaRow& r, Diagn
   if (!listed(r.ab, b) || !listed(r.cd, c) || !listed(r.cd, d))
     return fail(err, st.mnemonic,
                 fmt::format("Incorrect instruction type specified for mma with shape '.{}'", f.shapes[0]));
+  if (f.satfinite && !(r.mods & kMmaSatfinite))
+    return fail(err, st.mnemonic, "Illegal modifier '.satfinite' for instruction 'mma'");
   if (f.popc && f.bitop.empty())
     return fail(err, st.mnemonic, "Illegal reduction operation for instruction 'mma.s32.s32'");
   if ((r.mods & kMmaBitOp) && (f.bitop.empty() || !f.popc))
@@ -334,8 +329,6 @@ bool mma_late_rules(const Statement& st, const MmaForm& f, const MmaRow& r, Diag
                             f.shapes[0]));
   if (!f.rounding.empty() && d != "f64")
     return fail(err, st.mnemonic, "Illegal rounding modifier for instruction 'mma'");
-  if (f.satfinite && !(r.mods & kMmaSatfinite))
-    return fail(err, st.mnemonic, "Illegal modifier '.satfinite' for instruction 'mma'");
   return true;
 }
 
@@ -348,13 +341,17 @@ bool mma_fragments(const Statement& st, const MmaForm& f, const MmaRow& r, Diagn
       return fail(err, st.operands[k], fmt::format("Vector expected for argument {}", k));
   for (unsigned k = 0; k < 4; ++k)
     if (want[k] != 0 && elements_in(st, k) != want[k])
-      return fail(err, st.operands[k], "Argument vector size mismatch for instruction 'mma'");
+      return fail(err, st.operands[k],
+                  (k == 1 && (r.mods & kMmaASizeIsArguments)) || (k == 2 && (r.mods & kMmaBSizeIsArguments))
+                      ? "Arguments mismatch for instruction 'mma'"
+                      : "Argument vector size mismatch for instruction 'mma'");
   return true;
 }
 
 bool check_mma(const Statement& st, const Capabilities& caps, const RegisterTable* regs, Diagnostic& err) {
   MmaForm f;
   if (!read_mma(st, f, err)) return false;
+  if (f.relu && caps.ptx < 70) return fail(err, st.mnemonic, "Feature '.relu' requires PTX ISA .version 7.0 or later");
   if (std::string g = mma_type_gate(f, caps); !g.empty()) return fail(err, st.mnemonic, std::move(g));
   if (!f.foreign.empty()) return fail(err, st.mnemonic, f.foreign);
   if (!f.sync) return fail(err, st.mnemonic, ".sync modifier required for instruction 'mma'");
@@ -372,11 +369,11 @@ bool check_mma(const Statement& st, const Capabilities& caps, const RegisterTabl
     return fail(err, st.mnemonic,
                 fmt::format("Incorrect instruction type specified for mma with shape '.{}'", f.shapes[0]));
   if (!mma_row_rules(st, f, *r, err)) return false;
-  for (const TensorGate& g : r->gates)
-    if (std::string e = gate_error(g, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
   if (f.bitop == "and" && (r->mods & kMmaBitOp))
     if (std::string e = gate_error(kAndGate, caps, "Modifier", " on 'mma'"); !e.empty())
       return fail(err, st.mnemonic, std::move(e));
+  for (const TensorGate& g : r->gates)
+    if (std::string e = gate_error(g, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
   return mma_late_rules(st, f, *r, err) && mma_fragments(st, f, *r, err);
 }
 
@@ -426,6 +423,8 @@ bool check_ldst_matrix(const Statement& st, const Capabilities& caps, const Regi
   const std::string_view instr = store ? "stmatrix" : "ldmatrix";
   MatrixForm f;
   if (!read_matrix(st, instr, f, err)) return false;
+  if (f.shape == "m16n8" && !specific_target(caps))
+    return fail(err, st.mnemonic, fmt::format("Feature '.m16n8' not supported on .target '{}'", caps.target_name));
   const bool b16 = f.type == "b16" || f.type == "b8";
   if (!f.extra_type.empty() || (!f.type.empty() && !b16) || (store && f.type.empty()))
     return fail(err, st.mnemonic, fmt::format("Unexpected instruction types specified for '{}'", instr));
@@ -438,8 +437,6 @@ bool check_ldst_matrix(const Statement& st, const Capabilities& caps, const Regi
   const TensorGate gate = store ? TensorGate{"stmatrix", 90, 78, true} : TensorGate{"ldmatrix", 75, 65};
   if (std::string e = gate_error(gate, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
   if (f.cta && caps.ptx < 78) return fail(err, st.mnemonic, "Feature '::cta' requires PTX ISA .version 7.8 or later");
-  if (f.shape == "m16n8" && !specific_target(caps))
-    return fail(err, st.mnemonic, fmt::format("Feature '.m16n8' not supported on .target '{}'", caps.target_name));
   if (!f.sync) return fail(err, st.mnemonic, fmt::format(".sync modifier required for instruction '{}'", instr));
   if (!f.aligned) return fail(err, st.mnemonic, fmt::format(".aligned modifier required for instruction '{}'", instr));
   if (f.shape.empty())
@@ -463,24 +460,26 @@ bool check_ldst_matrix(const Statement& st, const Capabilities& caps, const Regi
 bool check_movmatrix(const Statement& st, const Capabilities& caps, const RegisterTable* regs, Diagnostic& err) {
   MatrixForm f;
   if (!read_matrix(st, "movmatrix", f, err)) return false;
+  if (f.shape == "m16n8" && !specific_target(caps))
+    return fail(err, st.mnemonic, fmt::format("Feature '.m16n8' not supported on .target '{}'", caps.target_name));
   if (f.type != "b16" || !f.extra_type.empty())
     return fail(err, st.mnemonic, "Unexpected instruction types specified for 'movmatrix'");
   if (st.num_operands != 2) return fail(err, st.mnemonic, "Arguments mismatch for instruction 'movmatrix'");
   for (unsigned k = 0; k < 2; ++k)
+    if (st.forms[k] != OperandForm::vector &&
+        !check_elements(st.operands[k], st.forms[k], {32, true, true}, regs, "movmatrix", err))
+      return false;
+  if (std::string e = gate_error({"movmatrix", 75, 78}, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
+  for (unsigned k = 0; k < 2; ++k)
     if (st.forms[k] == OperandForm::vector)
       return fail(err, st.operands[k], "Vector operand is not allowed for instruction 'movmatrix'");
-  for (unsigned k = 0; k < 2; ++k)
-    if (!check_elements(st.operands[k], st.forms[k], {32, true, true}, regs, "movmatrix", err)) return false;
-  if (std::string e = gate_error({"movmatrix", 75, 78}, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
-  if (f.shape == "m16n8" && !specific_target(caps))
-    return fail(err, st.mnemonic, fmt::format("Feature '.m16n8' not supported on .target '{}'", caps.target_name));
   if (!f.sync) return fail(err, st.mnemonic, ".sync modifier required for instruction 'movmatrix'");
   if (!f.aligned) return fail(err, st.mnemonic, ".aligned modifier required for instruction 'movmatrix'");
+  if (!f.trans) return fail(err, st.mnemonic, ".trans modifier required for instruction 'movmatrix'");
   if (f.shape != "m8n8")
     return fail(
         err, st.mnemonic,
         fmt::format("Illegal matrix shape '{}{}' for instruction 'movmatrix'", f.shape.empty() ? "" : ".", f.shape));
-  if (!f.trans) return fail(err, st.mnemonic, ".trans modifier required for instruction 'movmatrix'");
   return true;
 }
 

@@ -26,7 +26,16 @@ struct TensorGate {
 
 // Which modifiers an mma row takes besides its shape, layouts and types.
 // kMmaBitOpIgnored: ptxas 13.0 takes .xor/.and.popc on the 4-bit forms too.
-enum MmaMods : uint8_t { kMmaPlain = 0, kMmaSatfinite = 1, kMmaBitOp = 2, kMmaBitOpIgnored = 4 };
+// k{A,B}SizeIsArguments: that fragment of the wrong size is "Arguments
+// mismatch" to ptxas 13.0, not "Argument vector size mismatch".
+enum MmaMods : uint8_t {
+  kMmaPlain = 0,
+  kMmaSatfinite = 1,
+  kMmaBitOp = 2,
+  kMmaBitOpIgnored = 4,
+  kMmaASizeIsArguments = 8,
+  kMmaBSizeIsArguments = 16,
+};
 
 // One mma.sync form family: d = a * b + c on one shape.
 struct MmaRow {
