@@ -49,6 +49,8 @@ TARGETS = [
     ("sm_90", "7.8"),
     ("sm_90", "8.6"),
     ("sm_120a", "8.7"),
+    
+    ("sm_90a", "8.0"),
 ]
 
 HEADER = """.version {version}
@@ -56,9 +58,9 @@ HEADER = """.version {version}
 .address_size 64
 .visible .entry k() {{
 .reg .b16 %h<48>;
-.reg .b32 %r<48>;
+.reg .b32 %r<136>;
 .reg .b64 %rd<48>;
-.reg .f32 %f<48>;
+.reg .f32 %f<136>;
 .reg .f64 %fd<48>;
 .reg .pred %p<8>;
 """
@@ -278,9 +280,124 @@ def matrix_candidates():
     return out
 
 
+# wgmma (sm_90a): (k shape, A/B types, D types, N values, register A, scale and
+# transpose immediates, extra modifiers). N values from the PTX ISA's tables.
+N_FLOAT = list(range(8, 257, 8))
+N_INT = [8, 16, 24, 32] + list(range(48, 257, 16))
+WGMMA = [
+    ("k16", ["f16"], ["f16", "f32"], N_FLOAT, True, True, [""]),
+    ("k16", ["bf16"], ["f32"], N_FLOAT, True, True, [""]),
+    ("k8", ["tf32"], ["f32"], N_FLOAT, False, True, [""]),
+    ("k32", ["e4m3", "e5m2"], ["f16", "f32"], N_FLOAT, False, True, [""]),
+    ("k32", ["s8", "u8"], ["s32"], N_INT, False, False, ["", "satfinite"]),
+    ("k256", ["b1"], ["s32"], N_INT, False, False, ["and.popc"]),
+]
+
+
+def wgmma_statement(
+    n,
+    k,
+    d,
+    a,
+    b,
+    mods,
+    dregs,
+    a_regs=False,
+    scale_d="%p1",
+    imms=(1, 1, 0, 0),
+    prefix="wgmma.mma_async.sync.aligned",
+):
+    words = [prefix, f"m64n{n}{k}", d, a, b] + [m for m in mods if m]
+    cls = "%f" if d == "f32" else "%r"
+    ops = ["{" + ", ".join(f"{cls}{i}" for i in range(dregs)) + "}"]
+    ops.append("{%r130, %r131, %r132, %r133}" if a_regs else "%rd1")
+    ops += ["%rd2", scale_d] + [str(x) for x in imms]
+    return ".".join(words) + " " + ", ".join(ops)
+
+
+def wgmma_candidates():
+    out = [
+        "wgmma.fence.sync.aligned",
+        "wgmma.commit_group.sync.aligned",
+        "wgmma.wait_group.sync.aligned 0",
+        "wgmma.wait_group.sync.aligned 1",
+        "wgmma.wait_group.sync.aligned %r1",
+        "wgmma.fence.sync",
+        "wgmma.fence.aligned",
+        "wgmma.fence",
+        "wgmma.commit_group.sync",
+        "wgmma.commit_group.aligned",
+        "wgmma.wait_group.sync.aligned",
+        "wgmma.wait_group.aligned 1",
+        "wgmma.fence.sync.aligned %r1",
+        "wgmma.commit_group.sync.aligned 1",
+        "wgmma.wait_group.sync.aligned 0, 1",
+        "wgmma.fence.sync.aligned.b32",
+    ]
+    for k, ab, ds, ns, trans, scale, extra in WGMMA:
+        imms = (1, 1, 0, 0) if trans else (1, 1) if scale else ()
+        for d in ds:
+            per = 2 if d == "f16" else 1
+            for n in [8, 16, 24, 40, 128, 256]:
+                for a in ab:
+                    for b in ab:
+                        for mod in extra:
+                            out.append(
+                                wgmma_statement(
+                                    n, k, d, a, b, [mod], n // 2 // per, imms=imms
+                                )
+                            )
+        d, a, n = ds[-1], ab[0], 16
+        regs = n // 2 // (2 if d == "f16" else 1)
+        base = dict(n=n, k=k, d=d, a=a, b=a, mods=[extra[0]], dregs=regs, imms=imms)
+
+        def w(**kw):
+            args = dict(base)
+            args.update(kw)
+            out.append(wgmma_statement(**args))
+
+        for n2 in (12, 264, 8 * 33):
+            w(n=n2)
+        for t in [
+            "f16",
+            "bf16",
+            "tf32",
+            "f32",
+            "f64",
+            "s8",
+            "u8",
+            "b1",
+            "s32",
+            "e4m3",
+            "e5m2",
+        ]:
+            w(d=t)
+            w(a=t)
+            w(b=t)
+        for sz in (regs - 1, regs + 1, 2 * regs):
+            w(dregs=sz)
+        w(a_regs=True, imms=imms[:3] if trans else imms)
+        w(a_regs=True)
+        w(scale_d="1")
+        w(scale_d="%r1")
+        w(imms=imms + (0,))
+        w(imms=imms[:-1] if imms else (1,))
+        for i in range(len(imms)):
+            for v in (2, -1, 0):
+                bad = list(imms)
+                bad[i] = v
+                w(imms=tuple(bad))
+        for mod in ["satfinite", "and.popc", "xor.popc", "rn", "ftz"]:
+            w(mods=[mod])
+        w(prefix="wgmma.mma_async.sync")
+        w(prefix="wgmma.mma_async.aligned")
+        w(prefix="wgmma.mma_async")
+    return out
+
+
 def candidates():
     seen, out = set(), []
-    for s in mma_candidates() + matrix_candidates():
+    for s in mma_candidates() + matrix_candidates() + wgmma_candidates():
         if s not in seen:
             seen.add(s)
             out.append(s)

@@ -28,8 +28,8 @@ namespace {
 
 // The module each column's candidates stand in (as the script writes it).
 constexpr const char* kHeader =
-    ".version {1}\n.target {0}\n.address_size 64\n.visible .entry k() {{\n.reg .b16 %h<48>;\n.reg .b32 %r<48>;\n"
-    ".reg .b64 %rd<48>;\n.reg .f32 %f<48>;\n.reg .f64 %fd<48>;\n.reg .pred %p<8>;\n";
+    ".version {1}\n.target {0}\n.address_size 64\n.visible .entry k() {{\n.reg .b16 %h<48>;\n.reg .b32 %r<136>;\n"
+    ".reg .b64 %rd<48>;\n.reg .f32 %f<136>;\n.reg .f64 %fd<48>;\n.reg .pred %p<8>;\n";
 constexpr unsigned kHeaderLines = 10;
 
 struct Column {
