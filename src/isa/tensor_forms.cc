@@ -591,14 +591,17 @@ bool wgmma_immediates(const Statement& st, const WgmmaRow& r, std::string_view n
   return true;
 }
 
-bool wgmma_operands(const Statement& st, const WgmmaForm& f, const WgmmaRow& r, const RegisterTable* regs,
-                    std::string_view name, Diagnostic& err) {
+// How many operands, and each of the kind and width it must be.
+bool wgmma_operand_kinds(const Statement& st, const WgmmaForm& f, const WgmmaRow& r, const RegisterTable* regs,
+                         std::string_view name, Diagnostic& err) {
   const bool a_regs = st.num_operands > 1 && st.forms[1] == OperandForm::vector;
-  const unsigned want = 4 + (r.scale_imms ? 2 : 0) + (r.trans_imms ? (a_regs ? 1 : 2) : 0);
+  const unsigned most = 4 + (r.scale_imms ? 2 : 0) + (r.trans_imms ? 2 : 0);
+  const unsigned want = most - (r.trans_imms && a_regs ? 1 : 0);
   const auto mismatch = [&](std::string_view who) {
     return fail(err, st.mnemonic, fmt::format("Arguments mismatch for instruction '{}'", who));
   };
-  if (st.num_operands != want) return mismatch(name);
+  // More operands than the family ever takes: ptxas names the family.
+  if (st.num_operands != want) return mismatch(st.num_operands > most ? name : "wgmma.mma_async");
   if (st.forms[0] != OperandForm::vector) return mismatch("wgmma.mma_async");
   if (!check_elements(st.operands[0], st.forms[0], element_of(f.types[0]), regs, "wgmma.mma_async", err)) return false;
   if (a_regs ? !check_elements(st.operands[1], st.forms[1], {32, true, true}, regs, "wgmma.mma_async", err)
@@ -610,6 +613,13 @@ bool wgmma_operands(const Statement& st, const WgmmaForm& f, const WgmmaRow& r, 
     const bool imm = classify_literal(st.operands[3].text) == LiteralKind::integer;
     if (!imm && (!p || p->kind != RegKind::predicate)) return mismatch("wgmma.mma_async");
   }
+  return true;
+}
+
+// The sizes of D and a register A, and the immediates' values.
+bool wgmma_operand_values(const Statement& st, const WgmmaForm& f, const WgmmaRow& r, std::string_view name,
+                          Diagnostic& err) {
+  const bool a_regs = st.forms[1] == OperandForm::vector;
   const unsigned dregs = f.n / (f.types[0] == "f16" ? 4 : 2);
   if (elements_in(st, 0) != dregs)
     return fail(err, st.operands[0], fmt::format("Argument vector size mismatch for instruction '{}'", name));
@@ -618,28 +628,43 @@ bool wgmma_operands(const Statement& st, const WgmmaForm& f, const WgmmaRow& r, 
   return wgmma_immediates(st, r, name, 4, err);
 }
 
+// The form's target needs: mixed integer types (PTX 8.4), the family's PTX
+// version, and sm_90a.
+bool wgmma_gates(const Statement& st, const Capabilities& caps, std::string_view name, bool mixed, Diagnostic& err) {
+  if (mixed && caps.ptx < 84)
+    return fail(err, st.mnemonic, "Feature 'WGMMA with mixed integer types' requires PTX ISA .version 8.4 or later");
+  const std::string feature = fmt::format("WGMMA{}", name.substr(std::string_view("wgmma.mma_async").size()));
+  if (caps.ptx < kWgmmaGate.min_ptx)
+    return fail(err, st.mnemonic,
+                fmt::format("Feature '{}' requires PTX ISA .version {} or later", feature,
+                            format_ptx_version(kWgmmaGate.min_ptx)));
+  if (caps.target_name != "sm_90a")
+    return fail(err, st.mnemonic,
+                fmt::format("Instruction '{}' not supported on .target '{}'", name, caps.target_name));
+  return true;
+}
+
 bool check_wgmma_mma(const Statement& st, const Capabilities& caps, const RegisterTable* regs, Diagnostic& err) {
   WgmmaForm f;
   read_wgmma(st.mnemonic.text, f);
+  for (unsigned i = 0; i < f.num_types && i < 4; ++i) {
+    const TensorGate* g = f.types[i] == "bf16" ? &kBf16 : f.types[i] == "tf32" ? &kTf32 : nullptr;
+    if (g && caps.sm < g->min_sm) return fail(err, st.mnemonic, gate_error(*g, caps));
+  }
   if (f.shapes == 0) {
     const Words w = split(st.mnemonic.text);
     for (unsigned i = 1; i < w.n; ++i)
       if (w.list[i].substr(0, 3) == "m64")
         return fail(err, st.mnemonic, fmt::format("Unknown modifier '.{}'", w.list[i]));
   }
-  if (caps.target_name != "sm_90a")
-    return fail(err, st.mnemonic,
-                fmt::format("Instruction 'wgmma.mma_async' not supported on .target '{}'", caps.target_name));
-  if (std::string e = gate_error(kWgmmaGate, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
-  if (!f.foreign.empty()) return fail(err, st.mnemonic, f.foreign);
   if (!f.sync) return fail(err, st.mnemonic, ".sync modifier required for instruction 'wgmma.mma_async'");
   const WgmmaRow* r = wgmma_row(f);
   if (!r || (!f.bitop.empty() && !(r->mods & kMmaBitOp)) || (f.popc && !(r->mods & kMmaBitOp)))
     return fail(err, st.mnemonic, "Unexpected instruction types specified for 'wgmma.mma_async'");
   const bool mixed = !r->mixed.empty() && f.types[1] != f.types[2];
   const std::string_view name = mixed ? r->mixed : r->name;
-  if (mixed && caps.ptx < 84)
-    return fail(err, st.mnemonic, "Feature 'WGMMA with mixed integer types' requires PTX ISA .version 8.4 or later");
+  if (!wgmma_operand_kinds(st, f, *r, regs, name, err) || !wgmma_gates(st, caps, name, mixed, err)) return false;
+  if (!f.foreign.empty()) return fail(err, st.mnemonic, f.foreign);
   if (f.satfinite && !(r->mods & kMmaSatfinite))
     return fail(err, st.mnemonic, fmt::format("Illegal modifier '.satfinite' for instruction '{}'", name));
   if ((r->mods & kMmaBitOp) && (f.bitop != "and" || !f.popc))
@@ -649,7 +674,7 @@ bool check_wgmma_mma(const Statement& st, const Capabilities& caps, const Regist
   if (f.shapes == 0) return fail(err, st.mnemonic, "Shape modifier required for instruction 'wgmma.mma_async'");
   if (f.k != r->k || !wgmma_n_legal(*r, f.n))
     return fail(err, st.mnemonic, fmt::format("Illegal matrix shape '.{}' for instruction '{}'", f.shape, name));
-  return wgmma_operands(st, f, *r, regs, name, err);
+  return wgmma_operand_values(st, f, *r, name, err);
 }
 
 // wgmma.fence, wgmma.commit_group, wgmma.wait_group N.
@@ -662,16 +687,16 @@ bool check_wgmma_sync(const Statement& st, const Capabilities& caps, std::string
     else if (w.list[i] != "aligned")
       types = true;
   }
-  if (caps.target_name != "sm_90a")
-    return fail(err, st.mnemonic,
-                fmt::format("Instruction '{}' not supported on .target '{}'", instr, caps.target_name));
-  if (std::string e = gate_error(kWgmmaGate, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
   if (types) return fail(err, st.mnemonic, fmt::format("Unexpected instruction types specified for '{}'", instr));
   if (!sync) return fail(err, st.mnemonic, fmt::format(".sync modifier required for instruction '{}'", instr));
   const bool wait = instr == "wgmma.wait_group";
   const bool ok = wait ? st.num_operands == 1 && classify_literal(st.operands[0].text) == LiteralKind::integer
                        : st.num_operands == 0;
   if (!ok) return fail(err, st.mnemonic, fmt::format("Arguments mismatch for instruction '{}'", instr));
+  if (std::string e = gate_error(kWgmmaGate, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
+  if (caps.target_name != "sm_90a")
+    return fail(err, st.mnemonic,
+                fmt::format("Instruction '{}' not supported on .target '{}'", instr, caps.target_name));
   return true;
 }
 
