@@ -518,7 +518,9 @@ struct WgmmaForm {
   std::string_view k;
   std::string_view types[4];
   unsigned num_types = 0;
-  std::string foreign;
+  std::string foreign;   // the first word wgmma does not take
+  bool unknown = false;  // ... and PTX has no such modifier at all
+  bool rounding = false;
 };
 
 // "m64n16k16" -> n 16, k "k16"; false when it is no wgmma shape.
@@ -557,11 +559,13 @@ void read_wgmma(std::string_view mnemonic, WgmmaForm& f) {
     } else if (listed(kTypeNames, x)) {
       if (f.num_types < 4) f.types[f.num_types] = x;
       ++f.num_types;
+    } else if (listed(kRoundings, x)) {
+      f.rounding = true;
     } else if (f.foreign.empty()) {
-      f.foreign = listed(kRoundings, x) ? std::string("Illegal rounding modifier for instruction 'wgmma.mma_async'")
-                  : listed(kForeignModifiers, x)
+      f.foreign = listed(kForeignModifiers, x)
                       ? fmt::format("Illegal modifier '.{}' for instruction 'wgmma.mma_async'", x)
                       : fmt::format("Unknown modifier '.{}'", x);
+      f.unknown = !listed(kForeignModifiers, x);
     }
   }
 }
@@ -647,15 +651,10 @@ bool wgmma_gates(const Statement& st, const Capabilities& caps, std::string_view
 bool check_wgmma_mma(const Statement& st, const Capabilities& caps, const RegisterTable* regs, Diagnostic& err) {
   WgmmaForm f;
   read_wgmma(st.mnemonic.text, f);
+  if (f.unknown) return fail(err, st.mnemonic, f.foreign);
   for (unsigned i = 0; i < f.num_types && i < 4; ++i) {
     const TensorGate* g = f.types[i] == "bf16" ? &kBf16 : f.types[i] == "tf32" ? &kTf32 : nullptr;
     if (g && caps.sm < g->min_sm) return fail(err, st.mnemonic, gate_error(*g, caps));
-  }
-  if (f.shapes == 0) {
-    const Words w = split(st.mnemonic.text);
-    for (unsigned i = 1; i < w.n; ++i)
-      if (w.list[i].substr(0, 3) == "m64")
-        return fail(err, st.mnemonic, fmt::format("Unknown modifier '.{}'", w.list[i]));
   }
   if (!f.sync) return fail(err, st.mnemonic, ".sync modifier required for instruction 'wgmma.mma_async'");
   const WgmmaRow* r = wgmma_row(f);
@@ -663,8 +662,10 @@ bool check_wgmma_mma(const Statement& st, const Capabilities& caps, const Regist
     return fail(err, st.mnemonic, "Unexpected instruction types specified for 'wgmma.mma_async'");
   const bool mixed = !r->mixed.empty() && f.types[1] != f.types[2];
   const std::string_view name = mixed ? r->mixed : r->name;
-  if (!wgmma_operand_kinds(st, f, *r, regs, name, err) || !wgmma_gates(st, caps, name, mixed, err)) return false;
+  if (!wgmma_operand_kinds(st, f, *r, regs, name, err)) return false;
   if (!f.foreign.empty()) return fail(err, st.mnemonic, f.foreign);
+  if (!wgmma_gates(st, caps, name, mixed, err)) return false;
+  if (f.rounding) return fail(err, st.mnemonic, "Illegal rounding modifier for instruction 'wgmma.mma_async'");
   if (f.satfinite && !(r->mods & kMmaSatfinite))
     return fail(err, st.mnemonic, fmt::format("Illegal modifier '.satfinite' for instruction '{}'", name));
   if ((r->mods & kMmaBitOp) && (f.bitop != "and" || !f.popc))
@@ -693,7 +694,10 @@ bool check_wgmma_sync(const Statement& st, const Capabilities& caps, std::string
   const bool ok = wait ? st.num_operands == 1 && classify_literal(st.operands[0].text) == LiteralKind::integer
                        : st.num_operands == 0;
   if (!ok) return fail(err, st.mnemonic, fmt::format("Arguments mismatch for instruction '{}'", instr));
-  if (std::string e = gate_error(kWgmmaGate, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
+  if (caps.ptx < kWgmmaGate.min_ptx)
+    return fail(err, st.mnemonic,
+                fmt::format("Feature '{}' requires PTX ISA .version {} or later", kWgmmaGate.name,
+                            format_ptx_version(kWgmmaGate.min_ptx)));
   if (caps.target_name != "sm_90a")
     return fail(err, st.mnemonic,
                 fmt::format("Instruction '{}' not supported on .target '{}'", instr, caps.target_name));
