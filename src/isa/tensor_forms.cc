@@ -492,6 +492,7 @@ struct WgmmaRow {
   std::string_view ab;     // A and B types (mixed within the list)
   std::string_view d;      // D types
   bool int_n;              // N from the integer list (8, 16, 24, 32, 48, 64, ..., 256), else every multiple of 8
+  bool n_unknown;          // an N it does not take is "Unknown modifier" to ptxas, not "Illegal matrix shape"
   bool scale_imms;         // imm-scale-a, imm-scale-b (-1 or 1)
   bool trans_imms;         // imm-trans-a, imm-trans-b (0 or 1)
   uint8_t mods;            // MmaMods: satfinite, the bit operation (.and.popc only)
@@ -500,13 +501,13 @@ struct WgmmaRow {
 };
 // clang-format off
 constexpr WgmmaRow kWgmma[] = {
-    {"k16", "f16", "f16 f32", false, true, true, kMmaPlain, "wgmma.mma_async with floating point types", ""},
-    {"k16", "bf16", "f32", false, true, true, kMmaPlain, "wgmma.mma_async with floating point types", ""},
-    {"k8", "tf32", "f32", false, true, false, kMmaPlain, "wgmma.mma_async with floating point types", ""},
-    {"k32", "e4m3 e5m2", "f16 f32", false, true, false, kMmaPlain, "wgmma.mma_async with FP8 types", ""},
-    {"k32", "s8 u8", "s32", true, false, false, kMmaSatfinite, "wgmma.mma_async with integer types",
+    {"k16", "f16", "f16 f32", false, false, true, true, kMmaPlain, "wgmma.mma_async with floating point types", ""},
+    {"k16", "bf16", "f32", false, false, true, true, kMmaPlain, "wgmma.mma_async with floating point types", ""},
+    {"k8", "tf32", "f32", false, false, true, false, kMmaPlain, "wgmma.mma_async with floating point types", ""},
+    {"k32", "e4m3 e5m2", "f16 f32", false, false, true, false, kMmaPlain, "wgmma.mma_async with FP8 types", ""},
+    {"k32", "s8 u8", "s32", true, false, false, false, kMmaSatfinite, "wgmma.mma_async with integer types",
      "wgmma.mma_async with mixed integer types"},
-    {"k256", "b1", "s32", true, false, false, kMmaBitOp, "wgmma.mma_async with boolean type", ""},
+    {"k256", "b1", "s32", true, true, false, false, kMmaBitOp, "wgmma.mma_async with boolean type", ""},
 };
 // clang-format on
 constexpr TensorGate kWgmmaGate{"WGMMA", 90, 80};
@@ -595,6 +596,16 @@ bool wgmma_immediates(const Statement& st, const WgmmaRow& r, std::string_view n
   return true;
 }
 
+// Whether a form of the family ptxas calls `name` takes `count` operands.
+bool wgmma_count_of(std::string_view name, unsigned count) {
+  for (const WgmmaRow& r : kWgmma) {
+    if (r.name != name && r.mixed != name) continue;
+    const unsigned most = 4 + (r.scale_imms ? 2 : 0) + (r.trans_imms ? 2 : 0);
+    if (count == most || (r.trans_imms && count == most - 1)) return true;
+  }
+  return false;
+}
+
 // How many operands, and each of the kind and width it must be.
 bool wgmma_operand_kinds(const Statement& st, const WgmmaForm& f, const WgmmaRow& r, const RegisterTable* regs,
                          std::string_view name, Diagnostic& err) {
@@ -604,8 +615,8 @@ bool wgmma_operand_kinds(const Statement& st, const WgmmaForm& f, const WgmmaRow
   const auto mismatch = [&](std::string_view who) {
     return fail(err, st.mnemonic, fmt::format("Arguments mismatch for instruction '{}'", who));
   };
-  // More operands than the family ever takes: ptxas names the family.
-  if (st.num_operands != want) return mismatch(st.num_operands > most ? name : "wgmma.mma_async");
+  // A count some form of the family (ptxas's name) takes: ptxas names the family.
+  if (st.num_operands != want) return mismatch(wgmma_count_of(name, st.num_operands) ? name : "wgmma.mma_async");
   if (st.forms[0] != OperandForm::vector) return mismatch("wgmma.mma_async");
   if (!check_elements(st.operands[0], st.forms[0], element_of(f.types[0]), regs, "wgmma.mma_async", err)) return false;
   if (a_regs ? !check_elements(st.operands[1], st.forms[1], {32, true, true}, regs, "wgmma.mma_async", err)
@@ -658,6 +669,8 @@ bool check_wgmma_mma(const Statement& st, const Capabilities& caps, const Regist
   }
   if (!f.sync) return fail(err, st.mnemonic, ".sync modifier required for instruction 'wgmma.mma_async'");
   const WgmmaRow* r = wgmma_row(f);
+  if (r && r->n_unknown && f.shapes && !wgmma_n_legal(*r, f.n))
+    return fail(err, st.mnemonic, fmt::format("Unknown modifier '.{}'", f.shape));
   if (!r || (!f.bitop.empty() && !(r->mods & kMmaBitOp)) || (f.popc && !(r->mods & kMmaBitOp)))
     return fail(err, st.mnemonic, "Unexpected instruction types specified for 'wgmma.mma_async'");
   const bool mixed = !r->mixed.empty() && f.types[1] != f.types[2];
