@@ -596,12 +596,13 @@ bool wgmma_immediates(const Statement& st, const WgmmaRow& r, std::string_view n
   return true;
 }
 
-// Whether a form of the family ptxas calls `name` takes `count` operands.
-bool wgmma_count_of(std::string_view name, unsigned count) {
+// Whether a form of the family ptxas calls `name` takes `count` operands
+// with A in registers (`a_regs`) or a descriptor.
+bool wgmma_count_of(std::string_view name, unsigned count, bool a_regs) {
   for (const WgmmaRow& r : kWgmma) {
     if (r.name != name && r.mixed != name) continue;
     const unsigned most = 4 + (r.scale_imms ? 2 : 0) + (r.trans_imms ? 2 : 0);
-    if (count == most || (r.trans_imms && count == most - 1)) return true;
+    if (count == most - (r.trans_imms && a_regs ? 1 : 0)) return true;
   }
   return false;
 }
@@ -616,7 +617,8 @@ bool wgmma_operand_kinds(const Statement& st, const WgmmaForm& f, const WgmmaRow
     return fail(err, st.mnemonic, fmt::format("Arguments mismatch for instruction '{}'", who));
   };
   // A count some form of the family (ptxas's name) takes: ptxas names the family.
-  if (st.num_operands != want) return mismatch(wgmma_count_of(name, st.num_operands) ? name : "wgmma.mma_async");
+  if (st.num_operands != want)
+    return mismatch(wgmma_count_of(name, st.num_operands, a_regs) ? name : "wgmma.mma_async");
   if (st.forms[0] != OperandForm::vector) return mismatch("wgmma.mma_async");
   if (!check_elements(st.operands[0], st.forms[0], element_of(f.types[0]), regs, "wgmma.mma_async", err)) return false;
   if (a_regs ? !check_elements(st.operands[1], st.forms[1], {32, true, true}, regs, "wgmma.mma_async", err)
