@@ -49,7 +49,6 @@ TARGETS = [
     ("sm_90", "7.8"),
     ("sm_90", "8.6"),
     ("sm_120a", "8.7"),
-    
     ("sm_90a", "8.0"),
 ]
 
@@ -395,9 +394,155 @@ def wgmma_candidates():
     return out
 
 
+# wmma (PTX ISA 9.1, "Warp Level Matrix Multiply-Accumulate Instructions"):
+# (shape, A/B type, fragment registers of A, B, C/D with .f16, C/D with
+# 32- or 64-bit accumulators, accumulator types, mma modifiers). f16's mma
+# spells only .dtype.ctype.
+WMMA = [
+    ("m16n16k16", "f16", 8, 8, 4, 8, ["f16", "f32"], [""]),
+    ("m32n8k16", "f16", 8, 8, 4, 8, ["f16", "f32"], [""]),
+    ("m8n32k16", "f16", 8, 8, 4, 8, ["f16", "f32"], [""]),
+    ("m16n16k16", "bf16", 4, 4, 0, 8, ["f32"], [""]),
+    ("m32n8k16", "bf16", 8, 2, 0, 8, ["f32"], [""]),
+    ("m8n32k16", "bf16", 2, 8, 0, 8, ["f32"], [""]),
+    ("m16n16k16", "s8", 2, 2, 0, 8, ["s32"], ["", "satfinite"]),
+    ("m32n8k16", "u8", 4, 1, 0, 8, ["s32"], ["", "satfinite"]),
+    ("m8n32k16", "s8", 1, 4, 0, 8, ["s32"], ["", "satfinite"]),
+    ("m16n16k8", "tf32", 4, 4, 0, 8, ["f32"], [""]),
+    ("m8n8k4", "f64", 1, 1, 0, 2, ["f64"], ["", "rn"]),
+    ("m8n8k32", "s4", 1, 1, 0, 2, ["s32"], ["", "satfinite"]),
+    ("m8n8k128", "b1", 1, 1, 0, 2, ["s32"], ["xor.popc", "and.popc"]),
+]
+
+
+def wmma_cls(t):
+    return {"f32": "%f", "f64": "%fd"}.get(t, "%r")
+
+
+def wfrag(cls, n, base):
+    return "{" + ", ".join(f"{cls}{base + i}" for i in range(n)) + "}"
+
+
+def wmma_candidates():
+    out = []
+    for shape, t, na, nb, n16, n32, accs, mods in WMMA:
+        ab_cls = wmma_cls(t)
+        for lay in ("row", "col"):
+            for space in ("", ".global", ".shared", ".shared::cta", ".local"):
+                out.append(
+                    f"wmma.load.a.sync.aligned.{lay}.{shape}{space}.{t} {wfrag(ab_cls, na, 0)}, [%rd40]"
+                )
+            out.append(
+                f"wmma.load.b.sync.aligned.{lay}.{shape}.{t} {wfrag(ab_cls, nb, 0)}, [%rd40], %r40"
+            )
+            for acc in accs:
+                n = n16 if acc == "f16" else n32
+                out.append(
+                    f"wmma.load.c.sync.aligned.{lay}.{shape}.{acc} {wfrag(wmma_cls(acc), n, 0)}, [%rd40]"
+                )
+                out.append(
+                    f"wmma.store.d.sync.aligned.{lay}.{shape}.{acc} [%rd40], {wfrag(wmma_cls(acc), n, 0)}"
+                )
+        base = f"wmma.load.a.sync.aligned.row.{shape}.{t}"
+        for m in (na - 1, na + 1, 2 * na):
+            if 1 <= m <= 8:
+                out.append(f"{base} {wfrag(ab_cls, m, 0)}, [%rd40]")
+        for cls in ("%h", "%r", "%rd", "%f", "%fd"):
+            out.append(f"{base} {wfrag(cls, na, 0)}, [%rd40]")
+        out += [
+            f"{base} %r0, [%rd40]",
+            f"{base} {wfrag(ab_cls, na, 0)}, %rd40",
+            f"{base} {wfrag(ab_cls, na, 0)}, [%rd40], %rd41",
+            f"{base} {wfrag(ab_cls, na, 0)}",
+            f"wmma.load.a.sync.row.{shape}.{t} {wfrag(ab_cls, na, 0)}, [%rd40]",
+            f"wmma.load.a.aligned.row.{shape}.{t} {wfrag(ab_cls, na, 0)}, [%rd40]",
+            f"wmma.load.a.sync.aligned.{shape}.{t} {wfrag(ab_cls, na, 0)}, [%rd40]",
+            f"wmma.load.d.sync.aligned.row.{shape}.{t} {wfrag(ab_cls, na, 0)}, [%rd40]",
+            f"wmma.store.a.sync.aligned.row.{shape}.{t} [%rd40], {wfrag(ab_cls, na, 0)}",
+        ]
+        for other in [
+            "f16",
+            "bf16",
+            "tf32",
+            "f32",
+            "f64",
+            "s8",
+            "u8",
+            "s4",
+            "u4",
+            "b1",
+            "s32",
+        ]:
+            if other != t:
+                out.append(
+                    f"wmma.load.a.sync.aligned.row.{shape}.{other} {wfrag(ab_cls, na, 0)}, [%rd40]"
+                )
+        # mma
+        for la in ("row", "col"):
+            for lb in ("row", "col"):
+                for d in accs:
+                    for c in accs:
+                        for mod in mods:
+                            mm = f".{mod}" if mod else ""
+                            pre, post = (
+                                ("wmma.mma" + mm, "")
+                                if "popc" in mod
+                                else ("wmma.mma", mm)
+                            )
+                            types = f"{d}.{c}" if t == "f16" else f"{d}.{t}.{t}.{c}"
+                            nd = n16 if d == "f16" else n32
+                            nc = n16 if c == "f16" else n32
+                            ops = [
+                                wfrag(wmma_cls(d), nd, 0),
+                                wfrag(ab_cls, na, 8),
+                                wfrag(ab_cls, nb, 16),
+                                wfrag(wmma_cls(c), nc, 24),
+                            ]
+                            out.append(
+                                f"{pre}.sync.aligned.{la}.{lb}.{shape}{post}.{types} {', '.join(ops)}"
+                            )
+        d = accs[-1]
+        nd = n16 if d == "f16" else n32
+        types = f"{d}.{d}" if t == "f16" else f"{d}.{t}.{t}.{d}"
+        pre = "wmma.mma.xor.popc" if t == "b1" else "wmma.mma"
+        good = [
+            wfrag(wmma_cls(d), nd, 0),
+            wfrag(ab_cls, na, 8),
+            wfrag(ab_cls, nb, 16),
+            wfrag(wmma_cls(d), nd, 24),
+        ]
+        name = f"{pre}.sync.aligned.row.col.{shape}.{types}"
+        for k in range(4):
+            n = [nd, na, nb, nd][k]
+            for m in (n - 1, n + 1):
+                if 1 <= m <= 8:
+                    ops = list(good)
+                    ops[k] = wfrag(
+                        [wmma_cls(d), ab_cls, ab_cls, wmma_cls(d)][k], m, 8 * k
+                    )
+                    out.append(f"{name} {', '.join(ops)}")
+            for cls in ("%h", "%rd", "%f"):
+                ops = list(good)
+                ops[k] = wfrag(cls, n, 8 * k)
+                out.append(f"{name} {', '.join(ops)}")
+        out.append(f"{name} {', '.join(good[:3])}")
+        out.append(f"wmma.mma.sync.row.col.{shape}.{types} {', '.join(good)}")
+        out.append(f"{pre}.sync.aligned.row.{shape}.{types} {', '.join(good)}")
+        for other in ["f16", "bf16", "f32", "s32", "f64"]:
+            bad = f"{d}.{other}" if t == "f16" else f"{d}.{t}.{t}.{other}"
+            out.append(f"{pre}.sync.aligned.row.col.{shape}.{bad} {', '.join(good)}")
+        for mod in ("ftz", "satfinite", "rn", "relu"):
+            out.append(
+                f"{pre}.sync.aligned.row.col.{shape}.{mod}.{types} {', '.join(good)}"
+            )
+    return out
+
+
 def candidates():
     seen, out = set(), []
-    for s in mma_candidates() + matrix_candidates() + wgmma_candidates():
+    for s in (
+        mma_candidates() + matrix_candidates() + wgmma_candidates() + wmma_candidates()
+    ):
         if s not in seen:
             seen.add(s)
             out.append(s)
