@@ -858,6 +858,11 @@ bool check_wmma_ldst(const Statement& st, const WmmaForm& f, const Capabilities&
     return fail(err, st.mnemonic, fmt::format("layout modifier required for instruction '{}'", instr));
   if (f.bad_space) return fail(err, st.mnemonic, fmt::format("State space incorrect for instruction '{}'", instr));
   const bool acc = f.frag == "c" || f.frag == "d";
+  if (!listed(acc ? "f16 f32 s32 f64" : "f16 bf16 s8 u8 tf32 f64 s4 u4 b1", t))
+    return fail(err, st.mnemonic, fmt::format("Illegal type for {}", instr));
+  // ptxas's patterns keep the sub-byte types and shapes apart.
+  if (!acc && listed("s4 u4 b1", t) != (f.shape == "m8n8k32" || f.shape == "m8n8k128"))
+    return fail(err, st.mnemonic, fmt::format("Unexpected instruction types specified for '{}'", instr));
   const WmmaRow* r = nullptr;
   for (const WmmaRow& row : kWmma)
     if (row.shape == f.shape && (acc ? listed(row.accs, t) : listed(row.ab, t))) r = r ? r : &row;
