@@ -821,17 +821,20 @@ bool wmma_shape_known(std::string_view shape) {
   return false;
 }
 
+// Integer A and B fragments take no float registers here (mma's do), but
+// for the sub-byte ones in loads and stores (measured, ptxas 13.0).
+ElementKind wmma_kind(std::string_view type, std::string_view instr) {
+  const bool no_float = listed("s8 u8", type) || (instr == "wmma.mma" && listed("s4 u4 b1", type));
+  return no_float ? ElementKind{32, true, false} : element_of(type);
+}
+
 // One fragment operand: a vector of `want` registers of `type`'s kind.
 bool wmma_fragment(const Statement& st, unsigned k, std::string_view type, unsigned want, const RegisterTable* regs,
                    std::string_view instr, Diagnostic& err) {
   const Token& op = st.operands[k];
   const unsigned n = elements_in(st, k);
   if (n != 1 && n != 2 && n != 4 && n != 8) return fail(err, op, fmt::format("Illegal vector size: {}", n));
-  // Integer A and B fragments take no float registers here (mma's do), but
-  // for the sub-byte ones in loads and stores (measured, ptxas 13.0).
-  const bool no_float = listed("s8 u8", type) || (instr == "wmma.mma" && listed("s4 u4 b1", type));
-  const ElementKind kind = no_float ? ElementKind{32, true, false} : element_of(type);
-  if (!check_elements(op, st.forms[k], kind, regs, instr, err)) return false;
+  if (!check_elements(op, st.forms[k], wmma_kind(type, instr), regs, instr, err)) return false;
   if (st.forms[k] != OperandForm::vector) return fail(err, op, fmt::format("Vector expected for argument {}", k));
   if (n != want) return fail(err, op, fmt::format("Argument vector size mismatch for instruction '{}'", instr));
   return true;
@@ -849,20 +852,23 @@ bool check_wmma_ldst(const Statement& st, const WmmaForm& f, const Capabilities&
   if (f.num_types != 1)
     return fail(err, st.mnemonic, fmt::format("Unexpected instruction types specified for '{}'", instr));
   const std::string_view t = f.types[0];
+  const bool acc = f.frag == "c" || f.frag == "d";
+  if (!acc && t == "f32") return fail(err, st.mnemonic, fmt::format("Illegal type for {}", instr));
+  // ptxas's patterns: the fragment's types, the sub-byte types only with their shapes.
+  if (!listed(acc ? "f16 f32 s32 f64" : "f16 bf16 s8 u8 tf32 f64 s4 u4 b1", t) ||
+      (!acc && listed("s4 u4 b1", t) != (f.shape == "m8n8k32" || f.shape == "m8n8k128")))
+    return fail(err, st.mnemonic, fmt::format("Unexpected instruction types specified for '{}'", instr));
   const unsigned frag = load ? 0 : 1, addr = load ? 1 : 0;
   if (st.num_operands < 2 || st.num_operands > 3 || st.forms[addr] != OperandForm::address)
     return fail(err, st.mnemonic, fmt::format("Arguments mismatch for instruction '{}'", instr));
+  if (elements_in(st, frag) <= 8 &&
+      !check_elements(st.operands[frag], st.forms[frag], wmma_kind(t, instr), regs, instr, err))
+    return false;
   if (!f.sync) return fail(err, st.mnemonic, fmt::format(".sync modifier required for instruction '{}'", instr));
   if (!f.aligned) return fail(err, st.mnemonic, fmt::format(".aligned modifier required for instruction '{}'", instr));
   if (f.num_layouts == 0)
     return fail(err, st.mnemonic, fmt::format("layout modifier required for instruction '{}'", instr));
   if (f.bad_space) return fail(err, st.mnemonic, fmt::format("State space incorrect for instruction '{}'", instr));
-  const bool acc = f.frag == "c" || f.frag == "d";
-  if (!listed(acc ? "f16 f32 s32 f64" : "f16 bf16 s8 u8 tf32 f64 s4 u4 b1", t))
-    return fail(err, st.mnemonic, fmt::format("Illegal type for {}", instr));
-  // ptxas's patterns keep the sub-byte types and shapes apart.
-  if (!acc && listed("s4 u4 b1", t) != (f.shape == "m8n8k32" || f.shape == "m8n8k128"))
-    return fail(err, st.mnemonic, fmt::format("Unexpected instruction types specified for '{}'", instr));
   const WmmaRow* r = nullptr;
   for (const WmmaRow& row : kWmma)
     if (row.shape == f.shape && (acc ? listed(row.accs, t) : listed(row.ab, t))) r = r ? r : &row;
