@@ -538,10 +538,141 @@ def wmma_candidates():
     return out
 
 
+# mma.sp (sparse A): (shape, A/B types, C/D types, fragment registers a, b,
+# C/D with .f16 and with 32-bit accumulators, modifiers).
+MMA_SP = [
+    ("m16n8k16", ["f16"], ["f16", "f32"], 2, 2, (2, 4), [""]),
+    ("m16n8k32", ["f16"], ["f16", "f32"], 4, 4, (2, 4), [""]),
+    ("m16n8k16", ["bf16"], ["f32"], 2, 2, (2, 4), [""]),
+    ("m16n8k32", ["bf16"], ["f32"], 4, 4, (2, 4), [""]),
+    ("m16n8k8", ["tf32"], ["f32"], 2, 2, (2, 4), [""]),
+    ("m16n8k16", ["tf32"], ["f32"], 4, 4, (2, 4), [""]),
+    ("m16n8k32", ["s8", "u8"], ["s32"], 2, 2, (4, 4), ["", "satfinite"]),
+    ("m16n8k64", ["s8", "u8"], ["s32"], 4, 4, (4, 4), ["", "satfinite"]),
+    ("m16n8k64", ["s4", "u4"], ["s32"], 2, 2, (4, 4), ["", "satfinite"]),
+    ("m16n8k128", ["s4", "u4"], ["s32"], 4, 4, (4, 4), ["", "satfinite"]),
+    ("m16n8k64", ["e4m3", "e5m2"], ["f16", "f32"], 4, 4, (2, 4), [""]),
+]
+
+
+def mma_sp_candidates():
+    out = []
+    for shape, ab, cd, na, nb, nc, extra in MMA_SP:
+        first = None
+        for ta in ab:
+            for tb in ab:
+                for tc in cd:
+                    td = tc
+                    for mod in extra:
+                        frags = [
+                            nc[0] if td == "f16" else nc[1],
+                            na,
+                            nb,
+                            nc[0] if tc == "f16" else nc[1],
+                        ]
+                        for prefix in (
+                            "mma.sp.sync.aligned",
+                            "mma.sp::ordered_metadata.sync.aligned",
+                        ):
+                            st = mma_statement(
+                                shape,
+                                ("row", "col"),
+                                [mod],
+                                td,
+                                ta,
+                                tb,
+                                tc,
+                                frags,
+                                prefix=prefix,
+                            )
+                            out.append(st + ", %r40, 0")
+                        if first is None:
+                            first = (td, ta, tb, tc, frags, mod)
+        td, ta, tb, tc, frags, mod = first
+        base = mma_statement(
+            shape,
+            ("row", "col"),
+            [mod],
+            td,
+            ta,
+            tb,
+            tc,
+            frags,
+            prefix="mma.sp.sync.aligned",
+        )
+        for sel in ("1", "2", "3", "4", "%r41", "-1"):
+            out.append(base + ", %r40, " + sel)
+        out += [
+            base + ", %rd40, 0",
+            base + ", %f40, 0",
+            base + ", 5, 0",
+            base + ", %r40",
+            base + ", %r40, 0, 0",
+        ]
+        for pos in range(4):
+            for size in (frags[pos] - 1, frags[pos] + 1, 2 * frags[pos]):
+                f = list(frags)
+                f[pos] = size
+                if 1 <= size <= 8:
+                    st = mma_statement(
+                        shape,
+                        ("row", "col"),
+                        [mod],
+                        td,
+                        ta,
+                        tb,
+                        tc,
+                        f,
+                        prefix="mma.sp.sync.aligned",
+                    )
+                    out.append(st + ", %r40, 0")
+        for t in TYPES:
+            for pos in range(4):
+                ts = [td, ta, tb, tc]
+                ts[pos] = t
+                st = mma_statement(
+                    shape,
+                    ("row", "col"),
+                    [mod],
+                    *ts,
+                    frags,
+                    prefix="mma.sp.sync.aligned",
+                )
+                out.append(st + ", %r40, 0")
+        for lp in (("col", "col"), ("row", "row"), ("row",)):
+            st = mma_statement(
+                shape, lp, [mod], td, ta, tb, tc, frags, prefix="mma.sp.sync.aligned"
+            )
+            out.append(st + ", %r40, 0")
+        for m in ("satfinite", "xor.popc", "rn", "ftz"):
+            st = mma_statement(
+                shape,
+                ("row", "col"),
+                [m],
+                td,
+                ta,
+                tb,
+                tc,
+                frags,
+                prefix="mma.sp.sync.aligned",
+            )
+            out.append(st + ", %r40, 0")
+        for prefix in ("mma.sp.sync", "mma.sp.aligned", "mma.sp::ordered.sync.aligned"):
+            st = mma_statement(
+                shape, ("row", "col"), [mod], td, ta, tb, tc, frags, prefix=prefix
+            )
+            out.append(st + ", %r40, 0")
+    return out
+
+
 def candidates():
     seen, out = set(), []
     for s in (
-        mma_candidates() + matrix_candidates() + wgmma_candidates() + wmma_candidates()
+        mma_candidates()
+        + matrix_candidates()
+        + wgmma_candidates()
+        + wmma_candidates()
+        + mma_sp_candidates()
     ):
         if s not in seen:
             seen.add(s)

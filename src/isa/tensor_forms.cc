@@ -15,6 +15,11 @@ constexpr TensorGate kFp8Acc16{"mma with FP8 floating point type and FP16 accumu
 constexpr TensorGate kFp8K16{"mma with FP8 floating point type and .m16n8k16 shape", 89, 87};
 constexpr TensorGate kBf16{".bf16", 80, 70, true};
 constexpr TensorGate kTf32{".tf32", 80, 70, true};
+constexpr TensorGate kSparse{"Sparse MMA", 80, 71};
+constexpr TensorGate kOrdered{".sp::ordered_metadata", 80, 85};
+// FP8 sparse mma with .f16 accumulators: sm_120a and sm_121a only (ptxas 13.0)
+constexpr TensorGate kSparseFp8Acc16{"mma with with F16 accumulator and F8 floating point type", 120, 87, false,
+                                     "sm_120a sm_121a"};
 
 // mma.sync (PTX ISA 9.1, "Matrix multiply-accumulate operation using mma
 // instruction"): fragment sizes from its "Matrix Fragments" sections; the
@@ -81,6 +86,19 @@ constexpr MmaRow kMma[] = {
     // B: ptxas 13.0 takes a vector of any size here (0), though the fragment is one register
     {"m16n8k16", "e4m3 e5m2", "f32", 2, 0, 0, 4, false, false, kMmaPlain, "mma", {kFp8, kFp8K16}},
     {"m16n8k16", "e4m3 e5m2", "f16", 2, 0, 2, 0, false, false, kMmaPlain, "mma", {kFp8, kFp8K16, kFp8Acc16}},
+    // mma.sp: A's fragment holds the kept half of each row of K
+    {"m16n8k16", "f16", "f16 f32", 2, 2, 2, 4, false, false, kMmaPlain, "mma", {kSparse}, true, 3},
+    {"m16n8k32", "f16", "f16 f32", 4, 4, 2, 4, false, false, kMmaPlain, "mma", {kSparse}, true, 1},
+    {"m16n8k16", "bf16", "f32", 2, 2, 0, 4, false, false, kMmaPlain, "mma", {kBf16, kSparse}, true, 3},
+    {"m16n8k32", "bf16", "f32", 4, 4, 0, 4, false, false, kMmaPlain, "mma", {kBf16, kSparse}, true, 1},
+    {"m16n8k8", "tf32", "f32", 2, 2, 0, 4, false, false, kMmaPlain, "mma", {kTf32, kSparse}, true, 3},
+    {"m16n8k16", "tf32", "f32", 4, 4, 0, 4, false, false, kMmaPlain, "mma", {kTf32, kSparse}, true, 1},
+    {"m16n8k32", "s8 u8", "s32", 2, 2, 0, 4, false, false, kMmaSatfinite, "mma", {kSparse}, true, 1},
+    {"m16n8k64", "s8 u8", "s32", 4, 4, 0, 4, false, false, kMmaSatfinite, "mma", {kSparse}, true, 0},
+    {"m16n8k64", "s4 u4", "s32", 2, 2, 0, 4, false, false, kMmaSatfinite, "mma", {kSparse}, true, 1},
+    {"m16n8k128", "s4 u4", "s32", 4, 4, 0, 4, false, false, kMmaSatfinite, "mma", {kSparse}, true, 0},
+    {"m16n8k64", "e4m3 e5m2", "f32", 4, 4, 0, 4, false, false, kMmaPlain, "mma", {kFp8, kSparse}, true, 0},
+    {"m16n8k64", "e4m3 e5m2", "f16", 4, 4, 2, 0, false, false, kMmaOrderedOnly, "mma", {kFp8, kSparseFp8Acc16, kSparse}, true, 0},
 };
 // clang-format on
 
@@ -119,7 +137,9 @@ std::string gate_error(const TensorGate& g, const Capabilities& caps, std::strin
   if (caps.ptx < g.min_ptx)
     return fmt::format("{} '{}'{} requires PTX ISA .version {} or later", kind, g.name, on,
                        format_ptx_version(g.min_ptx));
-  if (caps.sm < g.min_sm) return fmt::format("{} '{}'{} requires .target sm_{} or higher", kind, g.name, on, g.min_sm);
+  if (!g.targets.empty() ? !listed(g.targets, caps.target_name) : caps.sm < g.min_sm)
+    return g.targets.empty() ? fmt::format("{} '{}'{} requires .target sm_{} or higher", kind, g.name, on, g.min_sm)
+                             : fmt::format("Instruction '{}' not supported on .target '{}'", g.name, caps.target_name);
   return {};
 }
 
@@ -198,6 +218,8 @@ struct MmaForm {
   bool sync = false, aligned = false, satfinite = false, popc = false;
   std::string_view bitop;     // "xor", "and" or empty
   std::string_view rounding;  // the f64 forms take one
+  bool sparse = false;        // mma.sp
+  bool ordered = false;       // mma.sp::ordered_metadata
   std::string foreign;        // the error of the first word mma does not take
   bool relu = false;          // that word is .relu, which is newer than some versions
   std::string_view shapes[2];
@@ -217,6 +239,9 @@ bool read_mma(const Statement& st, MmaForm& f, Diagnostic& err) {
       f.sync = true;
     } else if (x == "aligned") {
       f.aligned = true;
+    } else if (x == "sp" || x == "sp::ordered_metadata") {
+      f.sparse = i == 0;
+      f.ordered = x != "sp";
     } else if (x == "satfinite") {
       f.satfinite = true;
     } else if (x == "popc") {
@@ -270,17 +295,31 @@ std::string mma_type_gate(const MmaForm& f, const Capabilities& caps) {
 const MmaRow* mma_row(const MmaForm& f) {
   const MmaRow* first = nullptr;
   for (const MmaRow& r : kMma) {
-    if (r.shape != f.shapes[0] || !listed(r.ab, f.types[1])) continue;
+    if (r.sparse != f.sparse || r.shape != f.shapes[0] || !listed(r.ab, f.types[1])) continue;
     if (listed(r.cd, f.types[3])) return &r;  // the row of its accumulator, where there are several
     if (!first) first = &r;
   }
   return first;
 }
 
+// mma.sp's metadata e (a 32-bit register) and sparsity selector f (an
+// integer immediate).
+bool mma_sparse_operands(const Statement& st, const RegisterTable* regs, Diagnostic& err) {
+  const Token& e = st.operands[4];
+  const auto r = regs ? regs->lookup(e.text) : std::nullopt;
+  const bool e_ok =
+      regs ? r && r->bits == 32 && r->kind != RegKind::predicate : classify_literal(e.text) == LiteralKind::none;
+  if (st.forms[4] != OperandForm::plain || !e_ok || classify_literal(st.operands[5].text) != LiteralKind::integer)
+    return fail(err, st.mnemonic, "Arguments mismatch for instruction 'mma'");
+  return true;
+}
+
 // Operands before the shape is known: four of them, vectors of a size PTX
 // has, registers of the types' widths and kinds.
 bool mma_operands_known(const Statement& st, const MmaForm& f, const RegisterTable* regs, Diagnostic& err) {
-  if (st.num_operands != 4) return fail(err, st.mnemonic, "Arguments mismatch for instruction 'mma'");
+  if (st.num_operands != (f.sparse ? 6u : 4u))
+    return fail(err, st.mnemonic, "Arguments mismatch for instruction 'mma'");
+  if (f.sparse && !mma_sparse_operands(st, regs, err)) return false;
   for (unsigned k = 0; k < 4; ++k) {
     const unsigned n = elements_in(st, k);
     if (n != 1 && n != 2 && n != 4 && n != 8)
@@ -334,6 +373,8 @@ bool mma_late_rules(const Statement& st, const MmaForm& f, const MmaRow& r, Diag
 
 // Each operand a vector of the row's fragment size.
 bool mma_fragments(const Statement& st, const MmaForm& f, const MmaRow& r, Diagnostic& err) {
+  const std::string_view size_error = r.sparse ? "Argument vector size mismatch for instruction 'Sparse mma'"
+                                               : "Argument vector size mismatch for instruction 'mma'";
   auto acc = [&](std::string_view t) -> unsigned { return t == "f16" ? r.c16 : r.c32; };
   const unsigned want[4] = {acc(f.types[0]), r.a, r.b, acc(f.types[3])};
   for (unsigned k = 0; k < 4; ++k)
@@ -343,8 +384,17 @@ bool mma_fragments(const Statement& st, const MmaForm& f, const MmaRow& r, Diagn
     if (want[k] != 0 && elements_in(st, k) != want[k])
       return fail(err, st.operands[k],
                   (k == 1 && (r.mods & kMmaASizeIsArguments)) || (k == 2 && (r.mods & kMmaBSizeIsArguments))
-                      ? "Arguments mismatch for instruction 'mma'"
-                      : "Argument vector size mismatch for instruction 'mma'");
+                      ? std::string("Arguments mismatch for instruction 'mma'")
+                      : std::string(size_error));
+  if (r.sparse) {  // the sparsity selector
+    uint64_t v = 0;
+    const std::string_view sel = st.operands[5].text;
+    if (!literal_bits(sel, 64, false, v) || v > r.selector_max)
+      return fail(err, st.operands[5],
+                  fmt::format("Argument 6 of instruction 'Sparse mma': value '{}' out of range, expected to be in "
+                              "range [0..{}]",
+                              sel, r.selector_max));
+  }
   return true;
 }
 
@@ -357,6 +407,8 @@ bool check_mma(const Statement& st, const Capabilities& caps, const RegisterTabl
   if (!f.sync) return fail(err, st.mnemonic, ".sync modifier required for instruction 'mma'");
   if (!mma_types_known(f)) return fail(err, st.mnemonic, "Unexpected instruction types specified for 'mma'");
   if (!mma_operands_known(st, f, regs, err)) return false;
+  if (f.ordered)
+    if (std::string e = gate_error(kOrdered, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
   if (listed("e4m3 e5m2", f.types[1]) || listed("e4m3 e5m2", f.types[2]))
     if (std::string e = gate_error(kFp8, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
   if (!f.aligned) return fail(err, st.mnemonic, ".aligned modifier required for instruction 'mma'");
@@ -374,6 +426,8 @@ bool check_mma(const Statement& st, const Capabilities& caps, const RegisterTabl
       return fail(err, st.mnemonic, std::move(e));
   for (const TensorGate& g : r->gates)
     if (std::string e = gate_error(g, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
+  if ((r->mods & kMmaOrderedOnly) && !f.ordered)
+    return fail(err, st.mnemonic, "Illegal modifier '.sp' for instruction 'mma'");
   return mma_late_rules(st, f, *r, err) && mma_fragments(st, f, *r, err);
 }
 
@@ -948,7 +1002,7 @@ bool is_tensor_statement(const Statement& st) {
   const Words w = split(m);
   if (op == "mma") {
     for (unsigned i = 0; i < w.n; ++i)
-      if (w.list[i] == "sp" || w.list[i].substr(0, 2) == "sp" || w.list[i].find("::") != std::string_view::npos ||
+      if ((w.list[i].find("::") != std::string_view::npos && w.list[i].substr(0, 4) != "sp::") ||
           w.list[i] == "block_scale")
         return false;
     return true;

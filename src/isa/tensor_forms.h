@@ -21,7 +21,8 @@ struct TensorGate {
   std::string_view name;  // empty: no gate
   uint16_t min_sm = 0;
   uint16_t min_ptx = 0;
-  bool target_first = false;  // ptxas names the target before the version where both fall short
+  bool target_first = false;      // ptxas names the target before the version where both fall short
+  std::string_view targets = {};  // non-empty: only these targets have it ("Instruction 'x' not supported on ...")
 };
 
 // Which modifiers an mma row takes besides its shape, layouts and types.
@@ -35,6 +36,7 @@ enum MmaMods : uint8_t {
   kMmaBitOpIgnored = 4,
   kMmaASizeIsArguments = 8,
   kMmaBSizeIsArguments = 16,
+  kMmaOrderedOnly = 32,  // mma.sp::ordered_metadata only: plain .sp is "Illegal modifier '.sp'"
 };
 
 // One mma.sync form family: d = a * b + c on one shape.
@@ -50,6 +52,8 @@ struct MmaRow {
   uint8_t mods = kMmaPlain;              // MmaMods
   std::string_view layout_name = "mma";  // the instruction as ptxas names it in layout errors
   TensorGate gates[3] = {};
+  bool sparse = false;       // an mma.sp row: A holds half of its K, and e (metadata) and f (selector) follow C
+  uint8_t selector_max = 0;  // mma.sp: the largest sparsity selector f
 };
 
 const MmaRow* mma_rows_begin();
