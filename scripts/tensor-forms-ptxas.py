@@ -665,6 +665,135 @@ def mma_sp_candidates():
     return out
 
 
+# mma.sync with .kind::f8f6f4 (sm_120a): A and B each of the FP8/FP6/FP4 types.
+F8F6F4 = ["e4m3", "e5m2", "e3m2", "e2m3", "e2m1"]
+
+
+def mma_kind_candidates():
+    out = []
+    pre = "mma.sync.aligned"
+    for shape, na, nb in (("m16n8k32", 4, 2), ("m16n8k16", 2, 1)):
+        for ta in F8F6F4:
+            for tb in F8F6F4:
+                for acc in ("f32", "f16"):
+                    n = 4 if acc == "f32" else 2
+                    frags = [n, na, nb, n]
+                    st = mma_statement(
+                        shape,
+                        ("row", "col"),
+                        ["kind::f8f6f4"],
+                        acc,
+                        ta,
+                        tb,
+                        acc,
+                        frags,
+                        prefix=pre,
+                    )
+                    out.append(st)
+        base = (acc, ta, tb) = ("f32", "e2m1", "e3m2")
+        frags = [4, na, nb, 4]
+        for t in TYPES + ["e3m2", "e2m3", "e2m1"]:
+            for pos in range(4):
+                ts = ["f32", "e2m1", "e3m2", "f32"]
+                ts[pos] = t
+                out.append(
+                    mma_statement(
+                        shape, ("row", "col"), ["kind::f8f6f4"], *ts, frags, prefix=pre
+                    )
+                )
+        for pos in range(4):
+            for size in (frags[pos] - 1, frags[pos] + 1, 2 * frags[pos]):
+                f = list(frags)
+                f[pos] = size
+                if 1 <= size <= 8:
+                    out.append(
+                        mma_statement(
+                            shape,
+                            ("row", "col"),
+                            ["kind::f8f6f4"],
+                            "f32",
+                            "e2m1",
+                            "e3m2",
+                            "f32",
+                            f,
+                            prefix=pre,
+                        )
+                    )
+        for mods in (
+            ["kind::f8f6f4", "satfinite"],
+            ["kind::f8f6f4", "rn"],
+            ["kind::f8f6"],
+            ["kind::f8f6f4", "kind::f8f6f4"],
+        ):
+            out.append(
+                mma_statement(
+                    shape,
+                    ("row", "col"),
+                    mods,
+                    "f32",
+                    "e2m1",
+                    "e3m2",
+                    "f32",
+                    frags,
+                    prefix=pre,
+                )
+            )
+        out.append(
+            mma_statement(
+                shape,
+                ("col", "col"),
+                ["kind::f8f6f4"],
+                "f32",
+                "e2m1",
+                "e3m2",
+                "f32",
+                frags,
+                prefix=pre,
+            )
+        )
+        out.append(
+            mma_statement(
+                shape,
+                ("row", "col"),
+                [""],
+                "f32",
+                "e2m1",
+                "e3m2",
+                "f32",
+                frags,
+                prefix=pre,
+            )
+        )
+        out.append(
+            mma_statement(
+                shape,
+                ("row", "col"),
+                ["kind::f8f6f4"],
+                "f32",
+                "e2m1",
+                "e3m2",
+                "f32",
+                frags,
+                prefix="mma.sync",
+            )
+        )
+    for shape in ("m16n8k8", "m8n8k4", "m16n8k64"):
+        out.append(
+            mma_statement(
+                shape,
+                ("row", "col"),
+                ["kind::f8f6f4"],
+                "f32",
+                "e4m3",
+                "e4m3",
+                "f32",
+                [4, 4, 2, 4],
+                prefix=pre,
+            )
+        )
+    return out
+
+
 def candidates():
     seen, out = set(), []
     for s in (
@@ -673,6 +802,7 @@ def candidates():
         + wgmma_candidates()
         + wmma_candidates()
         + mma_sp_candidates()
+        + mma_kind_candidates()
     ):
         if s not in seen:
             seen.add(s)

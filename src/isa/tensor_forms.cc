@@ -18,8 +18,15 @@ constexpr TensorGate kTf32{".tf32", 80, 70, true};
 constexpr TensorGate kSparse{"Sparse MMA", 80, 71};
 constexpr TensorGate kOrdered{".sp::ordered_metadata", 80, 85};
 // FP8 sparse mma with .f16 accumulators: sm_120a and sm_121a only (ptxas 13.0)
-constexpr TensorGate kSparseFp8Acc16{"mma with with F16 accumulator and F8 floating point type", 120, 87, false,
-                                     "sm_120a sm_121a"};
+constexpr TensorGate kSparseFp8Acc16{
+    "mma with with F16 accumulator and F8 floating point type", 120, 87, false, "sm_120a sm_121a", true};
+// .kind::f8f6f4 (PTX 8.6): the architecture- and family-specific targets from sm_100 on; with the
+// FP6 and FP4 types, sm_120a and sm_121a only (PTX 8.7).
+constexpr TensorGate kKindF8f6f4{
+    ".kind::f8f6f4", 100, 86, false,
+    "sm_100a sm_100f sm_101a sm_103a sm_103f sm_110a sm_110f sm_120a sm_120f sm_121a sm_121f"};
+constexpr TensorGate kFp6Fp4{"mma with with FP6/FP4 floating point type", 120, 87, false, "sm_120a sm_121a", true};
+constexpr std::string_view kF8f6f4Types = "e4m3 e5m2 e3m2 e2m3 e2m1";
 
 // mma.sync (PTX ISA 9.1, "Matrix multiply-accumulate operation using mma
 // instruction"): fragment sizes from its "Matrix Fragments" sections; the
@@ -99,6 +106,11 @@ constexpr MmaRow kMma[] = {
     {"m16n8k128", "s4 u4", "s32", 4, 4, 0, 4, false, false, kMmaSatfinite, "mma", {kSparse}, true, 0},
     {"m16n8k64", "e4m3 e5m2", "f32", 4, 4, 0, 4, false, false, kMmaPlain, "mma", {kFp8, kSparse}, true, 0},
     {"m16n8k64", "e4m3 e5m2", "f16", 4, 4, 2, 0, false, false, kMmaOrderedOnly, "mma", {kFp8, kSparseFp8Acc16, kSparse}, true, 0},
+    // .kind::f8f6f4: A and B each of the FP8, FP6 and FP4 types
+    {"m16n8k32", kF8f6f4Types, "f32", 4, 2, 0, 4, false, false, kMmaPlain, "mma", {}, false, 0, "kind::f8f6f4"},
+    {"m16n8k32", kF8f6f4Types, "f16", 4, 2, 2, 0, false, false, kMmaPlain, "mma", {kFp8Acc16}, false, 0, "kind::f8f6f4"},
+    {"m16n8k16", kF8f6f4Types, "f32", 2, 0, 0, 4, false, false, kMmaPlain, "mma", {kFp8K16}, false, 0, "kind::f8f6f4"},
+    {"m16n8k16", kF8f6f4Types, "f16", 2, 0, 2, 0, false, false, kMmaPlain, "mma", {kFp8K16, kFp8Acc16}, false, 0, "kind::f8f6f4"},
 };
 // clang-format on
 
@@ -139,7 +151,8 @@ std::string gate_error(const TensorGate& g, const Capabilities& caps, std::strin
                        format_ptx_version(g.min_ptx));
   if (!g.targets.empty() ? !listed(g.targets, caps.target_name) : caps.sm < g.min_sm)
     return g.targets.empty() ? fmt::format("{} '{}'{} requires .target sm_{} or higher", kind, g.name, on, g.min_sm)
-                             : fmt::format("Instruction '{}' not supported on .target '{}'", g.name, caps.target_name);
+                             : fmt::format("{} '{}' not supported on .target '{}'",
+                                           g.instruction ? "Instruction" : kind, g.name, caps.target_name);
   return {};
 }
 
@@ -220,8 +233,10 @@ struct MmaForm {
   std::string_view rounding;  // the f64 forms take one
   bool sparse = false;        // mma.sp
   bool ordered = false;       // mma.sp::ordered_metadata
-  std::string foreign;        // the error of the first word mma does not take
-  bool relu = false;          // that word is .relu, which is newer than some versions
+  std::string_view kind;      // .kind::f8f6f4
+  unsigned kinds = 0;
+  std::string foreign;  // the error of the first word mma does not take
+  bool relu = false;    // that word is .relu, which is newer than some versions
   std::string_view shapes[2];
   unsigned num_shapes = 0;
   std::string_view layouts[3];
@@ -239,6 +254,9 @@ bool read_mma(const Statement& st, MmaForm& f, Diagnostic& err) {
       f.sync = true;
     } else if (x == "aligned") {
       f.aligned = true;
+    } else if (x == "kind::f8f6f4") {
+      f.kinds += 1;
+      f.kind = x;
     } else if (x == "sp" || x == "sp::ordered_metadata") {
       f.sparse = i == 0;
       f.ordered = x != "sp";
@@ -274,6 +292,8 @@ bool mma_types_known(const MmaForm& f) {
   const bool integer = d == "s32" && c == "s32";
   if ((f.satfinite || !f.bitop.empty() || f.popc) && !integer) return false;
   auto both = [&](std::string_view list) { return listed(list, a) && listed(list, b); };
+  if (!f.kind.empty() || listed("e3m2 e2m3 e2m1", a) || listed("e3m2 e2m3 e2m1", b))
+    return both(kF8f6f4Types) && d == c && listed("f16 f32", d);
   if (a == "f16" && b == "f16") return listed("f16 f32", d) && listed("f16 f32", c);
   if (both("e4m3 e5m2")) return d == c && listed("f16 f32", d);
   if (a == "f64") return b == "f64" && c == "f64" && d == "f64";
@@ -295,7 +315,7 @@ std::string mma_type_gate(const MmaForm& f, const Capabilities& caps) {
 const MmaRow* mma_row(const MmaForm& f) {
   const MmaRow* first = nullptr;
   for (const MmaRow& r : kMma) {
-    if (r.sparse != f.sparse || r.shape != f.shapes[0] || !listed(r.ab, f.types[1])) continue;
+    if (r.sparse != f.sparse || r.kind != f.kind || r.shape != f.shapes[0] || !listed(r.ab, f.types[1])) continue;
     if (listed(r.cd, f.types[3])) return &r;  // the row of its accumulator, where there are several
     if (!first) first = &r;
   }
@@ -398,6 +418,22 @@ bool mma_fragments(const Statement& st, const MmaForm& f, const MmaRow& r, Diagn
   return true;
 }
 
+// The targets the A and B types need: FP6/FP4 (sm_120a, with .kind::f8f6f4)
+// or FP8; one .kind at most, first.
+bool mma_type_targets(const Statement& st, const MmaForm& f, const Capabilities& caps, Diagnostic& err) {
+  const std::string_view a = f.types[1], b = f.types[2];
+  std::string e;
+  if (f.kinds > 1) {
+    e = "Multiple .kind modifiers specified";
+  } else if (listed("e3m2 e2m3 e2m1", a) || listed("e3m2 e2m3 e2m1", b)) {
+    e = gate_error(kFp6Fp4, caps);
+    if (e.empty() && f.kind.empty()) e = ".kind::f8f6f4 modifier required for instruction 'mma'";
+  } else if (listed("e4m3 e5m2", a) || listed("e4m3 e5m2", b)) {
+    e = gate_error(kFp8, caps);
+  }
+  return e.empty() || fail(err, st.mnemonic, std::move(e));
+}
+
 bool check_mma(const Statement& st, const Capabilities& caps, const RegisterTable* regs, Diagnostic& err) {
   MmaForm f;
   if (!read_mma(st, f, err)) return false;
@@ -409,8 +445,7 @@ bool check_mma(const Statement& st, const Capabilities& caps, const RegisterTabl
   if (!mma_operands_known(st, f, regs, err)) return false;
   if (f.ordered)
     if (std::string e = gate_error(kOrdered, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
-  if (listed("e4m3 e5m2", f.types[1]) || listed("e4m3 e5m2", f.types[2]))
-    if (std::string e = gate_error(kFp8, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
+  if (!mma_type_targets(st, f, caps, err)) return false;
   if (!f.aligned) return fail(err, st.mnemonic, ".aligned modifier required for instruction 'mma'");
   if (f.num_shapes > 1) return fail(err, st.mnemonic, "Multiple matrix shape modifiers specified");
   if (f.num_shapes == 0) return fail(err, st.mnemonic, "Shape modifier required for instruction 'mma'");
@@ -426,6 +461,8 @@ bool check_mma(const Statement& st, const Capabilities& caps, const RegisterTabl
       return fail(err, st.mnemonic, std::move(e));
   for (const TensorGate& g : r->gates)
     if (std::string e = gate_error(g, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
+  if (!f.kind.empty())
+    if (std::string e = gate_error(kKindF8f6f4, caps); !e.empty()) return fail(err, st.mnemonic, std::move(e));
   if ((r->mods & kMmaOrderedOnly) && !f.ordered)
     return fail(err, st.mnemonic, "Illegal modifier '.sp' for instruction 'mma'");
   return mma_late_rules(st, f, *r, err) && mma_fragments(st, f, *r, err);
@@ -1002,8 +1039,8 @@ bool is_tensor_statement(const Statement& st) {
   const Words w = split(m);
   if (op == "mma") {
     for (unsigned i = 0; i < w.n; ++i)
-      if ((w.list[i].find("::") != std::string_view::npos && w.list[i].substr(0, 4) != "sp::") ||
-          w.list[i] == "block_scale")
+      if (w.list[i] == "block_scale" || w.list[i].substr(0, 11) == "scale_vec::" ||
+          w.list[i].substr(0, 8) == "kind::mx")
         return false;
     return true;
   }

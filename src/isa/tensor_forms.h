@@ -22,7 +22,8 @@ struct TensorGate {
   uint16_t min_sm = 0;
   uint16_t min_ptx = 0;
   bool target_first = false;      // ptxas names the target before the version where both fall short
-  std::string_view targets = {};  // non-empty: only these targets have it ("Instruction 'x' not supported on ...")
+  std::string_view targets = {};  // non-empty: only these targets have it ("... 'x' not supported on .target ...")
+  bool instruction = false;       // ptxas calls it an "Instruction", not a "Feature", there
 };
 
 // Which modifiers an mma row takes besides its shape, layouts and types.
@@ -52,8 +53,9 @@ struct MmaRow {
   uint8_t mods = kMmaPlain;              // MmaMods
   std::string_view layout_name = "mma";  // the instruction as ptxas names it in layout errors
   TensorGate gates[3] = {};
-  bool sparse = false;       // an mma.sp row: A holds half of its K, and e (metadata) and f (selector) follow C
-  uint8_t selector_max = 0;  // mma.sp: the largest sparsity selector f
+  bool sparse = false;         // an mma.sp row: A holds half of its K, and e (metadata) and f (selector) follow C
+  uint8_t selector_max = 0;    // mma.sp: the largest sparsity selector f
+  std::string_view kind = {};  // the .kind it needs ("kind::f8f6f4"); empty: none
 };
 
 const MmaRow* mma_rows_begin();
