@@ -1,7 +1,8 @@
-// The warp-level matrix instructions as rows of data: mma.sync by shape and
-// type (the fragments each operand holds, the layouts, modifiers and the
-// target and PTX ISA version each needs), and ldmatrix, stmatrix and
-// movmatrix. check_tensor_statement() judges a statement against them the
+// The warp-level matrix instructions as rows of data: mma.sync and mma.sp by
+// shape and type (the fragments each operand holds, the layouts, modifiers
+// and the targets and PTX ISA version each needs); wmma, wgmma, ldmatrix,
+// stmatrix and movmatrix in tensor_forms.cc's own rows.
+// check_tensor_statement() judges a statement against them the
 // way ptxas 13.0 does, in its order and words; the rows were checked against
 // ptxas (tb/unit/isa/tensor_agreement_test.cc, data from
 // scripts/tensor-forms-ptxas.py).
@@ -61,9 +62,11 @@ struct MmaRow {
 const MmaRow* mma_rows_begin();
 const MmaRow* mma_rows_end();
 
-// Whether `st` is a tensor-core statement these rows judge (mma.sync without
-// .sp, .kind or block scaling; ldmatrix, stmatrix, movmatrix at .m8n8 and
-// .m16n8). Others of the tensor chapter keep the syntax-only check.
+// Whether `st` is a tensor-core statement these rows judge (mma and mma.sp
+// without block scaling; wmma.load/store/mma; wgmma.mma_async, .fence,
+// .commit_group, .wait_group; ldmatrix and stmatrix but their .m16n16/.m8n16
+// forms; movmatrix). Others of the tensor chapter (tcgen05, block-scaled mma)
+// keep the syntax-only check.
 bool is_tensor_statement(const Statement& st);
 
 // Judges `st` (is_tensor_statement) on `caps`: its modifiers, types, target,
