@@ -1,5 +1,6 @@
-// The tensor-core candidate forms (mma.sync by shape, type, layout and
-// modifier, with fragments right and wrong; ldmatrix, stmatrix, movmatrix)
+// The tensor-core candidate forms (mma.sync, mma.sp and .kind::f8f6f4 by
+// shape, type, layout and modifier, with fragments right and wrong; wmma,
+// wgmma, ldmatrix, stmatrix, movmatrix)
 // against ptxas 13.0's verdicts on every (target, PTX version) pair of
 // tb/unit/isa/data/tensor_forms.ptxas, which scripts/tensor-forms-ptxas.py
 // wrote by asking ptxas. `check` must give ptxas's verdict on every one; the
