@@ -10,6 +10,11 @@ bool word_start(char c) {
 }
 bool digit(char c) { return c >= '0' && c <= '9'; }
 bool word_char(char c) { return word_start(c) || digit(c); }
+// "::" at `i` inside a word, followed by a word character ("shared::cta").
+bool qualifier_colons(std::string_view s, size_t i) {
+  return i + 2 < s.size() && s[i] == ':' && s[i + 1] == ':' && word_char(s[i + 2]) && s[i + 2] != '.' &&
+         s[i + 2] != '%';
+}
 bool punct(char c) {
   switch (c) {
     case '{':
@@ -99,8 +104,18 @@ std::vector<Lexeme> lex(std::string_view s, size_t max_line, std::vector<LexErro
       kind = TokKind::word;
       ++i;
       // A directive or type ends at the next dot (".reg.b32" is ".reg" ".b32");
-      // other words keep theirs ("fma.rn.f32", "%tid.x").
-      while (i < s.size() && word_char(s[i]) && !(c == '.' && s[i] == '.')) ++i;
+      // other words keep theirs ("fma.rn.f32", "%tid.x"). A "::" between word
+      // characters belongs to the word: PTX's qualifiers ("ld.shared::cta",
+      // ".L2::cache_hint"); ptxas takes no space around it.
+      while (i < s.size()) {
+        if (word_char(s[i]) && !(c == '.' && s[i] == '.')) {
+          ++i;
+        } else if (qualifier_colons(s, i)) {
+          i += 2;
+        } else {
+          break;
+        }
+      }
     } else if (digit(c)) {
       kind = TokKind::number;
       const bool prefixed =

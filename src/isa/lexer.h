@@ -14,7 +14,7 @@ struct SourceLoc {
 };
 
 enum class TokKind : uint8_t {
-  word,    // identifiers, opcodes, directives, registers: [A-Za-z_$%.][A-Za-z0-9_$%.]*
+  word,    // identifiers, opcodes, directives, registers: [A-Za-z_$%.][A-Za-z0-9_$%.]*, with "::" inside
   number,  // 12, 0x1f, 0f3f800000, 1.5e-3 (a leading '-' is a separate punct)
   string,  // "..." including the quotes
   punct,   // one of { } ( ) [ ] , ; : @ ! + - < > = |

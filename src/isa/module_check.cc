@@ -9,6 +9,7 @@
 
 #include "isa/opcodes.h"
 #include "isa/table.h"
+#include "isa/tensor_forms.h"
 
 namespace ptxfu::isa {
 namespace {
@@ -164,6 +165,10 @@ void check_instruction(const Instruction& in, const std::vector<NameRef>& names,
 bool check_statement(const Statement& st, const Capabilities& caps, const RegisterTable* regs, Diagnostic& err,
                      bool& other_instruction) {
   const std::string_view opcode = opcode_of(st);
+  if (is_tensor_statement(st)) {  // the warp-level matrix rows (tensor_forms.h)
+    other_instruction = false;
+    return check_tensor_statement(st, caps, regs, err);
+  }
   other_instruction = !is_table_statement(st) && is_other_instruction(opcode);
   if (other_instruction) {
     err = {st.mnemonic.column,

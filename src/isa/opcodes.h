@@ -1,6 +1,7 @@
 // The PTX instructions outside the instruction table (data movement, control
 // flow, synchronisation, tensor core, video, ...). `check` reads their
-// syntax and resolves their operands; it does not decide their legality.
+// syntax and resolves their operands; it does not decide their legality,
+// but for the tensor-core rows of tensor_forms.h.
 #pragma once
 #include <optional>
 #include <string_view>

@@ -1,0 +1,882 @@
+#!/usr/bin/env python3
+"""Candidate tensor-core statements and ptxas's verdict on each, per target.
+
+Writes tb/unit/isa/data/tensor_forms.ptxas, which tb/unit/isa/tensor_agreement_test.cc
+reads: ptxfu's `check` must give ptxas's verdict on every candidate on every
+(target, PTX version) pair, and the test counts how often its message is ptxas's.
+
+The candidates are the forms PTX documents (mma.sync by shape and type, ldmatrix,
+stmatrix, movmatrix) and near misses of each: every other type in each type
+position, every layout pair, modifiers dropped, doubled or foreign, fragments of
+the wrong size, the wrong register width, scalars for vectors, operands missing
+or extra. Which of them are legal is ptxas's word alone; this list only says
+what to ask.
+
+Usage: scripts/tensor-forms-ptxas.py [--ptxas PATH] [--out FILE]
+Rerun it when ptxas changes; commit the file it writes.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+# (target, PTX version) pairs: every target family ptxfu knows from sm_75 on
+# (ptxas 13.0 assembles nothing older), and the versions where forms begin.
+TARGETS = [
+    ("sm_75", "9.0"),
+    ("sm_80", "9.0"),
+    ("sm_86", "9.0"),
+    ("sm_89", "9.0"),
+    ("sm_90", "9.0"),
+    ("sm_90a", "9.0"),
+    ("sm_100", "9.0"),
+    ("sm_100a", "9.0"),
+    ("sm_100f", "9.0"),
+    ("sm_103a", "9.0"),
+    ("sm_110a", "9.0"),
+    ("sm_120", "9.0"),
+    ("sm_120a", "9.0"),
+    ("sm_121a", "9.0"),
+    ("sm_75", "6.4"),
+    ("sm_75", "6.5"),
+    ("sm_80", "7.0"),
+    ("sm_80", "7.1"),
+    ("sm_89", "8.3"),
+    ("sm_89", "8.4"),
+    ("sm_89", "8.6"),
+    ("sm_90", "7.8"),
+    ("sm_90", "8.6"),
+    ("sm_120a", "8.7"),
+    ("sm_90a", "8.0"),
+]
+
+HEADER = """.version {version}
+.target {target}
+.address_size 64
+.visible .entry k() {{
+.reg .b16 %h<48>;
+.reg .b32 %r<136>;
+.reg .b64 %rd<48>;
+.reg .f32 %f<136>;
+.reg .f64 %fd<48>;
+.reg .pred %p<8>;
+"""
+
+TYPES = [
+    "f16",
+    "bf16",
+    "tf32",
+    "f32",
+    "f64",
+    "s8",
+    "u8",
+    "s4",
+    "u4",
+    "b1",
+    "s32",
+    "e4m3",
+    "e5m2",
+]
+REG = {32: "%r", 64: "%rd", 16: "%h", "f32": "%f", "f64": "%fd"}
+
+
+def frag(kind, n, base):
+    """A fragment of n registers of class `kind` ('%r', '%f', ...) from index base."""
+    return "{" + ", ".join(f"{kind}{base + i}" for i in range(n)) + "}"
+
+
+def reg_of(t):
+    """The register class a documented form uses for a fragment of type t."""
+    return {"f32": "%f", "f64": "%fd"}.get(t, "%r")
+
+
+# The documented mma.sync forms PTX describes: (shape, a/b types, c/d types,
+# fragment sizes a, b, c-for-f16 or c, c-for-f32, layouts, extra modifiers).
+# c/d sizes: (with .f16 accumulators, with 32-bit accumulators).
+MMA = [
+    ("m8n8k4", ["f16"], ["f16", "f32"], 2, 2, (4, 8), "any", [""]),
+    ("m16n8k8", ["f16"], ["f16", "f32"], 2, 1, (2, 4), "rowcol", [""]),
+    ("m16n8k16", ["f16"], ["f16", "f32"], 4, 2, (2, 4), "rowcol", [""]),
+    ("m16n8k8", ["bf16"], ["f32"], 2, 1, (2, 4), "rowcol", [""]),
+    ("m16n8k16", ["bf16"], ["f32"], 4, 2, (2, 4), "rowcol", [""]),
+    ("m16n8k4", ["tf32"], ["f32"], 2, 1, (2, 4), "rowcol", [""]),
+    ("m16n8k8", ["tf32"], ["f32"], 4, 2, (2, 4), "rowcol", [""]),
+    ("m8n8k4", ["f64"], ["f64"], 1, 1, (2, 2), "rowcol", [""]),
+    ("m16n8k4", ["f64"], ["f64"], 2, 1, (4, 4), "rowcol", [""]),
+    ("m16n8k8", ["f64"], ["f64"], 4, 2, (4, 4), "rowcol", [""]),
+    ("m16n8k16", ["f64"], ["f64"], 8, 4, (4, 4), "rowcol", [""]),
+    ("m8n8k16", ["s8", "u8"], ["s32"], 1, 1, (2, 2), "rowcol", ["", "satfinite"]),
+    ("m16n8k16", ["s8", "u8"], ["s32"], 2, 1, (4, 4), "rowcol", ["", "satfinite"]),
+    ("m16n8k32", ["s8", "u8"], ["s32"], 4, 2, (4, 4), "rowcol", ["", "satfinite"]),
+    ("m8n8k32", ["s4", "u4"], ["s32"], 1, 1, (2, 2), "rowcol", ["", "satfinite"]),
+    ("m16n8k32", ["s4", "u4"], ["s32"], 2, 1, (4, 4), "rowcol", ["", "satfinite"]),
+    ("m16n8k64", ["s4", "u4"], ["s32"], 4, 2, (4, 4), "rowcol", ["", "satfinite"]),
+    ("m8n8k128", ["b1"], ["s32"], 1, 1, (2, 2), "rowcol", ["xor.popc", "and.popc"]),
+    ("m16n8k128", ["b1"], ["s32"], 2, 1, (4, 4), "rowcol", ["xor.popc", "and.popc"]),
+    ("m16n8k256", ["b1"], ["s32"], 4, 2, (4, 4), "rowcol", ["xor.popc", "and.popc"]),
+    ("m16n8k32", ["e4m3", "e5m2"], ["f16", "f32"], 4, 2, (2, 4), "rowcol", [""]),
+    ("m16n8k16", ["e4m3", "e5m2"], ["f16", "f32"], 2, 1, (2, 4), "rowcol", [""]),
+]
+
+
+def mma_statement(
+    shape, layouts, mods, d, a, b, c, frags, regs=None, prefix="mma.sync.aligned"
+):
+    """One mma statement; frags = sizes of d, a, b, c; regs = their register classes."""
+    regs = regs or [reg_of(d), reg_of(a), reg_of(b), reg_of(c)]
+    words = [prefix, shape, *layouts] + [m for m in mods if m] + [d, a, b, c]
+    bitop = [m for m in mods if m in ("xor.popc", "and.popc", "xor", "and", "popc")]
+    words = [w for w in words if w not in bitop] + bitop
+    name = ".".join(w for w in words if w)
+    ops = [
+        frag(regs[i], frags[i], 8 * i) if frags[i] else f"{regs[i]}{8 * i}"
+        for i in range(4)
+    ]
+    return f"{name} {', '.join(ops)}"
+
+
+def mma_candidates():
+    out = []
+    for shape, ab, cd, na, nb, nc, lay, extra in MMA:
+        layout_pairs = [("row", "col")] + ([] if lay == "any" else [])
+        if lay == "any":
+            layout_pairs = [(x, y) for x in ("row", "col") for y in ("row", "col")]
+        first = None
+        for ta in ab:
+            for tb in ab:
+                for tc in cd:
+                    for td in cd:
+                        n = nc[0] if tc == "f16" else nc[1]
+                        m = nc[0] if td == "f16" else nc[1]
+                        for lp in layout_pairs:
+                            for mod in extra:
+                                mods = [mod]
+                                frags = [m, na, nb, n]
+                                out.append(
+                                    mma_statement(
+                                        shape, lp, mods, td, ta, tb, tc, frags
+                                    )
+                                )
+                                if first is None:
+                                    first = (lp, mods, td, ta, tb, tc, frags)
+        lp, mods, td, ta, tb, tc, frags = first
+        types = [td, ta, tb, tc]
+        # every other type in each position
+        for pos in range(4):
+            for t in TYPES:
+                ts = list(types)
+                ts[pos] = t
+                out.append(mma_statement(shape, lp, mods, *ts, frags))
+        # layouts
+        for x in ("row", "col"):
+            for y in ("row", "col"):
+                out.append(mma_statement(shape, (x, y), mods, *types, frags))
+        out.append(mma_statement(shape, ("row",), mods, *types, frags))
+        out.append(mma_statement(shape, (), mods, *types, frags))
+        # modifiers: each extra one, none, foreign ones, required ones dropped
+        for mod in [
+            "satfinite",
+            "xor.popc",
+            "and.popc",
+            "xor",
+            "popc",
+            "rn",
+            "ftz",
+            "sat",
+            "relu",
+        ]:
+            out.append(mma_statement(shape, lp, [mod], *types, frags))
+        out.append(mma_statement(shape, lp, [], *types, frags))
+        out.append(mma_statement(shape, lp, mods, *types, frags, prefix="mma.sync"))
+        out.append(mma_statement(shape, lp, mods, *types, frags, prefix="mma.aligned"))
+        out.append(mma_statement(shape, lp, mods, *types, frags, prefix="mma"))
+        # three types, five types
+        out.append(
+            mma_statement(shape, lp, mods, td, ta, tb, "", frags).replace("..", ".")
+        )
+        # fragments: one more, one fewer, scalars, wrong register widths
+        good = [reg_of(td), reg_of(ta), reg_of(tb), reg_of(tc)]
+        for pos in range(4):
+            for size in (frags[pos] - 1, frags[pos] + 1, 2 * frags[pos]):
+                f = list(frags)
+                f[pos] = size
+                if 1 <= size <= 8:
+                    out.append(mma_statement(shape, lp, mods, *types, f, good))
+            f = list(frags)
+            f[pos] = 0
+            out.append(mma_statement(shape, lp, mods, *types, f, good))
+            for cls in ("%h", "%r", "%rd", "%f", "%fd"):
+                if cls == good[pos]:
+                    continue
+                r = list(good)
+                r[pos] = cls
+                out.append(mma_statement(shape, lp, mods, *types, frags, r))
+        base = mma_statement(shape, lp, mods, *types, frags)
+        out.append(base + ", %r40")
+        out.append(base.rsplit(", {", 1)[0])
+        # one element of another width in a fragment
+        name, ops = base.split(" ", 1)
+        out.append(name + " " + ops.replace("{" + good[1] + "8", "{%rd40", 1))
+    return out
+
+
+def matrix_candidates():
+    out = []
+    for x, n in (("x1", 1), ("x2", 2), ("x4", 4)):
+        for trans in ("", ".trans"):
+            for space in (".shared", ".shared::cta", ""):
+                for t in (".b16", ".b8", ".b32", ""):
+                    regs = frag("%r", n, 0)
+                    out.append(
+                        f"ldmatrix.sync.aligned.m8n8.{x}{trans}{space}{t} {regs}, [%rd40]"
+                    )
+                    out.append(
+                        f"stmatrix.sync.aligned.m8n8.{x}{trans}{space}{t} [%rd40], {regs}"
+                    )
+        base = f"ldmatrix.sync.aligned.m8n8.{x}.shared.b16"
+        for m in (n - 1, n + 1):
+            if m >= 1:
+                out.append(f"{base} {frag('%r', m, 0)}, [%r40]")
+        out.append(f"{base} {frag('%h', n, 0)}, [%r40]")
+        out.append(f"{base} {frag('%rd', n, 0)}, [%r40]")
+        out.append(f"{base} {frag('%f', n, 0)}, [%r40]")
+        out.append(f"{base} {frag('%r', n, 0)}, %r40")
+        out.append(f"{base} %r0, [%r40]")
+        out.append(f"ldmatrix.aligned.m8n8.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]")
+        out.append(f"ldmatrix.sync.m8n8.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]")
+        out.append(
+            f"ldmatrix.sync.aligned.m16n8.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]"
+        )
+        out.append(f"ldmatrix.sync.aligned.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]")
+        out.append(f"ldmatrix.sync.aligned.m8n8.shared.b16 {frag('%r', n, 0)}, [%r40]")
+        out.append(
+            f"ldmatrix.sync.aligned.m8n8.{x}.global.b16 {frag('%r', n, 0)}, [%rd40]"
+        )
+        sbase = f"stmatrix.sync.aligned.m8n8.{x}.shared.b16"
+        for m in (n - 1, n + 1):
+            if m >= 1:
+                out.append(f"{sbase} [%r40], {frag('%r', m, 0)}")
+        out.append(f"{sbase} [%r40], {frag('%h', n, 0)}")
+        out.append(f"{sbase} [%r40], {frag('%rd', n, 0)}")
+        out.append(f"{sbase} %r40, {frag('%r', n, 0)}")
+    for trans in (".trans", ""):
+        for t in (".b16", ".b32", ".b8"):
+            for shape in (".m8n8", ".m16n8", ""):
+                out.append(f"movmatrix.sync.aligned{shape}{trans}{t} %r0, %r1")
+    mm = "movmatrix.sync.aligned.m8n8.trans.b16"
+    out += [
+        f"{mm} %h0, %h1",
+        f"{mm} %rd0, %rd1",
+        f"{mm} %r0",
+        f"{mm} %r0, %r1, %r2",
+        f"{mm} {{%r0}}, %r1",
+        f"{mm} %f0, %f1",
+        "movmatrix.sync.m8n8.trans.b16 %r0, %r1",
+        "movmatrix.aligned.m8n8.trans.b16 %r0, %r1",
+    ]
+    return out
+
+
+# wgmma (sm_90a): (k shape, A/B types, D types, N values, register A, scale and
+# transpose immediates, extra modifiers). N values from the PTX ISA's tables.
+N_FLOAT = list(range(8, 257, 8))
+N_INT = [8, 16, 24, 32] + list(range(48, 257, 16))
+WGMMA = [
+    ("k16", ["f16"], ["f16", "f32"], N_FLOAT, True, True, [""]),
+    ("k16", ["bf16"], ["f32"], N_FLOAT, True, True, [""]),
+    ("k8", ["tf32"], ["f32"], N_FLOAT, False, True, [""]),
+    ("k32", ["e4m3", "e5m2"], ["f16", "f32"], N_FLOAT, False, True, [""]),
+    ("k32", ["s8", "u8"], ["s32"], N_INT, False, False, ["", "satfinite"]),
+    ("k256", ["b1"], ["s32"], N_INT, False, False, ["and.popc"]),
+]
+
+
+def wgmma_statement(
+    n,
+    k,
+    d,
+    a,
+    b,
+    mods,
+    dregs,
+    a_regs=False,
+    scale_d="%p1",
+    imms=(1, 1, 0, 0),
+    prefix="wgmma.mma_async.sync.aligned",
+):
+    words = [prefix, f"m64n{n}{k}", d, a, b] + [m for m in mods if m]
+    cls = "%f" if d == "f32" else "%r"
+    ops = ["{" + ", ".join(f"{cls}{i}" for i in range(dregs)) + "}"]
+    ops.append("{%r130, %r131, %r132, %r133}" if a_regs else "%rd1")
+    ops += ["%rd2", scale_d] + [str(x) for x in imms]
+    return ".".join(words) + " " + ", ".join(ops)
+
+
+def wgmma_candidates():
+    out = [
+        "wgmma.fence.sync.aligned",
+        "wgmma.commit_group.sync.aligned",
+        "wgmma.wait_group.sync.aligned 0",
+        "wgmma.wait_group.sync.aligned 1",
+        "wgmma.wait_group.sync.aligned %r1",
+        "wgmma.fence.sync",
+        "wgmma.fence.aligned",
+        "wgmma.fence",
+        "wgmma.commit_group.sync",
+        "wgmma.commit_group.aligned",
+        "wgmma.wait_group.sync.aligned",
+        "wgmma.wait_group.aligned 1",
+        "wgmma.fence.sync.aligned %r1",
+        "wgmma.commit_group.sync.aligned 1",
+        "wgmma.wait_group.sync.aligned 0, 1",
+        "wgmma.fence.sync.aligned.b32",
+    ]
+    for k, ab, ds, ns, trans, scale, extra in WGMMA:
+        imms = (1, 1, 0, 0) if trans else (1, 1) if scale else ()
+        for d in ds:
+            per = 2 if d == "f16" else 1
+            for n in [8, 16, 24, 40, 128, 256]:
+                for a in ab:
+                    for b in ab:
+                        for mod in extra:
+                            out.append(
+                                wgmma_statement(
+                                    n, k, d, a, b, [mod], n // 2 // per, imms=imms
+                                )
+                            )
+        d, a, n = ds[-1], ab[0], 16
+        regs = n // 2 // (2 if d == "f16" else 1)
+        base = dict(n=n, k=k, d=d, a=a, b=a, mods=[extra[0]], dregs=regs, imms=imms)
+
+        def w(**kw):
+            args = dict(base)
+            args.update(kw)
+            out.append(wgmma_statement(**args))
+
+        for n2 in (12, 264, 8 * 33):
+            w(n=n2)
+        for t in [
+            "f16",
+            "bf16",
+            "tf32",
+            "f32",
+            "f64",
+            "s8",
+            "u8",
+            "b1",
+            "s32",
+            "e4m3",
+            "e5m2",
+        ]:
+            w(d=t)
+            w(a=t)
+            w(b=t)
+        for sz in (regs - 1, regs + 1, 2 * regs):
+            w(dregs=sz)
+        w(a_regs=True, imms=imms[:3] if trans else imms)
+        w(a_regs=True)
+        w(scale_d="1")
+        w(scale_d="%r1")
+        w(imms=imms + (0,))
+        w(imms=imms[:-1] if imms else (1,))
+        for i in range(len(imms)):
+            for v in (2, -1, 0):
+                bad = list(imms)
+                bad[i] = v
+                w(imms=tuple(bad))
+        for mod in ["satfinite", "and.popc", "xor.popc", "rn", "ftz"]:
+            w(mods=[mod])
+        w(prefix="wgmma.mma_async.sync")
+        w(prefix="wgmma.mma_async.aligned")
+        w(prefix="wgmma.mma_async")
+    return out
+
+
+# wmma (PTX ISA 9.1, "Warp Level Matrix Multiply-Accumulate Instructions"):
+# (shape, A/B type, fragment registers of A, B, C/D with .f16, C/D with
+# 32- or 64-bit accumulators, accumulator types, mma modifiers). f16's mma
+# spells only .dtype.ctype.
+WMMA = [
+    ("m16n16k16", "f16", 8, 8, 4, 8, ["f16", "f32"], [""]),
+    ("m32n8k16", "f16", 8, 8, 4, 8, ["f16", "f32"], [""]),
+    ("m8n32k16", "f16", 8, 8, 4, 8, ["f16", "f32"], [""]),
+    ("m16n16k16", "bf16", 4, 4, 0, 8, ["f32"], [""]),
+    ("m32n8k16", "bf16", 8, 2, 0, 8, ["f32"], [""]),
+    ("m8n32k16", "bf16", 2, 8, 0, 8, ["f32"], [""]),
+    ("m16n16k16", "s8", 2, 2, 0, 8, ["s32"], ["", "satfinite"]),
+    ("m32n8k16", "u8", 4, 1, 0, 8, ["s32"], ["", "satfinite"]),
+    ("m8n32k16", "s8", 1, 4, 0, 8, ["s32"], ["", "satfinite"]),
+    ("m16n16k8", "tf32", 4, 4, 0, 8, ["f32"], [""]),
+    ("m8n8k4", "f64", 1, 1, 0, 2, ["f64"], ["", "rn"]),
+    ("m8n8k32", "s4", 1, 1, 0, 2, ["s32"], ["", "satfinite"]),
+    ("m8n8k128", "b1", 1, 1, 0, 2, ["s32"], ["xor.popc", "and.popc"]),
+]
+
+
+def wmma_cls(t):
+    return {"f32": "%f", "f64": "%fd"}.get(t, "%r")
+
+
+def wfrag(cls, n, base):
+    return "{" + ", ".join(f"{cls}{base + i}" for i in range(n)) + "}"
+
+
+def wmma_candidates():
+    out = []
+    for shape, t, na, nb, n16, n32, accs, mods in WMMA:
+        ab_cls = wmma_cls(t)
+        for lay in ("row", "col"):
+            for space in ("", ".global", ".shared", ".shared::cta", ".local"):
+                out.append(
+                    f"wmma.load.a.sync.aligned.{lay}.{shape}{space}.{t} {wfrag(ab_cls, na, 0)}, [%rd40]"
+                )
+            out.append(
+                f"wmma.load.b.sync.aligned.{lay}.{shape}.{t} {wfrag(ab_cls, nb, 0)}, [%rd40], %r40"
+            )
+            for acc in accs:
+                n = n16 if acc == "f16" else n32
+                out.append(
+                    f"wmma.load.c.sync.aligned.{lay}.{shape}.{acc} {wfrag(wmma_cls(acc), n, 0)}, [%rd40]"
+                )
+                out.append(
+                    f"wmma.store.d.sync.aligned.{lay}.{shape}.{acc} [%rd40], {wfrag(wmma_cls(acc), n, 0)}"
+                )
+        base = f"wmma.load.a.sync.aligned.row.{shape}.{t}"
+        for m in (na - 1, na + 1, 2 * na):
+            if 1 <= m <= 8:
+                out.append(f"{base} {wfrag(ab_cls, m, 0)}, [%rd40]")
+        for cls in ("%h", "%r", "%rd", "%f", "%fd"):
+            out.append(f"{base} {wfrag(cls, na, 0)}, [%rd40]")
+        out += [
+            f"{base} %r0, [%rd40]",
+            f"{base} {wfrag(ab_cls, na, 0)}, %rd40",
+            f"{base} {wfrag(ab_cls, na, 0)}, [%rd40], %rd41",
+            f"{base} {wfrag(ab_cls, na, 0)}",
+            f"wmma.load.a.sync.row.{shape}.{t} {wfrag(ab_cls, na, 0)}, [%rd40]",
+            f"wmma.load.a.aligned.row.{shape}.{t} {wfrag(ab_cls, na, 0)}, [%rd40]",
+            f"wmma.load.a.sync.aligned.{shape}.{t} {wfrag(ab_cls, na, 0)}, [%rd40]",
+            f"wmma.load.d.sync.aligned.row.{shape}.{t} {wfrag(ab_cls, na, 0)}, [%rd40]",
+            f"wmma.store.a.sync.aligned.row.{shape}.{t} [%rd40], {wfrag(ab_cls, na, 0)}",
+        ]
+        for other in [
+            "f16",
+            "bf16",
+            "tf32",
+            "f32",
+            "f64",
+            "s8",
+            "u8",
+            "s4",
+            "u4",
+            "b1",
+            "s32",
+        ]:
+            if other != t:
+                out.append(
+                    f"wmma.load.a.sync.aligned.row.{shape}.{other} {wfrag(ab_cls, na, 0)}, [%rd40]"
+                )
+        # mma
+        for la in ("row", "col"):
+            for lb in ("row", "col"):
+                for d in accs:
+                    for c in accs:
+                        for mod in mods:
+                            mm = f".{mod}" if mod else ""
+                            pre, post = (
+                                ("wmma.mma" + mm, "")
+                                if "popc" in mod
+                                else ("wmma.mma", mm)
+                            )
+                            types = f"{d}.{c}" if t == "f16" else f"{d}.{t}.{t}.{c}"
+                            nd = n16 if d == "f16" else n32
+                            nc = n16 if c == "f16" else n32
+                            ops = [
+                                wfrag(wmma_cls(d), nd, 0),
+                                wfrag(ab_cls, na, 8),
+                                wfrag(ab_cls, nb, 16),
+                                wfrag(wmma_cls(c), nc, 24),
+                            ]
+                            out.append(
+                                f"{pre}.sync.aligned.{la}.{lb}.{shape}{post}.{types} {', '.join(ops)}"
+                            )
+        d = accs[-1]
+        nd = n16 if d == "f16" else n32
+        types = f"{d}.{d}" if t == "f16" else f"{d}.{t}.{t}.{d}"
+        pre = "wmma.mma.xor.popc" if t == "b1" else "wmma.mma"
+        good = [
+            wfrag(wmma_cls(d), nd, 0),
+            wfrag(ab_cls, na, 8),
+            wfrag(ab_cls, nb, 16),
+            wfrag(wmma_cls(d), nd, 24),
+        ]
+        name = f"{pre}.sync.aligned.row.col.{shape}.{types}"
+        for k in range(4):
+            n = [nd, na, nb, nd][k]
+            for m in (n - 1, n + 1):
+                if 1 <= m <= 8:
+                    ops = list(good)
+                    ops[k] = wfrag(
+                        [wmma_cls(d), ab_cls, ab_cls, wmma_cls(d)][k], m, 8 * k
+                    )
+                    out.append(f"{name} {', '.join(ops)}")
+            for cls in ("%h", "%rd", "%f"):
+                ops = list(good)
+                ops[k] = wfrag(cls, n, 8 * k)
+                out.append(f"{name} {', '.join(ops)}")
+        out.append(f"{name} {', '.join(good[:3])}")
+        out.append(f"wmma.mma.sync.row.col.{shape}.{types} {', '.join(good)}")
+        out.append(f"{pre}.sync.aligned.row.{shape}.{types} {', '.join(good)}")
+        for other in ["f16", "bf16", "f32", "s32", "f64"]:
+            bad = f"{d}.{other}" if t == "f16" else f"{d}.{t}.{t}.{other}"
+            out.append(f"{pre}.sync.aligned.row.col.{shape}.{bad} {', '.join(good)}")
+        for mod in ("ftz", "satfinite", "rn", "relu"):
+            out.append(
+                f"{pre}.sync.aligned.row.col.{shape}.{mod}.{types} {', '.join(good)}"
+            )
+    return out
+
+
+# mma.sp (sparse A): (shape, A/B types, C/D types, fragment registers a, b,
+# C/D with .f16 and with 32-bit accumulators, modifiers).
+MMA_SP = [
+    ("m16n8k16", ["f16"], ["f16", "f32"], 2, 2, (2, 4), [""]),
+    ("m16n8k32", ["f16"], ["f16", "f32"], 4, 4, (2, 4), [""]),
+    ("m16n8k16", ["bf16"], ["f32"], 2, 2, (2, 4), [""]),
+    ("m16n8k32", ["bf16"], ["f32"], 4, 4, (2, 4), [""]),
+    ("m16n8k8", ["tf32"], ["f32"], 2, 2, (2, 4), [""]),
+    ("m16n8k16", ["tf32"], ["f32"], 4, 4, (2, 4), [""]),
+    ("m16n8k32", ["s8", "u8"], ["s32"], 2, 2, (4, 4), ["", "satfinite"]),
+    ("m16n8k64", ["s8", "u8"], ["s32"], 4, 4, (4, 4), ["", "satfinite"]),
+    ("m16n8k64", ["s4", "u4"], ["s32"], 2, 2, (4, 4), ["", "satfinite"]),
+    ("m16n8k128", ["s4", "u4"], ["s32"], 4, 4, (4, 4), ["", "satfinite"]),
+    ("m16n8k64", ["e4m3", "e5m2"], ["f16", "f32"], 4, 4, (2, 4), [""]),
+]
+
+
+def mma_sp_candidates():
+    out = []
+    for shape, ab, cd, na, nb, nc, extra in MMA_SP:
+        first = None
+        for ta in ab:
+            for tb in ab:
+                for tc in cd:
+                    td = tc
+                    for mod in extra:
+                        frags = [
+                            nc[0] if td == "f16" else nc[1],
+                            na,
+                            nb,
+                            nc[0] if tc == "f16" else nc[1],
+                        ]
+                        for prefix in (
+                            "mma.sp.sync.aligned",
+                            "mma.sp::ordered_metadata.sync.aligned",
+                        ):
+                            st = mma_statement(
+                                shape,
+                                ("row", "col"),
+                                [mod],
+                                td,
+                                ta,
+                                tb,
+                                tc,
+                                frags,
+                                prefix=prefix,
+                            )
+                            out.append(st + ", %r40, 0")
+                        if first is None:
+                            first = (td, ta, tb, tc, frags, mod)
+        td, ta, tb, tc, frags, mod = first
+        base = mma_statement(
+            shape,
+            ("row", "col"),
+            [mod],
+            td,
+            ta,
+            tb,
+            tc,
+            frags,
+            prefix="mma.sp.sync.aligned",
+        )
+        for sel in ("1", "2", "3", "4", "%r41", "-1"):
+            out.append(base + ", %r40, " + sel)
+        out += [
+            base + ", %rd40, 0",
+            base + ", %f40, 0",
+            base + ", 5, 0",
+            base + ", %r40",
+            base + ", %r40, 0, 0",
+        ]
+        for pos in range(4):
+            for size in (frags[pos] - 1, frags[pos] + 1, 2 * frags[pos]):
+                f = list(frags)
+                f[pos] = size
+                if 1 <= size <= 8:
+                    st = mma_statement(
+                        shape,
+                        ("row", "col"),
+                        [mod],
+                        td,
+                        ta,
+                        tb,
+                        tc,
+                        f,
+                        prefix="mma.sp.sync.aligned",
+                    )
+                    out.append(st + ", %r40, 0")
+        for t in TYPES:
+            for pos in range(4):
+                ts = [td, ta, tb, tc]
+                ts[pos] = t
+                st = mma_statement(
+                    shape,
+                    ("row", "col"),
+                    [mod],
+                    *ts,
+                    frags,
+                    prefix="mma.sp.sync.aligned",
+                )
+                out.append(st + ", %r40, 0")
+        for lp in (("col", "col"), ("row", "row"), ("row",)):
+            st = mma_statement(
+                shape, lp, [mod], td, ta, tb, tc, frags, prefix="mma.sp.sync.aligned"
+            )
+            out.append(st + ", %r40, 0")
+        for m in ("satfinite", "xor.popc", "rn", "ftz"):
+            st = mma_statement(
+                shape,
+                ("row", "col"),
+                [m],
+                td,
+                ta,
+                tb,
+                tc,
+                frags,
+                prefix="mma.sp.sync.aligned",
+            )
+            out.append(st + ", %r40, 0")
+        for prefix in ("mma.sp.sync", "mma.sp.aligned", "mma.sp::ordered.sync.aligned"):
+            st = mma_statement(
+                shape, ("row", "col"), [mod], td, ta, tb, tc, frags, prefix=prefix
+            )
+            out.append(st + ", %r40, 0")
+    return out
+
+
+# mma.sync with .kind::f8f6f4 (sm_120a): A and B each of the FP8/FP6/FP4 types.
+F8F6F4 = ["e4m3", "e5m2", "e3m2", "e2m3", "e2m1"]
+
+
+def mma_kind_candidates():
+    out = []
+    pre = "mma.sync.aligned"
+    for shape, na, nb in (("m16n8k32", 4, 2), ("m16n8k16", 2, 1)):
+        for ta in F8F6F4:
+            for tb in F8F6F4:
+                for acc in ("f32", "f16"):
+                    n = 4 if acc == "f32" else 2
+                    frags = [n, na, nb, n]
+                    st = mma_statement(
+                        shape,
+                        ("row", "col"),
+                        ["kind::f8f6f4"],
+                        acc,
+                        ta,
+                        tb,
+                        acc,
+                        frags,
+                        prefix=pre,
+                    )
+                    out.append(st)
+        base = (acc, ta, tb) = ("f32", "e2m1", "e3m2")
+        frags = [4, na, nb, 4]
+        for t in TYPES + ["e3m2", "e2m3", "e2m1"]:
+            for pos in range(4):
+                ts = ["f32", "e2m1", "e3m2", "f32"]
+                ts[pos] = t
+                out.append(
+                    mma_statement(
+                        shape, ("row", "col"), ["kind::f8f6f4"], *ts, frags, prefix=pre
+                    )
+                )
+        for pos in range(4):
+            for size in (frags[pos] - 1, frags[pos] + 1, 2 * frags[pos]):
+                f = list(frags)
+                f[pos] = size
+                if 1 <= size <= 8:
+                    out.append(
+                        mma_statement(
+                            shape,
+                            ("row", "col"),
+                            ["kind::f8f6f4"],
+                            "f32",
+                            "e2m1",
+                            "e3m2",
+                            "f32",
+                            f,
+                            prefix=pre,
+                        )
+                    )
+        for mods in (
+            ["kind::f8f6f4", "satfinite"],
+            ["kind::f8f6f4", "rn"],
+            ["kind::f8f6"],
+            ["kind::f8f6f4", "kind::f8f6f4"],
+        ):
+            out.append(
+                mma_statement(
+                    shape,
+                    ("row", "col"),
+                    mods,
+                    "f32",
+                    "e2m1",
+                    "e3m2",
+                    "f32",
+                    frags,
+                    prefix=pre,
+                )
+            )
+        out.append(
+            mma_statement(
+                shape,
+                ("col", "col"),
+                ["kind::f8f6f4"],
+                "f32",
+                "e2m1",
+                "e3m2",
+                "f32",
+                frags,
+                prefix=pre,
+            )
+        )
+        out.append(
+            mma_statement(
+                shape,
+                ("row", "col"),
+                [""],
+                "f32",
+                "e2m1",
+                "e3m2",
+                "f32",
+                frags,
+                prefix=pre,
+            )
+        )
+        out.append(
+            mma_statement(
+                shape,
+                ("row", "col"),
+                ["kind::f8f6f4"],
+                "f32",
+                "e2m1",
+                "e3m2",
+                "f32",
+                frags,
+                prefix="mma.sync",
+            )
+        )
+    for shape in ("m16n8k8", "m8n8k4", "m16n8k64"):
+        out.append(
+            mma_statement(
+                shape,
+                ("row", "col"),
+                ["kind::f8f6f4"],
+                "f32",
+                "e4m3",
+                "e4m3",
+                "f32",
+                [4, 4, 2, 4],
+                prefix=pre,
+            )
+        )
+    return out
+
+
+def candidates():
+    seen, out = set(), []
+    for s in (
+        mma_candidates()
+        + matrix_candidates()
+        + wgmma_candidates()
+        + wmma_candidates()
+        + mma_sp_candidates()
+        + mma_kind_candidates()
+    ):
+        if s not in seen:
+            seen.add(s)
+            out.append(s)
+    return out
+
+
+def run_ptxas(ptxas, cands, target, version):
+    """ptxas's first message per candidate index; raises on a fatal error."""
+    header = HEADER.format(version=version, target=target)
+    skip = header.count("\n")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "forms.ptx")
+        with open(path, "w") as f:
+            f.write(header + "".join(s + ";\n" for s in cands) + "ret;\n}\n")
+        r = subprocess.run(
+            [ptxas, "-arch=" + target, path, "-o", os.devnull],
+            capture_output=True,
+            text=True,
+        )
+    out = {}
+    for line in (r.stdout + r.stderr).splitlines():
+        m = re.search(r"line (\d+); (error|fatal)\s*: (.*)", line)
+        if not m:
+            continue
+        index = int(m.group(1)) - skip - 1
+        if m.group(2) == "fatal" or not 0 <= index < len(cands):
+            raise SystemExit(f"{target} {version}: ptxas stopped: {line}")
+        out.setdefault(index, m.group(3))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--ptxas", default=os.environ.get("PTXFU_PTXAS", "/usr/local/cuda/bin/ptxas")
+    )
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ap.add_argument(
+        "--out", default=os.path.join(root, "tb/unit/isa/data/tensor_forms.ptxas")
+    )
+    args = ap.parse_args()
+    version = (
+        subprocess.run([args.ptxas, "--version"], capture_output=True, text=True)
+        .stdout.strip()
+        .splitlines()[-1]
+    )
+    cands = candidates()
+    verdicts = [run_ptxas(args.ptxas, cands, t, v) for t, v in TARGETS]
+    messages = sorted({m for v in verdicts for m in v.values()})
+    index = {m: i for i, m in enumerate(messages)}
+    with open(args.out, "w") as f:
+        f.write(
+            f"# ptxas's verdicts on tensor-core candidate statements: scripts/tensor-forms-ptxas.py\n"
+        )
+        f.write(f"# ptxas: {version}\n")
+        f.write(
+            "# 'targets' lists the (target, PTX version) columns; a form line gives, per column, '.' where\n"
+        )
+        f.write(
+            "# ptxas accepts the statement or the number of its first message, then a tab and the statement.\n"
+        )
+        f.write("targets " + " ".join(f"{t}/{v}" for t, v in TARGETS) + "\n")
+        for i, m in enumerate(messages):
+            f.write(f"message {i} {m}\n")
+        for k, s in enumerate(cands):
+            cols = " ".join("." if k not in v else str(index[v[k]]) for v in verdicts)
+            f.write(f"form {cols}\t{s}\n")
+    print(
+        f"{len(cands)} candidates x {len(TARGETS)} targets, {len(messages)} distinct messages -> {args.out}"
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,167 @@
+// The tensor-core candidate forms (mma.sync, mma.sp and .kind::f8f6f4 by
+// shape, type, layout and modifier, with fragments right and wrong; wmma,
+// wgmma, ldmatrix, stmatrix, movmatrix)
+// against ptxas 13.0's verdicts on every (target, PTX version) pair of
+// tb/unit/isa/data/tensor_forms.ptxas, which scripts/tensor-forms-ptxas.py
+// wrote by asking ptxas. `check` must give ptxas's verdict on every one; the
+// test reports how often its message is ptxas's first message too. Where
+// ptxas is installed, the committed verdicts are asked of it again.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "isa/check_source.h"
+#include "ptxas.h"
+#include "sample.h"
+#include "scratch_dir.h"
+
+namespace ptxfu::isa {
+namespace {
+
+// The module each column's candidates stand in (as the script writes it).
+constexpr const char* kHeader =
+    ".version {1}\n.target {0}\n.address_size 64\n.visible .entry k() {{\n.reg .b16 %h<48>;\n.reg .b32 %r<136>;\n"
+    ".reg .b64 %rd<48>;\n.reg .f32 %f<136>;\n.reg .f64 %fd<48>;\n.reg .pred %p<8>;\n";
+constexpr unsigned kHeaderLines = 10;
+
+struct Column {
+  std::string target, version;
+};
+struct Form {
+  std::string statement;
+  std::vector<int> verdicts;  // per column: -1 accepted, else the message's number
+};
+struct Data {
+  std::vector<Column> columns;
+  std::vector<std::string> messages;
+  std::vector<Form> forms;
+};
+
+Data read_data() {
+  Data d;
+  std::ifstream in(PTXFU_TENSOR_FORMS);
+  EXPECT_TRUE(in) << PTXFU_TENSOR_FORMS;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream s(line);
+    std::string kind;
+    s >> kind;
+    if (kind == "targets") {
+      for (std::string c; s >> c;) d.columns.push_back({c.substr(0, c.find('/')), c.substr(c.find('/') + 1)});
+    } else if (kind == "message") {
+      size_t n;
+      s >> n;
+      std::string text;
+      std::getline(s, text);
+      EXPECT_EQ(n, d.messages.size());
+      d.messages.push_back(text.substr(1));
+    } else if (kind == "form") {
+      const size_t tab = line.find('\t');
+      Form f{line.substr(tab + 1), {}};
+      std::istringstream cols(line.substr(5, tab - 5));
+      for (std::string c; cols >> c;) f.verdicts.push_back(c == "." ? -1 : std::stoi(c));
+      EXPECT_EQ(f.verdicts.size(), d.columns.size()) << line;
+      d.forms.push_back(std::move(f));
+    }
+  }
+  return d;
+}
+
+std::string module_text(const Data& d, const Column& c) {
+  std::string text = fmt::format(kHeader, c.target, c.version);
+  for (const Form& f : d.forms) text += f.statement + ";\n";
+  return text + "ret;\n}\n";
+}
+
+// ptxfu's first message per candidate index (absent: accepted).
+std::map<size_t, std::string> ptxfu_errors(const Data& d, const Column& c) {
+  const CheckOutcome out = check_source(module_text(d, c), TargetOptions{}, 1u << 16);
+  EXPECT_FALSE(out.usage_error) << out.usage_message;
+  std::map<size_t, std::string> errors;
+  for (const CheckVerdict& v : out.verdicts) {
+    EXPECT_GT(v.loc.line, kHeaderLines) << c.target << " " << c.version << ": " << v.message;
+    if (v.loc.line > kHeaderLines) errors.emplace(v.loc.line - kHeaderLines - 1, v.message);
+  }
+  return errors;
+}
+
+TEST(TensorAgreement, EveryCandidateOnEveryTargetAsPtxasSaysIt) {
+  const Data d = read_data();
+  ASSERT_FALSE(d.forms.empty());
+  size_t pairs = 0, agree = 0, rejected = 0, same_message = 0;
+  std::map<std::string, std::pair<size_t, std::string>> wrong;  // "ptxas | ptxfu" -> count, an example
+  for (size_t col = 0; col < d.columns.size(); ++col) {
+    const Column& c = d.columns[col];
+    const auto ours = ptxfu_errors(d, c);
+    for (size_t i = 0; i < d.forms.size(); ++i) {
+      ++pairs;
+      const int theirs = d.forms[i].verdicts[col];
+      const auto it = ours.find(i);
+      const bool we_accept = it == ours.end();
+      if (we_accept == (theirs < 0)) {
+        ++agree;
+        if (theirs >= 0) {
+          ++rejected;
+          if (it->second == d.messages[static_cast<size_t>(theirs)])
+            ++same_message;
+          else if (std::getenv("PTXFU_SHOW_MESSAGES"))
+            std::cout << "  message: " << d.forms[i].statement << " | ptxas: " << d.messages[theirs]
+                      << " | ptxfu: " << it->second << "\n";
+        }
+        continue;
+      }
+      auto& w = wrong[fmt::format("ptxas {} | ptxfu {}", theirs < 0 ? "ok" : d.messages[theirs],
+                                  we_accept ? "ok" : it->second)];
+      if (w.first++ == 0) w.second = fmt::format("{} {}: {}", c.target, c.version, d.forms[i].statement);
+    }
+  }
+  std::cout << fmt::format(
+      "tensor agreement: {} candidate forms x {} (target, PTX version) pairs = {} verdicts; agree {} ({} rejected; "
+      "ptxas's first message on {} of the rejections, {:.1f}%)\n",
+      d.forms.size(), d.columns.size(), pairs, agree, rejected, same_message,
+      rejected ? 100.0 * static_cast<double>(same_message) / static_cast<double>(rejected) : 0.0);
+  for (const auto& [what, w] : wrong)
+    std::cout << "  disagree x" << w.first << ": " << what << "\n    e.g. " << w.second << "\n";
+  EXPECT_EQ(agree, pairs);
+}
+
+TEST(TensorAgreement, TheCommittedVerdictsAreStillPtxass) {
+  const std::string ptxas = testing_support::find_ptxas();
+  if (ptxas.empty()) GTEST_SKIP() << "no ptxas installed: the committed verdicts stand";
+  const Data d = read_data();
+  const testing_support::ScratchDir dir;
+  for (size_t col = 0; col < d.columns.size(); ++col) {
+    if (test::kSampled && !test::sampled(col, 7)) continue;  // under the sanitizers: a sample
+    const Column& c = d.columns[col];
+    const std::string path = dir / "forms.ptx";
+    std::ofstream(path) << module_text(d, c);
+    std::FILE* p = popen(fmt::format("{} -arch={} -o /dev/null {} 2>&1", ptxas, c.target, path).c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    std::vector<std::string> other;
+    std::map<size_t, std::string> now;
+    for (const auto& diag : testing_support::read_ptxas(p, other)) {
+      ASSERT_FALSE(diag.fatal) << c.target << " " << c.version << ": " << diag.message;
+      now.emplace(diag.line - kHeaderLines - 1, diag.message);
+    }
+    pclose(p);
+    for (size_t i = 0; i < d.forms.size(); ++i) {
+      const int then = d.forms[i].verdicts[col];
+      const auto it = now.find(i);
+      EXPECT_EQ(it == now.end() ? std::string("ok") : it->second,
+                then < 0 ? std::string("ok") : d.messages[static_cast<size_t>(then)])
+          << c.target << " " << c.version << ": " << d.forms[i].statement;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ptxfu::isa
