@@ -28,9 +28,8 @@ class Lowerer {
   Inst instruction(const isa::Statement& st);
 
   // One row per opcode that is not the instruction table's: the Kind it
-  // lowers to (or, where its qualifiers pick among kinds, the first of
-  // them), how many operands it takes (the bounds PTX's syntax allows; the
-  // lowering narrows them by qualifier), and the function that fills the Inst.
+  // lowers to, how many operands it takes (checked before the lowering,
+  // which narrows them by qualifier), and the function that fills the Inst.
   struct Row {
     std::string_view opcode;  // the mnemonic's first word
     Kind kind;
