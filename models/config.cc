@@ -133,7 +133,7 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   if (!root || root.IsNull()) throw ConfigError(origin + ": empty config");
   r.only_keys(root, "",
               {"name", "description", "target", "ptx_version", "features", "sub_partitions", "issue_width", "max_warps",
-               "scheduler", "sm", "units", "memory", "multi_instruction", "forms", "dependencies"});
+               "scheduler", "sm", "units", "memory", "multi_instruction", "half_precision", "forms", "dependencies"});
   ArchConfig c;
   c.origin = origin;
   c.name = r.string(r.required(root, "name", ""), "name");
@@ -213,6 +213,8 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
 
   c.multi_instruction = r.timing(r.required(root, "multi_instruction", ""), "multi_instruction", Unit::fma, true);
   c.multi_instruction.dep = DepClass::multi;
+  c.half_precision = r.timing(r.required(root, "half_precision", ""), "half_precision", Unit::fma, true);
+  c.half_precision.dep = DepClass::fp16;
 
   if (const YAML::Node forms = root["forms"]) {
     if (!forms.IsSequence()) r.fail(forms, "forms", "expected a list of {match: GLOB, ...} overrides");
@@ -324,11 +326,26 @@ ArchConfig load_config(const std::string& name_or_path, const std::string& direc
   return load_config_text(source.text, source.origin);
 }
 
+Timing ArchConfig::pipe_timing(isa::Pipe pipe) const {
+  if (const std::optional<Unit> unit = unit_of(pipe)) return units[static_cast<size_t>(*unit)];
+  switch (pipe) {
+    case isa::Pipe::fp16: return half_precision;
+    case isa::Pipe::multi: return multi_instruction;
+    case isa::Pipe::fma:
+    case isa::Pipe::alu:
+    case isa::Pipe::fp64:
+    case isa::Pipe::mufu:
+    case isa::Pipe::conv:
+    case isa::Pipe::kCount: break;  // units of their own (kPipeUnits)
+  }
+  throw std::logic_error(fmt::format("no timing for the class '{}'", isa::name(pipe)));
+}
+
 Timing ArchConfig::timing_for(const isa::Instr& instr) const {
   const isa::Pipe pipe = instr.row->pipe;
-  const std::optional<Unit> unit = unit_of(pipe);
-  Timing t = unit ? units[static_cast<size_t>(*unit)] : multi_instruction;
+  Timing t = pipe_timing(pipe);
   if (forms.empty()) return t;
+  const bool own_class = !unit_of(pipe);  // fp16, multi: their latency class whatever unit they take
   const std::string spelled = isa::spell(instr);
   for (const auto& o : forms) {
     if (o.pipe_class && *o.pipe_class != pipe) continue;
@@ -338,7 +355,7 @@ Timing ArchConfig::timing_for(const isa::Instr& instr) const {
     if (o.lanes) t.lanes = *o.lanes;
     if (o.interval) t.interval = *o.interval;
     if (o.latency) t.latency = *o.latency;
-    if (pipe == isa::Pipe::multi) t.dep = DepClass::multi;  // a sequence, whatever unit it occupies
+    if (own_class) t.dep = pipe_timing(pipe).dep;  // a sequence or a half form, whatever unit it occupies
     if (o.dep) t.dep = *o.dep;
     break;
   }

@@ -28,7 +28,8 @@ enum class SchedulerPolicy { lrr, gto };
 // Producer and consumer classes of the config's `dependencies:` table: which
 // kind of instruction wrote a register, which kind reads it. A unit's timing
 // has its unit's class (`fma` ... `warp`), `multi_instruction` has `multi`,
-// and a form override may name another (`latency_class: fp16` for HFMA2).
+// `half_precision` has `fp16`, and a form override may name another
+// (`latency_class`).
 enum class DepClass : uint8_t { fma, alu, fp16, fp64, mufu, conv, multi, lsu, branch, warp, kCount };
 inline constexpr size_t kNumDepClasses = static_cast<size_t>(DepClass::kCount);
 inline constexpr std::string_view kDepClassNames[] = {"fma",  "alu",   "fp16", "fp64",   "mufu",
@@ -59,7 +60,7 @@ struct Sequence {
 
 struct FormOverride {
   std::string match;                    // glob over the canonical spelling, e.g. "fma.rn*.f16x2"
-  std::optional<isa::Pipe> pipe_class;  // only forms of this class (fma, alu, fp64, mufu, multi)
+  std::optional<isa::Pipe> pipe_class;  // only forms of this class (isa::kPipeNames)
   std::optional<Unit> unit;
   std::optional<unsigned> lanes, interval, latency;
   std::optional<DepClass> dep;  // `latency_class`
@@ -124,7 +125,8 @@ struct ArchConfig {
   SmLimits sm;
   std::array<Timing, kNumUnits> units{};  // per unit, in kUnits order
   MemoryTiming memory;
-  Timing multi_instruction;  // default for forms of class `multi`
+  Timing multi_instruction;  // forms of class `multi`: instruction sequences on hardware
+  Timing half_precision;     // forms of class `fp16`: the half-precision pipe (HFMA2)
   std::vector<FormOverride> forms;
   std::vector<Reference> references;  // the published figures for `name` (configs/references.yaml)
   // `dependencies:` as given, and as a table: 0 where no entry names the pair.
@@ -138,7 +140,10 @@ struct ArchConfig {
   // delivers it (an entry below it has no effect).
   unsigned dependent_latency(const Timing& producer, const Timing& consumer) const;
 
-  // The timing of a decoded form: its class's unit, then the first matching
+  // The timing of a class of the instruction table: its unit's (models/units.h),
+  // or for a class without a unit of its own the config key that names one.
+  Timing pipe_timing(isa::Pipe pipe) const;
+  // The timing of a decoded form: its class's, then the first matching
   // override.
   Timing timing_for(const isa::Instr& instr) const;
   // The timing of a sequence on `unit`, the one rule for `sequence:`: it takes

@@ -24,11 +24,11 @@ struct UnitRow {
   std::string_view name;
 };
 inline constexpr UnitRow kUnits[] = {
-    {Unit::fma, "fma"},    // FP32 add/mul/fma; half precision and IMAD by the configs' form overrides
+    {Unit::fma, "fma"},    // FP32 add/mul/fma; half precision where `half_precision` names it; IMAD
     {Unit::alu, "alu"},    // INT32 add/logic/shift, compares, min/max; mov
     {Unit::fp64, "fp64"},  // FP64
     {Unit::mufu, "mufu"},  // transcendentals, popc/clz/brev
-    {Unit::conv, "conv"},  // conversions where the hardware has a unit of its own (the configs' form overrides)
+    {Unit::conv, "conv"},  // conversions where the hardware has a unit of its own (F2F, F2I, I2F, FRND)
     // The units a kernel's other instructions run on (models/kernel_sm.h):
     {Unit::lsu, "lsu"},        // ld/st/atom/red/fence; latency by state space (the config's `memory:`)
     {Unit::branch, "branch"},  // bra/call/ret/exit
@@ -52,16 +52,20 @@ constexpr std::optional<Unit> unit_named(std::string_view name) {
   return std::nullopt;
 }
 
-// Which unit runs each class of the instruction table. Pipe::multi (forms
-// that are instruction sequences on hardware) has no unit of its own: the
-// config's `multi_instruction` (or a form override) names it.
+// Which unit runs each class of the instruction table. Pipe::fp16 (the
+// half-precision forms) and Pipe::multi (forms that are instruction
+// sequences on hardware) have no unit of their own: the config's
+// `half_precision` and `multi_instruction` name it, with their lanes and
+// latency, and the class stays the form's latency class whatever unit it
+// occupies (ArchConfig::pipe_timing).
 struct PipeRow {
   isa::Pipe pipe;
   std::optional<Unit> unit;
 };
 inline constexpr PipeRow kPipeUnits[] = {
-    {isa::Pipe::fma, Unit::fma},   {isa::Pipe::alu, Unit::alu},      {isa::Pipe::fp64, Unit::fp64},
-    {isa::Pipe::mufu, Unit::mufu}, {isa::Pipe::multi, std::nullopt},
+    {isa::Pipe::fma, Unit::fma},      {isa::Pipe::alu, Unit::alu},   {isa::Pipe::fp64, Unit::fp64},
+    {isa::Pipe::mufu, Unit::mufu},    {isa::Pipe::conv, Unit::conv}, {isa::Pipe::fp16, std::nullopt},
+    {isa::Pipe::multi, std::nullopt},
 };
 
 constexpr bool every_pipe_has_one_row() {

@@ -43,7 +43,8 @@ struct OConfig {
   OSm sm;
   OMemory memory;
   std::map<std::string, OTiming> units;
-  OTiming multi;
+  OTiming multi;  // the `multi` class
+  OTiming half;   // the `fp16` class
   std::vector<OForm> forms;
   std::map<std::pair<std::string, std::string>, unsigned> dependencies;  // (producer, consumer) -> cycles
 
@@ -103,6 +104,9 @@ inline OConfig read_config(const YAML::Node& root) {
   const YAML::Node m = root["multi_instruction"];
   c.multi = timing_node(m, m["unit"] ? m["unit"].as<std::string>() : "fma");
   c.multi.dep = "multi";
+  const YAML::Node h = root["half_precision"];
+  c.half = timing_node(h, h["unit"].as<std::string>());
+  c.half.dep = "fp16";
   for (const auto& f : root["forms"]) {
     OForm o;
     o.match = f["match"].as<std::string>();
@@ -124,10 +128,12 @@ inline OConfig read_config(const YAML::Node& root) {
   return c;
 }
 
-// A form's timing: its class's unit, then the first matching override.
+// A form's timing: its class's unit (multi: multi_instruction, fp16:
+// half_precision, each keeping its class whatever unit it takes), then the
+// first matching override.
 inline OTiming timing_of(const OConfig& c, const std::string& spelling, const std::string& cls) {
   if (cls == "mov") return c.units.at("alu");
-  OTiming t = cls == "multi" ? c.multi : c.units.at(cls);
+  OTiming t = cls == "multi" ? c.multi : cls == "fp16" ? c.half : c.units.at(cls);
   for (const OForm& o : c.forms) {
     if (!o.cls.empty() && o.cls != cls) continue;
     if (fnmatch(o.match.c_str(), spelling.c_str(), 0) != 0) continue;
@@ -141,7 +147,7 @@ inline OTiming timing_of(const OConfig& c, const std::string& spelling, const st
     if (o.lanes) t.lanes = *o.lanes;
     if (o.interval) t.interval = *o.interval;
     if (o.latency) t.latency = *o.latency;
-    if (cls == "multi") t.dep = "multi";
+    if (cls == "multi" || cls == "fp16") t.dep = cls;
     if (!o.latency_class.empty()) t.dep = o.latency_class;
     break;
   }

@@ -77,9 +77,21 @@ constexpr Form integer(OpMask o, TypeMask t, unsigned sources) {
 constexpr Form floating(OpMask o, TypeMask t, unsigned sources) {
   return Form(o, t, sources, Pipe::fma, Executor::floating);
 }
-// cvt: d of the first type, `sources` operands of the second.
+// The f16/bf16 arithmetic and mixed precision: the half-precision pipe (HFMA2).
+constexpr Form half(OpMask o, TypeMask t, unsigned sources) {
+  return Form(o, t, sources, Pipe::fp16, Executor::floating);
+}
+// cvt: d of the first type, `sources` operands of the second, on the
+// conversion unit (F2F, F2I, I2F, FRND).
 constexpr Form convert(TypeMask to, TypeMask from, unsigned sources = 1) {
-  return Form(op_bit(Op::cvt), to, sources, Pipe::alu, Executor::convert).second_type(from).shape(Shape::convert);
+  return Form(op_bit(Op::cvt), to, sources, Pipe::conv, Executor::convert).second_type(from).shape(Shape::convert);
+}
+// cvt between integers (I2I) and the conversions that pack two or four
+// narrow floats into 32 bits or unpack them (F2FP): on the ALU (Mesa NAK's
+// op_category: CoupledAlu / Alu).
+constexpr Form convert_int(TypeMask to, TypeMask from) { return convert(to, from).on(Pipe::alu); }
+constexpr Form convert_pack(TypeMask to, TypeMask from, unsigned sources = 1) {
+  return convert(to, from, sources).on(Pipe::alu);
 }
 // cvt.pack.sat: d (32 bits) packs a and b of the second type, saturated to
 // the first; the narrower forms take the rest of d from c, of the third.
@@ -313,23 +325,19 @@ constexpr FormRow kRows[] = {
     approximate(ops(O::sin, O::cos, O::lg2, O::ex2), types(T::f32), 1).select(mods(M::approx)).allow(mods(M::ftz)),
     approximate(ops(O::tanh), types(T::f32), 1).select(mods(M::approx)).needs("tanh_f32"),
     // ---- half precision
-    floating(ops(O::add, O::sub, O::mul), kF16, 2).allow(mods(M::rn, M::ftz, M::sat)).needs("f16_arith"),
-    floating(ops(O::add, O::sub, O::mul), kBF16, 2).allow(mods(M::rn)).needs("bf16_arith"),
-    floating(ops(O::fma), kF16, 3)
+    half(ops(O::add, O::sub, O::mul), kF16, 2).allow(mods(M::rn, M::ftz, M::sat)).needs("f16_arith"),
+    half(ops(O::add, O::sub, O::mul), kBF16, 2).allow(mods(M::rn)).needs("bf16_arith"),
+    half(ops(O::fma), kF16, 3)
         .select(mods(M::rn))
         .allow(mods(M::ftz, M::sat, M::relu, M::oob))
         .needs("f16_arith")
         .mod_needs(M::relu, "half_relu")
         .mod_needs(M::oob, "oob"),
     // ptxas 13.0 takes every rounding mode on bf16 fma (sm_80, PTX 7.0); f16 fma takes .rn only.
-    floating(ops(O::fma), kBF16, 3)
-        .select(kRnd)
-        .allow(mods(M::relu, M::oob))
-        .needs("bf16_fma")
-        .mod_needs(M::oob, "oob"),
-    floating(ops(O::neg), kF16, 1).allow(mods(M::ftz)).needs("f16_neg"),
-    floating(ops(O::abs), kF16, 1).allow(mods(M::ftz)).needs("f16_abs"),
-    floating(ops(O::abs, O::neg), kBF16, 1).needs("bf16_absneg"),
+    half(ops(O::fma), kBF16, 3).select(kRnd).allow(mods(M::relu, M::oob)).needs("bf16_fma").mod_needs(M::oob, "oob"),
+    half(ops(O::neg), kF16, 1).allow(mods(M::ftz)).needs("f16_neg"),
+    half(ops(O::abs), kF16, 1).allow(mods(M::ftz)).needs("f16_abs"),
+    half(ops(O::abs, O::neg), kBF16, 1).needs("bf16_absneg"),
     floating(ops(O::min, O::max), kF16, 2)
         .allow(mods(M::ftz, M::nan, M::xorsign, M::abs))
         .needs("half_minmax")
@@ -345,12 +353,12 @@ constexpr FormRow kRows[] = {
     approximate(ops(O::ex2), kF16, 1).select(mods(M::approx)).needs("half_ex2"),
     approximate(ops(O::ex2), kBF16, 1).select(mods(M::approx)).require(mods(M::ftz)).needs("bf16_ex2"),
     // ---- mixed precision: d = cvt(a) op c, d = cvt(a) * cvt(b) + c
-    floating(ops(O::add, O::sub), types(T::f32), 2)
+    half(ops(O::add, O::sub), types(T::f32), 2)
         .second_type(types(T::f16, T::bf16))
         .allow(kRnd | mods(M::sat))
         .needs("mixed_precision")
         .shape(S::mixed),
-    floating(ops(O::fma), types(T::f32), 3)
+    half(ops(O::fma), types(T::f32), 3)
         .second_type(types(T::f16, T::bf16))
         .select(kRnd)
         .allow(mods(M::sat))
@@ -360,39 +368,39 @@ constexpr FormRow kRows[] = {
     // Every row is d of the first type, sources of the second (S::convert).
     // Verdicts probed with ptxas 13.0 on sm_75..sm_121 (PTX 6.3..9.0).
     // int <- int: .sat where the source range does not fit the destination.
-    convert(types(T::s64), kCvtSigned | types(T::u8, T::u16, T::u32)),
-    convert(types(T::s32), types(T::s8, T::s16, T::s32, T::u8, T::u16)),
-    convert(types(T::s16), types(T::s8, T::s16, T::u8)),
-    convert(types(T::s8), types(T::s8)),
-    convert(types(T::u64), kCvtUnsigned),
-    convert(types(T::u32), types(T::u8, T::u16, T::u32)),
-    convert(types(T::u16), types(T::u8, T::u16)),
-    convert(types(T::u8), types(T::u8)),
-    convert(types(T::s64), types(T::u64)).allow(mods(M::sat)),
-    convert(types(T::s32), types(T::s64, T::u32, T::u64)).allow(mods(M::sat)),
-    convert(types(T::s16), types(T::s32, T::s64, T::u16, T::u32, T::u64)).allow(mods(M::sat)),
-    convert(types(T::s8), kCvtInt & ~types(T::s8)).allow(mods(M::sat)),
-    convert(types(T::u64), kCvtSigned).allow(mods(M::sat)),
-    convert(types(T::u32), kCvtSigned | types(T::u64)).allow(mods(M::sat)),
-    convert(types(T::u16), kCvtSigned | types(T::u32, T::u64)).allow(mods(M::sat)),
-    convert(types(T::u8), kCvtInt & ~types(T::u8)).allow(mods(M::sat)),
+    convert_int(types(T::s64), kCvtSigned | types(T::u8, T::u16, T::u32)),
+    convert_int(types(T::s32), types(T::s8, T::s16, T::s32, T::u8, T::u16)),
+    convert_int(types(T::s16), types(T::s8, T::s16, T::u8)),
+    convert_int(types(T::s8), types(T::s8)),
+    convert_int(types(T::u64), kCvtUnsigned),
+    convert_int(types(T::u32), types(T::u8, T::u16, T::u32)),
+    convert_int(types(T::u16), types(T::u8, T::u16)),
+    convert_int(types(T::u8), types(T::u8)),
+    convert_int(types(T::s64), types(T::u64)).allow(mods(M::sat)),
+    convert_int(types(T::s32), types(T::s64, T::u32, T::u64)).allow(mods(M::sat)),
+    convert_int(types(T::s16), types(T::s32, T::s64, T::u16, T::u32, T::u64)).allow(mods(M::sat)),
+    convert_int(types(T::s8), kCvtInt & ~types(T::s8)).allow(mods(M::sat)),
+    convert_int(types(T::u64), kCvtSigned).allow(mods(M::sat)),
+    convert_int(types(T::u32), kCvtSigned | types(T::u64)).allow(mods(M::sat)),
+    convert_int(types(T::u16), kCvtSigned | types(T::u32, T::u64)).allow(mods(M::sat)),
+    convert_int(types(T::u8), kCvtInt & ~types(T::u8)).allow(mods(M::sat)),
     // int <- float: an integer rounding is required; out-of-range saturates.
-    convert(kCvtInt, types(T::f32)).select(kIntRoundingMods).allow(mods(M::ftz, M::sat)).on(P::fma),
-    convert(kCvtInt, types(T::f16, T::f64)).select(kIntRoundingMods).allow(mods(M::sat)).on(P::fma),
-    convert(kCvtInt16Up, types(T::bf16)).select(kIntRoundingMods).needs("cvt_bf16").on(P::fma),
+    convert(kCvtInt, types(T::f32)).select(kIntRoundingMods).allow(mods(M::ftz, M::sat)),
+    convert(kCvtInt, types(T::f16, T::f64)).select(kIntRoundingMods).allow(mods(M::sat)),
+    convert(kCvtInt16Up, types(T::bf16)).select(kIntRoundingMods).needs("cvt_bf16"),
     // float <- int
-    convert(types(T::f32), kCvtInt).select(kRnd).allow(mods(M::ftz, M::sat)).on(P::fma),
-    convert(types(T::f16, T::f64), kCvtInt).select(kRnd).allow(mods(M::sat)).on(P::fma),
-    convert(types(T::bf16), kCvtInt16Up).select(kRnd).needs("cvt_bf16").on(P::fma),
+    convert(types(T::f32), kCvtInt).select(kRnd).allow(mods(M::ftz, M::sat)),
+    convert(types(T::f16, T::f64), kCvtInt).select(kRnd).allow(mods(M::sat)),
+    convert(types(T::bf16), kCvtInt16Up).select(kRnd).needs("cvt_bf16"),
     // float <- float, integral rounding within a format, then plain moves
-    convert(types(T::f32), types(T::f32)).select(kIntRoundingMods).allow(mods(M::ftz, M::sat)).on(P::fma),
-    convert(types(T::f16), types(T::f16)).select(kIntRoundingMods).allow(mods(M::sat)).on(P::fma),
-    convert(types(T::f64), types(T::f64)).select(kIntRoundingMods).allow(mods(M::sat)).on(P::fp64),
-    convert(types(T::bf16), types(T::bf16)).select(kIntRoundingMods).needs("cvt_bf16").on(P::fma),
-    convert(types(T::f32), types(T::f32)).allow(mods(M::ftz, M::sat)).on(P::fma),
-    convert(types(T::f16), types(T::f16)).allow(mods(M::sat)).on(P::fma),
-    convert(types(T::f64), types(T::f64)).allow(mods(M::sat)).on(P::fma),
-    convert(types(T::bf16), types(T::bf16)).needs("cvt_bf16").on(P::fma),
+    convert(types(T::f32), types(T::f32)).select(kIntRoundingMods).allow(mods(M::ftz, M::sat)),
+    convert(types(T::f16), types(T::f16)).select(kIntRoundingMods).allow(mods(M::sat)),
+    convert(types(T::f64), types(T::f64)).select(kIntRoundingMods).allow(mods(M::sat)),
+    convert(types(T::bf16), types(T::bf16)).select(kIntRoundingMods).needs("cvt_bf16"),
+    convert(types(T::f32), types(T::f32)).allow(mods(M::ftz, M::sat)),
+    convert(types(T::f16), types(T::f16)).allow(mods(M::sat)),
+    convert(types(T::f64), types(T::f64)).allow(mods(M::sat)),
+    convert(types(T::bf16), types(T::bf16)).needs("cvt_bf16"),
     // narrowing to f16/bf16 from f32: .relu and .satfinite with .rn/.rz only
     convert(types(T::f16), types(T::f32))
         .select(mods(M::rn, M::rz))
@@ -415,9 +423,9 @@ constexpr FormRow kRows[] = {
         .require(mods(M::satfinite))
         .mod_needs(M::satfinite, "cvt_satfinite"),
     convert(types(T::bf16), types(T::f32)).select(kRnd).allow(mods(M::ftz)),
-    convert(types(T::f16), types(T::f64)).select(kRnd).allow(mods(M::sat)).on(P::fp64),
-    convert(types(T::f32), types(T::f64)).select(kRnd).allow(mods(M::ftz, M::sat)).on(P::fp64),
-    convert(types(T::bf16), types(T::f64)).select(kRnd).needs("cvt_bf16").on(P::fp64),
+    convert(types(T::f16), types(T::f64)).select(kRnd).allow(mods(M::sat)),
+    convert(types(T::f32), types(T::f64)).select(kRnd).allow(mods(M::ftz, M::sat)),
+    convert(types(T::bf16), types(T::f64)).select(kRnd).needs("cvt_bf16"),
     // between f16 and bf16, and widening from bf16: rounding optional
     convert(types(T::bf16), types(T::f16)).allow(kRnd).needs("cvt_bf16"),
     convert(types(T::f16, T::f64), types(T::bf16)).allow(kRnd).needs("cvt_bf16"),
@@ -427,10 +435,10 @@ constexpr FormRow kRows[] = {
         .mod_needs(M::ftz, "cvt_bf16_ftz"),
     // widening: exact, no rounding modifier
     convert(types(T::f32), types(T::f16)).allow(mods(M::ftz, M::sat)),
-    convert(types(T::f64), types(T::f16)).allow(mods(M::sat)).on(P::fp64),
-    convert(types(T::f64), types(T::f32)).allow(mods(M::ftz, M::sat)).on(P::fp64),
+    convert(types(T::f64), types(T::f16)).allow(mods(M::sat)),
+    convert(types(T::f64), types(T::f32)).allow(mods(M::ftz, M::sat)),
     // packing two f32 into f16x2/bf16x2: the first source to the upper half
-    convert(types(T::f16x2, T::bf16x2), types(T::f32), 2)
+    convert_pack(types(T::f16x2, T::bf16x2), types(T::f32), 2)
         .select(mods(M::rn, M::rz))
         .allow(mods(M::relu, M::satfinite))
         .needs("cvt_pack_half")
@@ -446,51 +454,57 @@ constexpr FormRow kRows[] = {
         .needs("cvt_tf32_rn")
         .mod_needs(M::satfinite, "cvt_tf32_rn_satfinite"),
     // FP8 pairs (sm_89)
-    convert(types(T::e4m3x2, T::e5m2x2), types(T::f32), 2)
+    convert_pack(types(T::e4m3x2, T::e5m2x2), types(T::f32), 2)
         .select(mods(M::rn))
         .require(mods(M::satfinite))
         .allow(mods(M::relu))
         .needs("cvt_fp8"),
-    convert(types(T::e4m3x2, T::e5m2x2), types(T::f16x2))
+    convert_pack(types(T::e4m3x2, T::e5m2x2), types(T::f16x2))
         .select(mods(M::rn))
         .require(mods(M::satfinite))
         .allow(mods(M::relu))
         .needs("cvt_fp8"),
-    convert(types(T::f16x2), types(T::e4m3x2, T::e5m2x2)).select(mods(M::rn)).allow(mods(M::relu)).needs("cvt_fp8"),
+    convert_pack(types(T::f16x2), types(T::e4m3x2, T::e5m2x2))
+        .select(mods(M::rn))
+        .allow(mods(M::relu))
+        .needs("cvt_fp8"),
     // stochastic rounding with random bits (.rs): sm_100a and sm_103a, PTX 8.7
-    convert(types(T::f16x2, T::bf16x2), types(T::f32), 3)
+    convert_pack(types(T::f16x2, T::bf16x2), types(T::f32), 3)
         .select(mods(M::rs))
         .allow(mods(M::relu, M::satfinite))
         .sources({Operand::reg, Operand::reg, Operand::random_bits})
         .needs("cvt_rs"),
-    convert(types(T::e4m3x4, T::e5m2x4, T::e2m3x4, T::e3m2x4, T::e2m1x4), types(T::f32), 2)
+    convert_pack(types(T::e4m3x4, T::e5m2x4, T::e2m3x4, T::e3m2x4, T::e2m1x4), types(T::f32), 2)
         .select(mods(M::rs))
         .require(mods(M::satfinite))
         .allow(mods(M::relu))
         .sources({Operand::vector4, Operand::random_bits})
         .needs("cvt_rs"),
     // FP6, FP4 and UE8M0 pairs: architecture- and family-specific targets (sm_100a, sm_120f, ...)
-    convert(types(T::e2m3x2, T::e3m2x2), types(T::f32), 2)
+    convert_pack(types(T::e2m3x2, T::e3m2x2), types(T::f32), 2)
         .select(mods(M::rn))
         .require(mods(M::satfinite))
         .allow(mods(M::relu))
         .needs("cvt_fp6"),
-    convert(types(T::f16x2), types(T::e2m3x2, T::e3m2x2)).select(mods(M::rn)).allow(mods(M::relu)).needs("cvt_fp6"),
-    convert(types(T::e2m1x2), types(T::f32), 2)
+    convert_pack(types(T::f16x2), types(T::e2m3x2, T::e3m2x2))
+        .select(mods(M::rn))
+        .allow(mods(M::relu))
+        .needs("cvt_fp6"),
+    convert_pack(types(T::e2m1x2), types(T::f32), 2)
         .select(mods(M::rn))
         .require(mods(M::satfinite))
         .allow(mods(M::relu))
         .needs("cvt_fp4"),
-    convert(types(T::f16x2), types(T::e2m1x2)).select(mods(M::rn)).allow(mods(M::relu)).needs("cvt_fp4"),
-    convert(types(T::ue8m0x2), types(T::f32), 2)
+    convert_pack(types(T::f16x2), types(T::e2m1x2)).select(mods(M::rn)).allow(mods(M::relu)).needs("cvt_fp4"),
+    convert_pack(types(T::ue8m0x2), types(T::f32), 2)
         .select(mods(M::rz, M::rp))
         .allow(mods(M::satfinite))
         .needs("cvt_ue8m0"),
-    convert(types(T::ue8m0x2), types(T::bf16x2))
+    convert_pack(types(T::ue8m0x2), types(T::bf16x2))
         .select(mods(M::rz, M::rp))
         .allow(mods(M::satfinite))
         .needs("cvt_ue8m0"),
-    convert(types(T::bf16x2), types(T::ue8m0x2)).select(mods(M::rn)).needs("cvt_ue8m0"),
+    convert_pack(types(T::bf16x2), types(T::ue8m0x2)).select(mods(M::rn)).needs("cvt_ue8m0"),
     // ---- mov's pack and unpack forms: a vector of 2 or 4 elements that split
     // the type's width, the first element in the lowest bits (PTX ISA, mov).
     // The other movs are not the table's (OpInfo::vector_forms_only).

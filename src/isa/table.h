@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <iterator>
 #include <string_view>
 
 #include "isa/features.h"
@@ -22,10 +23,17 @@ constexpr std::string_view name(Type t) { return info(t).name; }
 constexpr std::string_view name(Mod m) { return kModNames[static_cast<size_t>(m)]; }
 constexpr std::string_view name(Cmp c) { return kCmpNames[static_cast<size_t>(c)]; }
 
-// The functional unit class that executes a form; the models map each class
-// to a configured pipe. `multi` forms are instruction sequences on hardware.
-enum class Pipe : uint8_t { fma, alu, fp64, mufu, multi, kCount };
-inline constexpr std::string_view kPipeNames[] = {"fma", "alu", "fp64", "mufu", "multi"};
+// The functional unit class that executes a form, and so its latency class;
+// the models map each class to a configured unit (models/units.h). `conv`:
+// the conversions with a unit of their own on hardware (F2F, F2I, I2F, FRND;
+// Mesa NAK's decoupled conversion class), while the packs (F2FP) and
+// integer-to-integer conversions (I2I) run on `alu`; `fp16`: the
+// half-precision arithmetic (HFMA2, HADD2, HMUL2, mixed precision), timed
+// by each config's `half_precision`; `multi` forms are instruction sequences
+// on hardware, timed by `multi_instruction`.
+enum class Pipe : uint8_t { fma, alu, fp64, mufu, conv, fp16, multi, kCount };
+inline constexpr std::string_view kPipeNames[] = {"fma", "alu", "fp64", "mufu", "conv", "fp16", "multi"};
+static_assert(std::size(kPipeNames) == static_cast<size_t>(Pipe::kCount), "one name per Pipe");
 constexpr std::string_view name(Pipe p) { return kPipeNames[static_cast<size_t>(p)]; }
 
 // Which part of the core computes a form (src/exec maps each to a function).

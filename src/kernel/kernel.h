@@ -78,36 +78,39 @@ enum class Unit : uint8_t {
 
 // What the executor and a timing model know of each kind, one row per Kind
 // in the enum's order: adding a kind is a row here (the static_assert below
-// refuses a kind without one) and its case in step.cc's execute() (a switch
-// without a default, whose missing case is a compile error).
+// refuses a kind without one), the opcodes that lower to it (kernel/lower.cc:
+// kLowerings; an opcode without a row is refused at load) and its case in
+// step.cc's execute() (a switch without a default, whose missing case is a
+// compile error).
 struct KindRow {
   Kind kind;
   std::string_view name;
   Unit unit;
   bool control;      // holds its warp until it resolves (branches, calls, returns, exits, barriers)
   bool memory_path;  // its results come back from the memory path: a wait for them is a memory stall
+  bool collective;   // its result or progress depends on other lanes or warps (barriers, warp-wide exchanges)
 };
 inline constexpr KindRow kKinds[] = {
-    {Kind::arith, "arith", Unit::pipe, false, false},
-    {Kind::mov, "mov", Unit::pipe, false, false},
-    {Kind::cvta, "cvta", Unit::pipe, false, false},
-    {Kind::ld, "ld", Unit::memory, false, true},
-    {Kind::st, "st", Unit::memory, false, false},
-    {Kind::atom, "atom", Unit::memory, false, true},
-    {Kind::red, "red", Unit::memory, false, false},
-    {Kind::bra, "bra", Unit::branch, true, false},
-    {Kind::call, "call", Unit::branch, true, false},
-    {Kind::ret, "ret", Unit::branch, true, false},
-    {Kind::exit, "exit", Unit::branch, true, false},
-    {Kind::bar, "bar", Unit::warp, true, false},
-    {Kind::shfl, "shfl", Unit::warp, false, true},
-    {Kind::vote, "vote", Unit::warp, false, false},
-    {Kind::match, "match", Unit::warp, false, false},
-    {Kind::redux, "redux", Unit::warp, false, false},
-    {Kind::activemask, "activemask", Unit::warp, false, false},
-    {Kind::fence, "fence", Unit::memory, false, false},
-    {Kind::nop, "nop", Unit::branch, false, false},
-    {Kind::func_end, "func_end", Unit::branch, true, false},
+    {Kind::arith, "arith", Unit::pipe, false, false, false},
+    {Kind::mov, "mov", Unit::pipe, false, false, false},
+    {Kind::cvta, "cvta", Unit::pipe, false, false, false},
+    {Kind::ld, "ld", Unit::memory, false, true, false},
+    {Kind::st, "st", Unit::memory, false, false, false},
+    {Kind::atom, "atom", Unit::memory, false, true, false},
+    {Kind::red, "red", Unit::memory, false, false, false},
+    {Kind::bra, "bra", Unit::branch, true, false, false},
+    {Kind::call, "call", Unit::branch, true, false, false},
+    {Kind::ret, "ret", Unit::branch, true, false, false},
+    {Kind::exit, "exit", Unit::branch, true, false, false},
+    {Kind::bar, "bar", Unit::warp, true, false, true},
+    {Kind::shfl, "shfl", Unit::warp, false, true, true},
+    {Kind::vote, "vote", Unit::warp, false, false, true},
+    {Kind::match, "match", Unit::warp, false, false, true},
+    {Kind::redux, "redux", Unit::warp, false, false, true},
+    {Kind::activemask, "activemask", Unit::warp, false, false, true},
+    {Kind::fence, "fence", Unit::memory, false, false, false},
+    {Kind::nop, "nop", Unit::branch, false, false, false},
+    {Kind::func_end, "func_end", Unit::branch, true, false, false},
 };
 static_assert(std::size(kKinds) == static_cast<size_t>(Kind::kCount), "every Kind has its row in kKinds");
 constexpr bool kinds_in_order() {

@@ -1,5 +1,5 @@
-// Lowering: the operands and each PTX statement of a function to an `Inst`
-// (the loader's second half, kernel/loader.h).
+// The lowering pass (lower.h): the operands and each PTX statement of a
+// function to an `Inst`, by the rows of kLowerings.
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -12,7 +12,7 @@
 #include "isa/opcodes.h"
 #include "isa/target_options.h"
 #include "kernel/kernel.h"
-#include "kernel/loader.h"
+#include "kernel/lower.h"
 
 namespace ptxfu::kernel::loading {
 namespace {
@@ -133,13 +133,13 @@ bool is_table_opcode(std::string_view word) {
 
 }  // namespace
 
-void Loader::note(uint8_t& n, uint32_t* list, uint32_t slot) {
+void Lowerer::note(uint8_t& n, uint32_t* list, uint32_t slot) {
   for (unsigned i = 0; i < n; ++i)
     if (list[i] == slot) return;
   if (n < kMaxRegsPerInst) list[n++] = slot;
 }
 
-Operand Loader::reg_operand(const Symbol& s, unsigned bits) {
+Operand Lowerer::reg_operand(const Symbol& s, unsigned bits) {
   Operand o;
   o.kind = Operand::Kind::reg;
   o.reg = s.slot;
@@ -148,7 +148,7 @@ Operand Loader::reg_operand(const Symbol& s, unsigned bits) {
   return o;
 }
 
-Operand Loader::source(Inst& in, std::string_view text, unsigned bits, bool floating, bool symbols) {
+Operand Lowerer::source(Inst& in, std::string_view text, unsigned bits, bool floating, bool symbols) {
   text = trim(text);
   Operand o;
   o.bits = static_cast<uint8_t>(bits);
@@ -200,15 +200,14 @@ Operand Loader::source(Inst& in, std::string_view text, unsigned bits, bool floa
       if (s->slot == kNoPc) fail(*tok_, fmt::format("'{}' has no body in this module", text));
       o.value = kCodeBase + 16 * uint64_t{s->slot};
     } else {
-      o.value = s->address;
-      if (s->space == Space::shared && s->address == kNoPc) o.value = kExternTag;
+      o.value = s->address;  // an .extern .shared array: tagged until Resolver::finish()
     }
     return o;
   }
   fail(*tok_, fmt::format("'{}' cannot be an operand here", text));
 }
 
-Operand Loader::dest(Inst& in, std::string_view text, unsigned bits, bool sign_extend) {
+Operand Lowerer::dest(Inst& in, std::string_view text, unsigned bits, bool sign_extend) {
   text = trim(text);
   Operand o;
   if (text == "_") {
@@ -227,7 +226,7 @@ Operand Loader::dest(Inst& in, std::string_view text, unsigned bits, bool sign_e
   return o;
 }
 
-Operand Loader::vector(Inst& in, std::string_view text, unsigned elem_bits, bool is_dest, bool floating) {
+Operand Lowerer::vector(Inst& in, std::string_view text, unsigned elem_bits, bool is_dest, bool floating) {
   text = trim(text);
   if (text.size() < 2 || text.front() != '{' || text.back() != '}') fail(*tok_, "expected a vector {a, b, ...}");
   Operand o;
@@ -242,7 +241,7 @@ Operand Loader::vector(Inst& in, std::string_view text, unsigned elem_bits, bool
   return o;
 }
 
-Address Loader::address(Inst& in, std::string_view text, Space space) {
+Address Lowerer::address(Inst& in, std::string_view text, Space space) {
   text = trim(text);
   if (text.size() < 2 || text.front() != '[' || text.back() != ']') fail(*tok_, "expected an address [...]");
   std::string body;
@@ -287,8 +286,7 @@ Address Loader::address(Inst& in, std::string_view text, Space space) {
       a.offset = static_cast<int64_t>(s->address) + offset;
       return a;
     case Symbol::Kind::var: {
-      uint64_t addr = s->address;
-      if (s->space == Space::shared && addr == kNoPc) addr = kExternTag;
+      uint64_t addr = s->address;  // an .extern .shared array: tagged until Resolver::finish()
       if (space == Space::generic) {
         if (s->space == Space::shared) addr += kSharedWindow;
         if (s->space == Space::local) addr += kLocalWindow;
@@ -302,63 +300,101 @@ Address Loader::address(Inst& in, std::string_view text, Space space) {
   }
 }
 
-Inst Loader::instruction(const isa::Statement& st) {
+const std::vector<Lowerer::Row>& Lowerer::rows() {
+  // Operand counts: the most PTX's syntax gives the opcode, or what the
+  // executor takes where that is fewer (ld/st: no cache policy); each
+  // lowering narrows them by qualifier.
+  // One row per line (clang-format would pack them).
+  // clang-format off
+  static const std::vector<Row> kLowerings = {
+      // every mov form, the table's pack/unpack rows included: lanes are moved here
+      {"mov", Kind::mov, 2, 2, &Lowerer::mov},
+      {"cvta", Kind::cvta, 2, 2, &Lowerer::cvta},
+      {"ld", Kind::ld, 2, 2, &Lowerer::load_store},
+      {"ldu", Kind::ld, 2, 2, &Lowerer::load_store},
+      {"st", Kind::st, 2, 2, &Lowerer::load_store},
+      {"atom", Kind::atom, 3, 5, &Lowerer::atomic},
+      {"red", Kind::red, 2, 3, &Lowerer::atomic},
+      {"bra", Kind::bra, 1, 1, &Lowerer::branch},
+      {"call", Kind::call, 1, 4, &Lowerer::call},
+      {"ret", Kind::ret, 0, 0, &Lowerer::nothing},
+      {"exit", Kind::exit, 0, 0, &Lowerer::nothing},
+      {"bar", Kind::bar, 1, 4, &Lowerer::barrier},
+      {"barrier", Kind::bar, 1, 4, &Lowerer::barrier},
+      {"shfl", Kind::shfl, 4, 5, &Lowerer::warp_op},
+      {"vote", Kind::vote, 2, 3, &Lowerer::warp_op},
+      {"match", Kind::match, 3, 3, &Lowerer::warp_op},
+      {"redux", Kind::redux, 3, 3, &Lowerer::warp_op},
+      {"activemask", Kind::activemask, 1, 1, &Lowerer::warp_op},
+      {"membar", Kind::fence, 0, 0, &Lowerer::nothing},
+      {"fence", Kind::fence, 0, 2, &Lowerer::nothing},
+      {"prefetch", Kind::nop, 1, 1, &Lowerer::nothing},
+      {"prefetchu", Kind::nop, 1, 1, &Lowerer::nothing},
+      {"nanosleep", Kind::nop, 1, 1, &Lowerer::nothing},
+  };
+  // clang-format on
+  return kLowerings;
+}
+
+namespace {
+
+const Lowerer::Row* row_of(std::string_view opcode) {
+  for (const Lowerer::Row& r : Lowerer::rows())
+    if (r.opcode == opcode) return &r;
+  return nullptr;
+}
+
+// "mov, cvta, ld, ...": what the executor covers besides the table's arithmetic.
+std::string covered_opcodes() {
+  std::string s;
+  for (const Lowerer::Row& r : Lowerer::rows()) s += (s.empty() ? "" : ", ") + std::string(r.opcode);
+  return s;
+}
+
+}  // namespace
+
+void Lowerer::guard(Inst& in, const isa::Statement& st) {
+  if (st.guard.text.empty()) return;
+  tok_ = &st.guard;
+  const auto g = lookup(st.guard.text);
+  if (!g || g->kind != Symbol::Kind::reg || g->bits != 1)
+    fail(st.guard, "Predicate expression expected");  // ptxas 13.0's words
+  in.guard = static_cast<int32_t>(g->slot);
+  in.guard_negated = st.guard_negated;
+  note(in.num_reads, in.reads, g->slot);
+}
+
+Inst Lowerer::instruction(const isa::Statement& st) {
   Inst in;
   in.line = st.mnemonic.line;
   in.column = st.mnemonic.column;
   in.mnemonic = st.mnemonic.text;
   tok_ = &st.mnemonic;
-  if (!st.guard.text.empty()) {
-    tok_ = &st.guard;
-    const auto g = lookup(st.guard.text);
-    if (!g || g->kind != Symbol::Kind::reg || g->bits != 1)
-      fail(st.guard, "Predicate expression expected");  // ptxas 13.0's words
-    in.guard = static_cast<int32_t>(g->slot);
-    in.guard_negated = st.guard_negated;
-    note(in.num_reads, in.reads, g->slot);
-  }
-  const std::vector<std::string_view> words = split(st.mnemonic.text, '.');
-  const std::string_view op = words[0];
-  if (op == "mov") {  // every mov form, the table's pack/unpack rows included: lanes are moved here
-    mov(in, st, words);
-  } else if (is_table_opcode(op)) {
+  guard(in, st);
+  const Words words = split(st.mnemonic.text, '.');
+  if (const Row* row = row_of(words[0])) {
+    in.kind = row->kind;
+    expect_operands(st, row->min_operands, row->max_operands);
+    (this->*row->lower)(in, st, words);
+  } else if (is_table_opcode(words[0])) {
+    in.kind = Kind::arith;
     arith(in, st);
-  } else if (op == "ld" || op == "ldu" || op == "st") {
-    load_store(in, st, words);
-  } else if (op == "atom" || op == "red") {
-    atomic(in, st, words);
-  } else if (op == "cvta") {
-    cvta(in, st, words);
-  } else if (op == "bra") {
-    branch(in, st, words);
-  } else if (op == "call") {
-    call(in, st, words);
-  } else if (op == "ret" || op == "exit") {
-    in.kind = op == "ret" ? Kind::ret : Kind::exit;
-  } else if (op == "bar" || op == "barrier") {
-    barrier(in, st, words);
-  } else if (op == "shfl" || op == "vote" || op == "match" || op == "redux" || op == "activemask") {
-    warp_op(in, st, words);
-  } else if (op == "membar" || op == "fence") {
-    in.kind = Kind::fence;
-  } else if (op == "prefetch" || op == "prefetchu" || op == "nanosleep") {
-    in.kind = Kind::nop;
   } else {
-    fail(st.mnemonic, fmt::format("'{}' is not supported by the kernel executor (it covers arithmetic, mov, cvta, "
-                                  "ld/st, atom/red, bra, call, ret, exit, bar, shfl, vote, match, redux, "
-                                  "activemask, membar/fence)",
-                                  st.mnemonic.text));
+    fail(st.mnemonic, fmt::format("'{}' is not supported by the kernel executor (it covers the instruction table's "
+                                  "arithmetic and {})",
+                                  st.mnemonic.text, covered_opcodes()));
   }
   return in;
 }
 
-void Loader::expect_operands(const isa::Statement& st, unsigned lo, unsigned hi) {
+void Lowerer::nothing(Inst&, const isa::Statement&, const Words&) {}
+
+void Lowerer::expect_operands(const isa::Statement& st, unsigned lo, unsigned hi) {
   if (st.num_operands < lo || st.num_operands > hi)
     fail(st.mnemonic, fmt::format("Arguments mismatch for instruction '{}'", st.mnemonic.text));
 }
 
-void Loader::arith(Inst& in, const isa::Statement& st) {
-  in.kind = Kind::arith;
+void Lowerer::arith(Inst& in, const isa::Statement& st) {
   isa::Diagnostic d;
   if (st.num_operands == 0 ||
       !isa::check_form(st.mnemonic.text, st.num_operands - 1, k_.caps, st.mnemonic.column, in.form, d))
@@ -399,14 +435,13 @@ void Loader::arith(Inst& in, const isa::Statement& st) {
   }
 }
 
-isa::Type Loader::data_type(const isa::Statement& st, const std::vector<std::string_view>& words) {
+isa::Type Lowerer::data_type(const isa::Statement& st, const Words& words) {
   const auto t = isa::find_type(words.back());
   if (!t) fail(st.mnemonic, fmt::format("'{}' needs a type suffix", st.mnemonic.text));
   return *t;
 }
 
-void Loader::mov(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words) {
-  in.kind = Kind::mov;
+void Lowerer::mov(Inst& in, const isa::Statement& st, const Words& words) {
   expect_operands(st, 2, 2);
   const isa::Type t = data_type(st, words);
   const unsigned bits = t == isa::Type::pred ? 1 : isa::info(t).bits;
@@ -433,9 +468,8 @@ void Loader::mov(Inst& in, const isa::Statement& st, const std::vector<std::stri
   in.src[0] = source(in, s.text, bits, floating, true);
 }
 
-void Loader::load_store(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words) {
+void Lowerer::load_store(Inst& in, const isa::Statement& st, const Words& words) {
   const bool store = words[0] == "st";
-  in.kind = store ? Kind::st : Kind::ld;
   expect_operands(st, 2, 2);
   const isa::Type t = data_type(st, words);
   for (size_t i = 1; i + 1 < words.size(); ++i) {
@@ -477,9 +511,8 @@ void Loader::load_store(Inst& in, const isa::Statement& st, const std::vector<st
   in.num_src = store ? 1 : 0;
 }
 
-void Loader::atomic(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words) {
+void Lowerer::atomic(Inst& in, const isa::Statement& st, const Words& words) {
   const bool red = words[0] == "red";
-  in.kind = red ? Kind::red : Kind::atom;
   const isa::Type t = data_type(st, words);
   std::optional<AtomOp> aop;
   static constexpr std::pair<std::string_view, AtomOp> kOps[] = {
@@ -567,8 +600,7 @@ void Loader::atomic(Inst& in, const isa::Statement& st, const std::vector<std::s
   in.num_src = static_cast<uint8_t>(nsrc);
 }
 
-void Loader::cvta(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words) {
-  in.kind = Kind::cvta;
+void Lowerer::cvta(Inst& in, const isa::Statement& st, const Words& words) {
   expect_operands(st, 2, 2);
   const bool to = words.size() > 1 && words[1] == "to";
   const size_t si = to ? 2 : 1;
@@ -585,18 +617,15 @@ void Loader::cvta(Inst& in, const isa::Statement& st, const std::vector<std::str
   in.num_dst = in.num_src = 1;
 }
 
-void Loader::branch(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words) {
-  in.kind = Kind::bra;
+void Lowerer::branch(Inst& in, const isa::Statement& st, const Words& words) {
   in.uni = words.size() > 1 && words[1] == "uni";
   expect_operands(st, 1, 1);
-  const auto it = labels_.find(trim(st.operands[0].text));
-  if (it == labels_.end())
-    fail(st.operands[0], fmt::format("'{}' is not a label of this function", st.operands[0].text));
-  in.target = it->second;
+  const auto target = symbols_.label(trim(st.operands[0].text));
+  if (!target) fail(st.operands[0], fmt::format("'{}' is not a label of this function", st.operands[0].text));
+  in.target = *target;
 }
 
-void Loader::call(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words) {
-  in.kind = Kind::call;
+void Lowerer::call(Inst& in, const isa::Statement& st, const Words& words) {
   in.uni = words.size() > 1 && words[1] == "uni";
   unsigned k = 0;
   std::vector<std::string_view> rets, args;
@@ -632,15 +661,14 @@ void Loader::call(Inst& in, const isa::Statement& st, const std::vector<std::str
   in.num_args = static_cast<uint32_t>(args.size());
   in.num_rets = static_cast<uint32_t>(rets.size());
   if (in.target != kNoPc) {
-    const isa::Function& f = *order_[in.target];
+    const isa::Function& f = symbols_.definition(in.target);
     if (f.params.size() != args.size() || f.returns.size() != rets.size())
       fail(st.mnemonic, fmt::format("call to '{}' passes {} arguments and {} return values; it takes {} and {}", f.name,
                                     args.size(), rets.size(), f.params.size(), f.returns.size()));
   }
 }
 
-void Loader::barrier(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words) {
-  in.kind = Kind::bar;
+void Lowerer::barrier(Inst& in, const isa::Statement& st, const Words& words) {
   std::string_view mode;
   for (size_t i = 1; i < words.size(); ++i) {
     if (words[i] == "sync" || words[i] == "arrive")
@@ -658,7 +686,7 @@ void Loader::barrier(Inst& in, const isa::Statement& st, const std::vector<std::
   in.num_src = static_cast<uint8_t>(st.num_operands);
 }
 
-void Loader::warp_op(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words) {
+void Lowerer::warp_op(Inst& in, const isa::Statement& st, const Words& words) {
   const std::string_view op = words[0];
   bool sync = false;
   auto operands = [&](unsigned dsts_bits, unsigned p_bits, std::initializer_list<std::pair<unsigned, bool>> srcs) {
@@ -688,14 +716,12 @@ void Loader::warp_op(Inst& in, const isa::Statement& st, const std::vector<std::
       rest.push_back(words[i]);
   }
   if (op == "activemask") {
-    in.kind = Kind::activemask;
     expect_operands(st, 1, 1);
     operands(32, 0, {});
     return;
   }
   const unsigned mask_src = sync ? 1 : 0;
   if (op == "shfl") {
-    in.kind = Kind::shfl;
     if (rest.size() != 2 || rest[1] != "b32")
       fail(st.mnemonic, fmt::format("'{}': expected shfl.sync.MODE.b32", st.mnemonic.text));
     static constexpr std::pair<std::string_view, ShflMode> kModes[] = {
@@ -712,7 +738,6 @@ void Loader::warp_op(Inst& in, const isa::Statement& st, const std::vector<std::
     return;
   }
   if (op == "vote") {
-    in.kind = Kind::vote;
     if (rest.size() != 2) fail(st.mnemonic, fmt::format("'{}': expected vote.sync.MODE.TYPE", st.mnemonic.text));
     static constexpr std::pair<std::string_view, VoteMode> kModes[] = {
         {"all", VoteMode::all}, {"any", VoteMode::any}, {"uni", VoteMode::uni}, {"ballot", VoteMode::ballot}};
@@ -731,7 +756,6 @@ void Loader::warp_op(Inst& in, const isa::Statement& st, const std::vector<std::
     return;
   }
   if (op == "match") {
-    in.kind = Kind::match;
     if (!sync || rest.size() != 2 || (rest[0] != "any" && rest[0] != "all") || (rest[1] != "b32" && rest[1] != "b64"))
       fail(st.mnemonic, fmt::format("'{}': expected match.{{any,all}}.sync.{{b32,b64}}", st.mnemonic.text));
     in.match_all = rest[0] == "all";
@@ -740,7 +764,6 @@ void Loader::warp_op(Inst& in, const isa::Statement& st, const std::vector<std::
     return;
   }
   // redux.sync.op.type d, a, membermask
-  in.kind = Kind::redux;
   if (!sync || rest.size() != 2) fail(st.mnemonic, fmt::format("'{}': expected redux.sync.OP.TYPE", st.mnemonic.text));
   const std::string_view rop = rest[0], rt = rest[1];
   const bool arith = rop == "add" || rop == "min" || rop == "max";

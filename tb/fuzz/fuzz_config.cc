@@ -18,6 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     bool ok = c.sub_partitions >= 1 && c.sub_partitions <= 8 && c.max_warps >= 1 && c.max_warps <= 256 &&
               c.issue_width >= 1 && c.issue_width <= 4;
     for (const auto& u : c.units) ok &= u.lanes >= 1 && u.lanes <= 32 && 32 % u.lanes == 0 && u.latency >= 1;
+    for (const auto* t : {&c.multi_instruction, &c.half_precision})
+      ok &= t->lanes >= 1 && t->lanes <= 32 && 32 % t->lanes == 0 && t->latency >= 1;
     if (!ok) {
       std::fprintf(stderr, "fuzz_config: a loaded config has a value out of range\n");
       std::abort();

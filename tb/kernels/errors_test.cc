@@ -3,8 +3,11 @@
 // limit) name the PTX line, the block, warp, lane and thread, and the
 // address, as compute-sanitizer does; bad modules, entries and arguments are
 // refused before anything runs.
+#include <set>
 #include <string>
 
+#include "isa/opcodes.h"
+#include "kernel/lower.h"
 #include "kernel_test_util.h"
 
 namespace ptxfu::kernel::testing {
@@ -133,6 +136,42 @@ TEST(KernelErrors, UnsupportedInstructionIsRefusedAtLoad) {
         Contains(e.what(), path_of("unsupported.ptx") + ":" + std::to_string(line) +
                                ":2: error: 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32' is not supported by "
                                "the kernel executor"));
+  }
+}
+
+// The lowering table covers every kind an instruction lowers to: each Kind
+// but the table's arithmetic and the synthetic func_end is some opcode's
+// row, each row an opcode of PTX's other instructions, once.
+TEST(KernelErrors, EveryKindHasALoweringRow) {
+  std::set<std::string_view> opcodes;
+  std::set<Kind> lowered;
+  for (const loading::Lowerer::Row& r : loading::Lowerer::rows()) {
+    EXPECT_TRUE(opcodes.insert(r.opcode).second) << r.opcode << " has two rows";
+    EXPECT_TRUE(isa::is_other_instruction(r.opcode)) << r.opcode;
+    EXPECT_LE(r.min_operands, r.max_operands) << r.opcode;
+    lowered.insert(r.kind);
+  }
+  for (const KindRow& k : kKinds)
+    EXPECT_EQ(lowered.count(k.kind), k.kind == Kind::arith || k.kind == Kind::func_end ? 0u : 1u) << k.name;
+}
+
+// Operand counts are the row's: outside them a statement is refused with
+// ptxas's words, before its qualifiers are read.
+TEST(KernelErrors, OperandCountsOfTheLoweringRows) {
+  const std::string head = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"  .reg .b32 %r<2>;\n  membar.gl %r1;\n", "k.ptx:7:3: error: Arguments mismatch for instruction 'membar.gl'"},
+      {"  .reg .b32 %r<2>;\n  bra;\n", "k.ptx:7:3: error: Arguments mismatch for instruction 'bra'"},
+      {"  .reg .b32 %r<2>;\n  shfl.sync.bfly.b32 %r1, %r1, 1, 31;\n",
+       "k.ptx:7:3: error: Arguments mismatch for instruction 'shfl.sync.bfly.b32'"},
+  };
+  for (const auto& [body, expect] : cases) {
+    try {
+      load_kernel(head + body + "  ret;\n}\n", "k.ptx");
+      ADD_FAILURE() << body << " loaded";
+    } catch (const KernelError& e) {
+      EXPECT_TRUE(Contains(e.what(), expect)) << e.what();
+    }
   }
 }
 

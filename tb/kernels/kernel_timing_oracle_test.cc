@@ -45,10 +45,10 @@ struct KInstr {
 // The class of each form the random kernels use, as the PTX ISA table of
 // README (Instructions) gives it.
 const std::map<std::string, std::string> kClassOf = {
-    {"and.b32", "alu"},         {"add.s32", "alu"},         {"sub.s32", "alu"},     {"shl.b32", "alu"},
-    {"add.s64", "alu"},         {"setp.eq.u32", "alu"},     {"setp.ne.u32", "alu"}, {"mul.wide.u32", "fma"},
-    {"mul.lo.s32", "fma"},      {"fma.rn.f32", "fma"},      {"add.f32", "fma"},     {"cvt.rn.f32.u32", "fma"},
-    {"cvt.rzi.s32.f32", "fma"}, {"ex2.approx.f32", "mufu"},
+    {"and.b32", "alu"},          {"add.s32", "alu"},         {"sub.s32", "alu"},     {"shl.b32", "alu"},
+    {"add.s64", "alu"},          {"setp.eq.u32", "alu"},     {"setp.ne.u32", "alu"}, {"mul.wide.u32", "fma"},
+    {"mul.lo.s32", "fma"},       {"fma.rn.f32", "fma"},      {"add.f32", "fma"},     {"cvt.rn.f32.u32", "conv"},
+    {"cvt.rzi.s32.f32", "conv"}, {"ex2.approx.f32", "mufu"},
 };
 
 bool starts(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }

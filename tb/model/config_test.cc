@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <regex>
+#include <set>
 
 #include "isa/decode.h"
 #include "isa/forms.h"
@@ -64,21 +65,28 @@ TEST(Config, EmbeddedNamesAndFilesResolveAlike) {
 }
 
 // Units are rows of data: each class of the instruction table (isa::Pipe)
-// runs on the unit of the same name, `multi` on what multi_instruction names,
-// whatever the order of the two enums; every form of the table gets one.
+// runs on the unit of the same name, `multi` on what multi_instruction names
+// and `fp16` on what half_precision names, each keeping its latency class,
+// whatever the order of the enums; every form of the table gets one.
 TEST(Config, PipesMapToUnitsByTheTable) {
   ArchConfig c = default_config();
   c.forms.clear();
   c.multi_instruction.unit = Unit::alu;
   c.multi_instruction.latency = 99;
+  c.half_precision.unit = Unit::mufu;
+  c.half_precision.latency = 77;
   for (size_t u = 0; u < kNumUnits; ++u) c.units[u].latency = static_cast<unsigned>(10 + u);
   size_t forms = 0;
+  std::set<isa::Pipe> seen;
   isa::for_each_legal_form([&](const isa::Instr& in) {
     ++forms;
+    seen.insert(in.row->pipe);
     const Timing t = c.timing_for(in);
-    if (in.row->pipe == isa::Pipe::multi) {
-      EXPECT_EQ(t.latency, 99u) << isa::spell(in);
-      EXPECT_EQ(t.unit, Unit::alu) << isa::spell(in);
+    if (in.row->pipe == isa::Pipe::multi || in.row->pipe == isa::Pipe::fp16) {
+      const bool multi = in.row->pipe == isa::Pipe::multi;
+      EXPECT_EQ(t.latency, multi ? 99u : 77u) << isa::spell(in);
+      EXPECT_EQ(t.unit, multi ? Unit::alu : Unit::mufu) << isa::spell(in);
+      EXPECT_EQ(t.dep, multi ? DepClass::multi : DepClass::fp16) << isa::spell(in);
       return;
     }
     ASSERT_TRUE(unit_of(in.row->pipe).has_value()) << isa::spell(in);
@@ -86,6 +94,7 @@ TEST(Config, PipesMapToUnitsByTheTable) {
     EXPECT_EQ(t.latency, 10 + static_cast<size_t>(t.unit)) << isa::spell(in);
   });
   EXPECT_GT(forms, 1000u);
+  EXPECT_EQ(seen.size(), static_cast<size_t>(isa::Pipe::kCount)) << "every class has forms";
   EXPECT_EQ(unit_named("fp64"), Unit::fp64);
   EXPECT_EQ(unit_named("multi"), std::nullopt);
 }
@@ -109,8 +118,11 @@ TEST(Config, ErrorsNameFileLineColumnAndKey) {
       {with("sub_partitions: 4", "sub_partitions: [4]"), R"(key 'sub_partitions': expected an integer)"},
       {with("  fp64: {lanes: 16, interval: 1, latency: 8}\n", ""), R"(key 'units\.fp64': missing)"},
       {with("class: fma, lanes: 16, latency: 4}   # IMAD", "class: tensor, lanes: 16, latency: 4}   # IMAD"),
-       R"(key 'forms\[[0-9]+\]\.class': unknown class 'tensor' \(expected fma, alu, fp64, mufu or multi\))"},
+       R"(key 'forms\[[0-9]+\]\.class': unknown class 'tensor' \(expected fma, alu, fp64, mufu, conv, fp16 or multi\))"},
       {with("target: sm_90", "target: sm_90\nfeatures: {add: [warp_drive]}"), R"(unknown feature 'warp_drive')"},
+      {with("half_precision: {unit: fma, lanes: 32, latency: 5}\n", ""), R"(key 'half_precision': missing)"},
+      {with("half_precision: {unit: fma", "half_precision: {unit: hmma"),
+       R"(key 'half_precision\.unit': unknown unit 'hmma')"},
       {with("multi_instruction: {unit: fma", "multi_instruction: {unit: tensor"),
        R"(key 'multi_instruction\.unit': unknown unit 'tensor' \(expected fma, alu, fp64, mufu, conv, lsu, branch or warp\))"},
       {with("  mufu: {", "  sfu: {"),
@@ -128,7 +140,8 @@ TEST(Config, ErrorsNameFileLineColumnAndKey) {
        R"(key 'dependencies\[0\]': the pair alu -> alu is given twice)"},
       {with("{producer: alu, consumer: alu, latency: 4,", "{producer: alu, consumer: alu, latency: 0,"),
        R"(key 'dependencies\[0\]\.latency': expected an integer 1\.\.100000)"},
-      {with("latency: 5, latency_class: fp16}", "latency: 5, latency_class: hmma}"),
+      {with("class: fma, lanes: 16, latency: 4}   # IMAD",
+            "class: fma, lanes: 16, latency: 4, latency_class: hmma}   # IMAD"),
        R"(key 'forms\[[0-9]+\]\.latency_class': unknown class 'hmma')"},
       {"name: [unclosed", R"(^cfg\.yaml:\d+:\d+: )"},
       {"", R"(empty config)"},
@@ -281,7 +294,7 @@ TEST(Config, MalformedKeysAndAbsurdValuesAreConfigErrors) {
     std::string expect;
   };
   const Case cases[] = {
-      {with("  - {match: \"*.f16\", class: fma", "  - {[match]: \"*.f16\", class: fma"),
+      {with("  - {match: \"mul.[hlw]*\", class: fma", "  - {[match]: \"mul.[hlw]*\", class: fma"),
        R"(key 'forms\[[0-9]+\]\.\?': unknown key)"},
       {"? [name]\n: sm_90\n", R"(^cfg\.yaml:1:3: key '\?': unknown key)"},
       {sm90_text() + "reference:\n  ffma: {latency: 4, source: x}\n", R"(key 'reference': unknown key)"},

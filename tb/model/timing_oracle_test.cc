@@ -10,7 +10,8 @@
 // unit, form overrides and multi-instruction forms, the carry flag, vector
 // movs, and %clock reads that show when each warp issued what) on the 8
 // embedded configs and 5 variants of them (scheduler, issue width,
-// sub-partitions, lanes, intervals, latencies, an override onto another unit):
+// sub-partitions, lanes, intervals, latencies, the half-precision pipe and an
+// override onto another unit):
 // 13 configs, 4 programs each (52), each at 2 warp counts (104 cases), the
 // loosely-timed and the approximately-timed models must give its cycle counts,
 // stall cycles and unit busy cycles exactly, and every warp's %clock reads must
@@ -29,13 +30,14 @@
 //   reader's class) after the writer issued, when one names the pair;
 // - an instruction occupies its unit for 32/lanes * interval cycles from its
 //   issue (interval 1 when not given); its timing is its class's unit (the
-//   class of the PTX ISA table; `multi`: multi_instruction), then the first
+//   class of the PTX ISA table; `multi`: multi_instruction, `fp16`:
+//   half_precision), then the first
 //   form override whose glob matches its spelling (and whose class, if
 //   given, is its class): `unit` takes that unit's timing, `sequence` takes
 //   the unit for interval * instructions and adds up the path's units'
 //   latencies, then lanes, interval and latency replace; its latency class
-//   is its unit's name, `multi` for a multi-class form, or the override's
-//   latency_class; a mov runs on the ALU;
+//   is its unit's name, `multi` or `fp16` for a form of that class, or the
+//   override's latency_class; a mov runs on the ALU;
 // - gto: the warp that issued last first, then the others, oldest (lowest id)
 //   first; lrr: the warps after the last one that issued, in id order,
 //   wrapping; before any issue, warp order from the oldest;
@@ -76,10 +78,10 @@ using testing_support::timing_of;
 // The class of each instruction the programs use, as the PTX ISA table of
 // README (Instructions) gives it; a mov is "mov" (the ALU).
 const std::map<std::string, std::string> kClassOf = {
-    {"fma.rn.f32", "fma"},    {"add.f32", "fma"},       {"add.s32", "alu"},    {"mad.lo.s32", "fma"},
-    {"fma.rn.f16x2", "fma"},  {"fma.rn.bf16x2", "fma"}, {"fma.rn.f16", "fma"}, {"ex2.approx.ftz.f32", "mufu"},
-    {"fma.rn.f64", "fp64"},   {"popc.b32", "mufu"},     {"min.f32", "alu"},    {"div.rn.f32", "multi"},
-    {"sqrt.rn.f64", "multi"}, {"mul.wide.u32", "fma"},  {"add.cc.u32", "alu"}, {"addc.cc.u32", "alu"},
+    {"fma.rn.f32", "fma"},    {"add.f32", "fma"},        {"add.s32", "alu"},     {"mad.lo.s32", "fma"},
+    {"fma.rn.f16x2", "fp16"}, {"fma.rn.bf16x2", "fp16"}, {"fma.rn.f16", "fp16"}, {"ex2.approx.ftz.f32", "mufu"},
+    {"fma.rn.f64", "fp64"},   {"popc.b32", "mufu"},      {"min.f32", "alu"},     {"div.rn.f32", "multi"},
+    {"sqrt.rn.f64", "multi"}, {"mul.wide.u32", "fma"},   {"add.cc.u32", "alu"},  {"addc.cc.u32", "alu"},
 };
 
 struct OInstr {
@@ -363,9 +365,10 @@ class TimingOracle : public testing::Test {
     add_config("sm_75/quad-issue/2sp", v);
     v = config_yaml("sm_70");
     v["sub_partitions"] = 1;
-    v["units"]["fma"] = YAML::Load("{lanes: 8, interval: 3, latency: 2}");   // occupancy 12 > latency 2
-    v["units"]["alu"] = YAML::Load("{lanes: 32, interval: 1, latency: 1}");  // latency 1
-    v["units"]["mufu"] = YAML::Load("{lanes: 1, interval: 2, latency: 9}");  // 64 cycles a warp
+    v["units"]["fma"] = YAML::Load("{lanes: 8, interval: 3, latency: 2}");               // occupancy 12 > latency 2
+    v["units"]["alu"] = YAML::Load("{lanes: 32, interval: 1, latency: 1}");              // latency 1
+    v["units"]["mufu"] = YAML::Load("{lanes: 1, interval: 2, latency: 9}");              // 64 cycles a warp
+    v["half_precision"] = YAML::Load("{unit: alu, lanes: 8, interval: 2, latency: 3}");  // HFMA2 on the ALU
     add_config("sm_70/1sp/slow-units", v);
     v = config_yaml("sm_100");
     v["sub_partitions"] = 3;

@@ -231,12 +231,12 @@ TEST(SweepSpec, BaseListErrorsNameTheEntry) {
   const testing_support::ScratchDir scratch;
   const std::string& dir = scratch.path();
   const std::string sm90 = models::resolve_config("sm_90").text;
-  // A copy of sm_90 without the HFMA2 form override, and one with fewer warps.
-  std::string no_hfma2 = sm90;
-  const size_t f16x2 = no_hfma2.find("  - {match: \"*.f16x2\"");
-  ASSERT_NE(f16x2, std::string::npos);
-  no_hfma2.erase(f16x2, no_hfma2.find('\n', f16x2) + 1 - f16x2);
-  std::ofstream(dir + "/no_hfma2.yaml") << std::regex_replace(no_hfma2, std::regex("name: sm_90"), "name: no_hfma2");
+  // A copy of sm_90 without the f64 form override, and one with fewer warps.
+  std::string no_f64 = sm90;
+  const size_t f64 = no_f64.find("  - {match: \"*.f64\"");
+  ASSERT_NE(f64, std::string::npos);
+  no_f64.erase(f64, no_f64.find('\n', f64) + 1 - f64);
+  std::ofstream(dir + "/no_f64.yaml") << std::regex_replace(no_f64, std::regex("name: sm_90"), "name: no_f64");
   std::ofstream(dir + "/small.yaml") << std::regex_replace(
       std::regex_replace(sm90, std::regex("max_warps: 64"), "max_warps: 32"), std::regex("name: sm_90"), "name: small");
   std::ofstream(dir + "/copy.yaml") << sm90;
@@ -267,9 +267,9 @@ TEST(SweepSpec, BaseListErrorsNameTheEntry) {
       {"base: [sm_80]\nprograms: [ffma.chain]\nparameters:\n  base: [sm_90]\n",
        "^" + at + R"(4:3: key 'parameters\.base': the base config is swept by giving base: a list)"},
       // An override that one base lacks names that base.
-      {"base: [sm_90, no_hfma2.yaml]\nprograms: [hfma2.stream]\nparameters:\n  forms[*.f16x2].lanes: [16, 8]\n",
+      {"base: [sm_90, no_f64.yaml]\nprograms: [ffma.chain]\nparameters:\n  forms[*.f64].latency: [16, 8]\n",
        "^" + at +
-           R"(4:26: key 'parameters\.forms\[\*\.f16x2\]\.lanes\[0\]': forms\[\*\.f16x2\]\.lanes = 16 on base 'no_hfma2\.yaml': .*no entry with match: "\*\.f16x2")"},
+           R"(4:26: key 'parameters\.forms\[\*\.f64\]\.latency\[0\]': forms\[\*\.f64\]\.latency = 16 on base 'no_f64\.yaml': .*no entry with match: "\*\.f64")"},
       {"base: [sm_90, small.yaml]\nprograms: [ffma.chain]\nparameters:\n  warps: [16, 64]\n",
        "^" + at + R"(4:15: key 'parameters\.warps\[1\]': 64 warps: small allows 1\.\.32)"},
   };
