@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
+#include <ptxfu/ptxfu.hpp>
 #include "probe_check.h"
+#include "probe_host.h"
 
 namespace ptxfu::probe_check {
 namespace {
@@ -265,6 +267,18 @@ TEST(TensorProbeCheck, MalformedFilesSayWhere) {
   short_d.erase(short_d.find("\ntile 1") - 9, 9);  // the last element of tile 0's D
   EXPECT_NE(error_of(short_d).find("D has 127 elements, expected 128"), std::string::npos) << error_of(short_d);
   EXPECT_NE(error_of("tile 0 x\n").find("x.txt:1:1: expected 'form"), std::string::npos);
+}
+
+TEST(TensorProbeCheck, TheEngineTakesEveryDenseProbeForm) {
+  for (const probe::FormInfo& f : probe::kForms) {
+    if (f.bitop != probe::BitOp::none || f.sparse) continue;  // compared with the ISA's definition / two readings
+    try {
+      const MmaInstruction inst(f.ptx, "sm_90");
+      EXPECT_EQ(inst.m() * 10000 + inst.n() * 1000 + inst.k(), f.m * 10000 + f.n * 1000 + f.k) << f.id;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << f.id << ": " << e.what();
+    }
+  }
 }
 
 }  // namespace

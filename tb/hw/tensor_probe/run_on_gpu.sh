@@ -40,7 +40,7 @@ fi
 tile_args=()
 [ -n "$tiles" ] && tile_args=(--tiles "$tiles")
 for form in $("$bin" --list); do
-  timeout 120 "$bin" "$raw" --form "$form" "${tile_args[@]}" 2>>"$out/stderr.txt"
+  timeout 120 "$bin" "$raw" --form "$form" ${tile_args[@]+"${tile_args[@]}"} 2>>"$out/stderr.txt"
   rc=$?
   [ $rc -ne 0 ] && echo "summary $form FAILED exit=$rc"
 done | grep "^summary" | tee "$out/summary.txt"
