@@ -199,7 +199,10 @@ __global__ void numerics_kernel(const uint32_t* in, uint32_t* out) {
 // Every warp runs `chains` independent accumulators for `iters` rounds (one
 // chain: each D the next C, the latency); lane 0 records its warp's clocks.
 template <class F, int Chains>
-__global__ void timing_kernel(const uint32_t* in, long long* clocks, uint32_t* sink, int iters) {
+// Each chain's C is XORed with its own word of `zeros` (all 0, which the
+// compiler cannot know), so no two chains start from provably equal
+// registers that ptxas could merge into one.
+__global__ void timing_kernel(const uint32_t* in, const uint32_t* zeros, long long* clocks, uint32_t* sink, int iters) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   typename F::AT a[F::NA], b[F::NB];
   typename F::CT c[F::NC], acc[Chains][F::NC];
@@ -209,6 +212,10 @@ __global__ void timing_kernel(const uint32_t* in, long long* clocks, uint32_t* s
   for (int k = 0; k < Chains; ++k) {
 #pragma unroll
     for (int r = 0; r < F::NC; ++r) acc[k][r] = c[r];
+    uint32_t w;
+    memcpy(&w, &acc[k][0], 4);
+    w ^= zeros[k];
+    memcpy(&acc[k][0], &w, 4);
   }
   __syncthreads();
   const long long t0 = clock64();
@@ -290,11 +297,13 @@ bool time_config(const uint32_t* din, int warps, int iters, double* per_warp, do
   cudaFuncAttributes attr{};
   PROBE_CHECK(cudaFuncGetAttributes(&attr, timing_kernel<F, Chains>));
   if (warps * 32 > attr.maxThreadsPerBlock) return false;
-  DevBuf clocks(size_t(warps) * 2 * 8), sink(size_t(warps) * 32 * 4);
+  DevBuf clocks(size_t(warps) * 2 * 8), sink(size_t(warps) * 32 * 4), zeros(Chains * 4);
+  PROBE_CHECK(cudaMemset(zeros.p, 0, Chains * 4));
   std::vector<long long> h(size_t(warps) * 2);
   *per_warp = *block_span = 1e300;
   for (int rep = 0; rep < 4; ++rep) {
-    timing_kernel<F, Chains><<<1, warps * 32>>>(din, clocks.as<long long>(), sink.as<uint32_t>(), iters);
+    timing_kernel<F, Chains>
+        <<<1, warps * 32>>>(din, zeros.as<uint32_t>(), clocks.as<long long>(), sink.as<uint32_t>(), iters);
     PROBE_CHECK(cudaGetLastError());
     PROBE_CHECK(cudaDeviceSynchronize());
     PROBE_CHECK(cudaMemcpy(h.data(), clocks.p, h.size() * 8, cudaMemcpyDeviceToHost));
