@@ -34,6 +34,7 @@ fi
   nvidia-smi -q -d CLOCK,PERFORMANCE 2>&1 | grep -v "^$"
   echo "# binary"
   sha256sum "$bin"
+  "$bin" --selftest | grep -c "formulas ok" | sed 's/^/layout self-test, forms agreeing with the ISA formulas: /'
   (cd "$here" && git rev-parse HEAD 2>/dev/null) || echo "no git"
 } >"$out/gpu.txt"
 
