@@ -30,18 +30,20 @@ constexpr NumericsRow block(uint16_t first, uint16_t last, uint8_t fam, Elem in,
   r.block_width = width, r.kept_bits = kept, r.carry_bits = exact_carry_bits(width);
   r.c_align = CAlign::with_block, r.c_rounding = rnd;
   r.sum_frac_bits = sum_bits, r.out_rounding = rnd;
-  r.subnormals = true, r.k_group = 0, r.datapath_in = in, r.truncate_inputs = in == Elem::tf32;
+  r.subnormals = true, r.k_split = 1, r.k_group = 0, r.datapath_in = in, r.truncate_inputs = in == Elem::tf32;
+  r.invalid_nan = 0;
   r.source = source;
   return r;
 }
 // sm_90/sm_100 mma.sync fp8 (no native fp8 there: measured, see the rows):
-// the fp8 operands widened to f16, dealt in pairs to the `f16` row's blocks
-// (k mod 4 in {0, 1} to the first block of 16, {2, 3} to the second),
-// chained from +0 as that row rounds, then c added rounded to nearest even.
+// the fp8 operands widened to f16 and run as two `f16` instructions of K/2
+// (H100 SASS: two HMMA.16816 for m16n8k32, two HMMA.1688 for m16n8k16), k
+// mod 4 in {0, 1} to the first, {2, 3} to the second, chained from +0 as
+// that row rounds, then c added rounded to nearest even.
 constexpr NumericsRow fp8_via_f16(NumericsRow f16, Elem in, uint8_t fam, std::string_view source) {
   NumericsRow r = f16;
   r.in = in, r.families = fam, r.datapath_in = Elem::f16;
-  r.k_group = 2;
+  r.k_split = 2, r.k_group = 2;
   r.c_align = CAlign::separate, r.c_rounding = Rounding::rn;
   r.source = source;
   return r;
@@ -56,6 +58,16 @@ constexpr NumericsRow exact(uint16_t first, uint16_t last, uint8_t fam, Elem in,
                             std::string_view source) {
   NumericsRow r = block(first, last, fam, in, out, 1, 0, kNoTruncation, Rounding::rn, source);
   r.method = m;
+  return r;
+}
+
+// f64 DMMA: a chain of RNE fmas; H100 probe: inf * 0 and inf - inf give
+// 0xfff8000000000000 (sign set, quiet bit only), a NaN operand
+// 0x7ff8000000000000 comes out as it went in (the probe's only NaN operand:
+// that other payloads and signs propagate quietened is the choice).
+constexpr NumericsRow f64_chain(uint16_t first, uint16_t last, uint8_t fam, std::string_view source) {
+  NumericsRow r = exact(first, last, fam, Elem::f64, Elem::f64, Method::fma_chain, source);
+  r.invalid_nan = 0xfff8000000000000ULL;
   return r;
 }
 
@@ -156,9 +168,11 @@ constexpr NumericsRow kRows[] = {
   on(120, 121, fp8_via_f16(kBlackwellF16F32, Elem::e3m2, kMma, "choice: as B200 mma.sync fp8->fp32 (not measured)")),
   on(120, 121, fp8_via_f16(kBlackwellF16F32, Elem::e2m3, kMma, "choice: as B200 mma.sync fp8->fp32 (not measured)")),
   on(120, 121, fp8_via_f16(kBlackwellF16F32, Elem::e2m1, kMma, "choice: as B200 mma.sync fp8->fp32 (not measured)")),
-  // f64: IEEE fmas in ascending k from c.
-  exact(80, 121, kMma, Elem::f64, Elem::f64, Method::fma_chain,
-        "PTX ISA (mma .f64: fma semantics); choice: ascending k from c, each step an RNE fma (not measured)"),
+  // f64: IEEE fmas in ascending k from c; NaN operands propagate, an
+  // invalid operation gives 0xfff8000000000000.
+  f64_chain(80, 121, kMma,
+            "PTX ISA (mma .f64: fma semantics); H100 probe (m8n8k4, m16n8k4/k8/k16): 256/256 tiles, NaNs "
+            "included (docs/mma.md). choice: sm_80..sm_89 and sm_100+ as sm_90 (not measured)"),
   // Integers: exact products and sum modulo 2^32, or clamped with .satfinite.
   exact(72, 121, kSync, Elem::s8, Elem::s32, Method::integer, "PTX ISA mma/wmma integer semantics (exact, wrapping)"),
   exact(72, 121, kSync, Elem::u8, Elem::s32, Method::integer, "PTX ISA mma/wmma integer semantics (exact, wrapping)"),
@@ -181,6 +195,17 @@ constexpr bool carries_fit() {
   return true;
 }
 static_assert(carries_fit(), "a row's carry bits do not cover its block sum");
+
+// An fma chain's invalid NaN must be a NaN of its format (f64 only).
+constexpr bool invalid_nans_set() {
+  for (const NumericsRow& r : kRows) {
+    if (r.method == Method::fma_chain &&
+        (r.out != Elem::f64 || (r.invalid_nan & 0x7ff8000000000000ULL) != 0x7ff8000000000000ULL))
+      return false;
+  }
+  return true;
+}
+static_assert(invalid_nans_set(), "an fma-chain row lacks its quiet invalid-operation NaN");
 
 struct ElemInfo {
   Elem e;

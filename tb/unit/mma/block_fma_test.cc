@@ -43,11 +43,11 @@ const Expected kExpected[] = {
     {100, kWmma, Elem::tf32, Elem::f32, {8, 25, -1, Rnd::rz, kInTF32, oracle::kF32}},
     // mma.sync fp8 on sm_90/sm_100: widened to f16, dealt in pairs to f16
     // blocks of 16, chained from 0 as the f16 row rounds, then + c (RN).
-    {90, kMma, Elem::e4m3, Elem::f16, {16, 25, -1, Rnd::rn, kInE4M3, oracle::kF16, true, Rnd::rn, 2, 5}},
-    {90, kMma, Elem::e5m2, Elem::f32, {16, 25, -1, Rnd::rz, kInE5M2, oracle::kF32, true, Rnd::rn, 2, 5}},
-    {100, kMma, Elem::e4m3, Elem::f32, {16, 25, -1, Rnd::rz, kInE4M3, oracle::kF32, true, Rnd::rn, 2, 5}},
-    {100, kMma, Elem::e5m2, Elem::f32, {16, 25, -1, Rnd::rz, kInE5M2, oracle::kF32, true, Rnd::rn, 2, 5}},
-    {100, kMma, Elem::e5m2, Elem::f16, {16, 25, -1, Rnd::rn, kInE5M2, oracle::kF16, true, Rnd::rn, 2, 5}},
+    {90, kMma, Elem::e4m3, Elem::f16, {16, 25, -1, Rnd::rn, kInE4M3, oracle::kF16, true, Rnd::rn, 2, 5, 2}},
+    {90, kMma, Elem::e5m2, Elem::f32, {16, 25, -1, Rnd::rz, kInE5M2, oracle::kF32, true, Rnd::rn, 2, 5, 2}},
+    {100, kMma, Elem::e4m3, Elem::f32, {16, 25, -1, Rnd::rz, kInE4M3, oracle::kF32, true, Rnd::rn, 2, 5, 2}},
+    {100, kMma, Elem::e5m2, Elem::f32, {16, 25, -1, Rnd::rz, kInE5M2, oracle::kF32, true, Rnd::rn, 2, 5, 2}},
+    {100, kMma, Elem::e5m2, Elem::f16, {16, 25, -1, Rnd::rn, kInE5M2, oracle::kF16, true, Rnd::rn, 2, 5, 2}},
 };
 
 const NumericsRow& row_for(int sm, Family f, Elem in, Elem out) {
@@ -110,7 +110,8 @@ TEST(BlockFma, RandomBlocksEqualTheOracle) {
   for (const Expected& e : kExpected) {
     const NumericsRow& row = row_for(e.sm, e.family, e.in, e.out);
     for (int t = 0; t < 3000; ++t) {
-      const int k = e.rule.k_group ? 2 * e.rule.width : e.rule.width * (1 + t % 2);  // one block, or two chained
+      // One block or two chained; the fp8 rows' k32 and k16 (two instructions of one block, of half a block).
+      const int k = e.rule.k_group ? e.rule.width * (2 - t % 2) : e.rule.width * (1 + t % 2);
       std::vector<uint64_t> a(k), b(k);
       std::vector<double> av(k), bv(k);
       double scale = 0;
@@ -338,8 +339,8 @@ TEST(BlockFma, SpecialValues) {
 }
 
 // The row fields no measured row varies, on modified copies: a row without
-// subnormals reads and writes them as zeros; k_group deals pairs of k to
-// the blocks in turn.
+// subnormals reads and writes them as zeros; k_split and k_group deal pairs
+// of k to the instructions in turn.
 TEST(BlockFma, SubnormalFlushAndKGroupFields) {
   NumericsRow row = row_for(80, kMma, Elem::f16, Elem::f32);
   const uint64_t sub[1] = {0x0001}, one[1] = {0x3c00};  // 2^-24, 1
@@ -359,7 +360,7 @@ TEST(BlockFma, SubnormalFlushAndKGroupFields) {
   a[2] = b[2] = f16(1);
   for (int k : {0, 1, 4, 5}) a[k] = f16(std::ldexp(1, -12)), b[k] = f16(std::ldexp(1, -13));
   EXPECT_EQ(block_fma(dealt, 16, a.data(), b.data(), 0), 0x3f800000u);
-  dealt.k_group = 2;
+  dealt.k_split = 2, dealt.k_group = 2;
   EXPECT_EQ(block_fma(dealt, 16, a.data(), b.data(), 0), 0x3f800001u);
 }
 
