@@ -74,11 +74,13 @@ constexpr NumericsRow f64_chain(uint16_t first, uint16_t last, uint8_t fam, std:
 // The f16 rows of sm_90 and sm_100, which their mma.sync fp8 rows reuse.
 constexpr NumericsRow kHopperF16F32 =
     block(90, 90, kSync | kWgmma, Elem::f16, Elem::f32, 16, 25, kNoTruncation, Rounding::rz,
-          "Khattak & Mikaitis arXiv:2512.07004, MMA-Sim arXiv:2511.10909; H100 wmma vectors: 5000/5000. "
+          "Khattak & Mikaitis arXiv:2512.07004, MMA-Sim arXiv:2511.10909; H100 wmma vectors: 5000/5000; "
+          "H100 probe mma.sync m16n8k16/k8: 192/192 tiles, sparse m16n8k32: 96/96. "
           "choice: wgmma as wmma (the f16/bf16/tf32 vectors are wmma)");
 constexpr NumericsRow kHopperF16F16 =
     block(90, 90, kSync | kWgmma, Elem::f16, Elem::f16, 16, 25, kNoTruncation, Rounding::rn,
-          "Khattak & Mikaitis arXiv:2512.07004; H100 wmma fp16->fp16 vectors: 5000/5000. choice: wgmma as wmma");
+          "Khattak & Mikaitis arXiv:2512.07004; H100 wmma fp16->fp16 vectors: 5000/5000; H100 probe mma.sync "
+          "m16n8k16/k8: 192/192 tiles, sparse m16n8k32: 96/96. choice: wgmma as wmma");
 constexpr NumericsRow kBlackwellF16F32 =
     block(100, 121, kSync, Elem::f16, Elem::f32, 16, 25, kNoTruncation, Rounding::rz,
           "Khattak & Mikaitis arXiv:2512.07004; B200 wmma vectors: 5000/5000. choice: sm_120 as sm_100");
@@ -117,10 +119,11 @@ constexpr NumericsRow kRows[] = {
   kHopperF16F32,
   kHopperF16F16,
   block(90, 90, kSync | kWgmma, Elem::bf16, Elem::f32, 16, 25, kNoTruncation, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma bf16 vectors: 5000/5000. choice: wgmma as wmma"),
+        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma bf16 vectors: 5000/5000; H100 probe mma.sync "
+        "m16n8k16/k8: 192/192 tiles. choice: wgmma as wmma"),
   block(90, 90, kSync | kWgmma, Elem::tf32, Elem::f32, 8, 25, kNoTruncation, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma tf32 vectors (K = 4, half a block): 5000/5000. "
-        "choice: wgmma as wmma"),
+        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma tf32 vectors (K = 4, half a block): 5000/5000; "
+        "H100 probe mma.sync m16n8k8/k4: 192/192 tiles. choice: wgmma as wmma"),
   // Hopper fp8 (wgmma): 32 products a block, 13-bit sum.
   block(90, 90, kWgmma, Elem::e4m3, Elem::f32, 32, 13, 13, Rounding::rz,
         "Khattak & Mikaitis arXiv:2512.07004 (H100TC: fma 32, 13-bit sum); H100 wgmma vectors, c = 0: 5000/5000"),
@@ -131,16 +134,21 @@ constexpr NumericsRow kRows[] = {
   block(90, 90, kWgmma, Elem::e5m2, Elem::f16, 32, 13, kNoTruncation, Rounding::rn,
         "choice: as wgmma fp8->f32, rounded to f16 (not measured: the fp8->fp16 vectors are mma.sync)"),
   // Hopper mma.sync fp8: no fp8 datapath behind it but the f16 one (see
-  // fp8_via_f16). The published models reproduce 3113 (e4m3) and 3340
-  // (e5m2) of these 5000 lines; this rule all of them.
+  // fp8_via_f16; the probe's SASS shows the HMMAs). The published models
+  // reproduce 3113 (e4m3) and 3340 (e5m2) of these 5000 lines; this rule
+  // all of them, and every probe tile.
   fp8_via_f16(kHopperF16F16, Elem::e4m3, kMma,
-              "H100 mma.sync.m16n8k32.f16.e4m3.e4m3.f16 vectors (c used, not 0): 5000/5000 (fit to the vectors)"),
+              "H100 mma.sync.m16n8k32.f16.e4m3.e4m3.f16 vectors (c used, not 0): 5000/5000 (fit to the vectors); "
+              "H100 probe m16n8k32: 128/128 tiles"),
   fp8_via_f16(kHopperF16F16, Elem::e5m2, kMma,
-              "H100 mma.sync.m16n8k32.f16.e5m2.e5m2.f16 vectors (c used, not 0): 5000/5000 (fit to the vectors)"),
+              "H100 mma.sync.m16n8k32.f16.e5m2.e5m2.f16 vectors (c used, not 0): 5000/5000 (fit to the vectors); "
+              "H100 probe m16n8k32: 128/128 tiles"),
   fp8_via_f16(kHopperF16F32, Elem::e4m3, kMma,
-              "choice: as H100 mma.sync fp8->f16 and B200 mma.sync fp8->f32 (measured); not measured on H100"),
+              "H100 probe (tensor_probe, tb/data/tensor-probe-h100.tar.xz): m16n8k32 128/128 tiles, "
+              "m16n8k16 64/64 (two HMMA.1688 in its SASS)"),
   fp8_via_f16(kHopperF16F32, Elem::e5m2, kMma,
-              "choice: as H100 mma.sync fp8->f16 and B200 mma.sync fp8->f32 (measured); not measured on H100"),
+              "H100 probe (tensor_probe, tb/data/tensor-probe-h100.tar.xz): m16n8k32 128/128 tiles. "
+              "choice: m16n8k16 as e4m3's (measured)"),
   // Blackwell: 16 products a block (tf32 8), 25 kept.
   kBlackwellF16F32,
   kBlackwellF16F16,
@@ -174,12 +182,16 @@ constexpr NumericsRow kRows[] = {
             "PTX ISA (mma .f64: fma semantics); H100 probe (m8n8k4, m16n8k4/k8/k16): 256/256 tiles, NaNs "
             "included (docs/mma.md). choice: sm_80..sm_89 and sm_100+ as sm_90 (not measured)"),
   // Integers: exact products and sum modulo 2^32, or clamped with .satfinite.
-  exact(72, 121, kSync, Elem::s8, Elem::s32, Method::integer, "PTX ISA mma/wmma integer semantics (exact, wrapping)"),
-  exact(72, 121, kSync, Elem::u8, Elem::s32, Method::integer, "PTX ISA mma/wmma integer semantics (exact, wrapping)"),
+  exact(72, 121, kSync, Elem::s8, Elem::s32, Method::integer,
+        "PTX ISA mma/wmma integer semantics (exact, wrapping); H100 probe with extremes, .satfinite: 128/128 tiles"),
+  exact(72, 121, kSync, Elem::u8, Elem::s32, Method::integer,
+        "PTX ISA mma/wmma integer semantics (exact, wrapping); H100 probe with extremes, .satfinite: 96/96 tiles"),
   exact(90, 90, kWgmma, Elem::s8, Elem::s32, Method::integer, "PTX ISA wgmma integer semantics (exact, wrapping)"),
   exact(90, 90, kWgmma, Elem::u8, Elem::s32, Method::integer, "PTX ISA wgmma integer semantics (exact, wrapping)"),
-  exact(75, 121, kSync, Elem::s4, Elem::s32, Method::integer, "PTX ISA mma/wmma integer semantics (exact, wrapping)"),
-  exact(75, 121, kSync, Elem::u4, Elem::s32, Method::integer, "PTX ISA mma/wmma integer semantics (exact, wrapping)"),
+  exact(75, 121, kSync, Elem::s4, Elem::s32, Method::integer,
+        "PTX ISA mma/wmma integer semantics (exact, wrapping); H100 probe with extremes, .satfinite: 64/64 tiles"),
+  exact(75, 121, kSync, Elem::u4, Elem::s32, Method::integer,
+        "PTX ISA mma/wmma integer semantics (exact, wrapping); H100 probe with extremes, .satfinite: 64/64 tiles"),
 };
 // clang-format on
 
