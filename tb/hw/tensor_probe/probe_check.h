@@ -8,6 +8,7 @@
 //   mma.sp f16                 no engine row: two readings, each through the engine, both reported:
 //                              "dense"      the dense A (zeros included) as two chained m16n8k16
 //                              "compressed" the K/2 stored values against the B rows the metadata picks, one m16n8k16
+//                                           (the one the H100 data follows: 192/192 tiles)
 #pragma once
 #include <cstdint>
 #include <string>
