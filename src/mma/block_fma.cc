@@ -100,23 +100,19 @@ struct RowFields {
 };
 
 // The nonzero finite addends of one block, or false when an operand is
-// inf or NaN. *all_zero_negative: every addend is a negative zero.
-bool gather(const RowFields& f, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c, Block* out,
-            bool* all_zero_negative) {
+// inf or NaN.
+bool gather(const RowFields& f, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c, Block* out) {
   const Fields& in = f.in;
   const Fields& of = f.out;
-  bool zero_neg = true, special = false;
+  bool special = false;
   for (std::size_t k = 0; k < n; ++k) {
     uint64_t sa = 0, sb = 0;
     int ea = 0, eb = 0;
     const bool a_finite = decode(in, a[k], &sa, &ea);
     const bool b_finite = decode(in, b[k], &sb, &eb);
     special |= !(a_finite && b_finite);
+    if (sa == 0 || sb == 0) continue;
     const bool neg = ((a[k] ^ b[k]) & in.sign_bit) != 0;
-    if (sa == 0 || sb == 0) {
-      zero_neg = zero_neg && neg;
-      continue;
-    }
     out->add[out->count++] = {sa * sb, ea + eb - 2 * in.frac_bits, neg};
     out->emax = std::max(out->emax, ea + eb);
   }
@@ -125,7 +121,6 @@ bool gather(const RowFields& f, std::size_t n, const uint64_t* a, const uint64_t
   const bool c_neg = (c & of.sign_bit) != 0;
   out->has_c = sc != 0;
   out->add[out->count] = {sc, out->c_exp - of.frac_bits, c_neg};
-  *all_zero_negative = zero_neg && c_neg && out->count == 0 && !out->has_c;
   return !special;
 }
 
@@ -171,18 +166,21 @@ uint64_t pack(const Format& out, bool neg, int lsb, Sig mag, bool sticky, fp::Ro
              : bits;
 }
 
-// One block: c plus at most row.block_width products.
+// One block: c plus at most row.block_width products. A zero result is +0
+// (H100 probe, docs/mma.md): the block sums as a signed fixed-point number,
+// which has no -0 (all addends -0, tf32 m16n8k4), and a negative sum that
+// rounds to zero leaves no sign behind (f16 m16n8k16 -> f16).
 uint64_t block_result(const NumericsRow& row, const RowFields& f, std::size_t n, const uint64_t* a, const uint64_t* b,
                       uint64_t c) {
   const Format& of = f.out_format;
   Block blk;
-  bool zero_neg = false;
-  if (!gather(f, n, a, b, c, &blk, &zero_neg)) return special_result(row, n, a, b, c);
-  if (blk.count == 0 && !blk.has_c) return of.zero(zero_neg);
+  if (!gather(f, n, a, b, c, &blk)) return special_result(row, n, a, b, c);
+  if (blk.count == 0 && !blk.has_c) return of.zero(false);
   if (blk.has_c) ++blk.count, blk.emax = std::max(blk.emax, blk.c_exp);
   const Sum p = aligned_sum(row, blk.add, blk.count, blk.emax);
-  if (p.mag == 0) return of.zero(false);  // exact cancellation: +0, as IEEE addition in RN and RZ
-  return pack(of, p.neg, p.lsb, p.mag, false, row.out_rounding);
+  if (p.mag == 0) return of.zero(false);
+  const uint64_t d = pack(of, p.neg, p.lsb, p.mag, false, row.out_rounding);
+  return (d & ~of.sign_mask()) == 0 ? of.zero(false) : d;
 }
 
 // The block result, subnormals flushed to zero where the row has none.
@@ -190,7 +188,7 @@ uint64_t one_block(const NumericsRow& row, const RowFields& f, std::size_t n, co
                    uint64_t c) {
   const uint64_t d = block_result(row, f, n, a, b, c);
   const Format& of = f.out_format;
-  return !row.subnormals && fp::is_subnormal(of, d) ? d & of.sign_mask() : d;
+  return !row.subnormals && fp::is_subnormal(of, d) ? of.zero(false) : d;
 }
 
 // The operands widened (exactly) to the row's datapath format where it
@@ -204,22 +202,25 @@ void widen(const NumericsRow& row, std::size_t n, const uint64_t*& a, const uint
   a = a_buf, b = b_buf;
 }
 
-// Deals the k of one instruction to its blocks as row.k_group says (see
-// numerics.h); a and b then point into the buffers, in block order.
-void deal(const NumericsRow& row, std::size_t n, const uint64_t*& a, const uint64_t*& b, uint64_t* a_buf,
-          uint64_t* b_buf) {
-  const auto width = static_cast<std::size_t>(row.block_width);
+// Deals the k of one instruction to row.k_split datapath instructions of
+// n / k_split each, as row.k_group says (see numerics.h); a and b then point
+// into the buffers, in instruction order. Returns the k of one datapath
+// instruction (n when nothing is dealt).
+std::size_t deal(const NumericsRow& row, std::size_t n, const uint64_t*& a, const uint64_t*& b, uint64_t* a_buf,
+                 uint64_t* b_buf) {
+  const auto split = static_cast<std::size_t>(row.k_split);
   const auto group = static_cast<std::size_t>(row.k_group);
-  if (group == 0 || n <= width || n % width != 0 || width % group != 0) return;
-  const std::size_t blocks = n / width;
+  if (group == 0 || split < 2 || n % (split * group) != 0) return n;
+  const std::size_t step = n / split;
   std::size_t filled[kMaxDealt] = {};
   for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t blk = (k / group) % blocks;
-    const std::size_t at = blk * width + filled[blk]++;
+    const std::size_t to = (k / group) % split;
+    const std::size_t at = to * step + filled[to]++;
     a_buf[at] = a[k];
     b_buf[at] = b[k];
   }
   a = a_buf, b = b_buf;
+  return step;
 }
 
 uint64_t float_chain(const NumericsRow& row, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c) {
@@ -229,20 +230,30 @@ uint64_t float_chain(const NumericsRow& row, std::size_t n, const uint64_t* a, c
     throw std::invalid_argument("numerics row: one instruction's K is at most 64");
   uint64_t wide_a[kMaxDealt], wide_b[kMaxDealt], dealt_a[kMaxDealt], dealt_b[kMaxDealt];
   widen(row, n, a, b, wide_a, wide_b);
-  deal(row, n, a, b, dealt_a, dealt_b);
+  const std::size_t step = deal(row, n, a, b, dealt_a, dealt_b);
   const Format& of = *format_of(row.out);
   const RowFields fields(*format_of(row.datapath_in), of, row.subnormals);
   const bool c_apart = row.c_align == CAlign::separate;
   const auto width = static_cast<std::size_t>(row.block_width);
   uint64_t acc = c_apart ? of.zero(false) : c;
-  for (std::size_t k = 0; k < n; k += width) acc = one_block(row, fields, std::min(width, n - k), a + k, b + k, acc);
+  for (std::size_t s = 0; s < n; s += step) {  // each datapath instruction, in blocks of width
+    for (std::size_t k = s; k < s + step; k += width)
+      acc = one_block(row, fields, std::min(width, s + step - k), a + k, b + k, acc);
+  }
   return c_apart ? fp::add(of, acc, c, fp::Policy{row.c_rounding}) : acc;
 }
 
+// NaN operands propagate (fp::NanMode::propagate); a NaN made by an invalid
+// operation is the row's invalid_nan.
 uint64_t fma_chain(const NumericsRow& row, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c) {
   const Format& f = *format_of(row.out);
-  const fp::Policy ieee{};
-  for (std::size_t k = 0; k < n; ++k) c = fp::fma(f, a[k], b[k], c, ieee);
+  fp::Policy ieee{};
+  ieee.nan = fp::NanMode::propagate;
+  for (std::size_t k = 0; k < n; ++k) {
+    const bool nan_in = fp::is_nan(f, a[k]) || fp::is_nan(f, b[k]) || fp::is_nan(f, c);
+    c = fp::fma(f, a[k], b[k], c, ieee);
+    if (!nan_in && fp::is_nan(f, c)) c = row.invalid_nan;
+  }
   return c;
 }
 

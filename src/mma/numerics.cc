@@ -30,18 +30,20 @@ constexpr NumericsRow block(uint16_t first, uint16_t last, uint8_t fam, Elem in,
   r.block_width = width, r.kept_bits = kept, r.carry_bits = exact_carry_bits(width);
   r.c_align = CAlign::with_block, r.c_rounding = rnd;
   r.sum_frac_bits = sum_bits, r.out_rounding = rnd;
-  r.subnormals = true, r.k_group = 0, r.datapath_in = in, r.truncate_inputs = in == Elem::tf32;
+  r.subnormals = true, r.k_split = 1, r.k_group = 0, r.datapath_in = in, r.truncate_inputs = in == Elem::tf32;
+  r.invalid_nan = 0;
   r.source = source;
   return r;
 }
 // sm_90/sm_100 mma.sync fp8 (no native fp8 there: measured, see the rows):
-// the fp8 operands widened to f16, dealt in pairs to the `f16` row's blocks
-// (k mod 4 in {0, 1} to the first block of 16, {2, 3} to the second),
-// chained from +0 as that row rounds, then c added rounded to nearest even.
+// the fp8 operands widened to f16 and run as two `f16` instructions of K/2
+// (H100 SASS: two HMMA.16816 for m16n8k32, two HMMA.1688 for m16n8k16), k
+// mod 4 in {0, 1} to the first, {2, 3} to the second, chained from +0 as
+// that row rounds, then c added rounded to nearest even.
 constexpr NumericsRow fp8_via_f16(NumericsRow f16, Elem in, uint8_t fam, std::string_view source) {
   NumericsRow r = f16;
   r.in = in, r.families = fam, r.datapath_in = Elem::f16;
-  r.k_group = 2;
+  r.k_split = 2, r.k_group = 2;
   r.c_align = CAlign::separate, r.c_rounding = Rounding::rn;
   r.source = source;
   return r;
@@ -59,14 +61,26 @@ constexpr NumericsRow exact(uint16_t first, uint16_t last, uint8_t fam, Elem in,
   return r;
 }
 
+// f64 DMMA: a chain of RNE fmas; H100 probe: inf * 0 and inf - inf give
+// 0xfff8000000000000 (sign set, quiet bit only), a NaN operand
+// 0x7ff8000000000000 comes out as it went in (the probe's only NaN operand:
+// that other payloads and signs propagate quietened is the choice).
+constexpr NumericsRow f64_chain(uint16_t first, uint16_t last, uint8_t fam, std::string_view source) {
+  NumericsRow r = exact(first, last, fam, Elem::f64, Elem::f64, Method::fma_chain, source);
+  r.invalid_nan = 0xfff8000000000000ULL;
+  return r;
+}
+
 // The f16 rows of sm_90 and sm_100, which their mma.sync fp8 rows reuse.
 constexpr NumericsRow kHopperF16F32 =
     block(90, 90, kSync | kWgmma, Elem::f16, Elem::f32, 16, 25, kNoTruncation, Rounding::rz,
-          "Khattak & Mikaitis arXiv:2512.07004, MMA-Sim arXiv:2511.10909; H100 wmma vectors: 5000/5000. "
+          "Khattak & Mikaitis arXiv:2512.07004, MMA-Sim arXiv:2511.10909; H100 wmma vectors: 5000/5000; "
+          "H100 probe mma.sync m16n8k16/k8: 192/192 tiles, sparse m16n8k32: 96/96. "
           "choice: wgmma as wmma (the f16/bf16/tf32 vectors are wmma)");
 constexpr NumericsRow kHopperF16F16 =
     block(90, 90, kSync | kWgmma, Elem::f16, Elem::f16, 16, 25, kNoTruncation, Rounding::rn,
-          "Khattak & Mikaitis arXiv:2512.07004; H100 wmma fp16->fp16 vectors: 5000/5000. choice: wgmma as wmma");
+          "Khattak & Mikaitis arXiv:2512.07004; H100 wmma fp16->fp16 vectors: 5000/5000; H100 probe mma.sync "
+          "m16n8k16/k8: 192/192 tiles, sparse m16n8k32: 96/96. choice: wgmma as wmma");
 constexpr NumericsRow kBlackwellF16F32 =
     block(100, 121, kSync, Elem::f16, Elem::f32, 16, 25, kNoTruncation, Rounding::rz,
           "Khattak & Mikaitis arXiv:2512.07004; B200 wmma vectors: 5000/5000. choice: sm_120 as sm_100");
@@ -105,10 +119,11 @@ constexpr NumericsRow kRows[] = {
   kHopperF16F32,
   kHopperF16F16,
   block(90, 90, kSync | kWgmma, Elem::bf16, Elem::f32, 16, 25, kNoTruncation, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma bf16 vectors: 5000/5000. choice: wgmma as wmma"),
+        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma bf16 vectors: 5000/5000; H100 probe mma.sync "
+        "m16n8k16/k8: 192/192 tiles. choice: wgmma as wmma"),
   block(90, 90, kSync | kWgmma, Elem::tf32, Elem::f32, 8, 25, kNoTruncation, Rounding::rz,
-        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma tf32 vectors (K = 4, half a block): 5000/5000. "
-        "choice: wgmma as wmma"),
+        "Khattak & Mikaitis arXiv:2512.07004; H100 wmma tf32 vectors (K = 4, half a block): 5000/5000; "
+        "H100 probe mma.sync m16n8k8/k4: 192/192 tiles. choice: wgmma as wmma"),
   // Hopper fp8 (wgmma): 32 products a block, 13-bit sum.
   block(90, 90, kWgmma, Elem::e4m3, Elem::f32, 32, 13, 13, Rounding::rz,
         "Khattak & Mikaitis arXiv:2512.07004 (H100TC: fma 32, 13-bit sum); H100 wgmma vectors, c = 0: 5000/5000"),
@@ -119,16 +134,21 @@ constexpr NumericsRow kRows[] = {
   block(90, 90, kWgmma, Elem::e5m2, Elem::f16, 32, 13, kNoTruncation, Rounding::rn,
         "choice: as wgmma fp8->f32, rounded to f16 (not measured: the fp8->fp16 vectors are mma.sync)"),
   // Hopper mma.sync fp8: no fp8 datapath behind it but the f16 one (see
-  // fp8_via_f16). The published models reproduce 3113 (e4m3) and 3340
-  // (e5m2) of these 5000 lines; this rule all of them.
+  // fp8_via_f16; the probe's SASS shows the HMMAs). The published models
+  // reproduce 3113 (e4m3) and 3340 (e5m2) of these 5000 lines; this rule
+  // all of them, and every probe tile.
   fp8_via_f16(kHopperF16F16, Elem::e4m3, kMma,
-              "H100 mma.sync.m16n8k32.f16.e4m3.e4m3.f16 vectors (c used, not 0): 5000/5000 (fit to the vectors)"),
+              "H100 mma.sync.m16n8k32.f16.e4m3.e4m3.f16 vectors (c used, not 0): 5000/5000 (fit to the vectors); "
+              "H100 probe m16n8k32: 128/128 tiles"),
   fp8_via_f16(kHopperF16F16, Elem::e5m2, kMma,
-              "H100 mma.sync.m16n8k32.f16.e5m2.e5m2.f16 vectors (c used, not 0): 5000/5000 (fit to the vectors)"),
+              "H100 mma.sync.m16n8k32.f16.e5m2.e5m2.f16 vectors (c used, not 0): 5000/5000 (fit to the vectors); "
+              "H100 probe m16n8k32: 128/128 tiles"),
   fp8_via_f16(kHopperF16F32, Elem::e4m3, kMma,
-              "choice: as H100 mma.sync fp8->f16 and B200 mma.sync fp8->f32 (measured); not measured on H100"),
+              "H100 probe (tensor_probe, tb/data/tensor-probe-h100.tar.xz): m16n8k32 128/128 tiles, "
+              "m16n8k16 64/64 (two HMMA.1688 in its SASS)"),
   fp8_via_f16(kHopperF16F32, Elem::e5m2, kMma,
-              "choice: as H100 mma.sync fp8->f16 and B200 mma.sync fp8->f32 (measured); not measured on H100"),
+              "H100 probe (tensor_probe, tb/data/tensor-probe-h100.tar.xz): m16n8k32 128/128 tiles. "
+              "choice: m16n8k16 as e4m3's (measured)"),
   // Blackwell: 16 products a block (tf32 8), 25 kept.
   kBlackwellF16F32,
   kBlackwellF16F16,
@@ -156,16 +176,22 @@ constexpr NumericsRow kRows[] = {
   on(120, 121, fp8_via_f16(kBlackwellF16F32, Elem::e3m2, kMma, "choice: as B200 mma.sync fp8->fp32 (not measured)")),
   on(120, 121, fp8_via_f16(kBlackwellF16F32, Elem::e2m3, kMma, "choice: as B200 mma.sync fp8->fp32 (not measured)")),
   on(120, 121, fp8_via_f16(kBlackwellF16F32, Elem::e2m1, kMma, "choice: as B200 mma.sync fp8->fp32 (not measured)")),
-  // f64: IEEE fmas in ascending k from c.
-  exact(80, 121, kMma, Elem::f64, Elem::f64, Method::fma_chain,
-        "PTX ISA (mma .f64: fma semantics); choice: ascending k from c, each step an RNE fma (not measured)"),
+  // f64: IEEE fmas in ascending k from c; NaN operands propagate, an
+  // invalid operation gives 0xfff8000000000000.
+  f64_chain(80, 121, kMma,
+            "PTX ISA (mma .f64: fma semantics); H100 probe (m8n8k4, m16n8k4/k8/k16): 256/256 tiles, NaNs "
+            "included (docs/mma.md). choice: sm_80..sm_89 and sm_100+ as sm_90 (not measured)"),
   // Integers: exact products and sum modulo 2^32, or clamped with .satfinite.
-  exact(72, 121, kSync, Elem::s8, Elem::s32, Method::integer, "PTX ISA mma/wmma integer semantics (exact, wrapping)"),
-  exact(72, 121, kSync, Elem::u8, Elem::s32, Method::integer, "PTX ISA mma/wmma integer semantics (exact, wrapping)"),
+  exact(72, 121, kSync, Elem::s8, Elem::s32, Method::integer,
+        "PTX ISA mma/wmma integer semantics (exact, wrapping); H100 probe with extremes, .satfinite: 128/128 tiles"),
+  exact(72, 121, kSync, Elem::u8, Elem::s32, Method::integer,
+        "PTX ISA mma/wmma integer semantics (exact, wrapping); H100 probe with extremes, .satfinite: 96/96 tiles"),
   exact(90, 90, kWgmma, Elem::s8, Elem::s32, Method::integer, "PTX ISA wgmma integer semantics (exact, wrapping)"),
   exact(90, 90, kWgmma, Elem::u8, Elem::s32, Method::integer, "PTX ISA wgmma integer semantics (exact, wrapping)"),
-  exact(75, 121, kSync, Elem::s4, Elem::s32, Method::integer, "PTX ISA mma/wmma integer semantics (exact, wrapping)"),
-  exact(75, 121, kSync, Elem::u4, Elem::s32, Method::integer, "PTX ISA mma/wmma integer semantics (exact, wrapping)"),
+  exact(75, 121, kSync, Elem::s4, Elem::s32, Method::integer,
+        "PTX ISA mma/wmma integer semantics (exact, wrapping); H100 probe with extremes, .satfinite: 64/64 tiles"),
+  exact(75, 121, kSync, Elem::u4, Elem::s32, Method::integer,
+        "PTX ISA mma/wmma integer semantics (exact, wrapping); H100 probe with extremes, .satfinite: 64/64 tiles"),
 };
 // clang-format on
 
@@ -181,6 +207,17 @@ constexpr bool carries_fit() {
   return true;
 }
 static_assert(carries_fit(), "a row's carry bits do not cover its block sum");
+
+// An fma chain's invalid NaN must be a NaN of its format (f64 only).
+constexpr bool invalid_nans_set() {
+  for (const NumericsRow& r : kRows) {
+    if (r.method == Method::fma_chain &&
+        (r.out != Elem::f64 || (r.invalid_nan & 0x7ff8000000000000ULL) != 0x7ff8000000000000ULL))
+      return false;
+  }
+  return true;
+}
+static_assert(invalid_nans_set(), "an fma-chain row lacks its quiet invalid-operation NaN");
 
 struct ElemInfo {
   Elem e;

@@ -73,17 +73,28 @@ struct NumericsRow {
   int sum_frac_bits;
   fp::Rounding out_rounding;  // the rounding of the block sum to the output format
   bool subnormals;  // subnormal inputs and results kept; false: read and written as zeros (true everywhere measured)
-  // The order in which the k of one instruction are dealt to its blocks: 0
-  // for ascending runs of block_width; g > 0: runs of g go to the blocks in
-  // turn (k goes to block (k / g) mod blocks), as where the fp8 operands are
-  // widened to f16 pairs and fed to f16 blocks.
+  // The datapath instructions one instruction becomes: 1, or k_split > 1
+  // where the operands are widened into k_split times the registers (fp8
+  // bytes to f16 pairs: 2) and run as k_split chained instructions of K /
+  // k_split each, the first from +0 (CAlign::separate) or c. Each runs its
+  // K in blocks of block_width (H100 mma.sync fp8 m16n8k32: two k16
+  // instructions, one block each; m16n8k16: two k8 ones, SASS HMMA.1688).
+  int k_split;
+  // The order in which the k of one instruction are dealt to those
+  // instructions: 0 in ascending runs; g > 0: runs of g go to them in turn
+  // (k goes to instruction (k / g) mod k_split), as each fp8 register's
+  // bytes 0-1 widen into the first f16 register, bytes 2-3 into the second.
   int k_group;
   // The format the blocks multiply in: `in`, or f16 where the fp8 operands
   // are first widened (exactly) to f16 and fed to the f16 datapath; the
   // alignment then reads their exponents as f16 ones (subnormal fp8 values
   // become normal f16 ones).
   Elem datapath_in;
-  bool truncate_inputs;     // tf32: the low 13 bits of an f32 register are ignored, not rounded
+  bool truncate_inputs;  // tf32: the low 13 bits of an f32 register are ignored, not rounded
+  // Method::fma_chain: the NaN an invalid operation (inf * 0, inf - inf)
+  // gives; a NaN operand propagates instead (the first of a, b, c, quietened).
+  // Block rows give the output format's canonical NaN for every NaN result.
+  uint64_t invalid_nan;
   std::string_view source;  // the paper and measurement behind the row, or "choice: ..."
 };
 

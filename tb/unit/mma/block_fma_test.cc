@@ -35,6 +35,7 @@ const Expected kExpected[] = {
     {89, kMma, Elem::e4m3, Elem::f32, {16, 13, 13, Rnd::rz, kInE4M3, oracle::kF32}},
     {89, kMma, Elem::e5m2, Elem::f32, {16, 13, 13, Rnd::rz, kInE5M2, oracle::kF32}},
     {90, kWmma, Elem::f16, Elem::f32, {16, 25, -1, Rnd::rz, kInF16, oracle::kF32}},
+    {90, kWmma, Elem::f16, Elem::f16, {16, 25, -1, Rnd::rn, kInF16, oracle::kF16}},
     {90, kWmma, Elem::bf16, Elem::f32, {16, 25, -1, Rnd::rz, kInBF16, oracle::kF32}},
     {90, kWmma, Elem::tf32, Elem::f32, {8, 25, -1, Rnd::rz, kInTF32, oracle::kF32}},
     {90, kWgmma, Elem::e4m3, Elem::f32, {32, 13, 13, Rnd::rz, kInE4M3, oracle::kF32}},
@@ -43,11 +44,11 @@ const Expected kExpected[] = {
     {100, kWmma, Elem::tf32, Elem::f32, {8, 25, -1, Rnd::rz, kInTF32, oracle::kF32}},
     // mma.sync fp8 on sm_90/sm_100: widened to f16, dealt in pairs to f16
     // blocks of 16, chained from 0 as the f16 row rounds, then + c (RN).
-    {90, kMma, Elem::e4m3, Elem::f16, {16, 25, -1, Rnd::rn, kInE4M3, oracle::kF16, true, Rnd::rn, 2, 5}},
-    {90, kMma, Elem::e5m2, Elem::f32, {16, 25, -1, Rnd::rz, kInE5M2, oracle::kF32, true, Rnd::rn, 2, 5}},
-    {100, kMma, Elem::e4m3, Elem::f32, {16, 25, -1, Rnd::rz, kInE4M3, oracle::kF32, true, Rnd::rn, 2, 5}},
-    {100, kMma, Elem::e5m2, Elem::f32, {16, 25, -1, Rnd::rz, kInE5M2, oracle::kF32, true, Rnd::rn, 2, 5}},
-    {100, kMma, Elem::e5m2, Elem::f16, {16, 25, -1, Rnd::rn, kInE5M2, oracle::kF16, true, Rnd::rn, 2, 5}},
+    {90, kMma, Elem::e4m3, Elem::f16, {16, 25, -1, Rnd::rn, kInE4M3, oracle::kF16, true, Rnd::rn, 2, 5, 2}},
+    {90, kMma, Elem::e5m2, Elem::f32, {16, 25, -1, Rnd::rz, kInE5M2, oracle::kF32, true, Rnd::rn, 2, 5, 2}},
+    {100, kMma, Elem::e4m3, Elem::f32, {16, 25, -1, Rnd::rz, kInE4M3, oracle::kF32, true, Rnd::rn, 2, 5, 2}},
+    {100, kMma, Elem::e5m2, Elem::f32, {16, 25, -1, Rnd::rz, kInE5M2, oracle::kF32, true, Rnd::rn, 2, 5, 2}},
+    {100, kMma, Elem::e5m2, Elem::f16, {16, 25, -1, Rnd::rn, kInE5M2, oracle::kF16, true, Rnd::rn, 2, 5, 2}},
 };
 
 const NumericsRow& row_for(int sm, Family f, Elem in, Elem out) {
@@ -110,7 +111,8 @@ TEST(BlockFma, RandomBlocksEqualTheOracle) {
   for (const Expected& e : kExpected) {
     const NumericsRow& row = row_for(e.sm, e.family, e.in, e.out);
     for (int t = 0; t < 3000; ++t) {
-      const int k = e.rule.k_group ? 2 * e.rule.width : e.rule.width * (1 + t % 2);  // one block, or two chained
+      // One block or two chained; the fp8 rows' k32 and k16 (two instructions of one block, of half a block).
+      const int k = e.rule.k_group ? e.rule.width * (2 - t % 2) : e.rule.width * (1 + t % 2);
       std::vector<uint64_t> a(k), b(k);
       std::vector<double> av(k), bv(k);
       double scale = 0;
@@ -232,6 +234,41 @@ TEST(BlockFma, Fp8ToF16AddsCAfterTheBlocks) {
   EXPECT_EQ(block_fma(row, 32, c.data(), d.data(), 0), 0x3c01u);
 }
 
+// mma.sync fp8 m16n8k16 on sm_90 is two k8 instructions (SASS: two
+// HMMA.1688), pairs of k in turn: k 0, 1 (2^8 * 2^8 and -2^8 * 2^8) cancel
+// in the first, k 2, 3 (2^-16 * 2^-16 each, e5m2 subnormals) make 2^-31
+// exactly in the second (0x30000000). As one block of 16 they share the
+// largest exponent 2^16 and are cut away: +0.
+TEST(BlockFma, Fp8K16IsTwoK8Instructions) {
+  std::vector<uint64_t> a = zeros(16), b = zeros(16);
+  a[0] = b[0] = b[1] = 0x5c;  // 2^8
+  a[1] = 0xdc;                // -2^8
+  a[2] = b[2] = a[3] = b[3] = 0x01;
+  EXPECT_EQ(run(90, Elem::e5m2, Elem::f32, a, b, 0), 0x30000000u);
+  std::swap(a[2], a[4]), std::swap(b[2], b[4]);  // k 4, 5: the first instruction, beside 2^16: cut away
+  std::swap(a[3], a[5]), std::swap(b[3], b[5]);
+  EXPECT_EQ(run(90, Elem::e5m2, Elem::f32, a, b, 0), 0u);
+}
+
+// A zero block result is +0 (H100 probe): every addend -0 (tf32 m16n8k4,
+// tile edge_signed_zero: IEEE addition would give -0), and a negative sum
+// that rounds to zero in f16 (f16 m16n8k16 -> f16, tile random_tiny: -2^-26
+// is below half the smallest subnormal; IEEE rounding would give -0).
+TEST(BlockFma, ZeroResultsArePositive) {
+  const uint64_t tf32_neg_zero = uint64_t{1} << 18;  // tf32 as the engine takes it: 19 bits
+  std::vector<uint64_t> a(4, tf32_neg_zero), b(4, 0);
+  EXPECT_EQ(run(90, Elem::tf32, Elem::f32, a, b, 0x80000000u), 0u);
+  EXPECT_EQ(
+      run(90, Elem::tf32, Elem::f32, std::vector<uint64_t>(8, tf32_neg_zero), std::vector<uint64_t>(8, 0), 0x80000000u),
+      0u);
+  std::vector<uint64_t> x = zeros(16), y = zeros(16);
+  x[0] = f16(-std::ldexp(1, -13)), y[0] = f16(std::ldexp(1, -13));
+  EXPECT_EQ(run(90, Elem::f16, Elem::f16, x, y, 0), 0u);
+  EXPECT_EQ(run(90, Elem::f16, Elem::f16, x, y, 0x8000), 0u);  // c = -0 too
+  y[0] = f16(std::ldexp(1, -10));                              // -2^-23: two subnormal steps, kept
+  EXPECT_EQ(run(90, Elem::f16, Elem::f16, x, y, 0), 0x8002u);
+}
+
 // Ampere's k16 is two blocks of 8: a k16 chain on sm_80 equals two k8 calls.
 TEST(BlockFma, AmpereK16IsTwoBlocks) {
   std::mt19937_64 rng(7);
@@ -292,6 +329,23 @@ TEST(BlockFma, F64IsASequentialFmaChain) {
   }
 }
 
+// f64 NaNs (H100 probe, f64_m16n8k8/k16 tile edge_specials): inf * 0 and
+// inf - inf give 0xfff8000000000000; a NaN operand 0x7ff8000000000000
+// comes out unchanged, also when an invalid operation follows it. Other
+// payloads propagate quietened (choice: the probe had no other NaN).
+TEST(BlockFma, F64NaNs) {
+  const NumericsRow& row = row_for(90, kMma, Elem::f64, Elem::f64);
+  const uint64_t inf = 0x7ff0000000000000u, one = 0x3ff0000000000000u, qnan = 0x7ff8000000000000u;
+  const uint64_t zero_inf[2] = {0, inf}, x[2] = {one, one};
+  EXPECT_EQ(block_fma(row, 1, &zero_inf[1], &zero_inf[0], one), 0xfff8000000000000u);     // inf * 0
+  EXPECT_EQ(block_fma(row, 1, &inf, x, inf | (uint64_t{1} << 63)), 0xfff8000000000000u);  // inf - inf
+  EXPECT_EQ(block_fma(row, 1, x, x, qnan), qnan);
+  const uint64_t nan_then_inf[2] = {qnan, inf | (uint64_t{1} << 63)};
+  EXPECT_EQ(block_fma(row, 2, nan_then_inf, x, inf), qnan);
+  const uint64_t snan = 0xfff0000000000001u;
+  EXPECT_EQ(block_fma(row, 1, &snan, x, one), 0xfff8000000000001u);
+}
+
 // s8: 4 * 127 * 127 + (2^31 - 1000) wraps past INT32_MAX; .satfinite clamps.
 TEST(BlockFma, IntegersWrapOrSaturate) {
   const NumericsRow& s8 = row_for(80, kMma, Elem::s8, Elem::s32);
@@ -338,8 +392,8 @@ TEST(BlockFma, SpecialValues) {
 }
 
 // The row fields no measured row varies, on modified copies: a row without
-// subnormals reads and writes them as zeros; k_group deals pairs of k to
-// the blocks in turn.
+// subnormals reads and writes them as zeros; k_split and k_group deal pairs
+// of k to the instructions in turn.
 TEST(BlockFma, SubnormalFlushAndKGroupFields) {
   NumericsRow row = row_for(80, kMma, Elem::f16, Elem::f32);
   const uint64_t sub[1] = {0x0001}, one[1] = {0x3c00};  // 2^-24, 1
@@ -359,7 +413,7 @@ TEST(BlockFma, SubnormalFlushAndKGroupFields) {
   a[2] = b[2] = f16(1);
   for (int k : {0, 1, 4, 5}) a[k] = f16(std::ldexp(1, -12)), b[k] = f16(std::ldexp(1, -13));
   EXPECT_EQ(block_fma(dealt, 16, a.data(), b.data(), 0), 0x3f800000u);
-  dealt.k_group = 2;
+  dealt.k_split = 2, dealt.k_group = 2;
   EXPECT_EQ(block_fma(dealt, 16, a.data(), b.data(), 0), 0x3f800001u);
 }
 

@@ -73,19 +73,17 @@ double oracle_block(const Rule& r, const double* a, const double* b, int n, doub
   const int in_emin = emin_of(r.align_exp_bits ? r.align_exp_bits : r.in.exp_bits);
   const int out_emin = emin_of(r.out.exp_bits);
   int e = INT_MIN;
-  bool all_negative_zeros = std::signbit(c);  // IEEE: a zero sum is -0 only when every addend is -0
   for (int k = 0; k < n; ++k) {
     if (a[k] * b[k] != 0) e = std::max(e, align_exp(a[k], in_emin) + align_exp(b[k], in_emin));
-    all_negative_zeros = all_negative_zeros && std::signbit(a[k]) != std::signbit(b[k]);
   }
   if (c != 0) e = std::max(e, align_exp(c, out_emin));
-  if (e == INT_MIN) return all_negative_zeros ? -0.0 : 0.0;
+  if (e == INT_MIN) return 0.0;
   mpfr_t sum;
   mpfr_init2(sum, kExact);
   aligned_sum(r, a, b, n, c, e, sum);
   const double v = round_out(sum, r, r.rnd);
   mpfr_clear(sum);
-  return v;
+  return v == 0 ? 0.0 : v;  // +0, also where a negative sum rounds to zero
 }
 
 }  // namespace
@@ -102,16 +100,19 @@ double decode_input(const InFormat& f, uint64_t bits) {
 
 uint64_t oracle_chain(const Rule& rule, const std::vector<double>& a, const std::vector<double>& b, double c) {
   const int n = static_cast<int>(a.size());
-  std::vector<double> x, y;  // in block order
-  const int blocks = n / rule.width;
-  const bool dealt = rule.k_group > 0 && n > rule.width && n % rule.width == 0;
-  for (int blk = 0; blk < (dealt ? blocks : 1); ++blk) {
+  std::vector<double> x, y;  // in instruction order
+  const int parts = rule.k_group > 0 && rule.k_split > 1 && n % (rule.k_split * rule.k_group) == 0 ? rule.k_split : 1;
+  for (int part = 0; part < parts; ++part) {
     for (int k = 0; k < n; ++k) {
-      if (!dealt || (k / rule.k_group) % blocks == blk) x.push_back(a[k]), y.push_back(b[k]);
+      if (parts == 1 || (k / rule.k_group) % parts == part) x.push_back(a[k]), y.push_back(b[k]);
     }
   }
   double acc = rule.c_apart ? 0.0 : c;
-  for (int k = 0; k < n; k += rule.width) acc = oracle_block(rule, &x[k], &y[k], std::min(rule.width, n - k), acc);
+  const int len = n / parts;  // one instruction's k
+  for (int start = 0; start < n; start += len) {
+    for (int k = start; k < start + len; k += rule.width)
+      acc = oracle_block(rule, &x[k], &y[k], std::min(rule.width, start + len - k), acc);
+  }
   if (rule.c_apart) {
     mpfr_t sum;
     mpfr_init2(sum, kExact);

@@ -8,8 +8,11 @@
 //   product's exponent is the sum of its factors' exponents, subnormals at
 //   emin); the cut addends are summed exactly; the sum is cut to sum_bits
 //   fraction bits when sum_bits >= 0, then rounded to the output format.
-//   The blocks take the k in ascending runs of `width`, or with k_group g
-//   the runs of g in turn (k to block (k / g) mod blocks). With c_apart
+//   A zero result is +0, whatever the addends' signs (the H100 probe).
+//   The blocks take the k in ascending runs of `width`; with k_split s > 1
+//   and k_group g the instruction is s chained ones of n / s, the runs of g
+//   dealt to them in turn (k to instruction (k / g) mod s), each in blocks
+//   of `width`. With c_apart
 //   the chain of blocks starts from 0 and c is added to its result, rounded
 //   by c_rnd. Exponents for the alignment are read as those of a format
 //   with `align_exp_bits` exponent bits when nonzero (fp8 operands widened
@@ -41,6 +44,7 @@ struct Rule {
   oracle::Rnd c_rnd = oracle::Rnd::rn;
   int k_group = 0;
   int align_exp_bits = 0;
+  int k_split = 1;
 };
 
 // Exact value of an input encoding (finite values only).
