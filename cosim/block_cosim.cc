@@ -116,7 +116,7 @@ struct Outcome {
 // Streams `vectors` through the unit, a beat a cycle, and compares each
 // result (in order, tags checked) with the engine's.
 Outcome check(BlockUnit& unit, const mma::NumericsRow& row, const std::vector<BlockVector>& vectors,
-              uint64_t first_index, unsigned keep) {
+              uint64_t first_index, unsigned keep, double stall_rate = 0.0, uint64_t stall_seed = 0) {
   const auto n = static_cast<std::size_t>(row.block_width);
   std::vector<uint64_t> expected(vectors.size());
   for (std::size_t i = 0; i < vectors.size(); ++i)
@@ -124,18 +124,23 @@ Outcome check(BlockUnit& unit, const mma::NumericsRow& row, const std::vector<Bl
   const uint32_t tag_mask = unit.tag_bits() >= 32 ? ~0u : (1u << unit.tag_bits()) - 1;
   Outcome o;
   std::size_t sent = 0, received = 0;
-  for (uint64_t idle = 0; received < vectors.size() && idle < 64 + 4 * uint64_t{unit.latency()};) {
+  // Input bubbles and output backpressure, each cycle with probability stall_rate.
+  const auto threshold = static_cast<uint64_t>(stall_rate * 18446744073709551615.0);
+  const auto stall = [&] { return stall_rate > 0 && util::splitmix64(stall_seed) < threshold; };
+  for (uint64_t idle = 0; received < vectors.size() && idle < 1000 + 4 * uint64_t{unit.latency()};) {
     BlockBeat beat;
     const BlockBeat* offer = nullptr;
-    if (sent < vectors.size()) {
+    const bool bubble = stall(), out_ready = !stall();
+    if (sent < vectors.size() && !bubble) {
       beat = {vectors[sent].a, vectors[sent].b, vectors[sent].c, static_cast<uint32_t>(sent) & tag_mask};
       offer = &beat;
     }
     uint64_t result = 0;
     uint32_t tag = 0;
     bool valid = false;
-    if (unit.cycle(offer, true, result, tag, valid)) ++sent;
-    idle = valid ? 0 : idle + 1;
+    if (unit.cycle(offer, out_ready, result, tag, valid)) ++sent;
+    if (valid) idle = 0;
+    else if (out_ready) ++idle;  // a lost beat ends the run (counted below), not a hang
     if (!valid) continue;
     const std::size_t i = received++;
     const bool tag_ok = tag == (static_cast<uint32_t>(i) & tag_mask);
@@ -206,7 +211,7 @@ int run_vectors(const CosimOptions& o, const mma::NumericsRow& row, const BlockM
         else
           v = BlockVector{}, source.random(v);
       }
-      outcome[b] = check(*unit, row, vectors, first, o.max_reported);
+      outcome[b] = check(*unit, row, vectors, first, o.max_reported, o.stall_rate, block_seed(o.seed, b) ^ 0x5a5a);
     }
   };
   const auto start = std::chrono::steady_clock::now();
