@@ -100,7 +100,8 @@ const BlockModel* resolve_block(const std::string& arch, const std::string& fami
 
 namespace {
 
-constexpr uint64_t kBlockVectors = uint64_t{1} << 16;
+constexpr uint64_t kBlockVectors = uint64_t{1} << 16;  // a thread's unit of work, with seeds of its own
+constexpr uint64_t kChunk = 4096;                      // vectors generated and checked at once
 
 struct Failure {
   uint64_t index;
@@ -139,8 +140,10 @@ Outcome check(BlockUnit& unit, const mma::NumericsRow& row, const std::vector<Bl
     uint32_t tag = 0;
     bool valid = false;
     if (unit.cycle(offer, out_ready, result, tag, valid)) ++sent;
-    if (valid) idle = 0;
-    else if (out_ready) ++idle;  // a lost beat ends the run (counted below), not a hang
+    if (valid)
+      idle = 0;
+    else if (out_ready)
+      ++idle;  // a lost beat ends the run (counted below), not a hang
     if (!valid) continue;
     const std::size_t i = received++;
     const bool tag_ok = tag == (static_cast<uint32_t>(i) & tag_mask);
@@ -199,19 +202,25 @@ int run_vectors(const CosimOptions& o, const mma::NumericsRow& row, const BlockM
   const auto work = [&] {
     std::unique_ptr<BlockUnit> unit = m.make(m.params, m.stages, m.tag_bits);
     unit->reset();
-    std::vector<BlockVector> vectors;
+    std::vector<BlockVector> vectors(kChunk);
     for (uint64_t b; (b = next.fetch_add(1)) < blocks;) {
       const uint64_t first = b * kBlockVectors, last = std::min(o.vectors, first + kBlockVectors);
       BlockVectors source(m.params, block_seed(o.seed, b));
-      vectors.resize(last - first);
-      for (uint64_t i = first; i < last; ++i) {
-        BlockVector& v = vectors[i - first];
-        if (i < fixed.size())
-          v = fixed[i];
-        else
-          v = BlockVector{}, source.random(v);
+      Outcome& sum = outcome[b];
+      for (uint64_t at = first; at < last; at += kChunk) {  // a chunk at a time: the pipe drains between them
+        vectors.resize(std::min<uint64_t>(kChunk, last - at));
+        for (uint64_t i = at; i < at + vectors.size(); ++i) {
+          BlockVector& v = vectors[i - at];
+          if (i < fixed.size())
+            v = fixed[i];
+          else
+            source.random(v);
+        }
+        const Outcome c = check(*unit, row, vectors, at, o.max_reported, o.stall_rate, block_seed(o.seed, b) ^ at);
+        sum.vectors += c.vectors, sum.failed += c.failed;
+        for (const Failure& f : c.first)
+          if (sum.first.size() < o.max_reported) sum.first.push_back(f);
       }
-      outcome[b] = check(*unit, row, vectors, first, o.max_reported, o.stall_rate, block_seed(o.seed, b) ^ 0x5a5a);
     }
   };
   const auto start = std::chrono::steady_clock::now();

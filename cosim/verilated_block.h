@@ -26,13 +26,15 @@ void put_elements(Port& port, const uint64_t* elems, unsigned n, unsigned bits) 
     port = static_cast<Port>(v);
   } else {
     constexpr std::size_t kWords = sizeof(Port) / sizeof(EData);
-    for (std::size_t w = 0; w < kWords; ++w) port[w] = 0;
+    uint64_t acc = 0;  // bits not yet written, the lowest first (a bit stream: bits <= 32)
+    unsigned fill = 0;
+    std::size_t w = 0;
     for (unsigned k = 0; k < n; ++k) {
-      const unsigned at = k * bits;
-      const uint64_t e = elems[k] & mask;
-      port[at / 32] |= static_cast<EData>(e << (at % 32));
-      if (at % 32 + bits > 32) port[at / 32 + 1] |= static_cast<EData>(e >> (32 - at % 32));
+      acc |= (elems[k] & mask) << fill;
+      fill += bits;
+      for (; fill >= 32; fill -= 32, acc >>= 32) port[w++] = static_cast<EData>(acc);
     }
+    for (; w < kWords; ++w, acc >>= 32) port[w] = static_cast<EData>(acc);
   }
 }
 
