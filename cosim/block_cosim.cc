@@ -45,6 +45,15 @@ std::string available_blocks() {
   return s.empty() ? "  (none)\n" : s;
 }
 
+std::string available_block_stages() {
+  std::vector<unsigned> seen;
+  for (const BlockModel& m : block_models())
+    if (!m.broken && std::find(seen.begin(), seen.end(), m.stages) == seen.end()) seen.push_back(m.stages);
+  std::string s;
+  for (unsigned st : seen) s += (s.empty() ? "" : ", ") + std::to_string(st);
+  return s.empty() ? "none" : s + " (not every set has every one)";
+}
+
 namespace {
 
 bool parse_sm(const std::string& arch, int* sm) {

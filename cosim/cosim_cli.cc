@@ -1,5 +1,7 @@
 #include "cosim/cosim_cli.h"
 
+#include "cosim/block_cosim.h"
+
 namespace ptxfu::cosim {
 
 const char* const kCosimHelp =
@@ -33,7 +35,8 @@ void add_cosim_options(CLI::App& cmd, CosimOptions& o) {
   cmd.add_option("--trace", o.trace_file, "write an FST waveform of the run to FILE");
   cmd.add_option("--stages", o.stages,
                  "RTL pipeline stages (compiled: hfma2 " + available_stages("hfma2") + "; hmnmx2 " +
-                     available_stages("hmnmx2") + "; first is the default)");
+                     available_stages("hmnmx2") + "; first is the default; mma.block: " + available_block_stages() +
+                     ")");
   cmd.add_option("--golden", o.golden, "core (default) or ref (the independent MPFR reference)")
       ->check(CLI::IsMember({"core", "ref"}));
   cmd.add_option("--coverage", o.coverage_file, "write Verilator coverage after a passing run (coverage builds)");
