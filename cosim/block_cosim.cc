@@ -345,4 +345,9 @@ int run_block_cosim(const CosimOptions& o, std::ostream& out) {
   return run_vectors(o, *row, *m, out);
 }
 
+int run_block_row(const CosimOptions& o, const mma::NumericsRow& row, const BlockModel& m, std::ostream& out) {
+  if (!block_matches(m.params, row)) return bad(out, "the model " + describe(m.params) + " is not this row's block");
+  return run_vectors(o, row, m, out);
+}
+
 }  // namespace ptxfu::cosim

@@ -27,6 +27,11 @@ namespace ptxfu::cosim {
 
 int run_block_cosim(const CosimOptions& o, std::ostream& out);
 
+// The same vectors and report for a row the caller gives (one block, see
+// block_matches) on model `m`: how a parameter set no table row has (e2m1
+// in a 32-wide block) is checked against the engine.
+int run_block_row(const CosimOptions& o, const mma::NumericsRow& row, const BlockModel& m, std::ostream& out);
+
 // The numerics row and RTL model for an arch/family/in/out and pipeline
 // configuration; nullptr with `error` saying why (no such row, a row that
 // is not one block, no model built for its parameters).
