@@ -195,8 +195,10 @@ std::vector<BlockVector> BlockVectors::structured() const {
 // A finite element with its exponent field within `spread` of `center`.
 uint64_t BlockVectors::clustered(const fp::Format& f, int center, int spread) {
   const uint64_t r = next();
-  const int offset = spread == 0 ? 0 : static_cast<int>(r % (2 * spread + 1)) - spread;
-  return finite(f, (r >> 20) & 1, center + offset, r >> 24);
+  // A number below 2 * spread + 1 from r's low 32 bits by multiply and shift (no division: this runs
+  // once an element).
+  const int offset = static_cast<int>(((r & 0xffffffffu) * static_cast<uint64_t>(2 * spread + 1)) >> 32) - spread;
+  return finite(f, r >> 63, center + offset, r >> 32);  // offset: bits 0-31, fraction: 32 up, sign: 63
 }
 
 void BlockVectors::random(BlockVector& v) {
