@@ -5,6 +5,8 @@
 //   ptxfu cosim --op fma.rn.f16x2 --vectors N --seed S [--unit hfma2|hmnmx2]
 //               [--exhaustive] [--jobs N] [--shard K/N] [--trace FILE] [--stages N]
 //               [--golden core|ref] [--coverage FILE]
+//   ptxfu cosim --op mma.block --arch sm_NN --in T --out T ...   (the tensor-core
+//               block FMA: block_cosim.h)
 //
 // Output: on mismatches, the first few failing vectors, each as a
 // `ptxfu eval` line followed by a `# expected ... got ...` comment (so the
