@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "cosim/block_cosim.h"
 #include "cosim/checker.h"
 #include "cosim/golden.h"
 #include "cosim/rtl_form.h"
@@ -220,6 +221,7 @@ int run_cosim(const CosimOptions& o, std::ostream& out) {
   Form form;
   std::string err;
   if (o.op.empty()) return bad(out, "--op is required, e.g. --op fma.rn.f16x2");
+  if (o.op == "mma.block") return run_block_cosim(o, out);
   if (!make_form(o.op, form, err)) return bad(out, err);
   if (!o.unit.empty() && o.unit != name(form.unit))
     return bad(out, "'" + o.op + "' runs on unit " + name(form.unit) + ", not " + o.unit);

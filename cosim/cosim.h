@@ -5,6 +5,8 @@
 //   ptxfu cosim --op fma.rn.f16x2 --vectors N --seed S [--unit hfma2|hmnmx2]
 //               [--exhaustive] [--jobs N] [--shard K/N] [--trace FILE] [--stages N]
 //               [--golden core|ref] [--coverage FILE]
+//   ptxfu cosim --op mma.block --arch sm_NN --in T --out T ...   (the tensor-core
+//               block FMA: block_cosim.h)
 //
 // Output: on mismatches, the first few failing vectors, each as a
 // `ptxfu eval` line followed by a `# expected ... got ...` comment (so the
@@ -37,6 +39,11 @@ struct CosimOptions {
   bool broken = false;          // use the deliberately broken RTL build (self test)
   unsigned max_reported = 5;    // failing vectors printed in eval syntax
   double stall_rate = 0.0;      // 0..1: random input bubbles and output backpressure
+  // --op mma.block (block_cosim.h): the numerics row to co-simulate.
+  std::string arch;            // "sm_80"
+  std::string family = "mma";  // mma (mma.sync), wmma or wgmma
+  std::string in, out;         // element types: f16, bf16, tf32, e4m3, e5m2, e2m1 ...; f32 or f16
+  std::string replay_file;     // non-empty: replay mma.block lines from it ("-": stdin)
 };
 
 // Runs one co-simulation and prints its report on `out`. Returns 0 when every

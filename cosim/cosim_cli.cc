@@ -1,5 +1,7 @@
 #include "cosim/cosim_cli.h"
 
+#include "cosim/block_cosim.h"
+
 namespace ptxfu::cosim {
 
 const char* const kCosimHelp =
@@ -9,7 +11,9 @@ const char* const kCosimHelp =
     "Exit 0 when everything matched, 1 on mismatches, 2 on bad options.";
 
 void add_cosim_options(CLI::App& cmd, CosimOptions& o) {
-  cmd.add_option("--op", o.op, "PTX form, e.g. fma.rn.f16x2, min.NaN.bf16x2, neg.ftz.f16")->required();
+  cmd.add_option("--op", o.op,
+                 "PTX form, e.g. fma.rn.f16x2, min.NaN.bf16x2, neg.ftz.f16; or mma.block (the tensor-core block FMA)")
+      ->required();
   cmd.add_option("--unit", o.unit, "hfma2 or hmnmx2 (default: the unit that runs the op)")
       ->check(CLI::IsMember({"hfma2", "hmnmx2"}));
   cmd.add_option("--vectors", o.vectors,
@@ -31,13 +35,24 @@ void add_cosim_options(CLI::App& cmd, CosimOptions& o) {
   cmd.add_option("--trace", o.trace_file, "write an FST waveform of the run to FILE");
   cmd.add_option("--stages", o.stages,
                  "RTL pipeline stages (compiled: hfma2 " + available_stages("hfma2") + "; hmnmx2 " +
-                     available_stages("hmnmx2") + "; first is the default)");
+                     available_stages("hmnmx2") + "; first is the default; mma.block: " + available_block_stages() +
+                     ")");
   cmd.add_option("--golden", o.golden, "core (default) or ref (the independent MPFR reference)")
       ->check(CLI::IsMember({"core", "ref"}));
   cmd.add_option("--coverage", o.coverage_file, "write Verilator coverage after a passing run (coverage builds)");
   cmd.add_option("--stall-rate", o.stall_rate, "0..1: random input bubbles and output backpressure")
       ->check(CLI::Range(0.0, 0.95));
-  cmd.add_flag("--broken", o.broken, "use the deliberately broken RTL (PTXFU_BREAK_ROUNDING), a harness self test");
+  cmd.add_flag("--broken", o.broken,
+               "use the deliberately broken RTL (PTXFU_BREAK_ROUNDING; mma.block: PTXFU_BREAK_ALIGNMENT), a harness "
+               "self test");
+  cmd.add_option("--arch", o.arch, "--op mma.block: the target whose numerics row to co-simulate, e.g. sm_80");
+  cmd.add_option("--family", o.family, "--op mma.block: mma (mma.sync, default), wmma or wgmma")
+      ->check(CLI::IsMember({"mma", "wmma", "wgmma"}));
+  cmd.add_option("--in", o.in, "--op mma.block: the a/b element type (f16, bf16, tf32, e4m3, e5m2, ...)");
+  cmd.add_option("--out", o.out, "--op mma.block: the c/d type (f32 or f16)");
+  cmd.add_option("--replay", o.replay_file,
+                 "--op mma.block: replay the `mma.block ...` lines of FILE (- for standard input) through the RTL and "
+                 "the engine");
 }
 
 }  // namespace ptxfu::cosim

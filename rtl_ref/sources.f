@@ -7,3 +7,5 @@ ptxfu_hfma_lane.sv
 ptxfu_hfma2.sv
 ptxfu_hmnmx_lane.sv
 ptxfu_hmnmx2.sv
+ptxfu_block_dec.sv
+ptxfu_block_fma.sv
