@@ -207,6 +207,7 @@ Unit unit_of_inst(const kernel::Inst& in) {
     case kernel::Unit::memory: return Unit::lsu;
     case kernel::Unit::branch: return Unit::branch;
     case kernel::Unit::warp: return Unit::warp;
+    case kernel::Unit::tensor: return Unit::fma;  // until the configs have a tensor unit
   }
   return Unit::alu;
 }
@@ -272,6 +273,7 @@ bool KernelSm::launch_one() {
   CtaSlot c;
   c.cta = std::make_unique<kernel::Cta>(kernel_, job_.launch, id, 0);
   c.cta->warp_slots = config_.max_warps;
+  c.cta->arch_sm = config_.caps.sm;
   c.live_warps = c.cta->warps.size();
   const size_t cta_index = ctas_.size();
   size_t free_slot = 0;

@@ -123,6 +123,10 @@ class Loader {
 
   void warp_op(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words);
 
+  // mma, ldmatrix, stmatrix, movmatrix (kernel/tensor_lower.cc).
+  void tensor(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words);
+  Operand fragment(Inst& in, const isa::Token& tok, int count, unsigned bits, bool is_dest);
+
   Kernel& k_;
   const isa::Module& m_;
   std::unordered_map<std::string_view, const isa::Function*> function_names_;
