@@ -1,0 +1,131 @@
+// The corpus's tensor-core GEMM (tb/corpus/src/mma_gemm.cu: ldmatrix and
+// mma.sync in inline PTX, compiled by nvcc) on several sizes, against a
+// host reference written apart from the kernel executor: for each element
+// of D, the numerics row of the architecture that runs it (mma::find_row)
+// applied in the kernel's k order, one block-FMA step (mma::block_fma) per
+// instruction's k: 16 from sm_80 on, 8 (two m16n8k8) before.
+#include <cstdlib>
+#include <tuple>
+
+#include "kernel_test_util.h"
+#include "mma/block_fma.h"
+#include "mma/numerics.h"
+#ifdef PTXFU_KERNELS_ON_MODEL
+#include "model_run.h"
+#endif
+
+namespace ptxfu::kernel::testing {
+namespace {
+
+// Finite f16 values of both signs in [2^-4, 2^4).
+uint16_t random_f16(SplitMix64& r) {
+  const uint64_t v = r.next();
+  return static_cast<uint16_t>((v & 0x8000) | ((11 + (v >> 16) % 8) << 10) | (v >> 32 & 0x3ff));
+}
+
+std::vector<uint32_t> reference(int sm, int step, int m, int n, int k, const std::vector<uint16_t>& a,
+                                const std::vector<uint16_t>& b, const std::vector<uint32_t>& c) {
+  const mma::NumericsRow* row = mma::find_row(sm, mma::Family::mma_sync, mma::Elem::f16, mma::Elem::f32);
+  EXPECT_NE(row, nullptr);
+  std::vector<uint32_t> d(size_t(m) * n);
+  if (!row) return d;
+  uint64_t x[16], y[16];
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      uint64_t acc = c[size_t(i) * n + j];
+      for (int k0 = 0; k0 < k; k0 += step) {
+        for (int t = 0; t < step; ++t) x[t] = a[size_t(i) * k + k0 + t], y[t] = b[size_t(k0 + t) * n + j];
+        acc = mma::block_fma(*row, size_t(step), x, y, acc);
+      }
+      d[size_t(i) * n + j] = static_cast<uint32_t>(acc);
+    }
+  return d;
+}
+
+struct Run {
+  std::vector<uint32_t> d;
+  bool ok;
+  std::string error;
+};
+
+// The kernel's target decides the instruction's k; the SM it runs on (the
+// model's config, or the target without one) the numerics.
+class MmaGemm : public ::testing::TestWithParam<std::tuple<std::string, int>> {};
+
+TEST_P(MmaGemm, EveryElementIsTheRowAppliedInTheKernelsKOrder) {
+  const auto& [arch, size] = GetParam();
+  const Kernel k = load_corpus("mma_gemm", arch, "mma_gemm_f16_f32");
+  const int m = 16 * size, n = 8 * size, kk = 16 * size * 2;
+  SplitMix64 r{uint64_t(size) * 977};
+  std::vector<uint16_t> a(size_t(m) * kk), b(size_t(kk) * n);
+  std::vector<uint32_t> c(size_t(m) * n);
+  for (auto& v : a) v = random_f16(r);
+  for (auto& v : b) v = random_f16(r);
+  for (auto& v : c) v = bits_of(r.uniform(-8, 8));
+  Launch l;
+  l.grid = {uint32_t(n / 8), uint32_t(m / 16)};
+  l.block = {32};
+  l.args = {Arg::buffer(bytes_of(a)),
+            Arg::buffer(bytes_of(b)),
+            Arg::buffer(bytes_of(c)),
+            Arg::zeros(c.size() * 4),
+            Arg::s32(m),
+            Arg::s32(n),
+            Arg::s32(kk)};
+  int sm = std::atoi(arch.c_str() + 3);
+#ifdef PTXFU_KERNELS_ON_MODEL
+  const char* config = std::getenv("PTXFU_TEST_CONFIG");
+  sm = std::atoi((config ? config : "sm_90") + 3);
+#endif
+  const RunResult run = run_ok(k, l);
+  ASSERT_TRUE(run.ok) << run.error;
+  const int step = std::atoi(arch.c_str() + 3) >= 80 ? 16 : 8;
+  const std::vector<uint32_t> want = reference(sm, step, m, n, kk, a, b, c);
+  const auto got = values_of<uint32_t>(run.memory, 3);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i)
+    ASSERT_EQ(got[i], want[i]) << arch << " on sm_" << sm << ", " << m << "x" << n << "x" << kk << ": element ("
+                               << i / n << ", " << i % n << ")";
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, MmaGemm,
+                         ::testing::Combine(::testing::Values("sm_75", "sm_80", "sm_90"), ::testing::Values(1, 2, 4)));
+
+#ifdef PTXFU_KERNELS_ON_MODEL
+// The same kernel on the sm_80 model and the sm_90 one: each SM computes
+// with its own tensor core (sm_90's blocks are 16 products, sm_80's 8).
+TEST(MmaGemmModel, TheConfigsArchitectureDecidesTheNumerics) {
+  const Kernel k = load_corpus("mma_gemm", "sm_80", "mma_gemm_f16_f32");
+  const int m = 32, n = 16, kk = 64;
+  SplitMix64 r{5};
+  std::vector<uint16_t> a(size_t(m) * kk), b(size_t(kk) * n);
+  std::vector<uint32_t> c(size_t(m) * n);
+  for (auto& v : a) v = random_f16(r);
+  for (auto& v : b) v = random_f16(r);
+  for (auto& v : c) v = bits_of(r.uniform(-8, 8));
+  Launch l;
+  l.grid = {uint32_t(n / 8), uint32_t(m / 16)};
+  l.block = {32};
+  l.args = {Arg::buffer(bytes_of(a)),
+            Arg::buffer(bytes_of(b)),
+            Arg::buffer(bytes_of(c)),
+            Arg::zeros(c.size() * 4),
+            Arg::s32(m),
+            Arg::s32(n),
+            Arg::s32(kk)};
+  std::vector<uint32_t> results[2];
+  int i = 0;
+  for (int sm : {80, 90}) {
+    const std::string yaml = read_file(std::string(PTXFU_SOURCE_DIR) + "/configs/sm_" + std::to_string(sm) + ".yaml");
+    const ModelRun run = run_on_model(k, l, false, 0, yaml);
+    ASSERT_TRUE(run.result.ok) << run.result.error;
+    results[i] = values_of<uint32_t>(run.result.memory, 3);
+    EXPECT_EQ(results[i], reference(sm, 16, m, n, kk, a, b, c)) << "sm_" << sm;
+    ++i;
+  }
+  EXPECT_NE(results[0], results[1]) << "the data should tell sm_80's numerics from sm_90's";
+}
+#endif
+
+}  // namespace
+}  // namespace ptxfu::kernel::testing
