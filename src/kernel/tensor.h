@@ -70,6 +70,11 @@ TensorOp lower_mma(const std::vector<std::string_view>& words, std::string_view 
 TensorOp lower_ldmatrix(const std::vector<std::string_view>& words, std::string_view mnemonic);
 TensorOp lower_movmatrix(const std::vector<std::string_view>& words, std::string_view mnemonic);
 
+// The multiply-adds of one mma (M N K, times 4 for the quad pairs).
+inline uint64_t multiply_adds(const TensorOp& op) {
+  return uint64_t(op.layout.m) * op.layout.n * op.layout.k * op.products;
+}
+
 // Registers per lane of each operand of an mma (d, a, b, c).
 struct FragmentRegs {
   int d, a, b, c;

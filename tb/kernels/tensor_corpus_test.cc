@@ -11,6 +11,11 @@
 #include "mma/block_fma.h"
 #include "mma/numerics.h"
 #ifdef PTXFU_KERNELS_ON_MODEL
+#include <cmath>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
 #include "model_run.h"
 #endif
 
@@ -124,6 +129,47 @@ TEST(MmaGemmModel, TheConfigsArchitectureDecidesTheNumerics) {
     ++i;
   }
   EXPECT_NE(results[0], results[1]) << "the data should tell sm_80's numerics from sm_90's";
+}
+
+// `count` m16n8k16 f16->f32 mma.sync on one warp: each accumulating into
+// the previous one's D (a dependent chain), or each into its own D.
+std::string mma_chain(int count, bool dependent) {
+  std::string s =
+      ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry chain()\n{\n  .reg .b32 %r<2>;\n"
+      "  .reg .f32 %f<200>;\n  mov.b32 %r1, 0;\n  mov.f32 %f0, 0f00000000;\n";
+  for (int i = 0; i < count; ++i) {
+    const int d = dependent ? 4 : 4 + 4 * i, c = dependent ? 4 : 0;
+    const auto four = [](int f) { return fmt::format("{{%f{}, %f{}, %f{}, %f{}}}", f, f + 1, f + 2, f + 3); };
+    s += fmt::format(
+        "  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {}, {{%r1, %r1, %r1, %r1}}, {{%r1, %r1}}, {};\n", four(d),
+        dependent && i == 0 ? "{%f0, %f0, %f0, %f0}" : four(c));
+  }
+  return s + "  ret;\n}\n";
+}
+
+// The tensor unit's timing as the config's YAML gives it, read here apart
+// from the model: a dependent mma waits max(latency, occupancy) cycles, an
+// independent one the unit's occupancy ceil(M N K / rate).
+TEST(MmaTiming, ChainsTakeTheConfigsLatencyAndIndependentMmasItsRate) {
+  for (const std::string config : {"sm_80", "sm_90", "sm_75"}) {
+    const std::string text = read_file(std::string(PTXFU_SOURCE_DIR) + "/configs/" + config + ".yaml");
+    const YAML::Node y = YAML::Load(text);
+    const double rate = y["tensor"]["rates"]["f16.f32"].as<double>();
+    const uint64_t occupancy = uint64_t(std::ceil(16.0 * 8 * 16 / rate));
+    const uint64_t latency = std::max<uint64_t>(y["tensor"]["latency"].as<uint64_t>(), occupancy);
+    uint64_t cycles[2][2];
+    for (int dep = 0; dep < 2; ++dep)
+      for (int n = 0; n < 2; ++n) {
+        const Kernel k = load_kernel(mma_chain(16 * (n + 1), dep == 1), "chain.ptx");
+        Launch l;
+        l.block = {32};
+        const ModelRun run = run_on_model(k, l, false, 0, text);
+        ASSERT_TRUE(run.result.ok) << run.result.error;
+        cycles[dep][n] = run.cycles;
+      }
+    EXPECT_EQ(cycles[1][1] - cycles[1][0], 16 * latency) << config << ": 16 more dependent mma";
+    EXPECT_EQ(cycles[0][1] - cycles[0][0], 16 * occupancy) << config << ": 16 more independent mma";
+  }
 }
 #endif
 
