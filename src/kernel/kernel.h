@@ -63,13 +63,15 @@ enum class Kind : uint8_t {
   match,
   redux,
   activemask,
-  fence,      // membar / fence: no functional effect
-  nop,        // prefetch and friends: no functional effect
-  func_end,   // synthetic: the end of a function, where its paths reconverge and it returns
-  mma,        // mma.sync (kernel/tensor.h)
-  ldmatrix,   // ldmatrix: rows from shared memory into fragments
-  stmatrix,   // stmatrix: fragments into rows of shared memory
-  movmatrix,  // movmatrix: a fragment transposed across the warp
+  fence,       // membar / fence: no functional effect
+  nop,         // prefetch and friends: no functional effect
+  func_end,    // synthetic: the end of a function, where its paths reconverge and it returns
+  mma,         // mma.sync and wmma.mma.sync (kernel/tensor.h)
+  ldmatrix,    // ldmatrix: rows from shared memory into fragments
+  stmatrix,    // stmatrix: fragments into rows of shared memory
+  movmatrix,   // movmatrix: a fragment transposed across the warp
+  wmma_load,   // wmma.load: a matrix from memory into fragments
+  wmma_store,  // wmma.store: fragments into a matrix in memory
   kCount
 };
 
@@ -118,6 +120,8 @@ inline constexpr KindRow kKinds[] = {
     {Kind::ldmatrix, "ldmatrix", Unit::memory, false, true},
     {Kind::stmatrix, "stmatrix", Unit::memory, false, false},
     {Kind::movmatrix, "movmatrix", Unit::tensor, false, false},
+    {Kind::wmma_load, "wmma_load", Unit::memory, false, true},
+    {Kind::wmma_store, "wmma_store", Unit::memory, false, false},
 };
 static_assert(std::size(kKinds) == static_cast<size_t>(Kind::kCount), "every Kind has its row in kKinds");
 constexpr bool kinds_in_order() {
@@ -183,7 +187,7 @@ enum class AtomOp : uint8_t { add, min, max, inc, dec, and_, or_, xor_, exch, ca
 enum class ShflMode : uint8_t { up, down, bfly, idx };
 enum class VoteMode : uint8_t { all, any, uni, ballot };
 
-inline constexpr unsigned kMaxRegsPerInst = 24;  // mma.m16n8k32 s32: 14 fragment registers
+inline constexpr unsigned kMaxRegsPerInst = 40;  // wmma.mma m16n16k16 f32: 32 fragment registers
 inline constexpr uint32_t kNoPc = 0xffffffff;
 
 struct Inst {

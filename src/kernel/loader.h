@@ -126,6 +126,8 @@ class Loader {
   // mma, ldmatrix, stmatrix, movmatrix (kernel/tensor_lower.cc).
   void tensor(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words);
   Operand fragment(Inst& in, const isa::Token& tok, int count, unsigned bits, bool is_dest);
+  void wmma_memory(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words,
+                   const tensor::TensorOp& t);
 
   Kernel& k_;
   const isa::Module& m_;

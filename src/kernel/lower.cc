@@ -339,7 +339,7 @@ Inst Loader::instruction(const isa::Statement& st) {
     barrier(in, st, words);
   } else if (op == "shfl" || op == "vote" || op == "match" || op == "redux" || op == "activemask") {
     warp_op(in, st, words);
-  } else if (op == "mma" || op == "ldmatrix" || op == "stmatrix" || op == "movmatrix") {
+  } else if (op == "mma" || op == "wmma" || op == "ldmatrix" || op == "stmatrix" || op == "movmatrix") {
     tensor(in, st, words);
   } else if (op == "membar" || op == "fence") {
     in.kind = Kind::fence;
@@ -348,7 +348,7 @@ Inst Loader::instruction(const isa::Statement& st) {
   } else {
     fail(st.mnemonic, fmt::format("'{}' is not supported by the kernel executor (it covers arithmetic, mov, cvta, "
                                   "ld/st, atom/red, bra, call, ret, exit, bar, shfl, vote, match, redux, "
-                                  "activemask, membar/fence, mma, ldmatrix, stmatrix, movmatrix)",
+                                  "activemask, membar/fence, mma, wmma, ldmatrix, stmatrix, movmatrix)",
                                   st.mnemonic.text));
   }
   return in;

@@ -705,6 +705,17 @@ class Exec {
       return;
     }
     if (in.kind == Kind::movmatrix) return tensor::execute_movmatrix(k_, in, regs);
+    if (in.kind == Kind::wmma_load || in.kind == Kind::wmma_store) {
+      const bool store = in.kind == Kind::wmma_store;
+      lane_addresses(exec);
+      uint64_t base[32], stride[32] = {};
+      std::memcpy(base, result_->addresses, sizeof base);
+      if (in.num_src > (store ? 1 : 0)) read_lanes(in.src[store ? 1 : 0], exec, stride);
+      tensor::execute_wmma_memory(
+          k_, in, base, stride,
+          [&](unsigned lane, uint64_t a, unsigned n, bool w) { return memory(lane, in.space, a, n, w); }, regs);
+      return;
+    }
     const bool store = in.kind == Kind::stmatrix;
     lane_addresses(exec);
     uint8_t* rows[32];  // row r's address comes from lane r
@@ -773,7 +784,9 @@ class Exec {
       case Kind::mma:
       case Kind::ldmatrix:
       case Kind::stmatrix:
-      case Kind::movmatrix: matrix(in, exec); break;
+      case Kind::movmatrix:
+      case Kind::wmma_load:
+      case Kind::wmma_store: matrix(in, exec); break;
       case Kind::fence:
       case Kind::nop: break;  // no functional effect
       case Kind::bra:

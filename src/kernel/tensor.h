@@ -6,6 +6,7 @@
 // the numerics row of the architecture the warp runs on.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,17 @@ struct TensorOp {
   // whether they are transposed on the way.
   unsigned matrices = 1;
   bool trans = false;
+  // Elements per lane of A, B and C/D (mma, wmma.mma).
+  int na = 0, nb = 0, nc = 0;
+  // wmma: fragments hold their matrix's elements in an order PTX leaves to
+  // the implementation (wmma.load, wmma.mma and wmma.store need only agree):
+  // element i of lane l is element (l * elements + i) mod (rows * cols) of
+  // the matrix in row-major order (f16 A and B hold every element twice or
+  // more: 16 a lane).
+  bool wmma = false;
+  // wmma.load / wmma.store: the matrix, its layout in memory, its element.
+  int rows = 0, cols = 0, elements = 0, elem_bits = 16, per = 2, regs = 0, reg_bits = 32;
+  bool row_major = true;
 };
 
 // The rows of TensorOp built from a statement's words ("mma", "sync",
@@ -69,6 +81,7 @@ struct TensorOp {
 TensorOp lower_mma(const std::vector<std::string_view>& words, std::string_view mnemonic, std::string_view target);
 TensorOp lower_ldmatrix(const std::vector<std::string_view>& words, std::string_view mnemonic);
 TensorOp lower_movmatrix(const std::vector<std::string_view>& words, std::string_view mnemonic);
+TensorOp lower_wmma_memory(const std::vector<std::string_view>& words, std::string_view mnemonic);
 
 // The multiply-adds of one mma (M N K, times 4 for the quad pairs).
 inline uint64_t multiply_adds(const TensorOp& op) {
@@ -91,6 +104,12 @@ void execute_movmatrix(const Kernel& k, const Inst& in, uint64_t* regs);
 // from lane r).
 void execute_ldmatrix(const Kernel& k, const Inst& in, const uint8_t* const* rows, uint64_t* regs);
 void execute_stmatrix(const Kernel& k, const Inst& in, uint8_t* const* rows, const uint64_t* regs);
+// wmma.load / wmma.store: lane l's matrix at base[l] with row stride
+// stride[l] (elements); `bytes_at` gives the bytes of one element (and
+// faults as a memory access does).
+using ElementAccess = std::function<uint8_t*(unsigned lane, uint64_t addr, unsigned bytes, bool write)>;
+void execute_wmma_memory(const Kernel& k, const Inst& in, const uint64_t* base, const uint64_t* stride,
+                         const ElementAccess& bytes_at, uint64_t* regs);
 
 }  // namespace tensor
 }  // namespace ptxfu::kernel

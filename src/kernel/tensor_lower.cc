@@ -72,6 +72,15 @@ constexpr ShapeRow kShapes[] = {
     {16, 8, 32, mma::Elem::u4},  {16, 8, 64, mma::Elem::s4},   {16, 8, 64, mma::Elem::u4},
 };
 
+// The wmma.mma shapes and A/B types.
+constexpr ShapeRow kWmmaShapes[] = {
+    {16, 16, 16, mma::Elem::f16},  {32, 8, 16, mma::Elem::f16},  {8, 32, 16, mma::Elem::f16},
+    {16, 16, 16, mma::Elem::bf16}, {32, 8, 16, mma::Elem::bf16}, {8, 32, 16, mma::Elem::bf16},
+    {16, 16, 16, mma::Elem::s8},   {32, 8, 16, mma::Elem::s8},   {8, 32, 16, mma::Elem::s8},
+    {16, 16, 16, mma::Elem::u8},   {32, 8, 16, mma::Elem::u8},   {8, 32, 16, mma::Elem::u8},
+    {16, 16, 8, mma::Elem::tf32},  {8, 8, 4, mma::Elem::f64},
+};
+
 int elem_bits(mma::Elem e) {
   switch (e) {
     case mma::Elem::f16:
@@ -107,6 +116,25 @@ std::vector<uint16_t> flat_index(const FragmentLayout& l, Mat which, int m, int 
   return index;
 }
 
+// wmma: elements a lane holds of a rows x cols matrix of `e` (PTX ISA,
+// wmma.load: .f16 A and B are eight .f16x2 registers whatever the shape).
+int wmma_elements(int rows, int cols, mma::Elem e, bool multiplicand) {
+  if (multiplicand && e == mma::Elem::f16) return 16;
+  return rows * cols / 32;
+}
+
+// wmma's order: element i of lane l is element (l E + i) mod (rows cols),
+// row-major, into the engine's arrays (B by columns).
+std::vector<uint16_t> wmma_index(int rows, int cols, int elements, bool by_columns) {
+  std::vector<uint16_t> index(size_t{32} * elements);
+  for (int lane = 0; lane < 32; ++lane)
+    for (int i = 0; i < elements; ++i) {
+      const int q = (lane * elements + i) % (rows * cols), r = q / cols, c = q % cols;
+      index[size_t(lane) * elements + i] = static_cast<uint16_t>(by_columns ? c * rows + r : q);
+    }
+  return index;
+}
+
 [[noreturn]] void fail(std::string_view mnemonic, const std::string& why) {
   throw std::invalid_argument(fmt::format("'{}': {}", mnemonic, why));
 }
@@ -119,6 +147,73 @@ bool has(const std::vector<std::string_view>& words, std::string_view w) {
 
 }  // namespace
 
+namespace {
+
+TensorOp lower_wmma_mma(TensorOp op, std::string_view mnemonic) {
+  const mma::Instruction& in = op.inst;
+  bool known = false;
+  for (const ShapeRow& s : kWmmaShapes)
+    known |= s.m == in.shape.m && s.n == in.shape.n && s.k == in.shape.k && s.a == in.a;
+  if (!known)
+    fail(mnemonic, fmt::format("no wmma.mma m{}n{}k{} with .{} operands in the kernel executor", in.shape.m, in.shape.n,
+                               in.shape.k, mma::elem_name(in.a)));
+  const int m = in.shape.m, n = in.shape.n, k = in.shape.k;
+  op.wmma = true;
+  op.layout.m = m, op.layout.n = n, op.layout.k = k;
+  op.a_bits = elem_bits(in.a);
+  op.layout.per = op.a_bits >= 32 ? 1 : 32 / op.a_bits;
+  op.c_bits = elem_bits(in.c), op.d_bits = elem_bits(in.d);
+  op.na = wmma_elements(m, k, in.a, true), op.nb = wmma_elements(k, n, in.a, true), op.nc = m * n / 32;
+  op.a_index = wmma_index(m, k, op.na, false);
+  op.b_index = wmma_index(k, n, op.nb, true);
+  op.c_index = op.d_index = wmma_index(m, n, op.nc, false);
+  return op;
+}
+
+}  // namespace
+
+// wmma.load.{a,b,c}.sync.aligned.LAYOUT.SHAPE{.SPACE}.TYPE and
+// wmma.store.d.sync.aligned.LAYOUT.SHAPE{.SPACE}.TYPE.
+TensorOp lower_wmma_memory(const std::vector<std::string_view>& words, std::string_view mnemonic) {
+  if (!has(words, "sync") || !has(words, "aligned")) fail(mnemonic, "needs .sync.aligned");
+  if (words.size() < 3) fail(mnemonic, "expected wmma.load.{a,b,c} or wmma.store.d");
+  const std::string_view which = words[2];
+  const bool store = words[1] == "store";
+  if (store ? which != "d" : (which != "a" && which != "b" && which != "c"))
+    fail(mnemonic, "expected wmma.load.{a,b,c} or wmma.store.d");
+  TensorOp op;
+  op.wmma = true;
+  op.row_major = !has(words, "col");
+  if (!op.row_major == has(words, "row")) fail(mnemonic, "expected one layout, .row or .col");
+  mma::Shape shape{};
+  bool have_shape = false;
+  for (std::string_view w : words)
+    if (w.size() > 1 && w[0] == 'm' && w.find('n') != std::string_view::npos && w.find('k') != std::string_view::npos) {
+      int v[3] = {0, 0, 0}, at = -1;
+      for (char ch : w)
+        if (ch == 'm' || ch == 'n' || ch == 'k')
+          ++at;
+        else if (ch >= '0' && ch <= '9' && at >= 0 && at < 3)
+          v[at] = v[at] * 10 + (ch - '0');
+      shape = {v[0], v[1], v[2]}, have_shape = true;
+    }
+  mma::Elem e;
+  if (!have_shape || !mma::parse_elem(words.back(), &e)) fail(mnemonic, "expected a shape and a type");
+  bool known = false;
+  for (const ShapeRow& s : kWmmaShapes) known |= s.m == shape.m && s.n == shape.n && s.k == shape.k;
+  if (!known) fail(mnemonic, "this wmma shape is not supported by the kernel executor");
+  const bool multiplicand = which == "a" || which == "b";
+  op.rows = which == "b" ? shape.k : shape.m;
+  op.cols = which == "a" ? shape.k : shape.n;
+  op.elem_bits = elem_bits(e);
+  if (op.elem_bits < 8) fail(mnemonic, "sub-byte wmma types are not supported by the kernel executor");
+  op.elements = wmma_elements(op.rows, op.cols, e, multiplicand);
+  op.per = op.elem_bits >= 32 ? 1 : 32 / op.elem_bits;
+  op.regs = op.elements / op.per;
+  op.reg_bits = op.elem_bits == 64 ? 64 : 32;
+  return op;
+}
+
 TensorOp lower_mma(const std::vector<std::string_view>& words, std::string_view mnemonic, std::string_view target) {
   if (!has(words, "sync") || !has(words, "aligned")) fail(mnemonic, "mma needs .sync.aligned");
   TensorOp op;
@@ -128,6 +223,7 @@ TensorOp lower_mma(const std::vector<std::string_view>& words, std::string_view 
     throw std::invalid_argument(e.what());
   }
   const mma::Instruction& in = op.inst;
+  if (in.family == mma::Family::wmma) return lower_wmma_mma(op, mnemonic);
   bool known = false;
   for (const ShapeRow& s : kShapes) known |= s.m == in.shape.m && s.n == in.shape.n && s.k == in.shape.k && s.a == in.a;
   if (!known)
@@ -158,18 +254,18 @@ TensorOp lower_mma(const std::vector<std::string_view>& words, std::string_view 
   op.c_index = flat_index(l, Mat::c, m, n, k);
   l.c_f32 = in.d == mma::Elem::f32;  // D's layout (quad pairs: it may differ from C's)
   op.d_index = flat_index(l, Mat::c, m, n, k);
+  op.na = fragment_elements(l, Mat::a), op.nb = fragment_elements(l, Mat::b), op.nc = fragment_elements(l, Mat::c);
   return op;
 }
 
 FragmentRegs fragment_regs(const TensorOp& op) {
-  const FragmentLayout& l = op.layout;
   const int reg_ab = op.a_bits == 64 ? 64 : 32;
   const auto regs = [](int elements, int bits) { return bits >= 32 ? elements : elements * bits / 32; };
   FragmentRegs r{};
-  r.a = regs(fragment_elements(l, Mat::a), op.a_bits);
-  r.b = regs(fragment_elements(l, Mat::b), op.a_bits);
-  r.c = regs(fragment_elements(l, Mat::c), op.c_bits);
-  r.d = regs(fragment_elements(l, Mat::c), op.d_bits);
+  r.a = regs(op.na, op.a_bits);
+  r.b = regs(op.nb, op.a_bits);
+  r.c = regs(op.nc, op.c_bits);
+  r.d = regs(op.nc, op.d_bits);
   r.a_bits = r.b_bits = reg_ab;
   r.c_bits = op.c_bits == 64 ? 64 : 32;
   r.d_bits = op.d_bits == 64 ? 64 : 32;
@@ -240,12 +336,45 @@ Operand Loader::fragment(Inst& in, const isa::Token& tok, int count, unsigned bi
   return o;
 }
 
+// wmma.load d, [p]{, stride} / wmma.store [p], r{, stride}.
+void Loader::wmma_memory(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words,
+                         const tensor::TensorOp& t) {
+  const bool store = words[1] == "store";
+  in.kind = store ? Kind::wmma_store : Kind::wmma_load;
+  expect_operands(st, 2, 3);
+  in.space = Space::generic;
+  for (std::string_view w : words) {
+    if (w == "global") in.space = Space::global;
+    if (w == "shared" || w == "shared::cta") in.space = Space::shared;
+    if (w == "local" || w == "const" || w == "param")
+      fail(st.mnemonic, fmt::format("'{}': wmma works on .global, .shared or generic addresses", st.mnemonic.text));
+  }
+  in.access_bytes = static_cast<uint8_t>(t.elem_bits / 8);
+  const isa::Token& a = st.operands[store ? 0 : 1];
+  tok_ = &a;
+  in.addr = address(in, a.text, in.space);
+  const Operand frag = fragment(in, st.operands[store ? 1 : 0], t.regs, static_cast<unsigned>(t.reg_bits), !store);
+  if (store) {
+    in.src[0] = frag;
+    in.num_src = 1;
+  } else {
+    in.dst[0] = frag;
+    in.num_dst = 1;
+  }
+  if (st.num_operands == 3) {
+    tok_ = &st.operands[2];
+    in.src[in.num_src++] = source(in, st.operands[2].text, 32, false);
+  }
+}
+
 void Loader::tensor(Inst& in, const isa::Statement& st, const std::vector<std::string_view>& words) {
   const std::string_view op = words[0];
   tensor::TensorOp t;
   try {
-    if (op == "mma")
+    if (op == "mma" || (op == "wmma" && words.size() > 1 && words[1] == "mma"))
       t = tensor::lower_mma(words, st.mnemonic.text, fmt::format("sm_{}", k_.caps.sm));
+    else if (op == "wmma")
+      t = tensor::lower_wmma_memory(words, st.mnemonic.text);
     else if (op == "movmatrix")
       t = tensor::lower_movmatrix(words, st.mnemonic.text);
     else
@@ -254,7 +383,9 @@ void Loader::tensor(Inst& in, const isa::Statement& st, const std::vector<std::s
     fail(st.mnemonic, e.what());
   }
   in.tensor_op = static_cast<uint32_t>(k_.tensor_ops.size());
-  if (op == "mma") {
+  if (op == "wmma" && words[1] != "mma") {
+    wmma_memory(in, st, words, t);
+  } else if (op == "mma" || op == "wmma") {
     in.kind = Kind::mma;
     expect_operands(st, 4, 4);
     const tensor::FragmentRegs r = tensor::fragment_regs(t);

@@ -141,4 +141,37 @@ void execute_stmatrix(const Kernel& k, const Inst& in, uint8_t* const* rows, con
   }
 }
 
+void execute_wmma_memory(const Kernel& k, const Inst& in, const uint64_t* base, const uint64_t* stride,
+                         const ElementAccess& bytes_at, uint64_t* regs) {
+  const TensorOp& op = k.tensor_ops[in.tensor_op];
+  const bool store = in.kind == Kind::wmma_store;
+  const Operand& frag = store ? in.src[0] : in.dst[0];
+  const unsigned eb = static_cast<unsigned>(op.elem_bits) / 8;
+  const uint64_t m = mask_of(static_cast<unsigned>(op.elem_bits));
+  const int size = op.rows * op.cols;
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    const uint64_t ld = stride[lane] ? stride[lane] : uint64_t(op.row_major ? op.cols : op.rows);
+    for (int j = 0; j < op.regs; ++j) {
+      const Operand& e = k.elements[frag.reg + j];
+      uint64_t& r = regs[size_t{e.reg} * 32 + lane];
+      uint64_t v = store ? r : 0;
+      for (int p = 0; p < op.per; ++p) {
+        const int q = (static_cast<int>(lane) * op.elements + j * op.per + p) % size;
+        const uint64_t row = uint64_t(q / op.cols), col = uint64_t(q % op.cols);
+        const uint64_t at = base[lane] + (op.row_major ? row * ld + col : col * ld + row) * eb;
+        uint8_t* bytes = bytes_at(lane, at, eb, store);
+        uint64_t x = 0;
+        if (store) {
+          x = v >> (p * op.elem_bits) & m;
+          std::memcpy(bytes, &x, eb);
+        } else {
+          std::memcpy(&x, bytes, eb);
+          v |= (x & m) << (p * op.elem_bits);
+        }
+      }
+      if (!store) r = v & mask_of(e.reg_bits);
+    }
+  }
+}
+
 }  // namespace ptxfu::kernel::tensor

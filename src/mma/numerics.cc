@@ -157,8 +157,8 @@ constexpr NumericsRow kRows[] = {
   on(120, 121, fp8_via_f16(kBlackwellF16F32, Elem::e2m3, kMma, "choice: as B200 mma.sync fp8->fp32 (not measured)")),
   on(120, 121, fp8_via_f16(kBlackwellF16F32, Elem::e2m1, kMma, "choice: as B200 mma.sync fp8->fp32 (not measured)")),
   // f64: IEEE fmas in ascending k from c.
-  exact(80, 121, kMma, Elem::f64, Elem::f64, Method::fma_chain,
-        "PTX ISA (mma .f64: fma semantics); choice: ascending k from c, each step an RNE fma (not measured)"),
+  exact(80, 121, kMma | kWmma, Elem::f64, Elem::f64, Method::fma_chain,
+        "PTX ISA (mma and wmma .f64: fma semantics); choice: ascending k from c, each step an RNE fma (not measured)"),
   // Integers: exact products and sum modulo 2^32, or clamped with .satfinite.
   exact(72, 121, kSync, Elem::s8, Elem::s32, Method::integer, "PTX ISA mma/wmma integer semantics (exact, wrapping)"),
   exact(72, 121, kSync, Elem::u8, Elem::s32, Method::integer, "PTX ISA mma/wmma integer semantics (exact, wrapping)"),

@@ -5,6 +5,7 @@
 // applied in the kernel's k order, one block-FMA step (mma::block_fma) per
 // instruction's k: 16 from sm_80 on, 8 (two m16n8k8) before.
 #include <cstdlib>
+#include <cstring>
 #include <tuple>
 
 #include "kernel_test_util.h"
@@ -172,6 +173,117 @@ TEST(MmaTiming, ChainsTakeTheConfigsLatencyAndIndependentMmasItsRate) {
   }
 }
 #endif
+
+}  // namespace
+}  // namespace ptxfu::kernel::testing
+
+namespace ptxfu::kernel::testing {
+namespace {
+
+// ---- the corpus's wmma GEMMs (tb/corpus/src/wmma_gemm.cu)
+
+struct WmmaCase {
+  std::string entry;
+  mma::Elem in, out;
+  int m, n, k;  // the instruction's tile
+  int in_bytes, out_bytes;
+};
+
+const WmmaCase kWmmaCases[] = {
+    {"wmma_gemm_f16_f32", mma::Elem::f16, mma::Elem::f32, 16, 16, 16, 2, 4},
+    {"wmma_gemm_s8_s32", mma::Elem::s8, mma::Elem::s32, 16, 16, 16, 1, 4},
+    {"wmma_gemm_bf16_f32", mma::Elem::bf16, mma::Elem::f32, 16, 16, 16, 2, 4},
+    {"wmma_gemm_tf32_f32", mma::Elem::tf32, mma::Elem::f32, 16, 16, 8, 4, 4},
+    {"wmma_gemm_f64", mma::Elem::f64, mma::Elem::f64, 8, 8, 4, 8, 8},
+};
+
+// Finite values of moderate size, as bit patterns.
+uint64_t random_input(SplitMix64& r, mma::Elem e) {
+  const uint64_t v = r.next();
+  switch (e) {
+    case mma::Elem::f16: return (v & 0x8000) | ((11 + (v >> 16) % 8) << 10) | (v >> 32 & 0x3ff);
+    case mma::Elem::bf16: return (v & 0x8000) | ((123 + (v >> 16) % 8) << 7) | (v >> 32 & 0x7f);
+    case mma::Elem::tf32: return (v & 0x80000000) | ((123 + (v >> 16) % 8) << 23) | (v >> 32 & 0x7fe000);
+    case mma::Elem::f64: return (v & (1ull << 63)) | ((1019 + (v >> 16) % 8) << 52) | (v >> 12 & 0xfffffffffffff);
+    default: return v & 0xff;
+  }
+}
+
+uint64_t random_acc(SplitMix64& r, mma::Elem e) {
+  switch (e) {
+    case mma::Elem::f32: return bits_of(r.uniform(-8, 8));
+    case mma::Elem::f64: {
+      const double d = r.uniform(-8, 8);
+      uint64_t b;
+      std::memcpy(&b, &d, 8);
+      return b;
+    }
+    default: return r.next() & 0xffffffff;
+  }
+}
+
+std::vector<uint8_t> pack_bytes(const std::vector<uint64_t>& v, int bytes) {
+  std::vector<uint8_t> out(v.size() * size_t(bytes));
+  for (size_t i = 0; i < v.size(); ++i) std::memcpy(&out[i * size_t(bytes)], &v[i], size_t(bytes));
+  return out;
+}
+
+class WmmaGemm : public ::testing::TestWithParam<std::tuple<std::string, int, int>> {};
+
+TEST_P(WmmaGemm, EveryElementIsTheRowAppliedInTheKernelsKOrder) {
+  const auto& [arch, which, size] = GetParam();
+  const WmmaCase& w = kWmmaCases[which];
+  if (arch == "sm_75" && which >= 2) GTEST_SKIP() << w.entry << " is empty before sm_80";
+  const Kernel k = load_corpus("wmma_gemm", arch, w.entry);
+  const int m = w.m * size, n = w.n * (size + 1), kk = w.k * 2 * size;
+  SplitMix64 r{uint64_t(which * 31 + size)};
+  std::vector<uint64_t> a(size_t(m) * kk), b(size_t(kk) * n), c(size_t(m) * n);
+  for (auto& v : a) v = random_input(r, w.in);
+  for (auto& v : b) v = random_input(r, w.in);
+  for (auto& v : c) v = random_acc(r, w.out);
+  Launch l;
+  l.grid = {uint32_t(n / w.n), uint32_t(m / w.m)};
+  l.block = {32};
+  l.args = {Arg::buffer(pack_bytes(a, w.in_bytes)),
+            Arg::buffer(pack_bytes(b, w.in_bytes)),
+            Arg::buffer(pack_bytes(c, w.out_bytes)),
+            Arg::zeros(c.size() * size_t(w.out_bytes)),
+            Arg::s32(n),
+            Arg::s32(kk)};
+  int sm = std::atoi(arch.c_str() + 3);
+#ifdef PTXFU_KERNELS_ON_MODEL
+  const char* config = std::getenv("PTXFU_TEST_CONFIG");
+  sm = std::atoi((config ? config : "sm_90") + 3);
+#endif
+  const mma::NumericsRow* row = mma::find_row(sm, mma::Family::wmma, w.in, w.out);
+  if (!row) {  // the SM that runs it has no such tensor core
+    const RunResult run = run_functional(k, l);
+    EXPECT_FALSE(run.ok);
+    GTEST_SKIP() << "sm_" << sm << " has no " << w.entry << " tensor core";
+  }
+  const RunResult run = run_ok(k, l);
+  ASSERT_TRUE(run.ok) << run.error;
+  const std::vector<uint8_t>& got = run.memory.arg_buffer(3)->bytes;
+  std::vector<uint64_t> x(size_t(w.k)), y(size_t(w.k));
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      uint64_t acc = c[size_t(i) * n + j];
+      for (int k0 = 0; k0 < kk; k0 += w.k) {
+        for (int t = 0; t < w.k; ++t) {
+          x[size_t(t)] = a[size_t(i) * kk + k0 + t], y[size_t(t)] = b[size_t(k0 + t) * n + j];
+          if (row->truncate_inputs) x[size_t(t)] >>= 13, y[size_t(t)] >>= 13;  // tf32: the f32 register's top 19 bits
+        }
+        acc = mma::block_fma(*row, size_t(w.k), x.data(), y.data(), acc);
+      }
+      uint64_t d = 0;
+      std::memcpy(&d, &got[(size_t(i) * n + j) * size_t(w.out_bytes)], size_t(w.out_bytes));
+      ASSERT_EQ(d, acc) << w.entry << " " << arch << " on sm_" << sm << ": element (" << i << ", " << j << ")";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, WmmaGemm,
+                         ::testing::Combine(::testing::Values("sm_75", "sm_80", "sm_90"), ::testing::Range(0, 5),
+                                            ::testing::Values(1, 2)));
 
 }  // namespace
 }  // namespace ptxfu::kernel::testing
