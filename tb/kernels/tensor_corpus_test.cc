@@ -56,12 +56,13 @@ struct Run {
 
 // The kernel's target decides the instruction's k; the SM it runs on (the
 // model's config, or the target without one) the numerics.
-class MmaGemm : public ::testing::TestWithParam<std::tuple<std::string, int>> {};
+class MmaGemm : public ::testing::TestWithParam<std::tuple<std::string, int, bool>> {};
 
 TEST_P(MmaGemm, EveryElementIsTheRowAppliedInTheKernelsKOrder) {
-  const auto& [arch, size] = GetParam();
-  const Kernel k = load_corpus("mma_gemm", arch, "mma_gemm_f16_f32");
-  const int m = 16 * size, n = 8 * size, kk = 16 * size * 2;
+  const auto& [arch, size, wide] = GetParam();
+  const Kernel k = load_corpus("mma_gemm", arch, wide ? "mma_gemm_f16_f32_wide" : "mma_gemm_f16_f32");
+  const int tile_n = wide ? 32 : 8;
+  const int m = 16 * size, n = tile_n * size, kk = 16 * size * 2;
   SplitMix64 r{uint64_t(size) * 977};
   std::vector<uint16_t> a(size_t(m) * kk), b(size_t(kk) * n);
   std::vector<uint32_t> c(size_t(m) * n);
@@ -69,7 +70,7 @@ TEST_P(MmaGemm, EveryElementIsTheRowAppliedInTheKernelsKOrder) {
   for (auto& v : b) v = random_f16(r);
   for (auto& v : c) v = bits_of(r.uniform(-8, 8));
   Launch l;
-  l.grid = {uint32_t(n / 8), uint32_t(m / 16)};
+  l.grid = {uint32_t(n / tile_n), uint32_t(m / 16)};
   l.block = {32};
   l.args = {Arg::buffer(bytes_of(a)),
             Arg::buffer(bytes_of(b)),
@@ -95,7 +96,8 @@ TEST_P(MmaGemm, EveryElementIsTheRowAppliedInTheKernelsKOrder) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, MmaGemm,
-                         ::testing::Combine(::testing::Values("sm_75", "sm_80", "sm_90"), ::testing::Values(1, 2, 4)));
+                         ::testing::Combine(::testing::Values("sm_75", "sm_80", "sm_90"), ::testing::Values(1, 2, 4),
+                                            ::testing::Bool()));
 
 #ifdef PTXFU_KERNELS_ON_MODEL
 // The same kernel on the sm_80 model and the sm_90 one: each SM computes
