@@ -217,11 +217,7 @@ TensorOp lower_wmma_memory(const std::vector<std::string_view>& words, std::stri
 TensorOp lower_mma(const std::vector<std::string_view>& words, std::string_view mnemonic, std::string_view target) {
   if (!has(words, "sync") || !has(words, "aligned")) fail(mnemonic, "mma needs .sync.aligned");
   TensorOp op;
-  try {
-    op.inst = mma::parse_instruction(mnemonic, target);
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(e.what());
-  }
+  op.inst = mma::parse_instruction(mnemonic, target);  // std::invalid_argument, saying why, if it is no instruction
   const mma::Instruction& in = op.inst;
   if (in.family == mma::Family::wmma) return lower_wmma_mma(op, mnemonic);
   bool known = false;

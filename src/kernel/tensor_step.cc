@@ -83,8 +83,7 @@ std::string execute_mma(const Kernel& k, const Inst& in, int sm, uint64_t* regs)
 
 // Lane l's register of an 8x8 b16 fragment holds row l / 4, columns 2 (l % 4)
 // and 2 (l % 4) + 1 (PTX ISA: ldmatrix, movmatrix).
-void execute_movmatrix(const Kernel& k, const Inst& in, uint64_t* regs) {
-  (void)k;
+void execute_movmatrix(const Kernel& /*k*/, const Inst& in, uint64_t* regs) {
   uint16_t mat[8][8];
   const uint64_t* src = regs + size_t{in.src[0].reg} * 32;
   for (unsigned lane = 0; lane < 32; ++lane) {
