@@ -204,7 +204,7 @@ std::string mma_kernel(const Form& f) {
   const int ab_reg = f.a_bits == 64 ? 64 : 32, c_reg = f.c_bits == 64 ? 64 : 32, d_reg = f.d_bits == 64 ? 64 : 32;
   const auto regs = [](int elements, int bits) { return bits >= 32 ? elements : elements * bits / 32; };
   const int ra = regs(f.na, f.a_bits), rb = regs(f.nb, f.a_bits), rc = regs(f.nc, f.c_bits), rd = regs(f.nc, f.d_bits);
-  std::string s = ".version 8.0\n.target " + f.target + "\n.address_size 64\n" +
+  std::string s = ".version 8.7\n.target " + f.target + "\n.address_size 64\n" +
                   ".visible .entry run_mma(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)\n{\n" +
                   "  .reg .b32 %r<2>;\n  .reg .b64 %rd<12>;\n" + fmt::format("  .reg .b{} %a<{}>;\n", ab_reg, ra) +
                   fmt::format("  .reg .b{} %b<{}>;\n", ab_reg, rb) + fmt::format("  .reg .b{} %c<{}>;\n", c_reg, rc) +
@@ -464,6 +464,54 @@ TEST(TensorErrors, AFragmentRegisterOfTheWrongWidthIsRefusedAtLoad) {
                          "'%rd1' is a 64-bit register; a fragment register of "
                          "'mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32' is 32-bit"));
   }
+}
+
+}  // namespace
+}  // namespace ptxfu::kernel::testing
+
+#include <fstream>
+
+#include "../ptxas.h"
+#include "../scratch_dir.h"
+
+namespace ptxfu::kernel::testing {
+namespace {
+
+// ptxas's verdict on `text` for its .target; empty when it accepts it.
+std::string ptxas_errors(const std::string& ptxas, const std::string& text, const std::string& arch) {
+  testing_support::ScratchDir dir;
+  const std::string path = dir / "k.ptx";
+  std::ofstream(path) << text;
+  std::FILE* p = ::popen((ptxas + " -arch=" + arch + " " + path + " -o /dev/null 2>&1").c_str(), "r");
+  std::vector<std::string> other;
+  const auto diagnostics = testing_support::read_ptxas(p, other);
+  const int status = ::pclose(p);
+  std::string out;
+  for (const auto& d : diagnostics) out += d.message + "\n";
+  if (status != 0 && out.empty())
+    for (const std::string& line : other) out += line + "\n";
+  return out;
+}
+
+// The kernels these tests write are PTX that NVIDIA's assembler accepts.
+TEST(TensorKernels, EveryGeneratedKernelIsLegalPtx) {
+  const std::string ptxas = testing_support::find_ptxas();
+  if (ptxas.empty()) GTEST_SKIP() << "no ptxas";
+  for (const Form& f : forms()) {  // CUDA 13's ptxas has no sm_70: it assembles sm_70 code for sm_75
+    const std::string arch = f.target == "sm_70" ? "sm_75" : f.target;
+    EXPECT_EQ(ptxas_errors(ptxas, mma_kernel(f), arch), "") << f.name;
+  }
+  for (int x : {1, 2, 4})
+    for (bool trans : {false, true})
+      EXPECT_EQ(ptxas_errors(ptxas, ldmatrix_kernel(x, trans), "sm_90"), "") << "ldmatrix x" << x << trans;
+  EXPECT_EQ(
+      ptxas_errors(ptxas, ldmatrix_kernel(1, false, "  movmatrix.sync.aligned.m8n8.trans.b16 %r10, %r10;\n"), "sm_90"),
+      "");
+  EXPECT_EQ(ptxas_errors(ptxas,
+                         ldmatrix_kernel(
+                             4, false, "  stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r8], {%r10, %r11, %r12, %r13};\n"),
+                         "sm_90"),
+            "");
 }
 
 }  // namespace
