@@ -516,3 +516,35 @@ TEST(TensorKernels, EveryGeneratedKernelIsLegalPtx) {
 
 }  // namespace
 }  // namespace ptxfu::kernel::testing
+
+namespace ptxfu::kernel::testing {
+namespace {
+
+// PTX ISA (ldmatrix): .x1 takes its row addresses from threads 0-7 and .x2
+// from threads 0-15; the other threads' addresses are not used, so a
+// misaligned one there is no fault.
+TEST(TensorLdmatrix, OnlyTheThreadsWhoseRowsTheCountUsesGiveAddresses) {
+  const std::vector<uint16_t> in = matrices_in();
+  for (int x : {1, 2}) {
+    std::string text = ldmatrix_kernel(x, false);
+    const std::string add = "  add.u32 %r8, %r8, %r9;\n";
+    text.replace(text.find(add), add.size(),
+                 "  .reg .pred %p<2>;\n  setp.ge.u32 %p1, %r1, 8;\n  @%p1 add.u32 %r8, %r8, %r9;\n");
+    const Kernel k = load_kernel(text, "ld.ptx");
+    Launch l;
+    l.block = {32};
+    l.args = {Arg::buffer(bytes_of(in)), Arg::zeros(4 * 128), Arg::u32(8)};  // lanes 8-31 misaligned
+    const RunResult r = run_functional(k, l);
+    if (x == 1) {
+      ASSERT_TRUE(r.ok) << r.error;
+      const auto out = values_of<uint32_t>(r.memory, 1);
+      for (unsigned lane = 0; lane < 32; ++lane) ASSERT_EQ(out[lane], fragment_word(in, 0, lane, false)) << lane;
+    } else {
+      ASSERT_FALSE(r.ok);
+      EXPECT_TRUE(Contains(r.error, "by thread (8,0,0) in block (0,0,0), warp 0, lane 8")) << r.error;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ptxfu::kernel::testing
