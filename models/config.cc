@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -116,6 +117,29 @@ std::vector<Reference> read_references(const Reader& r, const YAML::Node& block,
   return v;
 }
 
+// `tensor: {rates: {IN.OUT: multiply-adds per clock per sub-partition}, latency, source}`.
+TensorTiming read_tensor(const Reader& r, const YAML::Node& n) {
+  r.only_keys(n, "tensor", {"rates", "latency", "source"});
+  TensorTiming t;
+  t.latency = r.integer(r.required(n, "latency", "tensor"), "tensor.latency", 1, 100000);
+  t.source = r.string(r.required(n, "source", "tensor"), "tensor.source");
+  const YAML::Node rates = r.required(n, "rates", "tensor");
+  if (!rates.IsMap()) r.fail(rates, "tensor.rates", "expected a mapping of IN.OUT (f16.f32, s8.s32, ...) to a rate");
+  for (const auto& kv : rates) {
+    const std::string pair = r.string(kv.first, "tensor.rates");
+    const std::string key = "tensor.rates." + pair;
+    const size_t dot = pair.find('.');
+    TensorRate rate;
+    if (dot == std::string::npos || !mma::parse_elem(pair.substr(0, dot), &rate.in) ||
+        !mma::parse_elem(pair.substr(dot + 1), &rate.out))
+      r.fail(kv.first, key, "expected IN.OUT, two element types (f16.f32, bf16.f32, tf32.f32, f64.f64, s8.s32, ...)");
+    rate.rate = r.number(kv.second, key);
+    if (!(rate.rate >= 1.0 / 64 && rate.rate <= 65536)) r.fail(kv.second, key, "expected a rate 1/64..65536");
+    t.rates.push_back(rate);
+  }
+  return t;
+}
+
 // The YAML document of `text`; a syntax error names origin:line:column.
 YAML::Node parse_yaml(const std::string& text, const std::string& origin) {
   try {
@@ -133,7 +157,8 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   if (!root || root.IsNull()) throw ConfigError(origin + ": empty config");
   r.only_keys(root, "",
               {"name", "description", "target", "ptx_version", "features", "sub_partitions", "issue_width", "max_warps",
-               "scheduler", "sm", "units", "memory", "multi_instruction", "half_precision", "forms", "dependencies"});
+               "scheduler", "sm", "units", "memory", "multi_instruction", "half_precision", "forms", "dependencies",
+               "tensor"});
   ArchConfig c;
   c.origin = origin;
   c.name = r.string(r.required(root, "name", ""), "name");
@@ -184,6 +209,7 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
     c.units[static_cast<size_t>(row.unit)] =
         r.timing(r.required(units, name.c_str(), "units"), "units." + name, row.unit, false);
   }
+  c.tensor = read_tensor(r, r.required(root, "tensor", ""));
   const YAML::Node mem = r.required(root, "memory", "");
   r.only_keys(mem, "memory",
               {"shared", "global", "global_miss", "global_hit_rate", "local", "const", "param", "atomic", "line_bytes",
@@ -380,6 +406,18 @@ Timing ArchConfig::sequence_timing(Unit unit, const Sequence& s) const {
   return t;
 }
 
+Timing ArchConfig::mma_timing(uint64_t fmas, mma::Elem in, mma::Elem out) const {
+  Timing t = units[static_cast<size_t>(Unit::tensor)];
+  for (const TensorRate& r : tensor.rates) {
+    if (r.in != in || r.out != out) continue;
+    t.lanes = 32;
+    t.interval = static_cast<unsigned>(std::max(1.0, std::ceil(static_cast<double>(fmas) / r.rate)));
+    t.latency = std::max(tensor.latency, t.interval);
+    break;
+  }
+  return t;
+}
+
 DepClass dep_class_of(Unit u) {
   switch (u) {
     case Unit::fma: return DepClass::fma;
@@ -390,6 +428,7 @@ DepClass dep_class_of(Unit u) {
     case Unit::lsu: return DepClass::lsu;
     case Unit::branch: return DepClass::branch;
     case Unit::warp: return DepClass::warp;
+    case Unit::tensor: return DepClass::tensor;
     case Unit::kCount: break;
   }
   return DepClass::alu;  // not reached: every unit is a case

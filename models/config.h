@@ -13,6 +13,7 @@
 
 #include "isa/decode.h"
 #include "isa/table.h"
+#include "mma/numerics.h"
 #include "models/units.h"
 
 namespace ptxfu::models {
@@ -30,10 +31,10 @@ enum class SchedulerPolicy { lrr, gto };
 // has its unit's class (`fma` ... `warp`), `multi_instruction` has `multi`,
 // `half_precision` has `fp16`, and a form override may name another
 // (`latency_class`).
-enum class DepClass : uint8_t { fma, alu, fp16, fp64, mufu, conv, multi, lsu, branch, warp, kCount };
+enum class DepClass : uint8_t { fma, alu, fp16, fp64, mufu, conv, multi, lsu, branch, warp, tensor, kCount };
 inline constexpr size_t kNumDepClasses = static_cast<size_t>(DepClass::kCount);
-inline constexpr std::string_view kDepClassNames[] = {"fma",  "alu",   "fp16", "fp64",   "mufu",
-                                                      "conv", "multi", "lsu",  "branch", "warp"};
+inline constexpr std::string_view kDepClassNames[] = {"fma",   "alu", "fp16",   "fp64", "mufu",  "conv",
+                                                      "multi", "lsu", "branch", "warp", "tensor"};
 static_assert(std::size(kDepClassNames) == kNumDepClasses, "one name per DepClass");
 constexpr std::string_view name(DepClass c) { return kDepClassNames[static_cast<size_t>(c)]; }
 // The class of a unit's own timing: the unit of the same name.
@@ -106,6 +107,20 @@ struct MemoryTiming {
   unsigned shared_banks = 32;  // 4-byte banks; conflicting lanes serialise
 };
 
+// mma.sync on the tensor unit: dense multiply-adds per clock per
+// sub-partition for each (A/B type, D type); an instruction of M x N x K
+// (times 4 for m8n8k4's quad pairs) occupies the unit M N K / rate cycles
+// and its result may be used `latency` cycles after it issued.
+struct TensorRate {
+  mma::Elem in = mma::Elem::f16, out = mma::Elem::f32;
+  double rate = 1;
+};
+struct TensorTiming {
+  std::vector<TensorRate> rates;
+  unsigned latency = 32;
+  std::string source;
+};
+
 struct Reference {
   std::string bench;                 // a built-in bench (ffma, ...), a form, or "FORM -> CONSUMER"
   std::optional<double> latency;     // cycles, dependent chain
@@ -128,6 +143,7 @@ struct ArchConfig {
   Timing multi_instruction;  // forms of class `multi`: instruction sequences on hardware
   Timing half_precision;     // forms of class `fp16`: the half-precision pipe (HFMA2)
   std::vector<FormOverride> forms;
+  TensorTiming tensor;
   std::vector<Reference> references;  // the published figures for `name` (configs/references.yaml)
   // `dependencies:` as given, and as a table: 0 where no entry names the pair.
   std::vector<Dependency> dependencies;
@@ -151,6 +167,10 @@ struct ArchConfig {
   // instructions), and its result comes after the latencies of the path's
   // instructions, each that of its own unit, added up.
   Timing sequence_timing(Unit unit, const Sequence& s) const;
+  // An mma.sync of `fmas` multiply-adds with A/B type `in` and D type `out`
+  // on the tensor unit (`tensor:`); the unit's own timing where no rate
+  // names the pair.
+  Timing mma_timing(uint64_t fmas, mma::Elem in, mma::Elem out) const;
   const Reference* reference(std::string_view bench) const;
 };
 

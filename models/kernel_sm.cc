@@ -207,6 +207,7 @@ Unit unit_of_inst(const kernel::Inst& in) {
     case kernel::Unit::memory: return Unit::lsu;
     case kernel::Unit::branch: return Unit::branch;
     case kernel::Unit::warp: return Unit::warp;
+    case kernel::Unit::tensor: return Unit::tensor;
   }
   return Unit::alu;
 }
@@ -233,6 +234,9 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
   for (const kernel::Inst& in : kernel_.insts) {
     if (in.kind == kernel::Kind::arith) {
       timing_.push_back(timing_for(in.form));
+    } else if (in.kind == kernel::Kind::mma) {
+      const kernel::tensor::TensorOp& op = kernel_.tensor_ops[in.tensor_op];
+      timing_.push_back(config_.mma_timing(kernel::tensor::multiply_adds(op), op.inst.a, op.inst.d));
     } else {
       timing_.push_back(config_.units[static_cast<size_t>(unit_of_inst(in))]);
     }
@@ -272,6 +276,7 @@ bool KernelSm::launch_one() {
   CtaSlot c;
   c.cta = std::make_unique<kernel::Cta>(kernel_, job_.launch, id, 0);
   c.cta->warp_slots = config_.max_warps;
+  c.cta->arch_sm = config_.caps.sm;
   c.live_warps = c.cta->warps.size();
   const size_t cta_index = ctas_.size();
   size_t free_slot = 0;

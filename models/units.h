@@ -16,7 +16,7 @@
 
 namespace ptxfu::models {
 
-enum class Unit : uint8_t { fma, alu, fp64, mufu, conv, lsu, branch, warp, kCount };
+enum class Unit : uint8_t { fma, alu, fp64, mufu, conv, lsu, branch, warp, tensor, kCount };
 inline constexpr size_t kNumUnits = static_cast<size_t>(Unit::kCount);
 
 struct UnitRow {
@@ -33,6 +33,7 @@ inline constexpr UnitRow kUnits[] = {
     {Unit::lsu, "lsu"},        // ld/st/atom/red/fence; latency by state space (the config's `memory:`)
     {Unit::branch, "branch"},  // bra/call/ret/exit
     {Unit::warp, "warp"},      // shfl/vote/match/redux/activemask/bar
+    {Unit::tensor, "tensor"},  // mma.sync/movmatrix; an mma's occupancy from the config's `tensor:` rates
 };
 
 constexpr bool unit_rows_in_order() {

@@ -19,6 +19,7 @@
 
 #include "isa/decode.h"
 #include "isa/table.h"
+#include "kernel/tensor.h"
 
 namespace ptxfu::kernel {
 
@@ -62,9 +63,15 @@ enum class Kind : uint8_t {
   match,
   redux,
   activemask,
-  fence,     // membar / fence: no functional effect
-  nop,       // prefetch and friends: no functional effect
-  func_end,  // synthetic: the end of a function, where its paths reconverge and it returns
+  fence,       // membar / fence: no functional effect
+  nop,         // prefetch and friends: no functional effect
+  func_end,    // synthetic: the end of a function, where its paths reconverge and it returns
+  mma,         // mma.sync and wmma.mma.sync (kernel/tensor.h)
+  ldmatrix,    // ldmatrix: rows from shared memory into fragments
+  stmatrix,    // stmatrix: fragments into rows of shared memory
+  movmatrix,   // movmatrix: a fragment transposed across the warp
+  wmma_load,   // wmma.load: a matrix from memory into fragments
+  wmma_store,  // wmma.store: fragments into a matrix in memory
   kCount
 };
 
@@ -74,6 +81,7 @@ enum class Unit : uint8_t {
   memory,  // ld/st/atom/red/fence: Inst::space, Inst::access_bytes
   branch,  // bra/call/ret/exit/func_end
   warp,    // shfl/vote/match/redux/activemask/bar
+  tensor,  // mma/movmatrix: the tensor core
 };
 
 // What the executor and a timing model know of each kind, one row per Kind
@@ -111,6 +119,12 @@ inline constexpr KindRow kKinds[] = {
     {Kind::fence, "fence", Unit::memory, false, false, false},
     {Kind::nop, "nop", Unit::branch, false, false, false},
     {Kind::func_end, "func_end", Unit::branch, true, false, false},
+    {Kind::mma, "mma", Unit::tensor, false, false, true},
+    {Kind::ldmatrix, "ldmatrix", Unit::memory, false, true, true},
+    {Kind::stmatrix, "stmatrix", Unit::memory, false, false, true},
+    {Kind::movmatrix, "movmatrix", Unit::tensor, false, false, true},
+    {Kind::wmma_load, "wmma_load", Unit::memory, false, true, true},
+    {Kind::wmma_store, "wmma_store", Unit::memory, false, false, true},
 };
 static_assert(std::size(kKinds) == static_cast<size_t>(Kind::kCount), "every Kind has its row in kKinds");
 constexpr bool kinds_in_order() {
@@ -176,7 +190,7 @@ enum class AtomOp : uint8_t { add, min, max, inc, dec, and_, or_, xor_, exch, ca
 enum class ShflMode : uint8_t { up, down, bfly, idx };
 enum class VoteMode : uint8_t { all, any, uni, ballot };
 
-inline constexpr unsigned kMaxRegsPerInst = 12;
+inline constexpr unsigned kMaxRegsPerInst = 40;  // wmma.mma m16n16k16 f32: 32 fragment registers
 inline constexpr uint32_t kNoPc = 0xffffffff;
 
 struct Inst {
@@ -206,6 +220,7 @@ struct Inst {
   uint32_t function = 0;                 // the function the instruction belongs to
   uint32_t first_arg = 0, num_args = 0;  // call: arguments, then return values, in Kernel::call_params
   uint32_t num_rets = 0;
+  uint32_t tensor_op = 0;  // mma/ldmatrix/stmatrix/movmatrix: its row in Kernel::tensor_ops
   // Registers read and written (frame slots), for a scoreboard.
   uint8_t num_reads = 0, num_writes = 0;
   uint32_t reads[kMaxRegsPerInst];
@@ -263,6 +278,7 @@ class Kernel {
   std::vector<Function> functions;  // [0] is the entry
   std::vector<Operand> elements;    // vector operands' elements
   std::vector<CallParam> call_params;
+  std::vector<tensor::TensorOp> tensor_ops;
   std::vector<GlobalVariable> globals;
   std::vector<uint8_t> constant;       // the .const bank at kConstBase
   uint32_t static_shared = 0;          // bytes of static .shared variables
@@ -396,6 +412,7 @@ class Cta {
   Dim3 ctaid;
   uint32_t sm = 0;
   uint32_t warp_slots = 0;  // %nwarpid: the SM's warp slots (a model sets its max_warps); 0: the CTA's warps
+  uint16_t arch_sm = 0;  // the SM's architecture (a model sets its config's): whose tensor core; 0: the kernel's target
   std::vector<uint8_t> shared;
   std::vector<Warp> warps;
   uint32_t arrived[kBarriers] = {};   // warps arrived at each barrier

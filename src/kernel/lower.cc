@@ -331,6 +331,13 @@ const std::vector<Lowerer::Row>& Lowerer::rows() {
       {"prefetch", Kind::nop, 1, 1, &Lowerer::nothing},
       {"prefetchu", Kind::nop, 1, 1, &Lowerer::nothing},
       {"nanosleep", Kind::nop, 1, 1, &Lowerer::nothing},
+      // the tensor-core instructions (kernel/tensor_lower.cc); wmma's second word picks
+      // wmma_load, wmma_store or mma
+      {"mma", Kind::mma, 4, 4, &Lowerer::tensor},
+      {"wmma", Kind::mma, 2, 4, &Lowerer::tensor},
+      {"ldmatrix", Kind::ldmatrix, 2, 2, &Lowerer::tensor},
+      {"stmatrix", Kind::stmatrix, 2, 2, &Lowerer::tensor},
+      {"movmatrix", Kind::movmatrix, 2, 2, &Lowerer::tensor},
   };
   // clang-format on
   return kLowerings;

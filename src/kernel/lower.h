@@ -75,6 +75,10 @@ class Lowerer {
   void warp_op(Inst& in, const isa::Statement& st, const Words& words);
   // ret, exit, fence, membar, prefetch, nanosleep: the row's kind, nothing to read.
   void nothing(Inst& in, const isa::Statement& st, const Words& words);
+  // mma, wmma, ldmatrix, stmatrix, movmatrix (kernel/tensor_lower.cc).
+  void tensor(Inst& in, const isa::Statement& st, const Words& words);
+  Operand fragment(Inst& in, const isa::Token& tok, int count, unsigned bits, bool is_dest);
+  void wmma_memory(Inst& in, const isa::Statement& st, const Words& words, const tensor::TensorOp& t);
 
   Kernel& k_;
   Resolver& symbols_;

@@ -688,6 +688,45 @@ class Exec {
     }
   }
 
+  // mma, ldmatrix, stmatrix, movmatrix (kernel/tensor.h): .aligned, so the
+  // whole warp executes them at once or none of it does.
+  void matrix(const Inst& in, uint32_t exec) {
+    if (exec == 0) return;
+    if (exec != ~0u)
+      throw Fault{
+          fmt::format("{}: error: Barrier error detected. Divergent thread(s) in warp: '{}' is .aligned, so "
+                      "every thread of the warp executes it; in warp {} of block ({},{},{}) lanes 0x{:08x} "
+                      "do and lanes 0x{:08x} do not",
+                      k_.where(in), in.mnemonic, w_.index, cta_.ctaid.x, cta_.ctaid.y, cta_.ctaid.z, exec, ~exec)};
+    uint64_t* regs = &reg(0, 0);
+    if (in.kind == Kind::mma) {
+      const std::string e = tensor::execute_mma(k_, in, cta_.arch_sm, regs);
+      if (!e.empty()) throw Fault{fmt::format("{}: error: {}", k_.where(in), e)};
+      return;
+    }
+    if (in.kind == Kind::movmatrix) return tensor::execute_movmatrix(k_, in, regs);
+    if (in.kind == Kind::wmma_load || in.kind == Kind::wmma_store) {
+      const bool store = in.kind == Kind::wmma_store;
+      lane_addresses(exec);
+      uint64_t base[32], stride[32] = {};
+      std::memcpy(base, result_->addresses, sizeof base);
+      if (in.num_src > (store ? 1 : 0)) read_lanes(in.src[store ? 1 : 0], exec, stride);
+      tensor::execute_wmma_memory(
+          k_, in, base, stride,
+          [&](unsigned lane, uint64_t a, unsigned n, bool w) { return memory(lane, in.space, a, n, w); }, regs);
+      return;
+    }
+    const bool store = in.kind == Kind::stmatrix;
+    lane_addresses(exec);
+    uint8_t* rows[32];  // row r's address comes from lane r
+    const unsigned n = 8 * k_.tensor_ops[in.tensor_op].matrices;
+    for (unsigned lane = 0; lane < n; ++lane) rows[lane] = access(lane, 16, store);
+    if (store)
+      tensor::execute_stmatrix(k_, in, rows, regs);
+    else
+      tensor::execute_ldmatrix(k_, in, rows, regs);
+  }
+
   void cvta(const Inst& in, uint32_t exec) {
     const uint64_t window = in.space == Space::shared ? kSharedWindow : in.space == Space::local ? kLocalWindow : 0;
     for (unsigned lane = 0; lane < 32; ++lane)
@@ -742,6 +781,12 @@ class Exec {
         for (unsigned lane = 0; lane < 32; ++lane)
           if (exec >> lane & 1) write(in.dst[0], lane, w_.stack.back().mask);
         break;
+      case Kind::mma:
+      case Kind::ldmatrix:
+      case Kind::stmatrix:
+      case Kind::movmatrix:
+      case Kind::wmma_load:
+      case Kind::wmma_store: matrix(in, exec); break;
       case Kind::fence:
       case Kind::nop: break;  // no functional effect
       case Kind::bra:

@@ -178,8 +178,8 @@ constexpr NumericsRow kRows[] = {
   on(120, 121, fp8_via_f16(kBlackwellF16F32, Elem::e2m1, kMma, "choice: as B200 mma.sync fp8->fp32 (not measured)")),
   // f64: IEEE fmas in ascending k from c; NaN operands propagate, an
   // invalid operation gives 0xfff8000000000000.
-  f64_chain(80, 121, kMma,
-            "PTX ISA (mma .f64: fma semantics); H100 probe (m8n8k4, m16n8k4/k8/k16): 256/256 tiles, NaNs "
+  f64_chain(80, 121, kMma | kWmma,
+            "PTX ISA (mma and wmma .f64: fma semantics); H100 probe (m8n8k4, m16n8k4/k8/k16): 256/256 tiles, NaNs "
             "included (docs/mma.md). choice: sm_80..sm_89 and sm_100+ as sm_90 (not measured)"),
   // Integers: exact products and sum modulo 2^32, or clamped with .satfinite.
   exact(72, 121, kSync, Elem::s8, Elem::s32, Method::integer,

@@ -344,12 +344,26 @@ TEST(SweepSpec, AKernelProgramIsALaunch) {
   ASSERT_EQ(k.launch.args.size(), 7u);
   EXPECT_EQ(k.launch.args[0].data.size(), 1024u);
   EXPECT_EQ(k.launch.args[5].value, 16u);
-  EXPECT_EQ(s.metrics,
-            (std::vector<std::string>{
-                "cycles", "warp_instructions", "ipc", "ctas", "pipes.fma.utilisation", "pipes.alu.utilisation",
-                "pipes.fp64.utilisation", "pipes.mufu.utilisation", "pipes.conv.utilisation", "pipes.lsu.utilisation",
-                "pipes.branch.utilisation", "pipes.warp.utilisation", "stalls.pipe_busy", "stalls.dependency",
-                "stalls.memory", "stalls.control", "stalls.barrier", "stalls.not_selected", "stalls.idle"}));
+  EXPECT_EQ(s.metrics, (std::vector<std::string>{"cycles",
+                                                 "warp_instructions",
+                                                 "ipc",
+                                                 "ctas",
+                                                 "pipes.fma.utilisation",
+                                                 "pipes.alu.utilisation",
+                                                 "pipes.fp64.utilisation",
+                                                 "pipes.mufu.utilisation",
+                                                 "pipes.conv.utilisation",
+                                                 "pipes.lsu.utilisation",
+                                                 "pipes.branch.utilisation",
+                                                 "pipes.warp.utilisation",
+                                                 "pipes.tensor.utilisation",
+                                                 "stalls.pipe_busy",
+                                                 "stalls.dependency",
+                                                 "stalls.memory",
+                                                 "stalls.control",
+                                                 "stalls.barrier",
+                                                 "stalls.not_selected",
+                                                 "stalls.idle"}));
   ASSERT_EQ(s.points.size(), 2u * 2 * 2);
   std::set<std::string> keys;
   for (const Point& p : s.points) {

@@ -1,0 +1,294 @@
+// The corpus's tensor-core GEMM (tb/corpus/src/mma_gemm.cu: ldmatrix and
+// mma.sync in inline PTX, compiled by nvcc) on several sizes, against a
+// host reference written apart from the kernel executor: for each element
+// of D, the numerics row of the architecture that runs it (mma::find_row)
+// applied in the kernel's k order, one block-FMA step (mma::block_fma) per
+// instruction's k: 16 from sm_80 on, 8 (two m16n8k8) before.
+#include <cstdlib>
+#include <cstring>
+#include <tuple>
+
+#include "kernel_test_util.h"
+#include "mma/block_fma.h"
+#include "mma/numerics.h"
+#ifdef PTXFU_KERNELS_ON_MODEL
+#include <cmath>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "model_run.h"
+#endif
+
+namespace ptxfu::kernel::testing {
+namespace {
+
+// Finite f16 values of both signs in [2^-4, 2^4).
+uint16_t random_f16(SplitMix64& r) {
+  const uint64_t v = r.next();
+  return static_cast<uint16_t>((v & 0x8000) | ((11 + (v >> 16) % 8) << 10) | (v >> 32 & 0x3ff));
+}
+
+std::vector<uint32_t> reference(int sm, int step, int m, int n, int k, const std::vector<uint16_t>& a,
+                                const std::vector<uint16_t>& b, const std::vector<uint32_t>& c) {
+  const mma::NumericsRow* row = mma::find_row(sm, mma::Family::mma_sync, mma::Elem::f16, mma::Elem::f32);
+  EXPECT_NE(row, nullptr);
+  std::vector<uint32_t> d(size_t(m) * n);
+  if (!row) return d;
+  uint64_t x[16], y[16];
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      uint64_t acc = c[size_t(i) * n + j];
+      for (int k0 = 0; k0 < k; k0 += step) {
+        for (int t = 0; t < step; ++t) x[t] = a[size_t(i) * k + k0 + t], y[t] = b[size_t(k0 + t) * n + j];
+        acc = mma::block_fma(*row, size_t(step), x, y, acc);
+      }
+      d[size_t(i) * n + j] = static_cast<uint32_t>(acc);
+    }
+  return d;
+}
+
+struct Run {
+  std::vector<uint32_t> d;
+  bool ok;
+  std::string error;
+};
+
+// The kernel's target decides the instruction's k; the SM it runs on (the
+// model's config, or the target without one) the numerics.
+class MmaGemm : public ::testing::TestWithParam<std::tuple<std::string, int, bool>> {};
+
+TEST_P(MmaGemm, EveryElementIsTheRowAppliedInTheKernelsKOrder) {
+  const auto& [arch, size, wide] = GetParam();
+  const Kernel k = load_corpus("mma_gemm", arch, wide ? "mma_gemm_f16_f32_wide" : "mma_gemm_f16_f32");
+  const int tile_n = wide ? 32 : 8;
+  const int m = 16 * size, n = tile_n * size, kk = 16 * size * 2;
+  SplitMix64 r{uint64_t(size) * 977};
+  std::vector<uint16_t> a(size_t(m) * kk), b(size_t(kk) * n);
+  std::vector<uint32_t> c(size_t(m) * n);
+  for (auto& v : a) v = random_f16(r);
+  for (auto& v : b) v = random_f16(r);
+  for (auto& v : c) v = bits_of(r.uniform(-8, 8));
+  Launch l;
+  l.grid = {uint32_t(n / tile_n), uint32_t(m / 16)};
+  l.block = {32};
+  l.args = {Arg::buffer(bytes_of(a)),
+            Arg::buffer(bytes_of(b)),
+            Arg::buffer(bytes_of(c)),
+            Arg::zeros(c.size() * 4),
+            Arg::s32(m),
+            Arg::s32(n),
+            Arg::s32(kk)};
+  int sm = std::atoi(arch.c_str() + 3);
+#ifdef PTXFU_KERNELS_ON_MODEL
+  const char* config = std::getenv("PTXFU_TEST_CONFIG");
+  sm = std::atoi((config ? config : "sm_90") + 3);
+#endif
+  const RunResult run = run_ok(k, l);
+  ASSERT_TRUE(run.ok) << run.error;
+  const int step = std::atoi(arch.c_str() + 3) >= 80 ? 16 : 8;
+  const std::vector<uint32_t> want = reference(sm, step, m, n, kk, a, b, c);
+  const auto got = values_of<uint32_t>(run.memory, 3);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i)
+    ASSERT_EQ(got[i], want[i]) << arch << " on sm_" << sm << ", " << m << "x" << n << "x" << kk << ": element ("
+                               << i / n << ", " << i % n << ")";
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, MmaGemm,
+                         ::testing::Combine(::testing::Values("sm_75", "sm_80", "sm_90"), ::testing::Values(1, 2, 4),
+                                            ::testing::Bool()));
+
+#ifdef PTXFU_KERNELS_ON_MODEL
+// The same kernel on the sm_80 model and the sm_90 one: each SM computes
+// with its own tensor core (sm_90's blocks are 16 products, sm_80's 8).
+TEST(MmaGemmModel, TheConfigsArchitectureDecidesTheNumerics) {
+  const Kernel k = load_corpus("mma_gemm", "sm_80", "mma_gemm_f16_f32");
+  const int m = 32, n = 16, kk = 64;
+  SplitMix64 r{5};
+  std::vector<uint16_t> a(size_t(m) * kk), b(size_t(kk) * n);
+  std::vector<uint32_t> c(size_t(m) * n);
+  for (auto& v : a) v = random_f16(r);
+  for (auto& v : b) v = random_f16(r);
+  for (auto& v : c) v = bits_of(r.uniform(-8, 8));
+  Launch l;
+  l.grid = {uint32_t(n / 8), uint32_t(m / 16)};
+  l.block = {32};
+  l.args = {Arg::buffer(bytes_of(a)),
+            Arg::buffer(bytes_of(b)),
+            Arg::buffer(bytes_of(c)),
+            Arg::zeros(c.size() * 4),
+            Arg::s32(m),
+            Arg::s32(n),
+            Arg::s32(kk)};
+  std::vector<uint32_t> results[2];
+  int i = 0;
+  for (int sm : {80, 90}) {
+    const std::string yaml = read_file(std::string(PTXFU_SOURCE_DIR) + "/configs/sm_" + std::to_string(sm) + ".yaml");
+    const ModelRun run = run_on_model(k, l, false, 0, yaml);
+    ASSERT_TRUE(run.result.ok) << run.result.error;
+    results[i] = values_of<uint32_t>(run.result.memory, 3);
+    EXPECT_EQ(results[i], reference(sm, 16, m, n, kk, a, b, c)) << "sm_" << sm;
+    ++i;
+  }
+  EXPECT_NE(results[0], results[1]) << "the data should tell sm_80's numerics from sm_90's";
+}
+
+// `count` m16n8k16 f16->f32 mma.sync on one warp: each accumulating into
+// the previous one's D (a dependent chain), or each into its own D.
+std::string mma_chain(int count, bool dependent) {
+  std::string s =
+      ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry chain()\n{\n  .reg .b32 %r<2>;\n"
+      "  .reg .f32 %f<200>;\n  mov.b32 %r1, 0;\n  mov.f32 %f0, 0f00000000;\n";
+  for (int i = 0; i < count; ++i) {
+    const int d = dependent ? 4 : 4 + 4 * i, c = dependent ? 4 : 0;
+    const auto four = [](int f) { return fmt::format("{{%f{}, %f{}, %f{}, %f{}}}", f, f + 1, f + 2, f + 3); };
+    s += fmt::format(
+        "  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {}, {{%r1, %r1, %r1, %r1}}, {{%r1, %r1}}, {};\n", four(d),
+        dependent && i == 0 ? "{%f0, %f0, %f0, %f0}" : four(c));
+  }
+  return s + "  ret;\n}\n";
+}
+
+// The tensor unit's timing as the config's YAML gives it, read here apart
+// from the model: a dependent mma waits max(latency, occupancy) cycles, an
+// independent one the unit's occupancy ceil(M N K / rate).
+TEST(MmaTiming, ChainsTakeTheConfigsLatencyAndIndependentMmasItsRate) {
+  for (const std::string config : {"sm_80", "sm_90", "sm_75"}) {
+    const std::string text = read_file(std::string(PTXFU_SOURCE_DIR) + "/configs/" + config + ".yaml");
+    const YAML::Node y = YAML::Load(text);
+    const double rate = y["tensor"]["rates"]["f16.f32"].as<double>();
+    const uint64_t occupancy = uint64_t(std::ceil(16.0 * 8 * 16 / rate));
+    const uint64_t latency = std::max<uint64_t>(y["tensor"]["latency"].as<uint64_t>(), occupancy);
+    uint64_t cycles[2][2];
+    for (int dep = 0; dep < 2; ++dep)
+      for (int n = 0; n < 2; ++n) {
+        const Kernel k = load_kernel(mma_chain(16 * (n + 1), dep == 1), "chain.ptx");
+        Launch l;
+        l.block = {32};
+        const ModelRun run = run_on_model(k, l, false, 0, text);
+        ASSERT_TRUE(run.result.ok) << run.result.error;
+        cycles[dep][n] = run.cycles;
+      }
+    EXPECT_EQ(cycles[1][1] - cycles[1][0], 16 * latency) << config << ": 16 more dependent mma";
+    EXPECT_EQ(cycles[0][1] - cycles[0][0], 16 * occupancy) << config << ": 16 more independent mma";
+  }
+}
+#endif
+
+}  // namespace
+}  // namespace ptxfu::kernel::testing
+
+namespace ptxfu::kernel::testing {
+namespace {
+
+// ---- the corpus's wmma GEMMs (tb/corpus/src/wmma_gemm.cu)
+
+struct WmmaCase {
+  std::string entry;
+  mma::Elem in, out;
+  int m, n, k;  // the instruction's tile
+  int in_bytes, out_bytes;
+};
+
+const WmmaCase kWmmaCases[] = {
+    {"wmma_gemm_f16_f32", mma::Elem::f16, mma::Elem::f32, 16, 16, 16, 2, 4},
+    {"wmma_gemm_s8_s32", mma::Elem::s8, mma::Elem::s32, 16, 16, 16, 1, 4},
+    {"wmma_gemm_bf16_f32", mma::Elem::bf16, mma::Elem::f32, 16, 16, 16, 2, 4},
+    {"wmma_gemm_tf32_f32", mma::Elem::tf32, mma::Elem::f32, 16, 16, 8, 4, 4},
+    {"wmma_gemm_f64", mma::Elem::f64, mma::Elem::f64, 8, 8, 4, 8, 8},
+};
+
+// Finite values of moderate size, as bit patterns.
+uint64_t random_input(SplitMix64& r, mma::Elem e) {
+  const uint64_t v = r.next();
+  switch (e) {
+    case mma::Elem::f16: return (v & 0x8000) | ((11 + (v >> 16) % 8) << 10) | (v >> 32 & 0x3ff);
+    case mma::Elem::bf16: return (v & 0x8000) | ((123 + (v >> 16) % 8) << 7) | (v >> 32 & 0x7f);
+    case mma::Elem::tf32: return (v & 0x80000000) | ((123 + (v >> 16) % 8) << 23) | (v >> 32 & 0x7fe000);
+    case mma::Elem::f64: return (v & (1ull << 63)) | ((1019 + (v >> 16) % 8) << 52) | (v >> 12 & 0xfffffffffffff);
+    default: return v & 0xff;
+  }
+}
+
+uint64_t random_acc(SplitMix64& r, mma::Elem e) {
+  switch (e) {
+    case mma::Elem::f32: return bits_of(r.uniform(-8, 8));
+    case mma::Elem::f64: {
+      const double d = r.uniform(-8, 8);
+      uint64_t b;
+      std::memcpy(&b, &d, 8);
+      return b;
+    }
+    default: return r.next() & 0xffffffff;
+  }
+}
+
+std::vector<uint8_t> pack_bytes(const std::vector<uint64_t>& v, int bytes) {
+  std::vector<uint8_t> out(v.size() * size_t(bytes));
+  for (size_t i = 0; i < v.size(); ++i) std::memcpy(&out[i * size_t(bytes)], &v[i], size_t(bytes));
+  return out;
+}
+
+class WmmaGemm : public ::testing::TestWithParam<std::tuple<std::string, int, int>> {};
+
+TEST_P(WmmaGemm, EveryElementIsTheRowAppliedInTheKernelsKOrder) {
+  const auto& [arch, which, size] = GetParam();
+  const WmmaCase& w = kWmmaCases[which];
+  if (arch == "sm_75" && which >= 2) GTEST_SKIP() << w.entry << " is empty before sm_80";
+  const Kernel k = load_corpus("wmma_gemm", arch, w.entry);
+  const int m = w.m * size, n = w.n * (size + 1), kk = w.k * 2 * size;
+  SplitMix64 r{uint64_t(which * 31 + size)};
+  std::vector<uint64_t> a(size_t(m) * kk), b(size_t(kk) * n), c(size_t(m) * n);
+  for (auto& v : a) v = random_input(r, w.in);
+  for (auto& v : b) v = random_input(r, w.in);
+  for (auto& v : c) v = random_acc(r, w.out);
+  Launch l;
+  l.grid = {uint32_t(n / w.n), uint32_t(m / w.m)};
+  l.block = {32};
+  l.args = {Arg::buffer(pack_bytes(a, w.in_bytes)),
+            Arg::buffer(pack_bytes(b, w.in_bytes)),
+            Arg::buffer(pack_bytes(c, w.out_bytes)),
+            Arg::zeros(c.size() * size_t(w.out_bytes)),
+            Arg::s32(n),
+            Arg::s32(kk)};
+  int sm = std::atoi(arch.c_str() + 3);
+#ifdef PTXFU_KERNELS_ON_MODEL
+  const char* config = std::getenv("PTXFU_TEST_CONFIG");
+  sm = std::atoi((config ? config : "sm_90") + 3);
+#endif
+  const mma::NumericsRow* row = mma::find_row(sm, mma::Family::wmma, w.in, w.out);
+  if (!row) {  // the SM that runs it (the model's config) has no such tensor core: a fault
+#ifdef PTXFU_KERNELS_ON_MODEL
+    const ModelRun run = run_on_model(k, l, false);
+    EXPECT_FALSE(run.result.ok);
+    EXPECT_TRUE(Contains(run.result.error, "is not available on sm_" + std::to_string(sm)));
+#endif
+    GTEST_SKIP() << "sm_" << sm << " has no " << w.entry << " tensor core";
+  }
+  const RunResult run = run_ok(k, l);
+  ASSERT_TRUE(run.ok) << run.error;
+  const std::vector<uint8_t>& got = run.memory.arg_buffer(3)->bytes;
+  std::vector<uint64_t> x(size_t(w.k)), y(size_t(w.k));
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      uint64_t acc = c[size_t(i) * n + j];
+      for (int k0 = 0; k0 < kk; k0 += w.k) {
+        for (int t = 0; t < w.k; ++t) {
+          x[size_t(t)] = a[size_t(i) * kk + k0 + t], y[size_t(t)] = b[size_t(k0 + t) * n + j];
+          if (row->truncate_inputs) x[size_t(t)] >>= 13, y[size_t(t)] >>= 13;  // tf32: the f32 register's top 19 bits
+        }
+        acc = mma::block_fma(*row, size_t(w.k), x.data(), y.data(), acc);
+      }
+      uint64_t d = 0;
+      std::memcpy(&d, &got[(size_t(i) * n + j) * size_t(w.out_bytes)], size_t(w.out_bytes));
+      ASSERT_EQ(d, acc) << w.entry << " " << arch << " on sm_" << sm << ": element (" << i << ", " << j << ")";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, WmmaGemm,
+                         ::testing::Combine(::testing::Values("sm_75", "sm_80", "sm_90"), ::testing::Range(0, 5),
+                                            ::testing::Values(1, 2)));
+
+}  // namespace
+}  // namespace ptxfu::kernel::testing
