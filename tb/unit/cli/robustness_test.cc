@@ -10,7 +10,7 @@
 #include "cli/check_cmd.h"
 #include "cli/eval_cmd.h"
 #include "cli/model_cmds.h"
-#include "cli/sweep_spec.h"
+#include "sweep/spec.h"
 #include "models/config.h"
 
 namespace ptxfu::cli {

@@ -1,4 +1,4 @@
-#include "cli/sweep_spec.h"
+#include "sweep/spec.h"
 
 #include <fnmatch.h>
 
@@ -11,13 +11,13 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include "cli/kernel_sim_cmd.h"
 #include "models/microbench.h"
 #include "models/text_file.h"
 #include "models/yaml_reader.h"
+#include "sweep/launch_args.h"
 #include "util/splitmix64.h"
 
-namespace ptxfu::cli::sweep {
+namespace ptxfu::sweep {
 namespace {
 
 using models::ConfigError;
@@ -866,4 +866,4 @@ std::vector<std::string> columns(const Spec& spec) {
   return c;
 }
 
-}  // namespace ptxfu::cli::sweep
+}  // namespace ptxfu::sweep

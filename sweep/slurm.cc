@@ -1,4 +1,4 @@
-#include "cli/sweep_slurm.h"
+#include "sweep/slurm.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -11,10 +11,10 @@
 
 #include <fmt/format.h>
 
-#include "cli/sweep_plot.h"
-#include "cli/sweep_results.h"
+#include "sweep/plot.h"
+#include "sweep/results.h"
 
-namespace ptxfu::cli::sweep {
+namespace ptxfu::sweep {
 namespace {
 
 std::string shell_quoted(const std::string& s) {
@@ -38,7 +38,7 @@ std::string self_exe() {
   return std::string(buf, static_cast<size_t>(n));
 }
 
-int emit_slurm(const Spec& spec, const SweepCmdOptions& o, const std::string& out_dir, std::ostream& out,
+int emit_slurm(const Spec& spec, const RunOptions& o, const std::string& out_dir, std::ostream& out,
                std::ostream& err) {
   const unsigned n = o.shards;
   const unsigned cpus = o.jobs ? o.jobs : 1;
@@ -195,4 +195,4 @@ int merge(const std::vector<std::string>& dirs, const std::string& out_dir, bool
   }
 }
 
-}  // namespace ptxfu::cli::sweep
+}  // namespace ptxfu::sweep

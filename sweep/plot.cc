@@ -1,4 +1,4 @@
-#include "cli/sweep_plot.h"
+#include "sweep/plot.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-namespace ptxfu::cli::sweep {
+namespace ptxfu::sweep {
 namespace {
 
 std::string find_gnuplot() {
@@ -252,4 +252,4 @@ PlotReport draw_plots(const std::string& dir, const Manifest& m, const Table& t,
   return report;
 }
 
-}  // namespace ptxfu::cli::sweep
+}  // namespace ptxfu::sweep
