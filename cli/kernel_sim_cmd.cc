@@ -243,91 +243,118 @@ int run_straight_line(const SimCmdOptions& o, std::string text, std::ostream& ou
   return sim_status(r);
 }
 
+// The launch --grid, --block, --shared-bytes and the --args describe.
+kernel::Launch launch_of(const SimCmdOptions& o, const kernel::Function& e) {
+  kernel::Launch launch;
+  launch.grid = parse_dim3(o.grid, "--grid");
+  launch.block = parse_dim3(o.block, "--block");
+  launch.shared_bytes = o.shared_bytes;
+  if (o.args.size() != e.params.size()) {
+    std::string list;
+    for (const kernel::Param& p : e.params) list += fmt::format("{}.{} {}", list.empty() ? "" : ", ", p.type, p.name);
+    throw KernelError(fmt::format("{}: '{}' takes {} parameter{} ({}); {} --arg given", o.program_path, e.name,
+                                  e.params.size(), e.params.size() == 1 ? "" : "s", list, o.args.size()));
+  }
+  for (size_t i = 0; i < o.args.size(); ++i)
+    launch.args.push_back(parse_arg(o.args[i], static_cast<unsigned>(i), e.params[i]));
+  return launch;
+}
+
+// What a kernel's run reports, as JSON or as text.
+struct KernelRun {
+  const SimCmdOptions& o;
+  const models::ArchConfig& config;
+  const kernel::Kernel& k;
+  const models::SimJob& job;
+  const models::SimResult& r;
+  std::vector<std::string> written;  // --out-dir files
+};
+
+void print_kernel_json(const KernelRun& run, std::ostream& out) {
+  const auto& [o, config, k, job, r, written] = run;
+  nlohmann::json j;
+  j["config"] = config.name;
+  j["kernel"] = o.program_path;
+  j["entry"] = std::string(k.entry().name);
+  j["grid"] = {job.launch.grid.x, job.launch.grid.y, job.launch.grid.z};
+  j["block"] = {job.launch.block.x, job.launch.block.y, job.launch.block.z};
+  j["mode"] = o.style;
+  j["cycles"] = r.cycles;
+  j["warp_instructions"] = r.warp_instructions;
+  j["ipc"] = r.ipc;
+  j["ctas"] = r.ctas;
+  j["residency"] = {{"ctas", r.residency.ctas},
+                    {"limit", r.residency.limit},
+                    {"warps_per_cta", r.residency.warps_per_cta},
+                    {"registers_per_thread", r.residency.registers_per_thread},
+                    {"shared_bytes_per_cta", r.residency.shared_per_cta}};
+  add_pipes_and_stalls(r, j);
+  j["outputs"] = written;
+  add_rtl_cosim_json(r, j);
+  if (o.profile) j["lines"] = profile_json(k, r);
+  j["host_seconds"] = r.host_seconds;
+  out << j.dump(2) << "\n";
+}
+
+void print_kernel_text(const KernelRun& run, std::ostream& out) {
+  const auto& [o, config, k, job, r, written] = run;
+  out << fmt::format("ptxfu sim: {} '{}' on {} ({}), grid ({},{},{}) x block ({},{},{}), {}\n", o.program_path,
+                     k.entry().name, config.name, config.description, job.launch.grid.x, job.launch.grid.y,
+                     job.launch.grid.z, job.launch.block.x, job.launch.block.y, job.launch.block.z,
+                     o.style == "lt" ? "loosely timed" : "approximately timed");
+  out << fmt::format(
+      "  cycles             {}\n  warp instructions  {}\n  IPC                {:.3f} (warp-instructions per cycle, "
+      "whole SM)\n  CTAs               {} ({} resident at once, limited by {}; {} warps, {} registers per thread, "
+      "{} bytes of shared memory each)\n",
+      r.cycles, r.warp_instructions, r.ipc, r.ctas, r.residency.ctas, r.residency.limit, r.residency.warps_per_cta,
+      r.residency.registers_per_thread, r.residency.shared_per_cta);
+  print_pipes_and_stalls(r, out);
+  for (const std::string& path : written) out << "  wrote " << path << "\n";
+  print_rtl_cosim(job, r, out);
+  if (o.profile) print_profile(k, r, out);
+  out << fmt::format("  host time {:.4f} s\n", r.host_seconds);
+}
+
+// A file with an .entry: the kernel launched as the options say.
+int run_kernel(const SimCmdOptions& o, std::string text, std::ostream& out, std::ostream& err) {
+  const models::ArchConfig config = o.config_path ? models::load_config(*o.config_path) : models::default_config();
+  kernel::LoadOptions load;
+  load.entry = o.entry;
+  const kernel::Kernel k = kernel::load_kernel(std::move(text), o.program_path, load);
+  models::SimJob job;
+  job.config = &config;
+  job.kernel = &k;
+  job.launch = launch_of(o, k.entry());
+  job.registers_per_thread = o.registers_per_thread;
+  job.max_cycles = o.max_cycles;
+  if (!apply_sim_options(o, job, err)) return 2;
+  models::SimResult r = models::simulate({job}).front();
+  if (!r.ok) {
+    err << "ptxfu sim: " << r.error << "\n";
+    return 1;
+  }
+  KernelRun run{o, config, k, job, r, {}};
+  if (!o.out_dir.empty()) write_buffers(o.out_dir, r.memory, run.written);
+  if (o.json)
+    print_kernel_json(run, out);
+  else
+    print_kernel_text(run, out);
+  return sim_status(r);
+}
+
 }  // namespace
 
 int run_kernel_sim(const SimCmdOptions& o, std::string text, std::ostream& out, std::ostream& err) {
   try {
-    if (!kernel::defines_functions(text)) {
-      if (!o.entry.empty() || o.grid != "1" || o.block != "1" || !o.args.empty() || !o.out_dir.empty() ||
-          o.shared_bytes || o.registers_per_thread) {
-        err << "ptxfu sim: " << o.program_path
-            << ": --entry, --grid, --block, --arg, --out-dir, --shared-bytes and --regs-per-thread need a kernel (a "
-               "file with an .entry); this file is a straight-line program\n";
-        return 2;
-      }
-      return run_straight_line(o, std::move(text), out, err);
+    if (kernel::defines_functions(text)) return run_kernel(o, std::move(text), out, err);
+    if (!o.entry.empty() || o.grid != "1" || o.block != "1" || !o.args.empty() || !o.out_dir.empty() ||
+        o.shared_bytes || o.registers_per_thread) {
+      err << "ptxfu sim: " << o.program_path
+          << ": --entry, --grid, --block, --arg, --out-dir, --shared-bytes and --regs-per-thread need a kernel (a "
+             "file with an .entry); this file is a straight-line program\n";
+      return 2;
     }
-    const models::ArchConfig config = o.config_path ? models::load_config(*o.config_path) : models::default_config();
-    kernel::LoadOptions load;
-    load.entry = o.entry;
-    const kernel::Kernel k = kernel::load_kernel(std::move(text), o.program_path, load);
-    const kernel::Function& e = k.entry();
-    models::SimJob job;
-    job.config = &config;
-    job.kernel = &k;
-    job.launch.grid = parse_dim3(o.grid, "--grid");
-    job.launch.block = parse_dim3(o.block, "--block");
-    job.launch.shared_bytes = o.shared_bytes;
-    if (o.args.size() != e.params.size()) {
-      std::string list;
-      for (const kernel::Param& p : e.params) list += fmt::format("{}.{} {}", list.empty() ? "" : ", ", p.type, p.name);
-      throw KernelError(fmt::format("{}: '{}' takes {} parameter{} ({}); {} --arg given", o.program_path, e.name,
-                                    e.params.size(), e.params.size() == 1 ? "" : "s", list, o.args.size()));
-    }
-    for (size_t i = 0; i < o.args.size(); ++i)
-      job.launch.args.push_back(parse_arg(o.args[i], static_cast<unsigned>(i), e.params[i]));
-    job.registers_per_thread = o.registers_per_thread;
-    job.max_cycles = o.max_cycles;
-    if (!apply_sim_options(o, job, err)) return 2;
-    models::SimResult r = models::simulate({job}).front();
-    if (!r.ok) {
-      err << "ptxfu sim: " << r.error << "\n";
-      return 1;
-    }
-    std::vector<std::string> written;
-    if (!o.out_dir.empty()) write_buffers(o.out_dir, r.memory, written);
-
-    if (o.json) {
-      nlohmann::json j;
-      j["config"] = config.name;
-      j["kernel"] = o.program_path;
-      j["entry"] = std::string(e.name);
-      j["grid"] = {job.launch.grid.x, job.launch.grid.y, job.launch.grid.z};
-      j["block"] = {job.launch.block.x, job.launch.block.y, job.launch.block.z};
-      j["mode"] = o.style;
-      j["cycles"] = r.cycles;
-      j["warp_instructions"] = r.warp_instructions;
-      j["ipc"] = r.ipc;
-      j["ctas"] = r.ctas;
-      j["residency"] = {{"ctas", r.residency.ctas},
-                        {"limit", r.residency.limit},
-                        {"warps_per_cta", r.residency.warps_per_cta},
-                        {"registers_per_thread", r.residency.registers_per_thread},
-                        {"shared_bytes_per_cta", r.residency.shared_per_cta}};
-      add_pipes_and_stalls(r, j);
-      j["outputs"] = written;
-      add_rtl_cosim_json(r, j);
-      if (o.profile) j["lines"] = profile_json(k, r);
-      j["host_seconds"] = r.host_seconds;
-      out << j.dump(2) << "\n";
-      return sim_status(r);
-    }
-    out << fmt::format("ptxfu sim: {} '{}' on {} ({}), grid ({},{},{}) x block ({},{},{}), {}\n", o.program_path,
-                       e.name, config.name, config.description, job.launch.grid.x, job.launch.grid.y, job.launch.grid.z,
-                       job.launch.block.x, job.launch.block.y, job.launch.block.z,
-                       o.style == "lt" ? "loosely timed" : "approximately timed");
-    out << fmt::format(
-        "  cycles             {}\n  warp instructions  {}\n  IPC                {:.3f} (warp-instructions per cycle, "
-        "whole SM)\n  CTAs               {} ({} resident at once, limited by {}; {} warps, {} registers per thread, "
-        "{} bytes of shared memory each)\n",
-        r.cycles, r.warp_instructions, r.ipc, r.ctas, r.residency.ctas, r.residency.limit, r.residency.warps_per_cta,
-        r.residency.registers_per_thread, r.residency.shared_per_cta);
-    print_pipes_and_stalls(r, out);
-    for (const std::string& path : written) out << "  wrote " << path << "\n";
-    print_rtl_cosim(job, r, out);
-    if (o.profile) print_profile(k, r, out);
-    out << fmt::format("  host time {:.4f} s\n", r.host_seconds);
-    return sim_status(r);
+    return run_straight_line(o, std::move(text), out, err);
   } catch (const kernel::KernelError& ex) {
     err << "ptxfu sim: " << ex.what() << "\n";
   } catch (const models::ConfigError& ex) {

@@ -38,6 +38,40 @@ bool parse_i64(std::string_view s, int64_t& v) {
   return true;
 }
 
+// buf:zeros:BYTES, buf:random:BYTES:SEED or buf:FILE (`value` is what
+// follows buf:); `bad` makes the error naming the argument.
+template <typename Bad>
+Arg buffer_arg(std::string_view value, const Bad& bad) {
+  if (value.substr(0, 6) == "zeros:" || value.substr(0, 7) == "random:") {
+    const bool random = value[0] == 'r';
+    std::string_view rest = value.substr(random ? 7 : 6);
+    uint64_t seed = 0;
+    if (random) {
+      const size_t c = rest.find(':');
+      if (c == std::string_view::npos || !parse_u64(rest.substr(c + 1), seed))
+        throw bad("expected buf:random:BYTES:SEED");
+      rest = rest.substr(0, c);
+    }
+    uint64_t bytes = 0;
+    if (!parse_u64(rest, bytes) || bytes == 0 || bytes > kMaxBufferBytes)
+      throw bad(fmt::format("expected a size of 1 to {} bytes", kMaxBufferBytes));
+    std::vector<uint8_t> data(bytes);
+    for (size_t i = 0; random && i < data.size(); i += 8) {
+      const uint64_t r = util::splitmix64(seed);
+      for (size_t b = 0; b < 8 && i + b < data.size(); ++b) data[i + b] = static_cast<uint8_t>(r >> (8 * b));
+    }
+    return Arg::buffer(std::move(data));
+  }
+  std::string text;
+  switch (models::read_text_file(std::string(value), kMaxBufferBytes, text)) {
+    case models::ReadStatus::cannot_open: throw bad("cannot open the file");
+    case models::ReadStatus::too_large: throw bad(fmt::format("the file is larger than {} bytes", kMaxBufferBytes));
+    case models::ReadStatus::ok: break;
+  }
+  if (text.empty()) throw bad("the file is empty");
+  return Arg::buffer(std::vector<uint8_t>(text.begin(), text.end()));
+}
+
 }  // namespace
 
 kernel::Dim3 parse_dim3(std::string_view text, std::string_view option) {
@@ -65,36 +99,7 @@ Arg parse_arg(std::string_view spec, unsigned index, const kernel::Param& p) {
   const size_t colon = spec.find(':');
   if (colon == std::string_view::npos) throw bad("expected TYPE:VALUE (u32:1024, f32:0.5, buf:FILE, ...)");
   const std::string_view type = spec.substr(0, colon), value = spec.substr(colon + 1);
-  if (type == "buf") {
-    if (value.substr(0, 6) == "zeros:" || value.substr(0, 7) == "random:") {
-      const bool random = value[0] == 'r';
-      std::string_view rest = value.substr(random ? 7 : 6);
-      uint64_t seed = 0;
-      if (random) {
-        const size_t c = rest.find(':');
-        if (c == std::string_view::npos || !parse_u64(rest.substr(c + 1), seed))
-          throw bad("expected buf:random:BYTES:SEED");
-        rest = rest.substr(0, c);
-      }
-      uint64_t bytes = 0;
-      if (!parse_u64(rest, bytes) || bytes == 0 || bytes > kMaxBufferBytes)
-        throw bad(fmt::format("expected a size of 1 to {} bytes", kMaxBufferBytes));
-      std::vector<uint8_t> data(bytes);
-      for (size_t i = 0; random && i < data.size(); i += 8) {
-        const uint64_t r = util::splitmix64(seed);
-        for (size_t b = 0; b < 8 && i + b < data.size(); ++b) data[i + b] = static_cast<uint8_t>(r >> (8 * b));
-      }
-      return Arg::buffer(std::move(data));
-    }
-    std::string text;
-    switch (models::read_text_file(std::string(value), kMaxBufferBytes, text)) {
-      case models::ReadStatus::cannot_open: throw bad("cannot open the file");
-      case models::ReadStatus::too_large: throw bad(fmt::format("the file is larger than {} bytes", kMaxBufferBytes));
-      case models::ReadStatus::ok: break;
-    }
-    if (text.empty()) throw bad("the file is empty");
-    return Arg::buffer(std::vector<uint8_t>(text.begin(), text.end()));
-  }
+  if (type == "buf") return buffer_arg(value, bad);
   struct ScalarType {
     std::string_view name;
     unsigned bytes;

@@ -210,6 +210,48 @@ std::string dim_text(const Reader& r, const YAML::Node& n, const std::string& ke
   return text;
 }
 
+// A kernel launch's args: (each checked against its parameter, buf:FILE
+// relative to the spec) into `launch`; returns what of them decides the
+// result, for the point's identity.
+std::string kernel_args(const Reader& r, const YAML::Node& n, const std::string& key, const std::string& spec_path,
+                        const kernel::Function& fn, kernel::Launch& launch) {
+  std::string identity;
+  const YAML::Node args = n["args"];
+  if (args && !args.IsSequence())
+    r.fail(args, key + ".args", "expected a list of argument specs (u32:1024, buf:random:4096:1, ...)");
+  const size_t given = args ? args.size() : 0;
+  if (given != fn.params.size()) {
+    std::string list;
+    for (const kernel::Param& p : fn.params) list += fmt::format("{}.{} {}", list.empty() ? "" : ", ", p.type, p.name);
+    r.fail(args ? args : n, key + ".args",
+           fmt::format("'{}' takes {} parameter{} ({}); {} argument{} given", fn.name, fn.params.size(),
+                       fn.params.size() == 1 ? "" : "s", list, given, given == 1 ? "" : "s"));
+  }
+  for (size_t i = 0; i < given; ++i) {
+    const std::string at = fmt::format("{}.args[{}]", key, i);
+    std::string spec = r.string(args[i], at);
+    // buf:FILE is relative to the sweep spec, as every file it names.
+    const bool buffer_file =
+        spec.rfind("buf:", 0) == 0 && spec.rfind("buf:zeros:", 0) != 0 && spec.rfind("buf:random:", 0) != 0;
+    if (buffer_file) spec = "buf:" + resolve(spec_path, spec.substr(4));
+    try {
+      launch.args.push_back(parse_arg(spec, static_cast<unsigned>(i), fn.params[i]));
+    } catch (const kernel::KernelError& e) {
+      std::string why = e.what();
+      if (why.rfind("--arg ", 0) == 0 && why.find(' ', 6) != std::string::npos)
+        why = why.substr(why.find(' ', 6) + 1);  // the position says which
+      r.fail(args[i], at, why);
+    }
+    const kernel::Arg& a = launch.args.back();
+    // Known by value: u32:1024 and u32:0x400 are one point, a file by its bytes.
+    if (a.kind != kernel::Arg::Kind::buffer)
+      identity += fmt::format("arg {}-byte {:#x}\n", a.bytes, a.value);
+    else
+      identity += "arg " + (buffer_file ? "file " + hash_hex(std::string(a.data.begin(), a.data.end())) : spec) + "\n";
+  }
+  return identity;
+}
+
 // A kernel launch: {kernel: FILE, entry:, name:, grid:, block:, args: [...],
 // shared_bytes:, registers_per_thread:, max_cycles:}, checked as `ptxfu sim`
 // checks its options, each error at the key that causes it.
@@ -249,39 +291,7 @@ ProgramSource kernel_program(const Reader& r, const YAML::Node& n, const std::st
   }
   identity += fmt::format("grid {},{},{} block {},{},{}\n", launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x,
                           launch.block.y, launch.block.z);
-  const YAML::Node args = n["args"];
-  if (args && !args.IsSequence())
-    r.fail(args, key + ".args", "expected a list of argument specs (u32:1024, buf:random:4096:1, ...)");
-  const size_t given = args ? args.size() : 0;
-  if (given != fn.params.size()) {
-    std::string list;
-    for (const kernel::Param& p : fn.params) list += fmt::format("{}.{} {}", list.empty() ? "" : ", ", p.type, p.name);
-    r.fail(args ? args : n, key + ".args",
-           fmt::format("'{}' takes {} parameter{} ({}); {} argument{} given", fn.name, fn.params.size(),
-                       fn.params.size() == 1 ? "" : "s", list, given, given == 1 ? "" : "s"));
-  }
-  for (size_t i = 0; i < given; ++i) {
-    const std::string at = fmt::format("{}.args[{}]", key, i);
-    std::string spec = r.string(args[i], at);
-    // buf:FILE is relative to the sweep spec, as every file it names.
-    const bool buffer_file =
-        spec.rfind("buf:", 0) == 0 && spec.rfind("buf:zeros:", 0) != 0 && spec.rfind("buf:random:", 0) != 0;
-    if (buffer_file) spec = "buf:" + resolve(spec_path, spec.substr(4));
-    try {
-      launch.args.push_back(parse_arg(spec, static_cast<unsigned>(i), fn.params[i]));
-    } catch (const kernel::KernelError& e) {
-      std::string why = e.what();
-      if (why.rfind("--arg ", 0) == 0 && why.find(' ', 6) != std::string::npos)
-        why = why.substr(why.find(' ', 6) + 1);  // the position says which
-      r.fail(args[i], at, why);
-    }
-    const kernel::Arg& a = launch.args.back();
-    // Known by value: u32:1024 and u32:0x400 are one point, a file by its bytes.
-    if (a.kind != kernel::Arg::Kind::buffer)
-      identity += fmt::format("arg {}-byte {:#x}\n", a.bytes, a.value);
-    else
-      identity += "arg " + (buffer_file ? "file " + hash_hex(std::string(a.data.begin(), a.data.end())) : spec) + "\n";
-  }
+  identity += kernel_args(r, n, key, spec_path, fn, launch);
   if (const YAML::Node b = n["shared_bytes"])
     launch.shared_bytes = static_cast<uint32_t>(r.integer(b, key + ".shared_bytes", 0, 0xffffffffLL));
   if (const YAML::Node g = n["registers_per_thread"])
@@ -303,6 +313,531 @@ ProgramSource kernel_program(const Reader& r, const YAML::Node& n, const std::st
   src.kernel = std::move(kp);
   return src;
 }
+
+// Loads a spec section by section, in the order the checks depend on: bases,
+// mode, parameters (each value checked against each base), programs, metrics
+// and plots, the points, then every point whole.
+class SpecLoader {
+ public:
+  SpecLoader(const YAML::Node& root, const std::string& path) : r_{path}, root_(root), path_(path) {}
+
+  Spec load() {
+    if (!root_ || root_.IsNull()) throw ConfigError(path_ + ": empty sweep spec");
+    r_.only_keys(root_, "",
+                 {"name", "description", "base", "mode", "parameters", "programs", "metrics", "plot", "sample"});
+    spec_.path = path_;
+    spec_.name = root_["name"] ? r_.string(root_["name"], "name") : stem_of(path_);
+    if (spec_.name.empty() || spec_.name.find_first_of("/ \t\n'\"") != std::string::npos)
+      r_.fail(root_["name"], "name", "expected a name without spaces, quotes or slashes");
+    load_bases();
+    load_mode();
+    load_parameters();
+    load_programs();
+    check_kernel_warps();
+    load_metrics();
+    load_plots();
+    spec_.points = sample(enumerate_points());
+    check_points();
+    return std::move(spec_);
+  }
+
+ private:
+  // The base config: an embedded name or a file next to the spec; or a list
+  // of them, which makes `base` the first parameter of the sweep.
+  void load_bases() {
+    const YAML::Node base_node = root_["base"];
+    if (!base_node)
+      r_.fail(root_, "base", "missing (an embedded config such as sm_90, a config file, or a list of them)");
+    if (base_node.IsSequence()) {
+      if (base_node.size() == 0)
+        r_.fail(base_node, "base", "expected at least one config (an embedded name such as sm_90, or a file)");
+      for (size_t i = 0; i < base_node.size(); ++i) load_base(base_node[i], fmt::format("base[{}]", i));
+      spec_.base = flow(base_node);
+      Parameter p;
+      p.key = "base";
+      for (const Base& b : spec_.bases) {
+        p.values.push_back(b.name);
+        p.yaml.push_back(flow(YAML::Node(b.name)));
+      }
+      spec_.parameters.push_back(std::move(p));
+    } else {
+      load_base(base_node, "base");
+      spec_.base = spec_.bases[0].name;
+    }
+    product_ = spec_.parameters.empty() ? 1 : spec_.parameters[0].values.size();
+  }
+
+  void load_base(const YAML::Node& node, const std::string& key) {
+    Base b;
+    b.name = r_.string(node, key);
+    try {
+      models::ConfigSource source = models::resolve_config(b.name, directory_of(path_));
+      b.text = std::move(source.text);
+      b.origin = std::move(source.origin);
+    } catch (const ConfigError& e) {
+      r_.fail(node, key, e.what());
+    }
+    // A point is known by its base's text: two entries with the same text
+    // would be one point twice.
+    for (size_t j = 0; j < spec_.bases.size(); ++j) {
+      if (spec_.bases[j].name == b.name) r_.fail(node, key, fmt::format("'{}' given twice", b.name));
+      if (spec_.bases[j].text == b.text)
+        r_.fail(node, key, fmt::format("'{}' is the same config as base[{}] ('{}')", b.name, j, spec_.bases[j].name));
+    }
+    try {
+      base_configs_.push_back(models::load_config_text(b.text, b.origin));
+    } catch (const ConfigError& e) {
+      r_.fail(node, key, e.what());
+    }
+    base_trees_.push_back(YAML::Load(b.text));
+    spec_.bases.push_back(std::move(b));
+  }
+
+  // " on base 'sm_80'" when the sweep has several bases, for messages.
+  std::string on_base(size_t b) const {
+    return spec_.bases.size() > 1 ? fmt::format(" on base '{}'", spec_.bases[b].name) : std::string();
+  }
+
+  void load_mode() {
+    if (const YAML::Node m = root_["mode"]) {
+      spec_.mode = r_.string(m, "mode");
+      if (spec_.mode != "lt" && spec_.mode != "at")
+        r_.fail(m, "mode", "expected lt (loosely timed) or at (approximately timed)");
+    }
+  }
+
+  // Parameters, in the order written; each value checked on its own against
+  // the base, so an error points at the value that causes it.
+  void load_parameters() {
+    params_ = root_["parameters"];
+    if (!params_) r_.fail(root_, "parameters", "missing (a mapping of config key path to values)");
+    if (!params_.IsMap() || params_.size() == 0)
+      r_.fail(params_, "parameters", "expected a mapping of config key path to values");
+    for (const auto& kv : params_) {
+      Parameter p;
+      p.key = r_.string(kv.first, "parameters");
+      const std::string key = "parameters." + p.key;
+      if (p.base_parameter())
+        r_.fail(kv.first, key,
+                "the base config is swept by giving base: a list (base: [sm_80, sm_90]), not as a parameter");
+      for (const auto& q : spec_.parameters)
+        if (q.key == p.key) r_.fail(kv.first, key, "given twice");
+      for (const char* c : kReservedColumns)
+        if (p.key == c) r_.fail(kv.first, key, "a result column of that name exists; it cannot be a parameter");
+      const std::vector<Located> locs = parameter_values(kv.second, key, p);
+      for (size_t i = 0; i < p.values.size(); ++i)
+        for (size_t b = 0; b < spec_.bases.size(); ++b) check_value(p, i, locs[i], b);
+      product_ *= p.values.size();
+      if (product_ > kMaxPoints)
+        r_.fail(kv.first, key, fmt::format("the sweep would have more than {} points", kMaxPoints));
+      spec_.parameters.push_back(std::move(p));
+    }
+  }
+
+  // A parameter's values, each with where it was written: a value, a list,
+  // a range or a seeded random sample.
+  std::vector<Located> parameter_values(const YAML::Node& v, const std::string& key, Parameter& p) const {
+    std::vector<Located> locs;
+    auto add = [&](const YAML::Node& value, const std::string& at) {
+      const std::string y = flow(value);
+      if (std::find(p.yaml.begin(), p.yaml.end(), y) != p.yaml.end())
+        r_.fail(value, at, fmt::format("value {} given twice", y));
+      p.values.push_back(value.IsScalar() ? value.Scalar() : y);
+      p.yaml.push_back(y);
+      locs.push_back({value, at});
+    };
+    if (v.IsSequence()) {
+      if (v.size() == 0) r_.fail(v, key, "expected at least one value");
+      for (size_t i = 0; i < v.size(); ++i) add(v[i], fmt::format("{}[{}]", key, i));
+    } else if (v.IsMap() && v["sample"]) {
+      sample_values(v, key, p, locs);
+    } else if (v.IsMap()) {
+      range_values(v, key, p, locs);
+    } else if (v.IsScalar()) {
+      add(v, key);
+    } else {
+      r_.fail(
+          v, key,
+          "expected a value, a list of values, a range {from, to, step|times} or a sample {sample, from, to, seed}");
+    }
+    return locs;
+  }
+
+  void sample_values(const YAML::Node& v, const std::string& key, Parameter& p, std::vector<Located>& locs) const {
+    r_.only_keys(v, key, {"sample", "from", "to", "seed"});
+    const long long count = r_.integer(v["sample"], key + ".sample", 1, 100000);
+    if (!v["from"] || !v["to"]) r_.fail(v, key, "a random sample needs from: and to:");
+    const long long lo = r_.integer(v["from"], key + ".from", 0, 1000000000);
+    const long long hi = r_.integer(v["to"], key + ".to", lo, 1000000000);
+    if (!v["seed"])
+      r_.fail(v, key + ".seed", "missing (random samples are seeded, so a sweep can be resumed and repeated)");
+    uint64_t state = static_cast<uint64_t>(r_.integer(v["seed"], key + ".seed", 0, 1LL << 62));
+    if (count > hi - lo + 1)
+      r_.fail(v["sample"], key + ".sample",
+              fmt::format("{} distinct values asked for, {}..{} has {}", count, lo, hi, hi - lo + 1));
+    std::set<long long> picked;
+    while (static_cast<long long>(picked.size()) < count)
+      picked.insert(lo + static_cast<long long>(below(state, static_cast<uint64_t>(hi - lo + 1))));
+    for (long long x : picked) {
+      YAML::Node n(std::to_string(x));
+      p.values.push_back(std::to_string(x));
+      p.yaml.push_back(flow(n));
+      locs.push_back({v["sample"], key});
+    }
+  }
+
+  void range_values(const YAML::Node& v, const std::string& key, Parameter& p, std::vector<Located>& locs) const {
+    r_.only_keys(v, key, {"from", "to", "step", "times"});
+    if (!v["from"] || !v["to"]) r_.fail(v, key, "a range needs from: and to: (and step: or times:)");
+    if (v["step"] && v["times"])
+      r_.fail(v["times"], key + ".times", "give step: (arithmetic) or times: (geometric), not both");
+    const long long lo = r_.integer(v["from"], key + ".from", 0, 1000000000);
+    const long long hi = r_.integer(v["to"], key + ".to", lo, 1000000000);
+    const long long step = v["step"] ? r_.integer(v["step"], key + ".step", 1, 1000000000) : 1;
+    const long long times = v["times"] ? r_.integer(v["times"], key + ".times", 2, 1000) : 0;
+    if (times && lo == 0) r_.fail(v["from"], key + ".from", "a geometric range (times:) must start above 0");
+    for (long long x = lo; x <= hi; x = times ? x * times : x + step) {
+      if (p.values.size() >= 100000) r_.fail(v, key, "more than 100000 values");
+      p.values.push_back(std::to_string(x));
+      p.yaml.push_back(std::to_string(x));
+      locs.push_back({v, key});
+    }
+  }
+
+  // Value `i` of `p` alone on base `b`.
+  void check_value(const Parameter& p, size_t i, const Located& at, size_t b) const {
+    if (p.key == "warps") {
+      const YAML::Node n = YAML::Load(p.yaml[i]);
+      const long long w = r_.integer(n.IsScalar() ? n : at.node, at.key, 1, 100000000);
+      if (!params_["max_warps"] && w > base_configs_[b].max_warps)
+        r_.fail(at.node, at.key,
+                fmt::format("{} warps: {} allows 1..{} warps per SM (max_warps)", w, base_configs_[b].name,
+                            base_configs_[b].max_warps));
+    } else if (p.key == "mode") {
+      if (p.values[i] != "lt" && p.values[i] != "at") r_.fail(at.node, at.key, "expected lt or at");
+    } else {
+      try {
+        config_for(base_trees_[b], {{&p, i}}, "<" + p.key + ">");
+      } catch (const ConfigError& e) {
+        r_.fail(
+            at.node, at.key,
+            fmt::format("{} = {}{}: {}", p.key, p.values[i], on_base(b), strip_origin(e.what(), "<" + p.key + ">")));
+      }
+    }
+  }
+
+  // A straight-line program entry as written: a .ptx file or a built-in
+  // microbenchmark, by name or as a map.
+  struct ProgramEntry {
+    std::string bench, kind, file, name;
+    unsigned length = 0;
+  };
+
+  void load_programs() {
+    programs_ = root_["programs"];
+    if (!programs_) r_.fail(root_, "programs", "missing (a list of .ptx files or microbenchmarks such as ffma.chain)");
+    if (!programs_.IsSequence() || programs_.size() == 0) r_.fail(programs_, "programs", "expected a non-empty list");
+    for (size_t i = 0; i < programs_.size(); ++i) {
+      const YAML::Node n = programs_[i];
+      const std::string key = fmt::format("programs[{}]", i);
+      if (n.IsMap() && n["kernel"]) {
+        spec_.programs.push_back(kernel_program(r_, n, key, path_));
+        for (size_t j = 0; j + 1 < spec_.programs.size(); ++j)
+          if (spec_.programs[j].id == spec_.programs.back().id)
+            r_.fail(n, key,
+                    fmt::format("program '{}' given twice (name: tells two launches of one entry apart)",
+                                spec_.programs.back().id));
+        continue;
+      }
+      ProgramSource src = straight_line_source(n, key, program_entry(n, key));
+      for (const auto& q : spec_.programs)
+        if (q.id == src.id) r_.fail(n, key, fmt::format("program '{}' given twice", src.id));
+      check_loads(n, key, src);
+      spec_.programs.push_back(std::move(src));
+    }
+  }
+
+  ProgramEntry program_entry(const YAML::Node& n, const std::string& key) const {
+    ProgramEntry e;
+    if (n.IsScalar()) {
+      const std::string& s = n.Scalar();
+      if (s.size() > 4 && s.compare(s.size() - 4, 4, ".ptx") == 0) {
+        e.file = s;
+      } else {
+        const size_t dot = s.find('.');
+        if (dot == std::string::npos)
+          r_.fail(n, key, "expected a .ptx file or BENCH.chain / BENCH.stream (e.g. ffma.chain)");
+        e.bench = s.substr(0, dot);
+        e.kind = s.substr(dot + 1);
+      }
+    } else if (n.IsMap()) {
+      r_.only_keys(n, key, {"file", "name", "bench", "kind", "length"});
+      if (n["name"]) e.name = r_.string(n["name"], key + ".name");
+      if (n["file"]) {
+        if (n["bench"] || n["kind"] || n["length"]) r_.fail(n, key, "give file: or bench:/kind:/length:, not both");
+        e.file = r_.string(n["file"], key + ".file");
+      } else {
+        if (!n["bench"]) r_.fail(n, key, "expected file: or bench:");
+        e.bench = r_.string(n["bench"], key + ".bench");
+        e.kind = n["kind"] ? r_.string(n["kind"], key + ".kind") : "chain";
+        if (n["length"]) e.length = static_cast<unsigned>(r_.integer(n["length"], key + ".length", 1, 100000));
+      }
+    } else {
+      r_.fail(n, key,
+              "expected a .ptx file, BENCH.chain / BENCH.stream, or {file:} / {bench:, kind:, length:} / {kernel:, "
+              "entry:, grid:, block:, args:}");
+    }
+    return e;
+  }
+
+  ProgramSource straight_line_source(const YAML::Node& n, const std::string& key, const ProgramEntry& e) const {
+    ProgramSource src;
+    if (!e.file.empty()) {
+      const std::string resolved = resolve(path_, e.file);
+      bool ok = false;
+      src.text = read_file(resolved, ok, models::kMaxProgramBytes);
+      if (!ok) r_.fail(n, key, fmt::format("cannot open '{}'", resolved));
+      if (kernel::defines_functions(src.text))
+        r_.fail(
+            n, key,
+            fmt::format(
+                "'{}' holds kernels (.entry): name it as {{kernel: {}, entry: NAME, grid: X, block: X, args: [...]}}",
+                e.file, e.file));
+      src.id = e.name.empty() ? stem_of(e.file) : e.name;
+    } else {
+      std::string error;
+      const unsigned len = e.length ? e.length : (e.kind == "chain" ? kDefaultChain : kDefaultRounds);
+      src.text = builtin_program(e.bench, e.kind, len, error);
+      if (!error.empty()) r_.fail(n, key, error);
+      src.id = !e.name.empty() ? e.name
+               : e.length      ? fmt::format("{}.{}.{}", e.bench, e.kind, e.length)
+                               : e.bench + "." + e.kind;
+    }
+    src.identity = src.text;
+    return src;
+  }
+
+  // The program must load on some base. Where one base accepts it and
+  // another's feature mask does not, those points fail with the checker's
+  // message: a result about that base, as for a point's feature mask.
+  void check_loads(const YAML::Node& n, const std::string& key, const ProgramSource& src) const {
+    std::string first_error;
+    for (size_t b = 0; b < spec_.bases.size(); ++b) {
+      try {
+        kernel::load_straight_line(src.text, src.id, base_configs_[b].caps);
+        return;
+      } catch (const kernel::KernelError& e) {
+        if (first_error.empty())
+          first_error = spec_.bases.size() > 1
+                            ? fmt::format("no base accepts it; on '{}': {}", spec_.bases[b].name, e.what())
+                            : e.what();
+      }
+    }
+    r_.fail(n, key, first_error);
+  }
+
+  // A kernel's warps are its launch's (block:); `warps` sizes straight-line programs only.
+  void check_kernel_warps() {
+    for (const auto& src : spec_.programs) (src.kernel ? a_kernel_ : a_program_) = &src;
+    if (a_kernel_ && params_["warps"])
+      r_.fail(
+          params_["warps"], "parameters.warps",
+          fmt::format("warps sizes straight-line programs; kernel '{}' runs the warps of its block:", a_kernel_->id));
+  }
+
+  // Metrics: names or globs over all_metrics(), those every program records.
+  void load_metrics() {
+    std::vector<std::string> asked = {"cycles", "warp_instructions", "ipc", "pipes.*.utilisation", "stalls.*"};
+    if (!a_program_) asked.insert(asked.begin() + 3, "ctas");
+    std::vector<YAML::Node> asked_nodes(asked.size(), root_);
+    if (const YAML::Node m = root_["metrics"]) {
+      if (!m.IsSequence() || m.size() == 0) r_.fail(m, "metrics", "expected a non-empty list of metric names");
+      asked.clear();
+      asked_nodes.clear();
+      for (size_t i = 0; i < m.size(); ++i) {
+        asked.push_back(r_.string(m[i], fmt::format("metrics[{}]", i)));
+        asked_nodes.push_back(m[i]);
+      }
+    }
+    for (size_t i = 0; i < asked.size(); ++i) add_metrics(asked[i], asked_nodes[i], fmt::format("metrics[{}]", i));
+  }
+
+  bool recorded(const std::string& metric) const {
+    return (!a_kernel_ || records(metric, true)) && (!a_program_ || records(metric, false));
+  }
+
+  // The metrics a name or glob matches.
+  void add_metrics(const std::string& asked, const YAML::Node& node, const std::string& key) {
+    bool any = false;
+    std::string unrecorded;  // a match some program does not record
+    for (const auto& name : all_metrics()) {
+      if (fnmatch(asked.c_str(), name.c_str(), 0) != 0) continue;
+      if (!recorded(name)) {
+        if (unrecorded.empty()) unrecorded = name;
+        continue;
+      }
+      any = true;
+      if (std::find(spec_.metrics.begin(), spec_.metrics.end(), name) == spec_.metrics.end())
+        spec_.metrics.push_back(name);
+    }
+    if (!any && !unrecorded.empty()) {
+      const bool for_kernels = records(unrecorded, true);
+      r_.fail(
+          node, key,
+          fmt::format("'{}' is recorded for {} only, and '{}' is a {}", unrecorded,
+                      for_kernels ? "kernels" : "straight-line programs", (for_kernels ? a_program_ : a_kernel_)->id,
+                      for_kernels ? "straight-line program" : "kernel"));
+    }
+    if (!any) {
+      std::string list;
+      for (const auto& name : all_metrics()) list += std::string(list.empty() ? "" : ", ") + name;
+      r_.fail(node, key, fmt::format("unknown metric '{}' (known: {})", asked, list));
+    }
+  }
+
+  void load_plots() {
+    const YAML::Node pl = root_["plot"];
+    if (!pl) {
+      const bool ipc = std::find(spec_.metrics.begin(), spec_.metrics.end(), "ipc") != spec_.metrics.end();
+      spec_.plots.push_back(ipc ? "ipc" : spec_.metrics[0]);
+      return;
+    }
+    std::vector<YAML::Node> items;
+    if (pl.IsSequence())
+      for (size_t i = 0; i < pl.size(); ++i) items.push_back(pl[i]);
+    else
+      items.push_back(pl);
+    for (const auto& n : items) {
+      const std::string m = r_.string(n, "plot");
+      if (std::find(spec_.metrics.begin(), spec_.metrics.end(), m) == spec_.metrics.end())
+        r_.fail(n, "plot", fmt::format("'{}' is not one of the recorded metrics", m));
+      spec_.plots.push_back(m);
+    }
+  }
+
+  // The full product: programs outermost, then parameters in the order
+  // written, the last varying fastest.
+  std::vector<Point> enumerate_points() {
+    product_ *= spec_.programs.size();
+    if (product_ > kMaxPoints)
+      r_.fail(programs_, "programs", fmt::format("the sweep would have more than {} points", kMaxPoints));
+    std::vector<Point> all;
+    for (size_t i = 0; i < product_; ++i) {
+      Point pt;
+      pt.index = i;
+      size_t rest = i;
+      pt.choice.assign(spec_.parameters.size(), 0);
+      for (size_t k = spec_.parameters.size(); k-- > 0;) {
+        pt.choice[k] = rest % spec_.parameters[k].values.size();
+        rest /= spec_.parameters[k].values.size();
+      }
+      pt.program = rest;
+      pt.key = point_key(pt);
+      all.push_back(std::move(pt));
+    }
+    return all;
+  }
+
+  // The key hashes what decides the result: the base config's text, the
+  // program's text and the parameter values (sorted by key path). The base
+  // is known by its text, not its name, so a spec with one base keeps the
+  // keys it had before bases could be swept. Sets pt.base.
+  std::string point_key(Point& pt) const {
+    std::map<std::string, std::string> settings;
+    for (size_t k = 0; k < spec_.parameters.size(); ++k) {
+      if (spec_.parameters[k].base_parameter())
+        pt.base = pt.choice[k];
+      else
+        settings[spec_.parameters[k].key] = spec_.parameters[k].yaml[pt.choice[k]];
+    }
+    if (!settings.count("mode")) settings["mode"] = spec_.mode;
+    if (!settings.count("warps")) settings["warps"] = "1";
+    std::string identity = "ptxfu-sweep-point-1\nbase " + hash_hex(spec_.bases[pt.base].text) + "\nprogram " +
+                           spec_.programs[pt.program].id + " " + hash_hex(spec_.programs[pt.program].identity) + "\n";
+    for (const auto& [k, v] : settings) identity += k + "=" + v + "\n";
+    return hash_hex(identity);
+  }
+
+  // `sample:`: a seeded subset of the points, in their order.
+  std::vector<Point> sample(std::vector<Point> all) {
+    const YAML::Node s = root_["sample"];
+    if (!s) return all;
+    r_.only_keys(s, "sample", {"count", "seed"});
+    if (!s["count"] || !s["seed"]) r_.fail(s, "sample", "expected {count: N, seed: S}");
+    const size_t count =
+        static_cast<size_t>(r_.integer(s["count"], "sample.count", 1, static_cast<long long>(kMaxPoints)));
+    uint64_t state = static_cast<uint64_t>(r_.integer(s["seed"], "sample.seed", 0, 1LL << 62));
+    if (count >= all.size()) return all;
+    std::vector<size_t> order(all.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    for (size_t i = 0; i < count; ++i) std::swap(order[i], order[i + below(state, order.size() - i)]);
+    order.resize(count);
+    std::sort(order.begin(), order.end());
+    std::vector<Point> kept;
+    kept.reserve(order.size());
+    for (size_t i : order) kept.push_back(all[i]);
+    return kept;
+  }
+
+  // Every point, whole: combinations the single values did not show. Points
+  // that differ only in warps, mode or program share a config, built once.
+  // (Whether a program is legal for a point's feature mask is the point's
+  // result, not a spec error: build_point reports it when the point runs.)
+  // A kernel's launch is checked against each config once (its residency).
+  void check_points() {
+    std::map<std::string, std::unique_ptr<models::ArchConfig>> configs;
+    std::set<std::pair<std::string, size_t>> launches_checked;  // config signature, program
+    for (const Point& pt : spec_.points) {
+      try {
+        check_point(pt, configs, launches_checked);
+      } catch (const ConfigError& e) {
+        r_.fail(params_, "parameters",
+                fmt::format("point {} ({}): {}", pt.index, describe(spec_, pt),
+                            strip_origin(e.what(), spec_.bases[pt.base].origin)));
+      }
+    }
+  }
+
+  void check_point(const Point& pt, std::map<std::string, std::unique_ptr<models::ArchConfig>>& configs,
+                   std::set<std::pair<std::string, size_t>>& launches_checked) const {
+    std::string signature = std::to_string(pt.base) + "\n";
+    std::vector<std::pair<const Parameter*, size_t>> settings;
+    models::SimJob job;
+    for (size_t k = 0; k < spec_.parameters.size(); ++k) {
+      const Parameter& p = spec_.parameters[k];
+      if (p.key == "warps") job.warps = static_cast<unsigned>(std::stoul(p.values[pt.choice[k]]));
+      if (!p.config_key()) continue;
+      settings.push_back({&p, pt.choice[k]});
+      signature += p.yaml[pt.choice[k]] + "\n";
+    }
+    auto& config = configs[signature];
+    if (!config)
+      config =
+          std::make_unique<models::ArchConfig>(config_for(base_trees_[pt.base], settings, spec_.bases[pt.base].origin));
+    job.config = config.get();
+    const ProgramSource& program = spec_.programs[pt.program];
+    if (!program.kernel) {
+      models::validate_warps(*job.config, job.warps, job.threads);
+    } else if (launches_checked.insert({signature, pt.program}).second) {
+      job.kernel = program.kernel->kernel.get();
+      job.launch = program.kernel->launch;
+      job.registers_per_thread = program.kernel->registers_per_thread;
+      job.max_cycles = program.kernel->max_cycles;
+      models::validate(job);
+    }
+  }
+
+  const Reader r_;
+  YAML::Node root_;  // not const: a missing key then reads as an undefined node, not an invalid one
+  const std::string path_;
+  Spec spec_;
+  std::vector<models::ArchConfig> base_configs_;
+  std::vector<YAML::Node> base_trees_;
+  YAML::Node params_, programs_;
+  size_t product_ = 1;
+  const ProgramSource* a_kernel_ = nullptr;
+  const ProgramSource* a_program_ = nullptr;
+};
 
 }  // namespace
 
@@ -384,435 +919,7 @@ Spec load_spec_text(const std::string& text, const std::string& path) {
   } catch (const YAML::Exception& e) {
     throw ConfigError(fmt::format("{}:{}:{}: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
-  const Reader r{path};
-  bool ok = false;
-  if (!root || root.IsNull()) throw ConfigError(path + ": empty sweep spec");
-  r.only_keys(root, "", {"name", "description", "base", "mode", "parameters", "programs", "metrics", "plot", "sample"});
-  Spec spec;
-  spec.path = path;
-  spec.name = root["name"] ? r.string(root["name"], "name") : stem_of(path);
-  if (spec.name.empty() || spec.name.find_first_of("/ \t\n'\"") != std::string::npos)
-    r.fail(root["name"], "name", "expected a name without spaces, quotes or slashes");
-
-  // The base config: an embedded name or a file next to the spec; or a list
-  // of them, which makes `base` the first parameter of the sweep.
-  const YAML::Node base_node = root["base"];
-  if (!base_node) r.fail(root, "base", "missing (an embedded config such as sm_90, a config file, or a list of them)");
-  std::vector<std::pair<YAML::Node, std::string>> base_entries;  // node, spec key
-  if (base_node.IsSequence()) {
-    if (base_node.size() == 0)
-      r.fail(base_node, "base", "expected at least one config (an embedded name such as sm_90, or a file)");
-    for (size_t i = 0; i < base_node.size(); ++i) base_entries.push_back({base_node[i], fmt::format("base[{}]", i)});
-    spec.base = flow(base_node);
-  } else {
-    base_entries.push_back({base_node, "base"});
-  }
-  std::vector<models::ArchConfig> base_configs;
-  std::vector<YAML::Node> base_trees;
-  for (size_t i = 0; i < base_entries.size(); ++i) {
-    const auto& [node, key] = base_entries[i];
-    Base b;
-    b.name = r.string(node, key);
-    try {
-      models::ConfigSource source = models::resolve_config(b.name, directory_of(path));
-      b.text = std::move(source.text);
-      b.origin = std::move(source.origin);
-    } catch (const ConfigError& e) {
-      r.fail(node, key, e.what());
-    }
-    // A point is known by its base's text: two entries with the same text
-    // would be one point twice.
-    for (size_t j = 0; j < spec.bases.size(); ++j) {
-      if (spec.bases[j].name == b.name) r.fail(node, key, fmt::format("'{}' given twice", b.name));
-      if (spec.bases[j].text == b.text)
-        r.fail(node, key, fmt::format("'{}' is the same config as base[{}] ('{}')", b.name, j, spec.bases[j].name));
-    }
-    try {
-      base_configs.push_back(models::load_config_text(b.text, b.origin));
-    } catch (const ConfigError& e) {
-      r.fail(node, key, e.what());
-    }
-    base_trees.push_back(YAML::Load(b.text));
-    spec.bases.push_back(std::move(b));
-  }
-  if (!base_node.IsSequence()) {
-    spec.base = spec.bases[0].name;
-  } else {
-    Parameter p;
-    p.key = "base";
-    for (const Base& b : spec.bases) {
-      p.values.push_back(b.name);
-      p.yaml.push_back(flow(YAML::Node(b.name)));
-    }
-    spec.parameters.push_back(std::move(p));
-  }
-  const bool several_bases = spec.bases.size() > 1;
-  // " on base 'sm_80'" when the sweep has several bases, for messages.
-  auto on_base = [&](size_t b) {
-    return several_bases ? fmt::format(" on base '{}'", spec.bases[b].name) : std::string();
-  };
-
-  if (const YAML::Node m = root["mode"]) {
-    spec.mode = r.string(m, "mode");
-    if (spec.mode != "lt" && spec.mode != "at")
-      r.fail(m, "mode", "expected lt (loosely timed) or at (approximately timed)");
-  }
-
-  // Parameters, in the order written; each value checked on its own against
-  // the base, so an error points at the value that causes it.
-  const YAML::Node params = root["parameters"];
-  if (!params) r.fail(root, "parameters", "missing (a mapping of config key path to values)");
-  if (!params.IsMap() || params.size() == 0)
-    r.fail(params, "parameters", "expected a mapping of config key path to values");
-  size_t product = spec.parameters.empty() ? 1 : spec.parameters[0].values.size();
-  for (const auto& kv : params) {
-    Parameter p;
-    p.key = r.string(kv.first, "parameters");
-    const std::string key = "parameters." + p.key;
-    if (p.base_parameter())
-      r.fail(kv.first, key,
-             "the base config is swept by giving base: a list (base: [sm_80, sm_90]), not as a parameter");
-    for (const auto& q : spec.parameters)
-      if (q.key == p.key) r.fail(kv.first, key, "given twice");
-    for (const char* c : kReservedColumns)
-      if (p.key == c) r.fail(kv.first, key, "a result column of that name exists; it cannot be a parameter");
-    std::vector<Located> locs;
-    const YAML::Node v = kv.second;
-    auto add = [&](const YAML::Node& value, const std::string& at) {
-      const std::string y = flow(value);
-      if (std::find(p.yaml.begin(), p.yaml.end(), y) != p.yaml.end())
-        r.fail(value, at, fmt::format("value {} given twice", y));
-      p.values.push_back(value.IsScalar() ? value.Scalar() : y);
-      p.yaml.push_back(y);
-      locs.push_back({value, at});
-    };
-    if (v.IsSequence()) {
-      if (v.size() == 0) r.fail(v, key, "expected at least one value");
-      for (size_t i = 0; i < v.size(); ++i) add(v[i], fmt::format("{}[{}]", key, i));
-    } else if (v.IsMap() && v["sample"]) {
-      r.only_keys(v, key, {"sample", "from", "to", "seed"});
-      const long long count = r.integer(v["sample"], key + ".sample", 1, 100000);
-      if (!v["from"] || !v["to"]) r.fail(v, key, "a random sample needs from: and to:");
-      const long long lo = r.integer(v["from"], key + ".from", 0, 1000000000);
-      const long long hi = r.integer(v["to"], key + ".to", lo, 1000000000);
-      if (!v["seed"])
-        r.fail(v, key + ".seed", "missing (random samples are seeded, so a sweep can be resumed and repeated)");
-      uint64_t state = static_cast<uint64_t>(r.integer(v["seed"], key + ".seed", 0, 1LL << 62));
-      if (count > hi - lo + 1)
-        r.fail(v["sample"], key + ".sample",
-               fmt::format("{} distinct values asked for, {}..{} has {}", count, lo, hi, hi - lo + 1));
-      std::set<long long> picked;
-      while (static_cast<long long>(picked.size()) < count)
-        picked.insert(lo + static_cast<long long>(below(state, static_cast<uint64_t>(hi - lo + 1))));
-      for (long long x : picked) {
-        YAML::Node n(std::to_string(x));
-        const std::string y = flow(n);
-        p.values.push_back(std::to_string(x));
-        p.yaml.push_back(y);
-        locs.push_back({v["sample"], key});
-      }
-    } else if (v.IsMap()) {
-      r.only_keys(v, key, {"from", "to", "step", "times"});
-      if (!v["from"] || !v["to"]) r.fail(v, key, "a range needs from: and to: (and step: or times:)");
-      if (v["step"] && v["times"])
-        r.fail(v["times"], key + ".times", "give step: (arithmetic) or times: (geometric), not both");
-      const long long lo = r.integer(v["from"], key + ".from", 0, 1000000000);
-      const long long hi = r.integer(v["to"], key + ".to", lo, 1000000000);
-      const long long step = v["step"] ? r.integer(v["step"], key + ".step", 1, 1000000000) : 1;
-      const long long times = v["times"] ? r.integer(v["times"], key + ".times", 2, 1000) : 0;
-      if (times && lo == 0) r.fail(v["from"], key + ".from", "a geometric range (times:) must start above 0");
-      for (long long x = lo; x <= hi; x = times ? x * times : x + step) {
-        if (p.values.size() >= 100000) r.fail(v, key, "more than 100000 values");
-        p.values.push_back(std::to_string(x));
-        p.yaml.push_back(std::to_string(x));
-        locs.push_back({v, key});
-      }
-    } else if (v.IsScalar()) {
-      add(v, key);
-    } else {
-      r.fail(v, key,
-             "expected a value, a list of values, a range {from, to, step|times} or a sample {sample, from, to, seed}");
-    }
-    // Each value alone on each base.
-    for (size_t i = 0; i < p.values.size(); ++i) {
-      const Located& at = locs[i];
-      for (size_t b = 0; b < spec.bases.size(); ++b) {
-        if (p.key == "warps") {
-          const YAML::Node n = YAML::Load(p.yaml[i]);
-          const long long w = r.integer(n.IsScalar() ? n : at.node, at.key, 1, 100000000);
-          if (!params["max_warps"] && w > base_configs[b].max_warps)
-            r.fail(at.node, at.key,
-                   fmt::format("{} warps: {} allows 1..{} warps per SM (max_warps)", w, base_configs[b].name,
-                               base_configs[b].max_warps));
-        } else if (p.key == "mode") {
-          if (p.values[i] != "lt" && p.values[i] != "at") r.fail(at.node, at.key, "expected lt or at");
-        } else {
-          try {
-            config_for(base_trees[b], {{&p, i}}, "<" + p.key + ">");
-          } catch (const ConfigError& e) {
-            r.fail(at.node, at.key,
-                   fmt::format("{} = {}{}: {}", p.key, p.values[i], on_base(b),
-                               strip_origin(e.what(), "<" + p.key + ">")));
-          }
-        }
-      }
-    }
-    product *= p.values.size();
-    if (product > kMaxPoints)
-      r.fail(kv.first, key, fmt::format("the sweep would have more than {} points", kMaxPoints));
-    spec.parameters.push_back(std::move(p));
-  }
-
-  // Programs.
-  const YAML::Node programs = root["programs"];
-  if (!programs) r.fail(root, "programs", "missing (a list of .ptx files or microbenchmarks such as ffma.chain)");
-  if (!programs.IsSequence() || programs.size() == 0) r.fail(programs, "programs", "expected a non-empty list");
-  for (size_t i = 0; i < programs.size(); ++i) {
-    const YAML::Node n = programs[i];
-    const std::string key = fmt::format("programs[{}]", i);
-    std::string bench, kind, file, name;
-    unsigned length = 0;
-    if (n.IsScalar()) {
-      const std::string& s = n.Scalar();
-      if (s.size() > 4 && s.compare(s.size() - 4, 4, ".ptx") == 0) {
-        file = s;
-      } else {
-        const size_t dot = s.find('.');
-        if (dot == std::string::npos)
-          r.fail(n, key, "expected a .ptx file or BENCH.chain / BENCH.stream (e.g. ffma.chain)");
-        bench = s.substr(0, dot);
-        kind = s.substr(dot + 1);
-      }
-    } else if (n.IsMap() && n["kernel"]) {
-      spec.programs.push_back(kernel_program(r, n, key, path));
-      for (size_t j = 0; j + 1 < spec.programs.size(); ++j)
-        if (spec.programs[j].id == spec.programs.back().id)
-          r.fail(n, key,
-                 fmt::format("program '{}' given twice (name: tells two launches of one entry apart)",
-                             spec.programs.back().id));
-      continue;
-    } else if (n.IsMap()) {
-      r.only_keys(n, key, {"file", "name", "bench", "kind", "length"});
-      if (n["name"]) name = r.string(n["name"], key + ".name");
-      if (n["file"]) {
-        if (n["bench"] || n["kind"] || n["length"]) r.fail(n, key, "give file: or bench:/kind:/length:, not both");
-        file = r.string(n["file"], key + ".file");
-      } else {
-        if (!n["bench"]) r.fail(n, key, "expected file: or bench:");
-        bench = r.string(n["bench"], key + ".bench");
-        kind = n["kind"] ? r.string(n["kind"], key + ".kind") : "chain";
-        if (n["length"]) length = static_cast<unsigned>(r.integer(n["length"], key + ".length", 1, 100000));
-      }
-    } else {
-      r.fail(n, key,
-             "expected a .ptx file, BENCH.chain / BENCH.stream, or {file:} / {bench:, kind:, length:} / {kernel:, "
-             "entry:, grid:, block:, args:}");
-    }
-    ProgramSource src;
-    if (!file.empty()) {
-      const std::string resolved = resolve(path, file);
-      src.text = read_file(resolved, ok, models::kMaxProgramBytes);
-      if (!ok) r.fail(n, key, fmt::format("cannot open '{}'", resolved));
-      if (kernel::defines_functions(src.text))
-        r.fail(
-            n, key,
-            fmt::format(
-                "'{}' holds kernels (.entry): name it as {{kernel: {}, entry: NAME, grid: X, block: X, args: [...]}}",
-                file, file));
-      src.id = name.empty() ? stem_of(file) : name;
-    } else {
-      std::string error;
-      const unsigned len = length ? length : (kind == "chain" ? kDefaultChain : kDefaultRounds);
-      src.text = builtin_program(bench, kind, len, error);
-      if (!error.empty()) r.fail(n, key, error);
-      src.id = !name.empty() ? name : length ? fmt::format("{}.{}.{}", bench, kind, length) : bench + "." + kind;
-    }
-    src.identity = src.text;
-    for (const auto& q : spec.programs)
-      if (q.id == src.id) r.fail(n, key, fmt::format("program '{}' given twice", src.id));
-    // The program must load on some base. Where one base accepts it and
-    // another's feature mask does not, those points fail with the checker's
-    // message: a result about that base, as for a point's feature mask.
-    std::string first_error;
-    bool loads = false;
-    for (size_t b = 0; b < spec.bases.size() && !loads; ++b) {
-      try {
-        kernel::load_straight_line(src.text, src.id, base_configs[b].caps);
-        loads = true;
-      } catch (const kernel::KernelError& e) {
-        if (first_error.empty())
-          first_error =
-              several_bases ? fmt::format("no base accepts it; on '{}': {}", spec.bases[b].name, e.what()) : e.what();
-      }
-    }
-    if (!loads) r.fail(n, key, first_error);
-    spec.programs.push_back(std::move(src));
-  }
-
-  // A kernel's warps are its launch's (block:); `warps` sizes straight-line programs only.
-  const ProgramSource* a_kernel = nullptr;
-  const ProgramSource* a_program = nullptr;
-  for (const auto& src : spec.programs) (src.kernel ? a_kernel : a_program) = &src;
-  if (a_kernel && params["warps"])
-    r.fail(params["warps"], "parameters.warps",
-           fmt::format("warps sizes straight-line programs; kernel '{}' runs the warps of its block:", a_kernel->id));
-
-  // Metrics: names or globs over all_metrics(), those every program records.
-  auto recorded = [&](const std::string& metric) {
-    return (!a_kernel || records(metric, true)) && (!a_program || records(metric, false));
-  };
-  std::vector<std::string> asked = {"cycles", "warp_instructions", "ipc", "pipes.*.utilisation", "stalls.*"};
-  if (!a_program) asked.insert(asked.begin() + 3, "ctas");
-  std::vector<YAML::Node> asked_nodes(asked.size(), root);
-  if (const YAML::Node m = root["metrics"]) {
-    if (!m.IsSequence() || m.size() == 0) r.fail(m, "metrics", "expected a non-empty list of metric names");
-    asked.clear();
-    asked_nodes.clear();
-    for (size_t i = 0; i < m.size(); ++i) {
-      asked.push_back(r.string(m[i], fmt::format("metrics[{}]", i)));
-      asked_nodes.push_back(m[i]);
-    }
-  }
-  for (size_t i = 0; i < asked.size(); ++i) {
-    bool any = false;
-    std::string unrecorded;  // a match some program does not record
-    for (const auto& name : all_metrics()) {
-      if (fnmatch(asked[i].c_str(), name.c_str(), 0) != 0) continue;
-      if (!recorded(name)) {
-        if (unrecorded.empty()) unrecorded = name;
-        continue;
-      }
-      any = true;
-      if (std::find(spec.metrics.begin(), spec.metrics.end(), name) == spec.metrics.end()) spec.metrics.push_back(name);
-    }
-    if (!any && !unrecorded.empty()) {
-      const bool for_kernels = records(unrecorded, true);
-      r.fail(asked_nodes[i], fmt::format("metrics[{}]", i),
-             fmt::format("'{}' is recorded for {} only, and '{}' is a {}", unrecorded,
-                         for_kernels ? "kernels" : "straight-line programs", (for_kernels ? a_program : a_kernel)->id,
-                         for_kernels ? "straight-line program" : "kernel"));
-    }
-    if (!any) {
-      std::string list;
-      for (const auto& name : all_metrics()) list += std::string(list.empty() ? "" : ", ") + name;
-      r.fail(asked_nodes[i], fmt::format("metrics[{}]", i),
-             fmt::format("unknown metric '{}' (known: {})", asked[i], list));
-    }
-  }
-  if (const YAML::Node pl = root["plot"]) {
-    std::vector<YAML::Node> items;
-    if (pl.IsSequence())
-      for (size_t i = 0; i < pl.size(); ++i) items.push_back(pl[i]);
-    else
-      items.push_back(pl);
-    for (const auto& n : items) {
-      const std::string m = r.string(n, "plot");
-      if (std::find(spec.metrics.begin(), spec.metrics.end(), m) == spec.metrics.end())
-        r.fail(n, "plot", fmt::format("'{}' is not one of the recorded metrics", m));
-      spec.plots.push_back(m);
-    }
-  } else {
-    spec.plots.push_back(
-        std::find(spec.metrics.begin(), spec.metrics.end(), "ipc") != spec.metrics.end() ? "ipc" : spec.metrics[0]);
-  }
-
-  // The full product: programs outermost, then parameters in the order
-  // written, the last varying fastest.
-  product *= spec.programs.size();
-  if (product > kMaxPoints)
-    r.fail(programs, "programs", fmt::format("the sweep would have more than {} points", kMaxPoints));
-  std::vector<Point> all;
-  for (size_t i = 0; i < product; ++i) {
-    Point pt;
-    pt.index = i;
-    size_t rest = i;
-    pt.choice.assign(spec.parameters.size(), 0);
-    for (size_t k = spec.parameters.size(); k-- > 0;) {
-      pt.choice[k] = rest % spec.parameters[k].values.size();
-      rest /= spec.parameters[k].values.size();
-    }
-    pt.program = rest;
-    // The key hashes what decides the result: the base config's text, the
-    // program's text and the parameter values (sorted by key path). The base
-    // is known by its text, not its name, so a spec with one base keeps
-    // the keys it had before bases could be swept.
-    std::map<std::string, std::string> settings;
-    for (size_t k = 0; k < spec.parameters.size(); ++k) {
-      if (spec.parameters[k].base_parameter())
-        pt.base = pt.choice[k];
-      else
-        settings[spec.parameters[k].key] = spec.parameters[k].yaml[pt.choice[k]];
-    }
-    if (!settings.count("mode")) settings["mode"] = spec.mode;
-    if (!settings.count("warps")) settings["warps"] = "1";
-    std::string identity = "ptxfu-sweep-point-1\nbase " + hash_hex(spec.bases[pt.base].text) + "\nprogram " +
-                           spec.programs[pt.program].id + " " + hash_hex(spec.programs[pt.program].identity) + "\n";
-    for (const auto& [k, v] : settings) identity += k + "=" + v + "\n";
-    pt.key = hash_hex(identity);
-    all.push_back(std::move(pt));
-  }
-
-  if (const YAML::Node s = root["sample"]) {
-    r.only_keys(s, "sample", {"count", "seed"});
-    if (!s["count"] || !s["seed"]) r.fail(s, "sample", "expected {count: N, seed: S}");
-    const size_t count =
-        static_cast<size_t>(r.integer(s["count"], "sample.count", 1, static_cast<long long>(kMaxPoints)));
-    uint64_t state = static_cast<uint64_t>(r.integer(s["seed"], "sample.seed", 0, 1LL << 62));
-    if (count < all.size()) {
-      std::vector<size_t> order(all.size());
-      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-      for (size_t i = 0; i < count; ++i) std::swap(order[i], order[i + below(state, order.size() - i)]);
-      order.resize(count);
-      std::sort(order.begin(), order.end());
-      std::vector<Point> kept;
-      kept.reserve(order.size());
-      for (size_t i : order) kept.push_back(all[i]);
-      all = std::move(kept);
-    }
-  }
-  spec.points = std::move(all);
-
-  // Every point, whole: combinations the single values did not show. Points
-  // that differ only in warps, mode or program share a config, built once.
-  // (Whether a program is legal for a point's feature mask is the point's
-  // result, not a spec error: build_point reports it when the point runs.)
-  // A kernel's launch is checked against each config once (its residency).
-  std::map<std::string, std::unique_ptr<models::ArchConfig>> configs;
-  std::set<std::pair<std::string, size_t>> launches_checked;  // config signature, program
-  for (const Point& pt : spec.points) {
-    try {
-      std::string signature = std::to_string(pt.base) + "\n";
-      std::vector<std::pair<const Parameter*, size_t>> settings;
-      models::SimJob job;
-      for (size_t k = 0; k < spec.parameters.size(); ++k) {
-        const Parameter& p = spec.parameters[k];
-        if (p.key == "warps") job.warps = static_cast<unsigned>(std::stoul(p.values[pt.choice[k]]));
-        if (!p.config_key()) continue;
-        settings.push_back({&p, pt.choice[k]});
-        signature += p.yaml[pt.choice[k]] + "\n";
-      }
-      auto& config = configs[signature];
-      if (!config)
-        config =
-            std::make_unique<models::ArchConfig>(config_for(base_trees[pt.base], settings, spec.bases[pt.base].origin));
-      job.config = config.get();
-      const ProgramSource& program = spec.programs[pt.program];
-      if (!program.kernel) {
-        models::validate_warps(*job.config, job.warps, job.threads);
-      } else if (launches_checked.insert({signature, pt.program}).second) {
-        job.kernel = program.kernel->kernel.get();
-        job.launch = program.kernel->launch;
-        job.registers_per_thread = program.kernel->registers_per_thread;
-        job.max_cycles = program.kernel->max_cycles;
-        models::validate(job);
-      }
-    } catch (const ConfigError& e) {
-      r.fail(params, "parameters",
-             fmt::format("point {} ({}): {}", pt.index, describe(spec, pt),
-                         strip_origin(e.what(), spec.bases[pt.base].origin)));
-    }
-  }
-  return spec;
+  return SpecLoader(root, path).load();
 }
 
 PointJob build_point(const Spec& spec, const Point& point) {
