@@ -15,7 +15,10 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepCmdOptions& options) {
       "Interrupted or crashed sweeps resume: the same command computes only the missing points. One- and\n"
       "two-parameter sweeps are plotted with gnuplot when it is installed.");
   sweep->add_option("SPEC", o.spec_path, "the sweep spec (YAML)");
-  sweep->add_option("--jobs,-j", o.jobs, "points run at a time (default: one per CPU; 1: in this process)")
+  sweep
+      ->add_option(
+          "--jobs,-j", o.jobs,
+          "points run at a time (default: one per CPU); 1 without --timeout: in this process, else each in a child")
       ->check(CLI::Range(1u, 4096u));
   sweep->add_option("--out,-o", o.out_dir, "result directory (default: out/sweep-NAME)");
   sweep->add_option("--shard", o.shard, "run only the K-th of N slices of the points, K/N (default 1/1)");

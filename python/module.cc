@@ -22,8 +22,8 @@
 #include <ptxfu/ptxfu.hpp>
 
 #include "cli/model_cmds.h"
-#include "sweep/results.h"
 #include "models/config.h"
+#include "sweep/results.h"
 
 namespace py = pybind11;
 

@@ -12,9 +12,9 @@
 #include <set>
 #include <sstream>
 
+#include "scratch_dir.h"
 #include "sweep/results.h"
 #include "sweep/spec.h"
-#include "scratch_dir.h"
 
 namespace ptxfu::sweep {
 namespace {
