@@ -1,6 +1,6 @@
 // `ptxfu cosim`: co-simulation of the reference RTL (rtl_ref/) against a
 // golden model, lane by lane and cycle by cycle. This is the library behind
-// the subcommand; the command line itself lives in src/cli.
+// the subcommand; the command line itself lives in cli/.
 //
 //   ptxfu cosim --op fma.rn.f16x2 --vectors N --seed S [--unit hfma2|hmnmx2]
 //               [--exhaustive] [--jobs N] [--shard K/N] [--trace FILE] [--stages N]

@@ -1,4 +1,4 @@
-// The `cosim` options on a CLI11 (sub)command, for src/cli/main.cc and the
+// The `cosim` options on a CLI11 (sub)command, for cli/main.cc and the
 // standalone ptxfu_cosim program:
 //
 //   CLI::App* cmd = app.add_subcommand("cosim", ptxfu::cosim::kCosimHelp);

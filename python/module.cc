@@ -22,8 +22,8 @@
 #include <ptxfu/ptxfu.hpp>
 
 #include "cli/model_cmds.h"
-#include "cli/sweep_results.h"
 #include "models/config.h"
+#include "sweep/results.h"
 
 namespace py = pybind11;
 
@@ -479,7 +479,7 @@ PYBIND11_MODULE(_ptxfu, m) {
   });
 
   m.def("_read_sweep", [](const std::string& dir) {
-    namespace sw = ptxfu::cli::sweep;
+    namespace sw = ptxfu::sweep;
     try {
       const sw::Manifest manifest = sw::read_manifest(dir);
       const sw::Table table = sw::read_table(dir);

@@ -7,7 +7,7 @@
 # 1. clang-format (.clang-format) on every C++ file git tracks (.cc .h .c .cu)
 #    and black (Debian's, 120 columns, as .clang-format) on every .py file.
 # 2. clang-tidy 14 (.clang-tidy: the check set and why) on every .cc of src/,
-#    models/, cosim/ and python/ with BUILD_DIR's compile_commands.json, and on
+#    models/, cosim/, sweep/, cli/ and python/ with BUILD_DIR's compile_commands.json, and on
 #    tb/fuzz/ with that of $PTXFU_FUZZ_BUILD (default build-fuzz) when it
 #    exists. Any warning in the project's own code fails.
 set -euo pipefail
@@ -50,7 +50,7 @@ tidy_files() {  # DB FILES...
   printf '%s\n' "$@" | xargs -P "$jobs" -n 1 "$tidy" -p "$db" --quiet --warnings-as-errors='*' >>"$log" 2>&1
 }
 # shellcheck disable=SC2046
-tidy_files "$build" $(git ls-files 'src/*.cc' 'models/*.cc' 'cosim/*.cc' 'python/*.cc') || status=1
+tidy_files "$build" $(git ls-files 'src/*.cc' 'models/*.cc' 'cosim/*.cc' 'sweep/*.cc' 'cli/*.cc' 'python/*.cc') || status=1
 fuzz_build=${PTXFU_FUZZ_BUILD:-build-fuzz}
 if [ -f "$fuzz_build/compile_commands.json" ]; then
   # shellcheck disable=SC2046

@@ -1,4 +1,4 @@
-// Fuzz target: the sweep spec loader (cli::sweep::load_spec_text), which
+// Fuzz target: the sweep spec loader (sweep::load_spec_text), which
 // validates every point of the product (config built and checked) before
 // anything runs. Any input either loads, with at least one point and each
 // point's choices inside its parameters and its base one of the spec's, or throws models::ConfigError naming
@@ -11,14 +11,14 @@
 #include <cstdlib>
 #include <string>
 
-#include "cli/sweep_spec.h"
+#include "sweep/spec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 8 * 1024) return -1;  // specs are small; keep the search there
   const std::string text(reinterpret_cast<const char*>(data), size);
   const std::string origin = "fuzz.yaml";
   try {
-    const ptxfu::cli::sweep::Spec spec = ptxfu::cli::sweep::load_spec_text(text, origin);
+    const ptxfu::sweep::Spec spec = ptxfu::sweep::load_spec_text(text, origin);
     for (const auto& p : spec.points) {
       bool ok =
           p.program < spec.programs.size() && p.base < spec.bases.size() && p.choice.size() == spec.parameters.size();

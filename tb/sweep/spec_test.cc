@@ -12,11 +12,11 @@
 #include <set>
 #include <sstream>
 
-#include "cli/sweep_results.h"
-#include "cli/sweep_spec.h"
 #include "scratch_dir.h"
+#include "sweep/results.h"
+#include "sweep/spec.h"
 
-namespace ptxfu::cli::sweep {
+namespace ptxfu::sweep {
 namespace {
 
 const std::string kSweeps = std::string(PTXFU_SOURCE_DIR) + "/configs/sweeps/";
@@ -557,4 +557,4 @@ TEST(SweepResults, StoreRepairsATornTail) {
 }
 
 }  // namespace
-}  // namespace ptxfu::cli::sweep
+}  // namespace ptxfu::sweep

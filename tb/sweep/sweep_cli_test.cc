@@ -21,15 +21,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/sweep_results.h"
 #include "models/config.h"
 #include "scratch_dir.h"
+#include "sweep/results.h"
 
 namespace {
 
 using namespace std::chrono_literals;
-using ptxfu::cli::sweep::read_table;
-using ptxfu::cli::sweep::Table;
+using ptxfu::sweep::read_table;
+using ptxfu::sweep::Table;
 using ptxfu::testing_support::ScratchDir;
 
 const std::string kSource = PTXFU_SOURCE_DIR;
@@ -133,15 +133,19 @@ bool wait_rows(const std::string& dir, size_t rows, std::chrono::seconds limit =
   return false;
 }
 
-// The worker processes of a running sweep (from /proc/PID/task/PID/children,
-// or by scanning every process's parent where the kernel lacks that file).
+// The worker processes of a running sweep: the children of each of its
+// threads (from /proc/PID/task/TID/children), or, where the kernel lacks
+// that file, every process whose parent it is.
 std::vector<pid_t> children(pid_t pid) {
   const std::string p = std::to_string(pid);
   std::vector<pid_t> out;
-  std::ifstream list("/proc/" + p + "/task/" + p + "/children");
-  if (list) {
-    pid_t c;
-    while (list >> c) out.push_back(c);
+  if (std::ifstream("/proc/" + p + "/task/" + p + "/children")) {
+    std::error_code ec;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/" + p + "/task", ec)) {
+      std::ifstream list(task.path().string() + "/children");
+      pid_t c;
+      while (list >> c) out.push_back(c);
+    }
     return out;
   }
   for (const auto& e : std::filesystem::directory_iterator("/proc")) {
@@ -232,7 +236,10 @@ TEST(Sweep, AWorkerCrashIsRecordedAndTheSweepContinues) {
   const ScratchDir scratch;
   const std::string& dir = scratch.path();
   const std::string spec = slow_spec(dir, 4, 800);  // long points: a worker is mid-run when it is hit
-  const pid_t pid = spawn({"sweep", spec, "--out", dir + "/out", "--jobs", "1", "--no-plots"}, dir + "/log");
+  // One job with a time limit: each point in a child process of its own,
+  // one at a time, so the child running after the first row is mid-point.
+  const pid_t pid =
+      spawn({"sweep", spec, "--out", dir + "/out", "--jobs", "1", "--timeout", "600", "--no-plots"}, dir + "/log");
   ASSERT_TRUE(wait_rows(dir + "/out", 1)) << slurp(dir + "/log");
   bool killed = false;
   for (int tries = 0; tries < 2000 && !killed; ++tries) {
@@ -509,6 +516,29 @@ std::string kernel_spec(const std::string& dir) {
       << "    args: [buf:random:1024:1, buf:random:1024:2, buf:zeros:1024, s32:16, s32:16, s32:16, s32:8]\n"
       << "metrics: [\"*\"]\n";
   return path;
+}
+
+// One job runs the points in the driver (models::simulate); two run each in
+// a child process that sends its result through a pipe. The rows agree,
+// every metric and every stall included.
+TEST(Sweep, InProcessAndChildProcessPointsRecordTheSameRows) {
+  const ScratchDir scratch;
+  const std::string& dir = scratch.path();
+  const std::string spec = slow_spec(dir, 6, 40);
+  const CmdRun one = run({"sweep", spec, "--out", dir + "/one", "--jobs", "1", "--quiet", "--no-plots"});
+  ASSERT_EQ(one.status, 0) << one.out;
+  EXPECT_NE(one.out.find("on 1 worker:"), std::string::npos) << one.out;
+  const CmdRun two = run({"sweep", spec, "--out", dir + "/two", "--jobs", "2", "--quiet", "--no-plots"});
+  ASSERT_EQ(two.status, 0) << two.out;
+  ASSERT_EQ(data_rows(dir + "/one"), 6u);
+  EXPECT_EQ(sorted_rows(dir + "/one"), sorted_rows(dir + "/two"));
+  EXPECT_EQ(sorted_json(dir + "/one"), sorted_json(dir + "/two"));
+  const CmdRun kernels_one =
+      run({"sweep", kernel_spec(dir), "--out", dir + "/k1", "--jobs", "1", "--quiet", "--no-plots"});
+  const CmdRun kernels_two =
+      run({"sweep", kernel_spec(dir), "--out", dir + "/k2", "--jobs", "2", "--quiet", "--no-plots"});
+  ASSERT_EQ(kernels_one.status, kernels_two.status) << kernels_one.out << kernels_two.out;
+  EXPECT_EQ(sorted_rows(dir + "/k1"), sorted_rows(dir + "/k2"));
 }
 
 // `ptxfu sim` of one kernel_spec program: the same launch as its spec entry.

@@ -10,8 +10,8 @@
 #include "cli/check_cmd.h"
 #include "cli/eval_cmd.h"
 #include "cli/model_cmds.h"
-#include "cli/sweep_spec.h"
 #include "models/config.h"
+#include "sweep/spec.h"
 
 namespace ptxfu::cli {
 namespace {

@@ -12,7 +12,7 @@
 #include "models/config.h"
 #include "models/simulator.h"
 
-namespace ptxfu::cli::sweep {
+namespace ptxfu::sweep {
 
 // One parameter and the values it takes, in the order the spec gives them.
 // `base` (when the spec gives `base:` a list) is the first parameter; its
@@ -116,4 +116,4 @@ std::string builtin_program(const std::string& bench, const std::string& kind, u
 // 64-bit FNV-1a, as 16 hex digits.
 std::string hash_hex(const std::string& text);
 
-}  // namespace ptxfu::cli::sweep
+}  // namespace ptxfu::sweep

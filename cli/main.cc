@@ -87,19 +87,36 @@ bool load_mufu_tables(const std::string& dir, const char* sub) {
   }
 }
 
-int main(int argc, char** argv) {
-  CLI::App app{
-      "ptxfu: a bit-exact model of NVIDIA GPU arithmetic functional units. It checks PTX modules as ptxas\n"
-      "does, computes instructions bit-exactly, runs kernels and straight-line programs on a cycle-approximate\n"
-      "SM model, measures the model against published figures, sweeps design spaces and co-simulates the\n"
-      "reference RTL. `ptxfu SUBCOMMAND --help` explains each subcommand."};
-  app.formatter(std::make_shared<SummaryFormatter>());
-  app.set_version_flag("--version", std::string("ptxfu ") + PTXFU_VERSION);
-  app.require_subcommand(1);
+namespace {
 
+// Every subcommand's options, and the subcommand that holds them.
+struct Commands {
   ptxfu::cli::CheckOptions check;
   std::string check_input = "-";
-  CLI::App* check_cmd = app.add_subcommand(
+  CLI::App* check_cmd = nullptr;
+  ptxfu::cli::EvalOptions eval;
+  std::string eval_input = "-";
+  std::string eval_tables;
+  CLI::App* eval_cmd = nullptr;
+  ptxfu::cli::SimCmdOptions sim;
+  std::string sim_tables;
+  CLI::App* sim_cmd = nullptr;
+  ptxfu::cli::BenchCmdOptions bench;
+  CLI::App* bench_cmd = nullptr;
+  ptxfu::cli::SweepCmdOptions sweep;
+  CLI::App* sweep_cmd = nullptr;
+  ptxfu::cli::MmaCmdOptions mma;
+  CLI::App* mma_cmd = nullptr;
+#ifdef PTXFU_HAVE_COSIM
+  ptxfu::cosim::CosimOptions cosim;
+  CLI::App* cosim_cmd = nullptr;
+#endif
+};
+
+void add_check(CLI::App& app, Commands& c) {
+  auto& check = c.check;
+  auto& check_input = c.check_input;
+  CLI::App* check_cmd = c.check_cmd = app.add_subcommand(
       "check",
       "Check PTX for an sm target the way ptxas reads it.\n"
       "A module (any directive: .version, .target, .entry, .reg, ...): every statement, directive and symbol is\n"
@@ -108,10 +125,13 @@ int main(int argc, char** argv) {
       "`error: LINE:COL: MESSAGE` per statement. Messages use ptxas's words. Exit 1 if anything is rejected.");
   add_target_options(*check_cmd, check.target);
   check_cmd->add_option("FILE", check_input, "input file, or - for standard input (default)");
+}
 
-  ptxfu::cli::EvalOptions eval;
-  std::string eval_input = "-";
-  CLI::App* eval_cmd = app.add_subcommand(
+void add_eval(CLI::App& app, Commands& c) {
+  auto& eval = c.eval;
+  auto& eval_input = c.eval_input;
+  auto& eval_tables = c.eval_tables;
+  CLI::App* eval_cmd = c.eval_cmd = app.add_subcommand(
       "eval",
       "Compute PTX arithmetic instructions bit-exactly.\n"
       "Input: one instruction per line, the opcode as PTX spells it then the source operands as 0x bit patterns\n"
@@ -120,14 +140,16 @@ int main(int argc, char** argv) {
       "Blank lines and # or // comments give no output. Streams any input size in constant memory.");
   add_target_options(*eval_cmd, eval.target);
   eval_cmd->add_option("FILE", eval_input, "input file, or - for standard input (default)");
-  std::string eval_tables;
   eval_cmd->add_option(
       "--mufu-tables", eval_tables,
       "directory of another GPU's MUFU tables (tanh/ex2 f16/bf16, from tb/hw/mufu_dump.cu) that replace the\n"
       "built-in H100 outputs");
+}
 
-  ptxfu::cli::SimCmdOptions sim;
-  CLI::App* sim_cmd = app.add_subcommand(
+void add_sim(CLI::App& app, Commands& c) {
+  auto& sim = c.sim;
+  auto& sim_tables = c.sim_tables;
+  CLI::App* sim_cmd = c.sim_cmd = app.add_subcommand(
       "sim",
       "Run a PTX kernel (a file with an .entry, as nvcc writes it) on the cycle-approximate SM model: its CTAs\n"
       "launched as the config's limits allow, every lane computed exactly. Reports cycles, IPC, CTAs, unit\n"
@@ -167,12 +189,13 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1u, 255u));
   sim_cmd->add_flag("--profile", sim.profile,
                     "annotate the PTX listing per line: warp-instructions, active lanes, stall cycles by reason, unit");
-  std::string sim_tables;
   sim_cmd->add_option("--mufu-tables", sim_tables,
                       "directory of another GPU's MUFU tables that replace the built-in H100 outputs");
+}
 
-  ptxfu::cli::BenchCmdOptions bench;
-  CLI::App* bench_cmd = app.add_subcommand(
+void add_bench(CLI::App& app, Commands& c) {
+  auto& bench = c.bench;
+  CLI::App* bench_cmd = c.bench_cmd = app.add_subcommand(
       "bench",
       "Run the built-in microbenchmarks (a dependent chain and an independent stream per instruction class)\n"
       "and print the model's latency and throughput beside each config's published reference numbers.");
@@ -194,12 +217,11 @@ int main(int argc, char** argv) {
                  "the fidelity table: every reference of the config(s) measured as --form measures it, with the\n"
                  "ratio and the source")
       ->excludes(bench_form);
+}
 
-  ptxfu::cli::SweepCmdOptions sweep;
-  CLI::App* sweep_cmd = ptxfu::cli::add_sweep_subcommand(app, sweep);
-
-  ptxfu::cli::MmaCmdOptions mma;
-  CLI::App* mma_cmd = app.add_subcommand("mma", ptxfu::cli::kMmaHelp);
+void add_mma(CLI::App& app, Commands& c) {
+  auto& mma = c.mma;
+  CLI::App* mma_cmd = c.mma_cmd = app.add_subcommand("mma", ptxfu::cli::kMmaHelp);
   mma_cmd
       ->add_option(
           "--instruction", mma.instruction,
@@ -212,15 +234,11 @@ int main(int argc, char** argv) {
   mma_cmd->add_option("A", mma.a_path, "file of A (M x K)")->required();
   mma_cmd->add_option("B", mma.b_path, "file of B (K x N)")->required();
   mma_cmd->add_option("C", mma.c_path, "file of C (M x N)")->required();
+}
 
-#ifdef PTXFU_HAVE_COSIM
-  ptxfu::cosim::CosimOptions cosim;
-  CLI::App* cosim_cmd = app.add_subcommand("cosim", ptxfu::cosim::kCosimHelp);
-  ptxfu::cosim::add_cosim_options(*cosim_cmd, cosim);
-#endif
-
-  // An unknown subcommand is an error, with --help or without (CLI11 would
-  // print the top-level help for `ptxfu nosuch --help` and exit 0).
+// An unknown subcommand is an error, with --help or without (CLI11 would
+// print the top-level help for `ptxfu nosuch --help` and exit 0).
+bool known_subcommand(CLI::App& app, int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (argv[i][0] == '-') continue;
     const auto subcommands = app.get_subcommands([](CLI::App*) { return true; });
@@ -229,39 +247,69 @@ int main(int argc, char** argv) {
       for (const CLI::App* sub : subcommands) names += (names.empty() ? "" : ", ") + sub->get_name();
       std::cerr << "ptxfu: unknown subcommand '" << argv[i] << "' (the subcommands: " << names
                 << "; see ptxfu --help)\n";
-      return 2;
+      return false;
     }
     break;
   }
+  return true;
+}
 
-  CLI11_PARSE(app, argc, argv);
-
-  if (*eval_cmd) {
-    if (!load_mufu_tables(eval_tables, "eval")) return 2;
-    auto in = open_input(eval_input);
+// Runs the parsed subcommand.
+int dispatch(Commands& c) {
+  if (*c.eval_cmd) {
+    if (!load_mufu_tables(c.eval_tables, "eval")) return 2;
+    auto in = open_input(c.eval_input);
     if (!in) {
-      std::cerr << "ptxfu eval: cannot open '" << eval_input << "'\n";
+      std::cerr << "ptxfu eval: cannot open '" << c.eval_input << "'\n";
       return 2;
     }
-    return ptxfu::cli::run_eval(in.get(), stdout, std::cerr, eval);
+    return ptxfu::cli::run_eval(in.get(), stdout, std::cerr, c.eval);
   }
-  if (*mma_cmd) return ptxfu::cli::run_mma(mma, std::cout, std::cerr);
-  if (*sim_cmd && sim.rtl_half && sim_cmd->count("--mode") == 0) sim.style = "at";
-  if (*sim_cmd) return load_mufu_tables(sim_tables, "sim") ? ptxfu::cli::run_sim(sim, std::cout, std::cerr) : 2;
-  if (*bench_cmd) return ptxfu::cli::run_bench(bench, std::cout, std::cerr);
+  if (*c.mma_cmd) return ptxfu::cli::run_mma(c.mma, std::cout, std::cerr);
+  if (*c.sim_cmd && c.sim.rtl_half && c.sim_cmd->count("--mode") == 0) c.sim.style = "at";
+  if (*c.sim_cmd) return load_mufu_tables(c.sim_tables, "sim") ? ptxfu::cli::run_sim(c.sim, std::cout, std::cerr) : 2;
+  if (*c.bench_cmd) return ptxfu::cli::run_bench(c.bench, std::cout, std::cerr);
 #ifdef PTXFU_HAVE_COSIM
-  if (*cosim_cmd) return ptxfu::cosim::run_cosim(cosim, std::cout);
+  if (*c.cosim_cmd) return ptxfu::cosim::run_cosim(c.cosim, std::cout);
 #endif
-  if (*sweep_cmd) return ptxfu::cli::run_sweep_cmd(*sweep_cmd, sweep, std::cout, std::cerr);
+  if (*c.sweep_cmd) return ptxfu::cli::run_sweep_cmd(*c.sweep_cmd, c.sweep, std::cout, std::cerr);
 
-  if (*check_cmd) {
-    auto in = open_input(check_input);
+  if (*c.check_cmd) {
+    auto in = open_input(c.check_input);
     if (!in) {
-      std::cerr << "ptxfu check: cannot open '" << check_input << "'\n";
+      std::cerr << "ptxfu check: cannot open '" << c.check_input << "'\n";
       return 2;
     }
-    check.input_name = check_input == "-" ? "<stdin>" : check_input;
-    return ptxfu::cli::run_check(in.get(), std::cout, std::cerr, check);
+    c.check.input_name = c.check_input == "-" ? "<stdin>" : c.check_input;
+    return ptxfu::cli::run_check(in.get(), std::cout, std::cerr, c.check);
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "ptxfu: a bit-exact model of NVIDIA GPU arithmetic functional units. It checks PTX modules as ptxas\n"
+      "does, computes instructions bit-exactly, runs kernels and straight-line programs on a cycle-approximate\n"
+      "SM model, measures the model against published figures, sweeps design spaces and co-simulates the\n"
+      "reference RTL. `ptxfu SUBCOMMAND --help` explains each subcommand."};
+  app.formatter(std::make_shared<SummaryFormatter>());
+  app.set_version_flag("--version", std::string("ptxfu ") + PTXFU_VERSION);
+  app.require_subcommand(1);
+
+  Commands c;
+  add_check(app, c);
+  add_eval(app, c);
+  add_sim(app, c);
+  add_bench(app, c);
+  c.sweep_cmd = ptxfu::cli::add_sweep_subcommand(app, c.sweep);
+  add_mma(app, c);
+#ifdef PTXFU_HAVE_COSIM
+  c.cosim_cmd = app.add_subcommand("cosim", ptxfu::cosim::kCosimHelp);
+  ptxfu::cosim::add_cosim_options(*c.cosim_cmd, c.cosim);
+#endif
+  if (!known_subcommand(app, argc, argv)) return 2;
+  CLI11_PARSE(app, argc, argv);
+  return dispatch(c);
 }

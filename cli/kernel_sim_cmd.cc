@@ -13,139 +13,14 @@
 
 #include "models/simulator.h"
 #include "models/text_file.h"
-#include "util/splitmix64.h"
+#include "sweep/launch_args.h"
 
 namespace ptxfu::cli {
 namespace {
 
-using kernel::Arg;
 using kernel::KernelError;
-
-// One --arg buffer: 256 MiB (a single modelled SM runs far less data in
-// reasonable time; a sweep spec parses its buffers when it loads).
-constexpr size_t kMaxBufferBytes = size_t{256} << 20;
-
-bool parse_u64(std::string_view s, uint64_t& v) {
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2), base = 16;
-  if (s.empty()) return false;
-  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
-  return ec == std::errc() && ptr == s.data() + s.size();
-}
-
-bool parse_i64(std::string_view s, int64_t& v) {
-  const bool neg = !s.empty() && s[0] == '-';
-  uint64_t u = 0;
-  if (!parse_u64(neg ? s.substr(1) : s, u)) return false;
-  if (neg ? u > uint64_t{1} << 63 : u > uint64_t{INT64_MAX}) return false;
-  v = neg ? static_cast<int64_t>(0 - u) : static_cast<int64_t>(u);
-  return true;
-}
-
-}  // namespace
-
-kernel::Dim3 parse_dim3(std::string_view text, std::string_view option) {
-  uint32_t v[3] = {1, 1, 1};
-  size_t n = 0;
-  std::string_view rest = text;
-  while (true) {
-    const size_t comma = rest.find(',');
-    const std::string_view part = rest.substr(0, comma);
-    uint64_t x = 0;
-    if (n == 3 || !parse_u64(part, x) || x == 0 || x > 0xffffffffu)
-      throw KernelError(fmt::format("{} '{}': expected X[,Y[,Z]] of positive integers", option, text));
-    v[n++] = static_cast<uint32_t>(x);
-    if (comma == std::string_view::npos) break;
-    rest.remove_prefix(comma + 1);
-  }
-  return {v[0], v[1], v[2]};
-}
-
-Arg parse_arg(std::string_view spec, unsigned index, const kernel::Param& p) {
-  auto bad = [&](const std::string& why) {
-    return KernelError(
-        fmt::format("--arg {} '{}' for parameter {} ('.{} {}'): {}", index + 1, spec, index, p.type, p.name, why));
-  };
-  const size_t colon = spec.find(':');
-  if (colon == std::string_view::npos) throw bad("expected TYPE:VALUE (u32:1024, f32:0.5, buf:FILE, ...)");
-  const std::string_view type = spec.substr(0, colon), value = spec.substr(colon + 1);
-  if (type == "buf") {
-    if (value.substr(0, 6) == "zeros:" || value.substr(0, 7) == "random:") {
-      const bool random = value[0] == 'r';
-      std::string_view rest = value.substr(random ? 7 : 6);
-      uint64_t seed = 0;
-      if (random) {
-        const size_t c = rest.find(':');
-        if (c == std::string_view::npos || !parse_u64(rest.substr(c + 1), seed))
-          throw bad("expected buf:random:BYTES:SEED");
-        rest = rest.substr(0, c);
-      }
-      uint64_t bytes = 0;
-      if (!parse_u64(rest, bytes) || bytes == 0 || bytes > kMaxBufferBytes)
-        throw bad(fmt::format("expected a size of 1 to {} bytes", kMaxBufferBytes));
-      std::vector<uint8_t> data(bytes);
-      for (size_t i = 0; random && i < data.size(); i += 8) {
-        const uint64_t r = util::splitmix64(seed);
-        for (size_t b = 0; b < 8 && i + b < data.size(); ++b) data[i + b] = static_cast<uint8_t>(r >> (8 * b));
-      }
-      return Arg::buffer(std::move(data));
-    }
-    std::string text;
-    switch (models::read_text_file(std::string(value), kMaxBufferBytes, text)) {
-      case models::ReadStatus::cannot_open: throw bad("cannot open the file");
-      case models::ReadStatus::too_large: throw bad(fmt::format("the file is larger than {} bytes", kMaxBufferBytes));
-      case models::ReadStatus::ok: break;
-    }
-    if (text.empty()) throw bad("the file is empty");
-    return Arg::buffer(std::vector<uint8_t>(text.begin(), text.end()));
-  }
-  struct ScalarType {
-    std::string_view name;
-    unsigned bytes;
-    bool is_signed, floating;
-  };
-  static constexpr ScalarType kTypes[] = {
-      {"u8", 1, false, false},  {"s8", 1, true, false},  {"u16", 2, false, false}, {"s16", 2, true, false},
-      {"u32", 4, false, false}, {"s32", 4, true, false}, {"u64", 8, false, false}, {"s64", 8, true, false},
-      {"f32", 4, false, true},  {"f64", 8, false, true},
-  };
-  const ScalarType* t = nullptr;
-  for (const ScalarType& k : kTypes)
-    if (k.name == type) t = &k;
-  if (!t) throw bad(fmt::format("unknown type '{}' (u8..u64, s8..s64, f32, f64 or buf)", type));
-  const uint64_t mask = t->bytes == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * t->bytes)) - 1;
-  Arg a;
-  a.bytes = t->bytes;
-  a.kind = t->floating ? Arg::Kind::floating : Arg::Kind::integer;
-  uint64_t bits = 0;
-  if (value.size() > 2 && value[0] == '0' && (value[1] == 'x' || value[1] == 'X')) {  // raw bits, any type
-    if (!parse_u64(value, bits) || (bits & ~mask) != 0) throw bad(fmt::format("bits wider than {} bytes", t->bytes));
-  } else if (t->floating) {
-    const std::string v(value);
-    char* end = nullptr;
-    const double d = std::strtod(v.c_str(), &end);
-    if (v.empty() || end != v.c_str() + v.size()) throw bad("expected a number or 0x bits");
-    if (t->bytes == 4) {
-      if (std::isfinite(d) && std::fabs(d) > 3.4028234663852886e38)
-        throw bad("out of the f32 range");  // strtod then a narrowing cast would be undefined
-      bits = Arg::f32(static_cast<float>(d)).value;
-    } else {
-      bits = Arg::f64(d).value;
-    }
-  } else if (t->is_signed) {
-    int64_t v = 0;
-    const int64_t lo = t->bytes == 8 ? INT64_MIN : -(int64_t{1} << (8 * t->bytes - 1));
-    const int64_t hi = t->bytes == 8 ? INT64_MAX : (int64_t{1} << (8 * t->bytes - 1)) - 1;
-    if (!parse_i64(value, v) || v < lo || v > hi) throw bad(fmt::format("expected an integer {}..{}", lo, hi));
-    bits = static_cast<uint64_t>(v) & mask;
-  } else {
-    if (!parse_u64(value, bits) || (bits & ~mask) != 0) throw bad(fmt::format("expected an integer 0..{}", mask));
-  }
-  a.value = bits;
-  return a;
-}
-
-namespace {
+using sweep::parse_arg;
+using sweep::parse_dim3;
 
 std::vector<std::string_view> split_lines(std::string_view text);
 
@@ -368,91 +243,118 @@ int run_straight_line(const SimCmdOptions& o, std::string text, std::ostream& ou
   return sim_status(r);
 }
 
+// The launch --grid, --block, --shared-bytes and the --args describe.
+kernel::Launch launch_of(const SimCmdOptions& o, const kernel::Function& e) {
+  kernel::Launch launch;
+  launch.grid = parse_dim3(o.grid, "--grid");
+  launch.block = parse_dim3(o.block, "--block");
+  launch.shared_bytes = o.shared_bytes;
+  if (o.args.size() != e.params.size()) {
+    std::string list;
+    for (const kernel::Param& p : e.params) list += fmt::format("{}.{} {}", list.empty() ? "" : ", ", p.type, p.name);
+    throw KernelError(fmt::format("{}: '{}' takes {} parameter{} ({}); {} --arg given", o.program_path, e.name,
+                                  e.params.size(), e.params.size() == 1 ? "" : "s", list, o.args.size()));
+  }
+  for (size_t i = 0; i < o.args.size(); ++i)
+    launch.args.push_back(parse_arg(o.args[i], static_cast<unsigned>(i), e.params[i]));
+  return launch;
+}
+
+// What a kernel's run reports, as JSON or as text.
+struct KernelRun {
+  const SimCmdOptions& o;
+  const models::ArchConfig& config;
+  const kernel::Kernel& k;
+  const models::SimJob& job;
+  const models::SimResult& r;
+  std::vector<std::string> written;  // --out-dir files
+};
+
+void print_kernel_json(const KernelRun& run, std::ostream& out) {
+  const auto& [o, config, k, job, r, written] = run;
+  nlohmann::json j;
+  j["config"] = config.name;
+  j["kernel"] = o.program_path;
+  j["entry"] = std::string(k.entry().name);
+  j["grid"] = {job.launch.grid.x, job.launch.grid.y, job.launch.grid.z};
+  j["block"] = {job.launch.block.x, job.launch.block.y, job.launch.block.z};
+  j["mode"] = o.style;
+  j["cycles"] = r.cycles;
+  j["warp_instructions"] = r.warp_instructions;
+  j["ipc"] = r.ipc;
+  j["ctas"] = r.ctas;
+  j["residency"] = {{"ctas", r.residency.ctas},
+                    {"limit", r.residency.limit},
+                    {"warps_per_cta", r.residency.warps_per_cta},
+                    {"registers_per_thread", r.residency.registers_per_thread},
+                    {"shared_bytes_per_cta", r.residency.shared_per_cta}};
+  add_pipes_and_stalls(r, j);
+  j["outputs"] = written;
+  add_rtl_cosim_json(r, j);
+  if (o.profile) j["lines"] = profile_json(k, r);
+  j["host_seconds"] = r.host_seconds;
+  out << j.dump(2) << "\n";
+}
+
+void print_kernel_text(const KernelRun& run, std::ostream& out) {
+  const auto& [o, config, k, job, r, written] = run;
+  out << fmt::format("ptxfu sim: {} '{}' on {} ({}), grid ({},{},{}) x block ({},{},{}), {}\n", o.program_path,
+                     k.entry().name, config.name, config.description, job.launch.grid.x, job.launch.grid.y,
+                     job.launch.grid.z, job.launch.block.x, job.launch.block.y, job.launch.block.z,
+                     o.style == "lt" ? "loosely timed" : "approximately timed");
+  out << fmt::format(
+      "  cycles             {}\n  warp instructions  {}\n  IPC                {:.3f} (warp-instructions per cycle, "
+      "whole SM)\n  CTAs               {} ({} resident at once, limited by {}; {} warps, {} registers per thread, "
+      "{} bytes of shared memory each)\n",
+      r.cycles, r.warp_instructions, r.ipc, r.ctas, r.residency.ctas, r.residency.limit, r.residency.warps_per_cta,
+      r.residency.registers_per_thread, r.residency.shared_per_cta);
+  print_pipes_and_stalls(r, out);
+  for (const std::string& path : written) out << "  wrote " << path << "\n";
+  print_rtl_cosim(job, r, out);
+  if (o.profile) print_profile(k, r, out);
+  out << fmt::format("  host time {:.4f} s\n", r.host_seconds);
+}
+
+// A file with an .entry: the kernel launched as the options say.
+int run_kernel(const SimCmdOptions& o, std::string text, std::ostream& out, std::ostream& err) {
+  const models::ArchConfig config = o.config_path ? models::load_config(*o.config_path) : models::default_config();
+  kernel::LoadOptions load;
+  load.entry = o.entry;
+  const kernel::Kernel k = kernel::load_kernel(std::move(text), o.program_path, load);
+  models::SimJob job;
+  job.config = &config;
+  job.kernel = &k;
+  job.launch = launch_of(o, k.entry());
+  job.registers_per_thread = o.registers_per_thread;
+  job.max_cycles = o.max_cycles;
+  if (!apply_sim_options(o, job, err)) return 2;
+  models::SimResult r = models::simulate({job}).front();
+  if (!r.ok) {
+    err << "ptxfu sim: " << r.error << "\n";
+    return 1;
+  }
+  KernelRun run{o, config, k, job, r, {}};
+  if (!o.out_dir.empty()) write_buffers(o.out_dir, r.memory, run.written);
+  if (o.json)
+    print_kernel_json(run, out);
+  else
+    print_kernel_text(run, out);
+  return sim_status(r);
+}
+
 }  // namespace
 
 int run_kernel_sim(const SimCmdOptions& o, std::string text, std::ostream& out, std::ostream& err) {
   try {
-    if (!kernel::defines_functions(text)) {
-      if (!o.entry.empty() || o.grid != "1" || o.block != "1" || !o.args.empty() || !o.out_dir.empty() ||
-          o.shared_bytes || o.registers_per_thread) {
-        err << "ptxfu sim: " << o.program_path
-            << ": --entry, --grid, --block, --arg, --out-dir, --shared-bytes and --regs-per-thread need a kernel (a "
-               "file with an .entry); this file is a straight-line program\n";
-        return 2;
-      }
-      return run_straight_line(o, std::move(text), out, err);
+    if (kernel::defines_functions(text)) return run_kernel(o, std::move(text), out, err);
+    if (!o.entry.empty() || o.grid != "1" || o.block != "1" || !o.args.empty() || !o.out_dir.empty() ||
+        o.shared_bytes || o.registers_per_thread) {
+      err << "ptxfu sim: " << o.program_path
+          << ": --entry, --grid, --block, --arg, --out-dir, --shared-bytes and --regs-per-thread need a kernel (a "
+             "file with an .entry); this file is a straight-line program\n";
+      return 2;
     }
-    const models::ArchConfig config = o.config_path ? models::load_config(*o.config_path) : models::default_config();
-    kernel::LoadOptions load;
-    load.entry = o.entry;
-    const kernel::Kernel k = kernel::load_kernel(std::move(text), o.program_path, load);
-    const kernel::Function& e = k.entry();
-    models::SimJob job;
-    job.config = &config;
-    job.kernel = &k;
-    job.launch.grid = parse_dim3(o.grid, "--grid");
-    job.launch.block = parse_dim3(o.block, "--block");
-    job.launch.shared_bytes = o.shared_bytes;
-    if (o.args.size() != e.params.size()) {
-      std::string list;
-      for (const kernel::Param& p : e.params) list += fmt::format("{}.{} {}", list.empty() ? "" : ", ", p.type, p.name);
-      throw KernelError(fmt::format("{}: '{}' takes {} parameter{} ({}); {} --arg given", o.program_path, e.name,
-                                    e.params.size(), e.params.size() == 1 ? "" : "s", list, o.args.size()));
-    }
-    for (size_t i = 0; i < o.args.size(); ++i)
-      job.launch.args.push_back(parse_arg(o.args[i], static_cast<unsigned>(i), e.params[i]));
-    job.registers_per_thread = o.registers_per_thread;
-    job.max_cycles = o.max_cycles;
-    if (!apply_sim_options(o, job, err)) return 2;
-    models::SimResult r = models::simulate({job}).front();
-    if (!r.ok) {
-      err << "ptxfu sim: " << r.error << "\n";
-      return 1;
-    }
-    std::vector<std::string> written;
-    if (!o.out_dir.empty()) write_buffers(o.out_dir, r.memory, written);
-
-    if (o.json) {
-      nlohmann::json j;
-      j["config"] = config.name;
-      j["kernel"] = o.program_path;
-      j["entry"] = std::string(e.name);
-      j["grid"] = {job.launch.grid.x, job.launch.grid.y, job.launch.grid.z};
-      j["block"] = {job.launch.block.x, job.launch.block.y, job.launch.block.z};
-      j["mode"] = o.style;
-      j["cycles"] = r.cycles;
-      j["warp_instructions"] = r.warp_instructions;
-      j["ipc"] = r.ipc;
-      j["ctas"] = r.ctas;
-      j["residency"] = {{"ctas", r.residency.ctas},
-                        {"limit", r.residency.limit},
-                        {"warps_per_cta", r.residency.warps_per_cta},
-                        {"registers_per_thread", r.residency.registers_per_thread},
-                        {"shared_bytes_per_cta", r.residency.shared_per_cta}};
-      add_pipes_and_stalls(r, j);
-      j["outputs"] = written;
-      add_rtl_cosim_json(r, j);
-      if (o.profile) j["lines"] = profile_json(k, r);
-      j["host_seconds"] = r.host_seconds;
-      out << j.dump(2) << "\n";
-      return sim_status(r);
-    }
-    out << fmt::format("ptxfu sim: {} '{}' on {} ({}), grid ({},{},{}) x block ({},{},{}), {}\n", o.program_path,
-                       e.name, config.name, config.description, job.launch.grid.x, job.launch.grid.y, job.launch.grid.z,
-                       job.launch.block.x, job.launch.block.y, job.launch.block.z,
-                       o.style == "lt" ? "loosely timed" : "approximately timed");
-    out << fmt::format(
-        "  cycles             {}\n  warp instructions  {}\n  IPC                {:.3f} (warp-instructions per cycle, "
-        "whole SM)\n  CTAs               {} ({} resident at once, limited by {}; {} warps, {} registers per thread, "
-        "{} bytes of shared memory each)\n",
-        r.cycles, r.warp_instructions, r.ipc, r.ctas, r.residency.ctas, r.residency.limit, r.residency.warps_per_cta,
-        r.residency.registers_per_thread, r.residency.shared_per_cta);
-    print_pipes_and_stalls(r, out);
-    for (const std::string& path : written) out << "  wrote " << path << "\n";
-    print_rtl_cosim(job, r, out);
-    if (o.profile) print_profile(k, r, out);
-    out << fmt::format("  host time {:.4f} s\n", r.host_seconds);
-    return sim_status(r);
+    return run_straight_line(o, std::move(text), out, err);
   } catch (const kernel::KernelError& ex) {
     err << "ptxfu sim: " << ex.what() << "\n";
   } catch (const models::ConfigError& ex) {

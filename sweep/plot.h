@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/sweep_results.h"
+#include "sweep/results.h"
 
-namespace ptxfu::cli::sweep {
+namespace ptxfu::sweep {
 
 struct PlotReport {
   std::vector<std::string> files;  // images written
@@ -21,4 +21,4 @@ struct PlotReport {
 // Only rows whose key is in `keys` (empty: all rows) are drawn.
 PlotReport draw_plots(const std::string& dir, const Manifest& m, const Table& t, const std::set<std::string>& keys);
 
-}  // namespace ptxfu::cli::sweep
+}  // namespace ptxfu::sweep

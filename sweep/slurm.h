@@ -5,14 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "cli/sweep_cmd.h"
-#include "cli/sweep_spec.h"
+#include "sweep/run.h"
+#include "sweep/spec.h"
 
-namespace ptxfu::cli::sweep {
+namespace ptxfu::sweep {
 
 // Writes OUT/sweep.sbatch and OUT/merge.sbatch and prints how to submit them.
-int emit_slurm(const Spec& spec, const SweepCmdOptions& o, const std::string& out_dir, std::ostream& out,
-               std::ostream& err);
+int emit_slurm(const Spec& spec, const RunOptions& o, const std::string& out_dir, std::ostream& out, std::ostream& err);
 
 // Merges the results of shard directories into OUT (rows deduplicated by
 // key, an ok row preferred over a failed one) and plots them.
@@ -22,4 +21,4 @@ int merge(const std::vector<std::string>& dirs, const std::string& out_dir, bool
 // This executable's absolute path (for scripts that call it back).
 std::string self_exe();
 
-}  // namespace ptxfu::cli::sweep
+}  // namespace ptxfu::sweep

@@ -18,9 +18,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/sweep_spec.h"
+#include "sweep/spec.h"
 
-namespace ptxfu::cli::sweep {
+namespace ptxfu::sweep {
 
 class StoreError : public std::runtime_error {
  public:
@@ -99,4 +99,4 @@ class Store {
   int jsonl_fd_ = -1;
 };
 
-}  // namespace ptxfu::cli::sweep
+}  // namespace ptxfu::sweep

@@ -1,4 +1,4 @@
-#include "cli/sweep_results.h"
+#include "sweep/results.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 
 #include <fmt/format.h>
 
-namespace ptxfu::cli::sweep {
+namespace ptxfu::sweep {
 namespace {
 
 std::string errno_text() { return std::strerror(errno); }
@@ -376,4 +376,4 @@ void Store::append(const std::vector<std::string>& row, const nlohmann::ordered_
   table_.rows.push_back(row);
 }
 
-}  // namespace ptxfu::cli::sweep
+}  // namespace ptxfu::sweep

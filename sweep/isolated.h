@@ -1,0 +1,39 @@
+// One point's simulation, in this process or in a child process.
+//
+// models::simulate() runs any number of simulations one after another in one
+// process, and that is how a sweep runs with one job. A child process is
+// needed only where the process itself is the boundary: SystemC keeps one
+// simulation context per process, so points run side by side on several
+// cores each need a process of their own; and a point that crashes, or runs
+// past the sweep's --timeout, must be ended without ending the sweep.
+// simulate_isolated() is the one place that forks; it returns what
+// simulate_one() would have returned.
+#pragma once
+#include <atomic>
+#include <mutex>
+
+#include "models/simulator.h"
+
+namespace ptxfu::sweep {
+
+// models::simulate() of one job; an exception becomes a failed result
+// (ok false, error "simulation failed: ...").
+models::SimResult simulate_one(const models::SimJob& job);
+
+struct Isolation {
+  double timeout_s = 0;                          // 0: none; past it the child is killed: "timed out after T s"
+  const std::atomic<int>* stop = nullptr;        // non-zero: end the child now (the result is then not a point's)
+  std::unique_lock<std::mutex>* held = nullptr;  // released once the child exists (see simulate_isolated)
+};
+
+// simulate_one(job) in a forked child. The result comes back whole but for
+// what a sweep does not record: the buffers (memory), issue records,
+// per-line profile and registers stay in the child. A child that dies, sends
+// nothing readable or is timed out gives a failed result saying so ("worker
+// killed by signal 11 (Segmentation fault)"). The child has a parent-death
+// signal, so it never outlives its parent thread. Callers on several threads
+// hold one mutex while they build jobs and pass it as `held`: fork() then
+// copies no thread of theirs mid-way through a library call.
+models::SimResult simulate_isolated(const models::SimJob& job, const Isolation& isolation);
+
+}  // namespace ptxfu::sweep

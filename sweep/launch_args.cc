@@ -1,0 +1,149 @@
+#include "sweep/launch_args.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include <fmt/format.h>
+#include <fstream>
+
+#include "models/text_file.h"
+#include "util/splitmix64.h"
+
+namespace ptxfu::sweep {
+namespace {
+
+using kernel::Arg;
+using kernel::KernelError;
+
+// One --arg buffer: 256 MiB (a single modelled SM runs far less data in
+// reasonable time; a sweep spec parses its buffers when it loads).
+constexpr size_t kMaxBufferBytes = size_t{256} << 20;
+
+bool parse_u64(std::string_view s, uint64_t& v) {
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2), base = 16;
+  if (s.empty()) return false;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  return ec == std::errc() && ptr == s.data() + s.size();
+}
+
+bool parse_i64(std::string_view s, int64_t& v) {
+  const bool neg = !s.empty() && s[0] == '-';
+  uint64_t u = 0;
+  if (!parse_u64(neg ? s.substr(1) : s, u)) return false;
+  if (neg ? u > uint64_t{1} << 63 : u > uint64_t{INT64_MAX}) return false;
+  v = neg ? static_cast<int64_t>(0 - u) : static_cast<int64_t>(u);
+  return true;
+}
+
+// buf:zeros:BYTES, buf:random:BYTES:SEED or buf:FILE (`value` is what
+// follows buf:); `bad` makes the error naming the argument.
+template <typename Bad>
+Arg buffer_arg(std::string_view value, const Bad& bad) {
+  if (value.substr(0, 6) == "zeros:" || value.substr(0, 7) == "random:") {
+    const bool random = value[0] == 'r';
+    std::string_view rest = value.substr(random ? 7 : 6);
+    uint64_t seed = 0;
+    if (random) {
+      const size_t c = rest.find(':');
+      if (c == std::string_view::npos || !parse_u64(rest.substr(c + 1), seed))
+        throw bad("expected buf:random:BYTES:SEED");
+      rest = rest.substr(0, c);
+    }
+    uint64_t bytes = 0;
+    if (!parse_u64(rest, bytes) || bytes == 0 || bytes > kMaxBufferBytes)
+      throw bad(fmt::format("expected a size of 1 to {} bytes", kMaxBufferBytes));
+    std::vector<uint8_t> data(bytes);
+    for (size_t i = 0; random && i < data.size(); i += 8) {
+      const uint64_t r = util::splitmix64(seed);
+      for (size_t b = 0; b < 8 && i + b < data.size(); ++b) data[i + b] = static_cast<uint8_t>(r >> (8 * b));
+    }
+    return Arg::buffer(std::move(data));
+  }
+  std::string text;
+  switch (models::read_text_file(std::string(value), kMaxBufferBytes, text)) {
+    case models::ReadStatus::cannot_open: throw bad("cannot open the file");
+    case models::ReadStatus::too_large: throw bad(fmt::format("the file is larger than {} bytes", kMaxBufferBytes));
+    case models::ReadStatus::ok: break;
+  }
+  if (text.empty()) throw bad("the file is empty");
+  return Arg::buffer(std::vector<uint8_t>(text.begin(), text.end()));
+}
+
+}  // namespace
+
+kernel::Dim3 parse_dim3(std::string_view text, std::string_view option) {
+  uint32_t v[3] = {1, 1, 1};
+  size_t n = 0;
+  std::string_view rest = text;
+  while (true) {
+    const size_t comma = rest.find(',');
+    const std::string_view part = rest.substr(0, comma);
+    uint64_t x = 0;
+    if (n == 3 || !parse_u64(part, x) || x == 0 || x > 0xffffffffu)
+      throw KernelError(fmt::format("{} '{}': expected X[,Y[,Z]] of positive integers", option, text));
+    v[n++] = static_cast<uint32_t>(x);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return {v[0], v[1], v[2]};
+}
+
+Arg parse_arg(std::string_view spec, unsigned index, const kernel::Param& p) {
+  auto bad = [&](const std::string& why) {
+    return KernelError(
+        fmt::format("--arg {} '{}' for parameter {} ('.{} {}'): {}", index + 1, spec, index, p.type, p.name, why));
+  };
+  const size_t colon = spec.find(':');
+  if (colon == std::string_view::npos) throw bad("expected TYPE:VALUE (u32:1024, f32:0.5, buf:FILE, ...)");
+  const std::string_view type = spec.substr(0, colon), value = spec.substr(colon + 1);
+  if (type == "buf") return buffer_arg(value, bad);
+  struct ScalarType {
+    std::string_view name;
+    unsigned bytes;
+    bool is_signed, floating;
+  };
+  static constexpr ScalarType kTypes[] = {
+      {"u8", 1, false, false},  {"s8", 1, true, false},  {"u16", 2, false, false}, {"s16", 2, true, false},
+      {"u32", 4, false, false}, {"s32", 4, true, false}, {"u64", 8, false, false}, {"s64", 8, true, false},
+      {"f32", 4, false, true},  {"f64", 8, false, true},
+  };
+  const ScalarType* t = nullptr;
+  for (const ScalarType& k : kTypes)
+    if (k.name == type) t = &k;
+  if (!t) throw bad(fmt::format("unknown type '{}' (u8..u64, s8..s64, f32, f64 or buf)", type));
+  const uint64_t mask = t->bytes == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * t->bytes)) - 1;
+  Arg a;
+  a.bytes = t->bytes;
+  a.kind = t->floating ? Arg::Kind::floating : Arg::Kind::integer;
+  uint64_t bits = 0;
+  if (value.size() > 2 && value[0] == '0' && (value[1] == 'x' || value[1] == 'X')) {  // raw bits, any type
+    if (!parse_u64(value, bits) || (bits & ~mask) != 0) throw bad(fmt::format("bits wider than {} bytes", t->bytes));
+  } else if (t->floating) {
+    const std::string v(value);
+    char* end = nullptr;
+    const double d = std::strtod(v.c_str(), &end);
+    if (v.empty() || end != v.c_str() + v.size()) throw bad("expected a number or 0x bits");
+    if (t->bytes == 4) {
+      if (std::isfinite(d) && std::fabs(d) > 3.4028234663852886e38)
+        throw bad("out of the f32 range");  // strtod then a narrowing cast would be undefined
+      bits = Arg::f32(static_cast<float>(d)).value;
+    } else {
+      bits = Arg::f64(d).value;
+    }
+  } else if (t->is_signed) {
+    int64_t v = 0;
+    const int64_t lo = t->bytes == 8 ? INT64_MIN : -(int64_t{1} << (8 * t->bytes - 1));
+    const int64_t hi = t->bytes == 8 ? INT64_MAX : (int64_t{1} << (8 * t->bytes - 1)) - 1;
+    if (!parse_i64(value, v) || v < lo || v > hi) throw bad(fmt::format("expected an integer {}..{}", lo, hi));
+    bits = static_cast<uint64_t>(v) & mask;
+  } else {
+    if (!parse_u64(value, bits) || (bits & ~mask) != 0) throw bad(fmt::format("expected an integer 0..{}", mask));
+  }
+  a.value = bits;
+  return a;
+}
+
+}  // namespace ptxfu::sweep
