@@ -250,7 +250,7 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
     uses_carry_.push_back(in.kind == kernel::Kind::arith && (isa::reads_carry(in.form) || isa::writes_carry(in.form)));
   parts_.resize(n_parts);
   slots_.resize(size_t{config_.max_warps});
-  recheck_at_.resize(slots_.size());
+  watch_.resize(slots_.size());
   grid_ctas_ = job.launch.grid.count();
   SC_HAS_PROCESS(KernelSm);
   SC_THREAD(run);
@@ -279,7 +279,7 @@ bool KernelSm::launch_one() {
     while (slots_[free_slot].used) ++free_slot;  // residency() leaves room for every warp
     Slot& s = slots_[free_slot];
     s = Slot{};
-    recheck_at_[free_slot] = 0;
+    wake(free_slot);
     s.used = true;
     s.cta = cta_index;
     s.warp = &w;
@@ -338,6 +338,11 @@ void KernelSm::retire_and_launch(uint64_t t, uint64_t& next) {
       if (parts_[slots_[s].part].last == s) parts_[slots_[s].part].last = kNone;
       slots_[s].used = false;
     }
+    for (Part& part : parts_)  // the last issuer's place moved, or it left
+      if (part.last_pos != kNone) {
+        const auto it = std::find(part.warps.begin(), part.warps.end(), part.last);
+        part.last_pos = it == part.warps.end() ? kNone : static_cast<size_t>(it - part.warps.begin());
+      }
     ++ctas_done_;
     --exited_ctas_;
     // The CTAs behind it move down one place: the slots name them by index.
@@ -362,7 +367,7 @@ WarpStall KernelSm::check(Slot& s, uint64_t t, uint64_t& until, bool& known) con
   const kernel::Warp& w = *s.warp;
   if (w.done()) return WarpStall::idle;
   // A barrier ends when another warp arrives, a held branch when its unit
-  // answers: complete() then wakes the warp (recheck_at_ = 0).
+  // answers: complete() then wakes the warp (wake()).
   if (w.waiting()) return WarpStall::barrier;
   if (s.holds > 0) return WarpStall::control;
   auto later = [&](uint64_t when) { wait_until(when, t, until, known); };
@@ -411,51 +416,74 @@ WarpStall KernelSm::check_operands(const Slot& s, uint32_t pc, uint64_t t, uint6
   return WarpStall::not_selected;
 }
 
-bool KernelSm::issue_cycle(uint64_t t, uint64_t& next_change) {
+size_t KernelSm::consider(size_t slot, uint64_t t) {
+  Watch& watch = watch_[slot];
+  Slot& s = slots_[slot];
+  uint64_t until = kNever;
+  bool known = true;
+  set_reason(s, check(s, t, until, known), t);
+  const bool ready = s.reason == WarpStall::not_selected;
+  watch.recheck_at = known && !ready ? until : 0;
+  watch.wake = until;
+  watch.ready_unit = ready ? static_cast<uint8_t>(timing_[s.warp->pc()].unit) : kNoUnit;
+  return ready ? slot : kNone;
+}
+
+size_t KernelSm::pick(const Part& part, uint64_t t) {
+  const size_t n = part.warps.size();
+  size_t chosen = kNone, chosen_pos = kNone;
+  // A warp blocked until a known cycle stays blocked, for the same reason,
+  // until then: nothing it waits for can come sooner. A warp found ready
+  // that has not issued since stays ready while its unit is free: its
+  // reason (not_selected) holds and needs no look.
+  auto visit = [&](size_t pos) {
+    const size_t slot = part.warps[pos];
+    const Watch& watch = watch_[slot];
+    if (watch.recheck_at > t) return;
+    const bool ready =
+        watch.ready_unit != kNoUnit && part.unit_free_at[watch.ready_unit] <= t ? true : consider(slot, t) != kNone;
+    if (ready && chosen == kNone) chosen = slot, chosen_pos = pos;
+  };
+  const size_t last_pos = part.last_pos;
+  if (config_.scheduler == SchedulerPolicy::gto) {
+    // GTO: the last warp, then the oldest.
+    if (last_pos != kNone) visit(last_pos);
+    for (size_t pos = 0; pos < n; ++pos)
+      if (pos != last_pos) visit(pos);
+  } else {
+    // LRR: round-robin after the last.
+    const size_t start = last_pos != kNone ? (last_pos + 1) % n : 0;
+    for (size_t i = 0, pos = start; i < n; ++i, pos = pos + 1 == n ? 0 : pos + 1) visit(pos);
+  }
+  picked_pos_ = chosen_pos;
+  return chosen;
+}
+
+uint64_t KernelSm::earliest_wake() const {
+  uint64_t next = kNever;
+  for (const Part& part : parts_)
+    for (size_t slot : part.warps) next = std::min(next, watch_[slot].wake);
+  return next;
+}
+
+bool KernelSm::issue_cycle(uint64_t t, uint64_t& next) {
   bool any = false;
-  uint64_t next = next_change;  // in a register, not through the reference
-  for (unsigned p = 0; p < parts_.size(); ++p) {
-    Part& part = parts_[p];
-    for (unsigned k = 0; k < config_.issue_width; ++k) {
-      const size_t n = part.warps.size();
-      if (n == 0) break;
-      // GTO: the last warp, then the oldest; LRR: round-robin after the last.
-      size_t start = 0;
-      const auto last_it = std::find(part.warps.begin(), part.warps.end(), part.last);
-      const size_t last_pos = last_it == part.warps.end() ? kNone : static_cast<size_t>(last_it - part.warps.begin());
-      if (config_.scheduler == SchedulerPolicy::lrr && last_pos != kNone) start = (last_pos + 1) % n;
-      size_t chosen = kNone;
-      auto consider = [&](size_t slot) {
-        // A warp blocked until a known cycle stays blocked, for the same
-        // reason, until then: nothing it waits for can come sooner.
-        if (recheck_at_[slot] > t) {
-          next = std::min(next, recheck_at_[slot]);
-          return;
-        }
-        Slot& s = slots_[slot];
-        uint64_t until = kNever;
-        bool known = true;
-        set_reason(s, check(s, t, until, known), t);
-        recheck_at_[slot] = known && s.reason != WarpStall::not_selected ? until : 0;
-        if (until != kNever) next = std::min(next, until);
-        if (s.reason == WarpStall::not_selected && chosen == kNone) chosen = slot;
-      };
-      if (config_.scheduler == SchedulerPolicy::gto && last_pos != kNone) consider(part.warps[last_pos]);
-      for (size_t i = 0, pos = start; i < n; ++i, pos = pos + 1 == n ? 0 : pos + 1) {
-        if (config_.scheduler == SchedulerPolicy::gto && pos == last_pos) continue;
-        consider(part.warps[pos]);
-      }
+  for (Part& part : parts_) {
+    for (unsigned k = 0; k < config_.issue_width && !part.warps.empty(); ++k) {
+      const size_t chosen = pick(part, t);
       if (chosen == kNone) break;
+      part.last_pos = picked_pos_;
       issue(chosen, t);
       part.issued_cycle = t;
       set_reason(slots_[chosen], WarpStall::kCount, t);  // issued
-      recheck_at_[chosen] = 0;
+      wake(chosen);
       any = true;
-      if (!error_.empty()) break;
+      if (!error_.empty()) return any;
     }
-    if (!error_.empty()) break;
   }
-  next_change = next;
+  // Only a cycle without any issue needs the next one that may change
+  // (every warp was looked at once in it): each warp's last look says when.
+  if (!any) next = std::min(next, earliest_wake());
   return any;
 }
 
@@ -630,7 +658,7 @@ void KernelSm::complete(Txn& txn, uint64_t cycle, bool pending) {
   // A warp goes on after the latest of the branches and barriers that hold it.
   auto hold = [&](size_t slot) {
     Slot& w = slots_[slot];
-    recheck_at_[slot] = 0;  // what it waited for without a known cycle is here
+    wake(slot);  // what it waited for without a known cycle is here
     if (pending) {
       ++w.holds;
       return;

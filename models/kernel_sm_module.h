@@ -44,6 +44,7 @@ class KernelSm : public sc_core::sc_module {
   static constexpr uint64_t kNever = ~uint64_t{0};
   static constexpr size_t kNone = ~size_t{0};
   static constexpr uint32_t kNoPc = ~uint32_t{0};
+  static constexpr uint8_t kNoUnit = 0xff;
 
   // The scoreboard's view of one register of a warp.
   struct RegisterState {
@@ -86,6 +87,7 @@ class KernelSm : public sc_core::sc_module {
   struct Part {
     std::vector<size_t> warps;       // slots, oldest first
     size_t last = kNone;             // the slot issued last
+    size_t last_pos = kNone;         // its place in `warps`
     uint64_t issued_cycle = kNever;  // the last cycle it issued in
     std::array<uint64_t, kNumUnits> unit_free_at{};
     // Its warps by `reason` (the last entry: issued this cycle).
@@ -105,6 +107,17 @@ class KernelSm : public sc_core::sc_module {
   // One cycle's issue decisions on every sub-partition; returns whether any
   // issued and lowers `next` to the next cycle anything blocking changes.
   bool issue_cycle(uint64_t t, uint64_t& next);
+  // The warp the policy picks in `part` at t (kNone: none is ready; its
+  // place in picked_pos_), every warp's reason brought up to date.
+  size_t pick(const Part& part, uint64_t t);
+  // check() and set_reason() for `slot`, its Watch updated: the slot when
+  // it is ready, else kNone.
+  size_t consider(size_t slot, uint64_t t);
+  // The earliest cycle a warp's last look said may change anything.
+  uint64_t earliest_wake() const;
+  // Something the slot waits for without a known cycle has come, or it
+  // issued: the scheduler looks at it in full next time.
+  void wake(size_t slot) { watch_[slot] = Watch{}; }
   // Why the slot cannot issue at t (not_selected when it can); `until`: the
   // first cycle that may change, `known`: whether that is all it waits for.
   // A warp that waits for `when` (kNever: a cycle not known yet), seen at
@@ -151,9 +164,17 @@ class KernelSm : public sc_core::sc_module {
   // A straight-line program's registers at its end: [warp][slot][lane].
   std::vector<std::vector<std::vector<uint64_t>>> final_registers_;
   std::vector<Slot> slots_;
-  // Per slot: its `reason` holds until then. Apart from the slots, as the
-  // scheduler reads it for every warp every cycle and little else of them.
-  std::vector<uint64_t> recheck_at_;
+  // What the scheduler reads of every warp every cycle, apart from the
+  // slots: from its last look (consider()), its `reason` holds until
+  // recheck_at; `wake`: the first cycle that may change it; `ready_unit`: it
+  // was ready for this unit (kNoUnit: not ready).
+  struct Watch {
+    uint64_t recheck_at = 0;
+    uint64_t wake = kNever;
+    uint8_t ready_unit = kNoUnit;
+  };
+  std::vector<Watch> watch_;
+  size_t picked_pos_ = kNone;
   std::vector<CtaSlot> ctas_;
   std::vector<Part> parts_;
   uint64_t next_cta_ = 0, grid_ctas_ = 0, ctas_done_ = 0;
