@@ -8,6 +8,7 @@
 #include "isa/instr.h"
 #include "models/kernel_sm_module.h"
 #include "models/simulator.h"
+#include "util/bits.h"
 
 #include <tlm_utils/tlm_quantumkeeper.h>
 
@@ -121,7 +122,6 @@ Residency residency(const ArchConfig& c, const kernel::Kernel& k, const kernel::
 namespace {
 
 uint64_t now_cycles() { return to_cycles(sc_time_stamp()); }
-sc_time at_cycle(uint64_t n) { return kCycle * static_cast<double>(n); }
 
 // The distinct values of v[0, n), in order, at its front; their count. Lanes
 // mostly access in address order: then one pass, without the sort.
@@ -148,8 +148,8 @@ unsigned transactions(const kernel::StepResult& r, const kernel::Inst& in, const
   if (r.space == kernel::Space::shared) {
     const uint64_t banks = m.shared_banks, bank_mask = (banks & (banks - 1)) == 0 ? banks - 1 : 0;
     // A wide access moves at most banks * 4 bytes per pass.
-    const unsigned passes = static_cast<unsigned>(
-        (static_cast<uint64_t>(__builtin_popcount(lanes)) * bytes + 4 * m.shared_banks - 1) / (4 * m.shared_banks));
+    const unsigned passes = static_cast<unsigned>((uint64_t{util::popcount32(lanes)} * bytes + 4 * m.shared_banks - 1) /
+                                                  (4 * m.shared_banks));
     if (bytes <= 4 && bank_mask != 0) {  // (the config keeps banks at most 64)
       // One word a lane, and no bank asked for two words (a broadcast or a
       // conflict-free access, what tiled kernels do): one pass, no sort.
@@ -581,7 +581,7 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   ++warp_instructions_;
   LineProfile& line = lines_[r.pc];
   ++line.warp_instructions;
-  line.active_lanes += static_cast<unsigned>(__builtin_popcount(r.active));
+  line.active_lanes += r.active_lanes;
   Part& part = parts_[s.part];
   part.last = slot;
 

@@ -40,7 +40,10 @@ struct WarpOp {
   uint64_t done_cycle = 0;  // the result may be consumed then
 };
 
-inline uint64_t to_cycles(const sc_core::sc_time& t) { return static_cast<uint64_t>(t / kCycle); }
+// Cycles and times in integers (the time's value in units of the
+// resolution): no floating point, no rounding, on every issue.
+inline uint64_t to_cycles(const sc_core::sc_time& t) { return t.value() / kCycle.value(); }
+inline sc_core::sc_time at_cycle(uint64_t n) { return sc_core::sc_time::from_value(n * kCycle.value()); }
 
 // A warp instruction on a generic payload. The payload's command is
 // TLM_IGNORE_COMMAND with no data: what to do is in the extension, as the

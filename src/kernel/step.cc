@@ -8,6 +8,7 @@
 
 #include "exec/execute.h"
 #include "kernel/kernel.h"
+#include "util/bits.h"
 
 // A kind without its case in execute() is an error, not a silent no-op.
 #pragma GCC diagnostic error "-Wswitch"
@@ -20,7 +21,7 @@ struct Fault {
 };
 
 uint64_t mask_of(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
-unsigned popcount(uint32_t m) { return static_cast<unsigned>(__builtin_popcount(m)); }
+unsigned popcount(uint32_t m) { return util::popcount32(m); }
 
 std::string_view sanitizer_space(Space s) {
   switch (s) {
