@@ -195,12 +195,6 @@ unsigned transactions(const kernel::StepResult& r, const kernel::Inst& in, const
   return distinct(lines, n);
 }
 
-bool is_control(kernel::Kind k) { return kernel::row(k).control; }
-
-// A wait for results from the memory path is a memory stall, not an
-// arithmetic dependency.
-bool from_memory_path(kernel::Kind k) { return kernel::row(k).memory_path; }
-
 Unit unit_of_inst(const kernel::Inst& in) {
   switch (in.unit()) {
     case kernel::Unit::pipe: return Unit::alu;  // refined by the form's timing for arithmetic
@@ -231,23 +225,31 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
   }
   FormTimings timing_for(config_);
   for (const kernel::Inst& in : kernel_.insts) {
-    if (in.kind == kernel::Kind::arith) {
-      timing_.push_back(timing_for(in.form));
-    } else {
-      timing_.push_back(config_.units[static_cast<size_t>(unit_of_inst(in))]);
-    }
+    PcInfo info;
+    info.timing =
+        in.kind == kernel::Kind::arith ? timing_for(in.form) : config_.units[static_cast<size_t>(unit_of_inst(in))];
+    info.regs_begin = static_cast<uint32_t>(pc_regs_.size());
+    info.num_reads = in.num_reads;
+    info.num_writes = in.num_writes;
+    pc_regs_.insert(pc_regs_.end(), in.reads, in.reads + in.num_reads);
+    pc_regs_.insert(pc_regs_.end(), in.writes, in.writes + in.num_writes);
+    const bool arith = in.kind == kernel::Kind::arith;
+    info.reads_carry = arith && isa::reads_carry(in.form);
+    info.writes_carry = arith && isa::writes_carry(in.form);
+    info.memory_path = kernel::row(in.kind).memory_path;
+    info.control = kernel::row(in.kind).control;
+    pcs_.push_back(info);
   }
   lines_.resize(kernel_.insts.size());
-  for (size_t i = 0; i < lines_.size(); ++i) lines_[i].unit = timing_[i].unit;
+  for (size_t i = 0; i < lines_.size(); ++i) lines_[i].unit = pcs_[i].timing.unit;
   for (size_t i = 0; job.rtl_half && i < kernel_.insts.size(); ++i) {
     const kernel::Inst& in = kernel_.insts[i];
-    bool plain = in.kind == kernel::Kind::arith && timing_[i].unit == Unit::fma && in.num_dst == 1 && in.num_src <= 4;
+    bool plain =
+        in.kind == kernel::Kind::arith && pcs_[i].timing.unit == Unit::fma && in.num_dst == 1 && in.num_src <= 4;
     for (unsigned k = 0; k < in.num_src; ++k)
       plain &= in.src[k].kind == kernel::Operand::Kind::reg || in.src[k].kind == kernel::Operand::Kind::imm;
     rtl_checked_.push_back(plain);
   }
-  for (const kernel::Inst& in : kernel_.insts)
-    uses_carry_.push_back(in.kind == kernel::Kind::arith && (isa::reads_carry(in.form) || isa::writes_carry(in.form)));
   parts_.resize(n_parts);
   slots_.resize(size_t{config_.max_warps});
   watch_.resize(slots_.size());
@@ -381,7 +383,7 @@ WarpStall KernelSm::check(Slot& s, uint64_t t, uint64_t& until, bool& known) con
     if (operands != WarpStall::not_selected) return operands;
     s.operands_free_pc = pc;
   }
-  const uint64_t free_at = parts_[s.part].unit_free_at[static_cast<size_t>(timing_[pc].unit)];
+  const uint64_t free_at = parts_[s.part].unit_free_at[static_cast<size_t>(pcs_[pc].timing.unit)];
   if (free_at > t) {
     later(free_at);  // a unit only gets busier: the warp waits at least until then
     return WarpStall::pipe_busy;
@@ -391,11 +393,10 @@ WarpStall KernelSm::check(Slot& s, uint64_t t, uint64_t& until, bool& known) con
 
 WarpStall KernelSm::check_operands(const Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const {
   auto later = [&](uint64_t when) { wait_until(when, t, until, known); };
-  const kernel::Warp& w = *s.warp;
-  const kernel::Inst& in = kernel_.insts[pc];
-  const uint32_t base = w.frames.back().reg_base;
+  const uint32_t base = s.warp->frames.back().reg_base;
+  const PcInfo& info = pcs_[pc];
   bool dep = false, mem = false;
-  const size_t consumer = static_cast<size_t>(timing_[pc].dep);
+  const size_t consumer = static_cast<size_t>(info.timing.dep);
   auto need_state = [&](const RegisterState& reg_state, bool read) {
     uint64_t at = reg_state.ready_at;
     if (read && reg_state.writer && at != kNever) at = std::max(at, reg_state.written_at + reg_state.writer[consumer]);
@@ -408,10 +409,11 @@ WarpStall KernelSm::check_operands(const Slot& s, uint32_t pc, uint64_t t, uint6
     const size_t r = size_t{base} + reg;
     if (r < s.regs.size()) need_state(s.regs[r], read);
   };
-  for (unsigned i = 0; i < in.num_reads; ++i) need(in.reads[i], true);
-  for (unsigned i = 0; i < in.num_writes; ++i) need(in.writes[i], false);
+  const uint32_t* regs = &pc_regs_[info.regs_begin];
+  for (unsigned i = 0; i < info.num_reads; ++i) need(regs[i], true);
+  for (unsigned i = 0; i < info.num_writes; ++i) need(regs[info.num_reads + i], false);
   // The carry flag is a register like the others, the dependency table included.
-  if (uses_carry_[pc]) need_state(s.carry, isa::reads_carry(in.form));
+  if (info.reads_carry || info.writes_carry) need_state(s.carry, info.reads_carry);
   if (dep || mem) return mem ? WarpStall::memory : WarpStall::dependency;
   return WarpStall::not_selected;
 }
@@ -425,7 +427,7 @@ size_t KernelSm::consider(size_t slot, uint64_t t) {
   const bool ready = s.reason == WarpStall::not_selected;
   watch.recheck_at = known && !ready ? until : 0;
   watch.wake = until;
-  watch.ready_unit = ready ? static_cast<uint8_t>(timing_[s.warp->pc()].unit) : kNoUnit;
+  watch.ready_unit = ready ? static_cast<uint8_t>(pcs_[s.warp->pc()].timing.unit) : kNoUnit;
   return ready ? slot : kNone;
 }
 
@@ -522,7 +524,7 @@ void KernelSm::set_reason(Slot& s, WarpStall reason, uint64_t t) {
 }
 
 void KernelSm::set_timing(Timing& t, const kernel::Inst& in, const kernel::StepResult& r) const {
-  t = timing_[r.pc];  // in place: a copy through a temporary costs a store-forwarding stall per issue
+  t = pcs_[r.pc].timing;  // in place: a copy through a temporary costs a store-forwarding stall per issue
   if (t.unit == Unit::lsu && (in.kind == kernel::Kind::ld || in.kind == kernel::Kind::st ||
                               in.kind == kernel::Kind::atom || in.kind == kernel::Kind::red))
     t.interval *= transactions(r, in, config_.memory);
@@ -599,13 +601,15 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   set_timing(op.timing, in, r);
   op.access = {};
   const unsigned* row = config_.dependency_table[static_cast<size_t>(op.timing.dep)].data();
-  for (unsigned i = 0; i < in.num_writes; ++i) {
-    const size_t reg = size_t{reg_base} + in.writes[i];
+  const PcInfo& info = pcs_[r.pc];
+  const uint32_t* writes = &pc_regs_[info.regs_begin + info.num_reads];
+  for (unsigned i = 0; i < info.num_writes; ++i) {
+    const size_t reg = size_t{reg_base} + writes[i];
     if (reg >= s.regs.size()) continue;
     s.regs[reg].written_at = t;
     s.regs[reg].writer = row;
   }
-  if (uses_carry_[r.pc] && isa::writes_carry(in.form)) {
+  if (info.writes_carry) {
     s.carry.written_at = t;
     s.carry.writer = row;
   }
@@ -645,16 +649,16 @@ void KernelSm::issue(size_t slot, uint64_t t) {
 
 void KernelSm::complete(Txn& txn, uint64_t cycle, bool pending) {
   Slot& s = slots_[txn.slot];
-  const kernel::Inst& in = *txn.inst;
-  const bool memory = from_memory_path(in.kind);
+  const PcInfo& info = pcs_[txn.op().pc];
   const uint64_t ready = pending ? kNever : cycle;
-  for (unsigned i = 0; i < in.num_writes; ++i) {
-    const size_t r = size_t{txn.reg_base} + in.writes[i];
+  const uint32_t* writes = &pc_regs_[info.regs_begin + info.num_reads];
+  for (unsigned i = 0; i < info.num_writes; ++i) {
+    const size_t r = size_t{txn.reg_base} + writes[i];
     if (r >= s.regs.size()) continue;
     s.regs[r].ready_at = ready;
-    s.regs[r].from_memory = memory;
+    s.regs[r].from_memory = info.memory_path;
   }
-  if (uses_carry_[txn.op().pc] && isa::writes_carry(in.form)) s.carry.ready_at = ready;
+  if (info.writes_carry) s.carry.ready_at = ready;
   // A warp goes on after the latest of the branches and barriers that hold it.
   auto hold = [&](size_t slot) {
     Slot& w = slots_[slot];
@@ -666,7 +670,7 @@ void KernelSm::complete(Txn& txn, uint64_t cycle, bool pending) {
     w.resume_at = std::max(w.resume_at, cycle);
     if (job_.style == TimingStyle::approximately_timed) --w.holds;
   };
-  if (is_control(in.kind)) hold(txn.slot);
+  if (info.control) hold(txn.slot);
   for (size_t other : txn.released) hold(other);
   if (pending) return;
   --s.outstanding;

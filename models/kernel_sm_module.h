@@ -156,8 +156,18 @@ class KernelSm : public sc_core::sc_module {
   bool record_;
   kernel::Memory memory_;
   Residency residency_;
-  std::vector<Timing> timing_;       // per instruction, the memory ones' before coalescing
-  std::vector<uint8_t> uses_carry_;  // per instruction: reads or writes the carry flag
+  // What the scheduler needs of an instruction, in a few bytes apart from
+  // kernel::Inst, computed once: it is read for every look at a warp.
+  struct PcInfo {
+    Timing timing;            // the memory instructions' before coalescing
+    uint32_t regs_begin = 0;  // in pc_regs_: its reads, then its writes (frame slots)
+    uint8_t num_reads = 0, num_writes = 0;
+    bool reads_carry = false, writes_carry = false;  // the carry flag, a register like the others
+    bool memory_path = false;  // its results come from the memory path: waiting for them is a memory stall
+    bool control = false;      // holds its warp until it resolves
+  };
+  std::vector<PcInfo> pcs_;  // per instruction
+  std::vector<uint32_t> pc_regs_;
   // --rtl-half: per instruction, whether the RTL unit computes it again
   // (an arithmetic form on the FMA unit with register or immediate sources).
   std::vector<uint8_t> rtl_checked_;
