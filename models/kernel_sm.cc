@@ -569,7 +569,8 @@ void KernelSm::issue(size_t slot, uint64_t t) {
                               : w.regs[(size_t{reg_base} + o.reg) * kWarpSize + lane] & mask;
     }
   }
-  const kernel::StepResult r = kernel::step(w, cta, memory_, t);
+  kernel::step(w, cta, memory_, t, step_);
+  const kernel::StepResult& r = step_;
   if (r.status == kernel::StepResult::Status::error) {
     free_.push_back(&txn);
     fail(r.error);
@@ -632,7 +633,7 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   Socket& socket = *sockets[s.part * kNumUnits + unit];
 
   if (job_.style == TimingStyle::loosely_timed) {
-    sc_time delay = at_cycle(t) - sc_time_stamp();
+    sc_time delay = at_cycle(t - now_cycles());  // the thread's time is a whole cycle, at most t
     socket->b_transport(txn, delay);
     part.unit_free_at[unit] = op.free_cycle;
     complete(txn, op.done_cycle);

@@ -167,6 +167,7 @@ class KernelSm : public sc_core::sc_module {
     bool control = false;      // holds its warp until it resolves
   };
   std::vector<PcInfo> pcs_;  // per instruction
+  kernel::StepResult step_;  // the last issue's, reused (kernel::step's per-issue form)
   std::vector<uint32_t> pc_regs_;
   // --rtl-half: per instruction, whether the RTL unit computes it again
   // (an arithmetic form on the FMA unit with register or immediate sources).

@@ -767,16 +767,23 @@ class Exec {
 
 }  // namespace
 
-StepResult step(Warp& w, Cta& cta, Memory& mem, uint64_t clock) {
-  StepResult r;
+void step(Warp& w, Cta& cta, Memory& mem, uint64_t clock, StepResult& r) {
+  r.status = StepResult::Status::executed;
+  r.inst = nullptr;
+  r.pc = kNoPc;
+  r.active = r.executed = 0;
+  r.active_lanes = 0;
+  r.frame_reg_base = 0;
+  r.space = Space::generic;
+  r.error.clear();
   if (w.done()) {
     r.status = StepResult::Status::exited;
-    return r;
+    return;
   }
   if (w.waiting()) {
     r.status = StepResult::Status::waiting;
     r.pc = w.pc();
-    return r;
+    return;
   }
   try {
     Exec(w, cta, mem, clock).run(r);
@@ -784,6 +791,11 @@ StepResult step(Warp& w, Cta& cta, Memory& mem, uint64_t clock) {
     r.status = StepResult::Status::error;
     r.error = f.message;
   }
+}
+
+StepResult step(Warp& w, Cta& cta, Memory& mem, uint64_t clock) {
+  StepResult r;
+  step(w, cta, mem, clock, r);
   return r;
 }
 
