@@ -133,9 +133,10 @@ class Exec {
   }
 
   // Operand o of every lane, 0 outside exec; a register's lanes in one pass.
-  void read_lanes(const Operand& o, uint32_t exec, uint64_t* out) {
+  // (__restrict: `out` is never a register, so that the loops vectorise.)
+  void read_lanes(const Operand& o, uint32_t exec, uint64_t* __restrict out) {
     if (o.kind == Operand::Kind::reg && o.reg_bits != 1) {
-      const uint64_t* r = &reg(o.reg, 0);
+      const uint64_t* __restrict r = &reg(o.reg, 0);
       const uint64_t m = mask_of(o.bits);
       if (exec == ~0u) {  // the usual case, without a test per lane
         for (unsigned lane = 0; lane < 32; ++lane) out[lane] = r[lane] & m;
@@ -151,9 +152,9 @@ class Exec {
     for (unsigned lane = 0; lane < 32; ++lane) out[lane] = exec >> lane & 1 ? read(o, lane) : 0;
   }
 
-  void write_lanes(const Operand& o, uint32_t exec, const uint64_t* v) {
+  void write_lanes(const Operand& o, uint32_t exec, const uint64_t* __restrict v) {
     if (o.kind == Operand::Kind::reg) {
-      uint64_t* r = &reg(o.reg, 0);
+      uint64_t* __restrict r = &reg(o.reg, 0);
       const uint64_t m = mask_of(o.bits), keep = mask_of(o.reg_bits);
       if (exec == ~0u && !o.sign_extend) {
         for (unsigned lane = 0; lane < 32; ++lane) r[lane] = v[lane] & m & keep;
