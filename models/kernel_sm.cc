@@ -253,6 +253,7 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
   parts_.resize(n_parts);
   slots_.resize(size_t{config_.max_warps});
   watch_.resize(slots_.size());
+  pos_of_.resize(slots_.size());
   grid_ctas_ = job.launch.grid.count();
   SC_HAS_PROCESS(KernelSm);
   SC_THREAD(run);
@@ -281,14 +282,15 @@ bool KernelSm::launch_one() {
     while (slots_[free_slot].used) ++free_slot;  // residency() leaves room for every warp
     Slot& s = slots_[free_slot];
     s = Slot{};
-    wake(free_slot);
     s.used = true;
     s.cta = cta_index;
     s.warp = &w;
     s.part = static_cast<unsigned>(free_slot % config_.sub_partitions);
     ++parts_[s.part].by_reason[static_cast<size_t>(s.reason)];
     s.regs.assign(w.regs.size() / 32, RegisterState{});
+    pos_of_[free_slot] = static_cast<uint32_t>(parts_[s.part].warps.size());
     parts_[s.part].warps.push_back(free_slot);
+    wake(free_slot);
     c.slots.push_back(free_slot);
   }
   ctas_.push_back(std::move(c));
@@ -340,11 +342,15 @@ void KernelSm::retire_and_launch(uint64_t t, uint64_t& next) {
       if (parts_[slots_[s].part].last == s) parts_[slots_[s].part].last = kNone;
       slots_[s].used = false;
     }
-    for (Part& part : parts_)  // the last issuer's place moved, or it left
+    for (Part& part : parts_) {  // places moved: the last issuer's (or it left), the parked warps'
       if (part.last_pos != kNone) {
         const auto it = std::find(part.warps.begin(), part.warps.end(), part.last);
         part.last_pos = it == part.warps.end() ? kNone : static_cast<size_t>(it - part.warps.begin());
       }
+      for (size_t pos = 0; pos < part.warps.size(); ++pos) pos_of_[part.warps[pos]] = static_cast<uint32_t>(pos);
+      part.parked = 0;
+      part.park_until = kNever;
+    }
     ++ctas_done_;
     --exited_ctas_;
     // The CTAs behind it move down one place: the slots name them by index.
@@ -427,33 +433,87 @@ size_t KernelSm::consider(size_t slot, uint64_t t) {
   const bool ready = s.reason == WarpStall::not_selected;
   watch.recheck_at = known && !ready ? until : 0;
   watch.wake = until;
-  watch.ready_unit = ready ? static_cast<uint8_t>(pcs_[s.warp->pc()].timing.unit) : kNoUnit;
+  // check() looks at the unit last: past it, only the unit can hold the warp.
+  watch.ready_unit =
+      ready || s.reason == WarpStall::pipe_busy ? static_cast<uint8_t>(pcs_[s.warp->pc()].timing.unit) : kNoUnit;
   return ready ? slot : kNone;
 }
 
-size_t KernelSm::pick(const Part& part, uint64_t t) {
+bool KernelSm::look_at_unit(const Part& part, size_t slot, uint64_t t) {
+  Watch& watch = watch_[slot];
+  Slot& s = slots_[slot];
+  const uint64_t free_at = part.unit_free_at[watch.ready_unit];
+  const bool ready = free_at <= t;
+  const WarpStall reason = ready ? WarpStall::not_selected : WarpStall::pipe_busy;
+  if (s.reason != reason) set_reason(s, reason, t);
+  // As check() and consider(): a unit busy until a cycle not known yet
+  // (approximately timed) is looked at again every cycle.
+  watch.recheck_at = ready || free_at == kNever ? 0 : free_at;
+  watch.wake = ready ? kNever : free_at;
+  return ready;
+}
+
+void KernelSm::unpark(Part& part, uint64_t t) {
+  uint64_t until = kNever;
+  for (uint64_t bits = part.parked; bits != 0; bits &= bits - 1) {
+    const unsigned pos = static_cast<unsigned>(__builtin_ctzll(bits));
+    const uint64_t at = watch_[part.warps[pos]].recheck_at;
+    if (at <= t)
+      part.parked &= ~(uint64_t{1} << pos);
+    else
+      until = std::min(until, at);
+  }
+  part.park_until = until;
+}
+
+size_t KernelSm::pick(Part& part, uint64_t t) {
   const size_t n = part.warps.size();
   size_t chosen = kNone, chosen_pos = kNone;
   // A warp blocked until a known cycle stays blocked, for the same reason,
-  // until then: nothing it waits for can come sooner. A warp found ready
-  // that has not issued since stays ready while its unit is free: its
-  // reason (not_selected) holds and needs no look.
+  // until then: nothing it waits for can come sooner. Up to 64 warps, such
+  // warps are parked (a bit each), and the loop passes over them as a mask.
+  // A warp whose registers were free and that has not issued since waits
+  // only for its unit: look_at_unit() instead of check().
+  const bool masks = n <= 64;
   auto visit = [&](size_t pos) {
     const size_t slot = part.warps[pos];
     const Watch& watch = watch_[slot];
     if (watch.recheck_at > t) return;
-    const bool ready =
-        watch.ready_unit != kNoUnit && part.unit_free_at[watch.ready_unit] <= t ? true : consider(slot, t) != kNone;
+    const bool ready = watch.ready_unit != kNoUnit ? look_at_unit(part, slot, t) : consider(slot, t) != kNone;
     if (ready && chosen == kNone) chosen = slot, chosen_pos = pos;
+    if (masks && watch.recheck_at > t) {
+      part.parked |= uint64_t{1} << pos;
+      part.park_until = std::min(part.park_until, watch.recheck_at);
+    }
   };
   const size_t last_pos = part.last_pos;
-  if (config_.scheduler == SchedulerPolicy::gto) {
-    // GTO: the last warp, then the oldest.
+  if (masks) {
+    if (t >= part.park_until) unpark(part, t);
+    const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+    uint64_t todo = all & ~part.parked;
+    // Visits the positions of `bits` in ascending order.
+    auto visit_all = [&](uint64_t bits) {
+      for (; bits != 0; bits &= bits - 1) visit(static_cast<size_t>(__builtin_ctzll(bits)));
+    };
+    if (config_.scheduler == SchedulerPolicy::gto) {
+      // GTO: the last warp, then the oldest.
+      if (last_pos != kNone) {
+        if (todo >> last_pos & 1) visit(last_pos);
+        todo &= ~(uint64_t{1} << last_pos);
+      }
+      visit_all(todo);
+    } else {
+      // LRR: round-robin after the last.
+      const size_t start = last_pos != kNone ? (last_pos + 1) % n : 0;
+      const uint64_t from_start = todo & ~((uint64_t{1} << start) - 1);
+      visit_all(from_start);
+      visit_all(todo & ~from_start);
+    }
+  } else if (config_.scheduler == SchedulerPolicy::gto) {
     if (last_pos != kNone) visit(last_pos);
     for (size_t pos = 0; pos < n; ++pos)
       if (pos != last_pos) visit(pos);
   } else {
-    // LRR: round-robin after the last.
     const size_t start = last_pos != kNone ? (last_pos + 1) % n : 0;
     for (size_t i = 0, pos = start; i < n; ++i, pos = pos + 1 == n ? 0 : pos + 1) visit(pos);
   }

@@ -88,6 +88,8 @@ class KernelSm : public sc_core::sc_module {
     std::vector<size_t> warps;       // slots, oldest first
     size_t last = kNone;             // the slot issued last
     size_t last_pos = kNone;         // its place in `warps`
+    uint64_t parked = 0;             // places (up to 64) of warps blocked until a known cycle
+    uint64_t park_until = kNever;    // the earliest such cycle (or earlier)
     uint64_t issued_cycle = kNever;  // the last cycle it issued in
     std::array<uint64_t, kNumUnits> unit_free_at{};
     // Its warps by `reason` (the last entry: issued this cycle).
@@ -109,7 +111,7 @@ class KernelSm : public sc_core::sc_module {
   bool issue_cycle(uint64_t t, uint64_t& next);
   // The warp the policy picks in `part` at t (kNone: none is ready; its
   // place in picked_pos_), every warp's reason brought up to date.
-  size_t pick(const Part& part, uint64_t t);
+  size_t pick(Part& part, uint64_t t);
   // check() and set_reason() for `slot`, its Watch updated: the slot when
   // it is ready, else kNone.
   size_t consider(size_t slot, uint64_t t);
@@ -117,7 +119,15 @@ class KernelSm : public sc_core::sc_module {
   uint64_t earliest_wake() const;
   // Something the slot waits for without a known cycle has come, or it
   // issued: the scheduler looks at it in full next time.
-  void wake(size_t slot) { watch_[slot] = Watch{}; }
+  void wake(size_t slot) {
+    watch_[slot] = Watch{};
+    if (pos_of_[slot] < 64) parts_[slots_[slot].part].parked &= ~(uint64_t{1} << pos_of_[slot]);
+  }
+  // The unit of a warp that waited only for it: whether it is ready now,
+  // its reason and Watch brought up to date as consider() would.
+  bool look_at_unit(const Part& part, size_t slot, uint64_t t);
+  // Unparks the warps of `part` whose recheck cycle has come.
+  void unpark(Part& part, uint64_t t);
   // Why the slot cannot issue at t (not_selected when it can); `until`: the
   // first cycle that may change, `known`: whether that is all it waits for.
   // A warp that waits for `when` (kNever: a cycle not known yet), seen at
@@ -185,6 +195,7 @@ class KernelSm : public sc_core::sc_module {
     uint8_t ready_unit = kNoUnit;
   };
   std::vector<Watch> watch_;
+  std::vector<uint32_t> pos_of_;  // per slot: its place in its sub-partition's `warps`
   size_t picked_pos_ = kNone;
   std::vector<CtaSlot> ctas_;
   std::vector<Part> parts_;
