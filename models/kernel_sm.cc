@@ -402,6 +402,7 @@ WarpStall KernelSm::check_operands(const Slot& s, uint32_t pc, uint64_t t, uint6
   const uint32_t base = s.warp->frames.back().reg_base;
   const PcInfo& info = pcs_[pc];
   bool dep = false, mem = false;
+  uint64_t mem_last = 0, dep_last = 0;  // when the last register of each kind is ready
   const size_t consumer = static_cast<size_t>(info.timing.dep);
   auto need_state = [&](const RegisterState& reg_state, bool read) {
     uint64_t at = reg_state.ready_at;
@@ -409,6 +410,8 @@ WarpStall KernelSm::check_operands(const Slot& s, uint32_t pc, uint64_t t, uint6
     if (at > t) {
       later(at);
       (reg_state.from_memory ? mem : dep) = true;
+      uint64_t& last = reg_state.from_memory ? mem_last : dep_last;
+      last = std::max(last, at);
     }
   };
   auto need = [&](uint32_t reg, bool read) {
@@ -420,8 +423,12 @@ WarpStall KernelSm::check_operands(const Slot& s, uint32_t pc, uint64_t t, uint6
   for (unsigned i = 0; i < info.num_writes; ++i) need(regs[info.num_reads + i], false);
   // The carry flag is a register like the others, the dependency table included.
   if (info.reads_carry || info.writes_carry) need_state(s.carry, info.reads_carry);
-  if (dep || mem) return mem ? WarpStall::memory : WarpStall::dependency;
-  return WarpStall::not_selected;
+  if (!dep && !mem) return WarpStall::not_selected;
+  // The reason holds until the last register of its kind is ready (memory
+  // goes before dependency), not only until the first: look again then.
+  // (Unknown cycles, approximately timed, are looked at every cycle.)
+  if (known) until = mem ? mem_last : dep_last;
+  return mem ? WarpStall::memory : WarpStall::dependency;
 }
 
 size_t KernelSm::consider(size_t slot, uint64_t t) {

@@ -129,7 +129,7 @@ class KernelSm : public sc_core::sc_module {
   // Unparks the warps of `part` whose recheck cycle has come.
   void unpark(Part& part, uint64_t t);
   // Why the slot cannot issue at t (not_selected when it can); `until`: the
-  // first cycle that may change, `known`: whether that is all it waits for.
+  // first cycle its reason may change, `known`: whether that is all it waits for.
   // A warp that waits for `when` (kNever: a cycle not known yet), seen at
   // cycle `t`: the earliest cycle to look again, and whether it is known.
   static void wait_until(uint64_t when, uint64_t t, uint64_t& until, bool& known);
