@@ -597,6 +597,16 @@ void KernelSm::set_timing(Timing& t, const kernel::Inst& in, const kernel::StepR
     t.interval *= transactions(r, in, config_.memory);
 }
 
+void KernelSm::prefetch_operands(const Slot& s) const {
+  const kernel::Warp& w = *s.warp;
+  if (w.done()) return;
+  const PcInfo& info = pcs_[w.pc()];
+  const uint32_t base = w.frames.back().reg_base;
+  const uint32_t* regs = &pc_regs_[info.regs_begin];
+  for (unsigned i = 0; i < unsigned{info.num_reads} + info.num_writes; ++i)
+    if (size_t{base} + regs[i] < s.regs.size()) __builtin_prefetch(&s.regs[size_t{base} + regs[i]]);
+}
+
 KernelSm::Txn* KernelSm::acquire() {
   if (free_.empty()) {
     pool_.push_back(std::make_unique<Txn>());
@@ -648,6 +658,7 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   if (w.regs.size() / 32 > s.regs.size()) {  // a call's frame
     s.regs.resize(w.regs.size() / 32, RegisterState{});
   }
+  prefetch_operands(s);
   ++warp_instructions_;
   LineProfile& line = lines_[r.pc];
   ++line.warp_instructions;

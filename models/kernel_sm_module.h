@@ -138,6 +138,10 @@ class KernelSm : public sc_core::sc_module {
   // dependency, memory, or not_selected when they are free.
   WarpStall check_operands(const Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const;
   void issue(size_t slot, uint64_t t);
+  // Asks the cache early for the scoreboard entries of the warp's next
+  // instruction: check_operands() reads them soon, and they are often cold
+  // (the warps' register files are larger than the cache).
+  void prefetch_operands(const Slot& s) const;
   // The sub-partitions' stall reasons of this cycle, for `cycles` cycles.
   void account(uint64_t cycles);
   // A slot's reason from cycle t on; the cycles its previous reason held go
