@@ -191,8 +191,9 @@ class KernelSm : public sc_core::sc_module {
   std::vector<Slot> slots_;
   // What the scheduler reads of every warp every cycle, apart from the
   // slots: from its last look (consider()), its `reason` holds until
-  // recheck_at; `wake`: the first cycle that may change it; `ready_unit`: it
-  // was ready for this unit (kNoUnit: not ready).
+  // recheck_at; `wake`: the first cycle that may change it; `ready_unit`:
+  // nothing but this unit held it (ready or pipe_busy) and it has not issued
+  // since (kNoUnit: something else held it).
   struct Watch {
     uint64_t recheck_at = 0;
     uint64_t wake = kNever;
