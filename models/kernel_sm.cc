@@ -8,6 +8,7 @@
 #include "isa/instr.h"
 #include "models/kernel_sm_module.h"
 #include "models/simulator.h"
+#include "util/bits.h"
 
 #include <tlm_utils/tlm_quantumkeeper.h>
 
@@ -121,7 +122,6 @@ Residency residency(const ArchConfig& c, const kernel::Kernel& k, const kernel::
 namespace {
 
 uint64_t now_cycles() { return to_cycles(sc_time_stamp()); }
-sc_time at_cycle(uint64_t n) { return kCycle * static_cast<double>(n); }
 
 // The distinct values of v[0, n), in order, at its front; their count. Lanes
 // mostly access in address order: then one pass, without the sort.
@@ -148,8 +148,8 @@ unsigned transactions(const kernel::StepResult& r, const kernel::Inst& in, const
   if (r.space == kernel::Space::shared) {
     const uint64_t banks = m.shared_banks, bank_mask = (banks & (banks - 1)) == 0 ? banks - 1 : 0;
     // A wide access moves at most banks * 4 bytes per pass.
-    const unsigned passes = static_cast<unsigned>(
-        (static_cast<uint64_t>(__builtin_popcount(lanes)) * bytes + 4 * m.shared_banks - 1) / (4 * m.shared_banks));
+    const unsigned passes = static_cast<unsigned>((uint64_t{util::popcount32(lanes)} * bytes + 4 * m.shared_banks - 1) /
+                                                  (4 * m.shared_banks));
     if (bytes <= 4 && bank_mask != 0) {  // (the config keeps banks at most 64)
       // One word a lane, and no bank asked for two words (a broadcast or a
       // conflict-free access, what tiled kernels do): one pass, no sort.
@@ -195,12 +195,6 @@ unsigned transactions(const kernel::StepResult& r, const kernel::Inst& in, const
   return distinct(lines, n);
 }
 
-bool is_control(kernel::Kind k) { return kernel::row(k).control; }
-
-// A wait for results from the memory path is a memory stall, not an
-// arithmetic dependency.
-bool from_memory_path(kernel::Kind k) { return kernel::row(k).memory_path; }
-
 Unit unit_of_inst(const kernel::Inst& in) {
   switch (in.unit()) {
     case kernel::Unit::pipe: return Unit::alu;  // refined by the form's timing for arithmetic
@@ -232,29 +226,41 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
   }
   FormTimings timing_for(config_);
   for (const kernel::Inst& in : kernel_.insts) {
+    PcInfo info;
     if (in.kind == kernel::Kind::arith) {
-      timing_.push_back(timing_for(in.form));
+      info.timing = timing_for(in.form);
     } else if (in.kind == kernel::Kind::mma) {
       const kernel::tensor::TensorOp& op = kernel_.tensor_ops[in.tensor_op];
-      timing_.push_back(config_.mma_timing(kernel::tensor::multiply_adds(op), op.inst.a, op.inst.d));
+      info.timing = config_.mma_timing(kernel::tensor::multiply_adds(op), op.inst.a, op.inst.d);
     } else {
-      timing_.push_back(config_.units[static_cast<size_t>(unit_of_inst(in))]);
+      info.timing = config_.units[static_cast<size_t>(unit_of_inst(in))];
     }
+    info.regs_begin = static_cast<uint32_t>(pc_regs_.size());
+    info.num_reads = in.num_reads;
+    info.num_writes = in.num_writes;
+    pc_regs_.insert(pc_regs_.end(), in.reads, in.reads + in.num_reads);
+    pc_regs_.insert(pc_regs_.end(), in.writes, in.writes + in.num_writes);
+    const bool arith = in.kind == kernel::Kind::arith;
+    info.reads_carry = arith && isa::reads_carry(in.form);
+    info.writes_carry = arith && isa::writes_carry(in.form);
+    info.memory_path = kernel::row(in.kind).memory_path;
+    info.control = kernel::row(in.kind).control;
+    pcs_.push_back(info);
   }
   lines_.resize(kernel_.insts.size());
-  for (size_t i = 0; i < lines_.size(); ++i) lines_[i].unit = timing_[i].unit;
+  for (size_t i = 0; i < lines_.size(); ++i) lines_[i].unit = pcs_[i].timing.unit;
   for (size_t i = 0; job.rtl_half && i < kernel_.insts.size(); ++i) {
     const kernel::Inst& in = kernel_.insts[i];
-    bool plain = in.kind == kernel::Kind::arith && timing_[i].unit == Unit::fma && in.num_dst == 1 && in.num_src <= 4;
+    bool plain =
+        in.kind == kernel::Kind::arith && pcs_[i].timing.unit == Unit::fma && in.num_dst == 1 && in.num_src <= 4;
     for (unsigned k = 0; k < in.num_src; ++k)
       plain &= in.src[k].kind == kernel::Operand::Kind::reg || in.src[k].kind == kernel::Operand::Kind::imm;
     rtl_checked_.push_back(plain);
   }
-  for (const kernel::Inst& in : kernel_.insts)
-    uses_carry_.push_back(in.kind == kernel::Kind::arith && (isa::reads_carry(in.form) || isa::writes_carry(in.form)));
   parts_.resize(n_parts);
   slots_.resize(size_t{config_.max_warps});
-  recheck_at_.resize(slots_.size());
+  watch_.resize(slots_.size());
+  pos_of_.resize(slots_.size());
   grid_ctas_ = job.launch.grid.count();
   SC_HAS_PROCESS(KernelSm);
   SC_THREAD(run);
@@ -284,14 +290,15 @@ bool KernelSm::launch_one() {
     while (slots_[free_slot].used) ++free_slot;  // residency() leaves room for every warp
     Slot& s = slots_[free_slot];
     s = Slot{};
-    recheck_at_[free_slot] = 0;
     s.used = true;
     s.cta = cta_index;
     s.warp = &w;
     s.part = static_cast<unsigned>(free_slot % config_.sub_partitions);
     ++parts_[s.part].by_reason[static_cast<size_t>(s.reason)];
     s.regs.assign(w.regs.size() / 32, RegisterState{});
+    pos_of_[free_slot] = static_cast<uint32_t>(parts_[s.part].warps.size());
     parts_[s.part].warps.push_back(free_slot);
+    wake(free_slot);
     c.slots.push_back(free_slot);
   }
   ctas_.push_back(std::move(c));
@@ -343,6 +350,15 @@ void KernelSm::retire_and_launch(uint64_t t, uint64_t& next) {
       if (parts_[slots_[s].part].last == s) parts_[slots_[s].part].last = kNone;
       slots_[s].used = false;
     }
+    for (Part& part : parts_) {  // places moved: the last issuer's (or it left), the parked warps'
+      if (part.last_pos != kNone) {
+        const auto it = std::find(part.warps.begin(), part.warps.end(), part.last);
+        part.last_pos = it == part.warps.end() ? kNone : static_cast<size_t>(it - part.warps.begin());
+      }
+      for (size_t pos = 0; pos < part.warps.size(); ++pos) pos_of_[part.warps[pos]] = static_cast<uint32_t>(pos);
+      part.parked = 0;
+      part.park_until = kNever;
+    }
     ++ctas_done_;
     --exited_ctas_;
     // The CTAs behind it move down one place: the slots name them by index.
@@ -367,7 +383,7 @@ WarpStall KernelSm::check(Slot& s, uint64_t t, uint64_t& until, bool& known) con
   const kernel::Warp& w = *s.warp;
   if (w.done()) return WarpStall::idle;
   // A barrier ends when another warp arrives, a held branch when its unit
-  // answers: complete() then wakes the warp (recheck_at_ = 0).
+  // answers: complete() then wakes the warp (wake()).
   if (w.waiting()) return WarpStall::barrier;
   if (s.holds > 0) return WarpStall::control;
   auto later = [&](uint64_t when) { wait_until(when, t, until, known); };
@@ -381,7 +397,7 @@ WarpStall KernelSm::check(Slot& s, uint64_t t, uint64_t& until, bool& known) con
     if (operands != WarpStall::not_selected) return operands;
     s.operands_free_pc = pc;
   }
-  const uint64_t free_at = parts_[s.part].unit_free_at[static_cast<size_t>(timing_[pc].unit)];
+  const uint64_t free_at = parts_[s.part].unit_free_at[static_cast<size_t>(pcs_[pc].timing.unit)];
   if (free_at > t) {
     later(free_at);  // a unit only gets busier: the warp waits at least until then
     return WarpStall::pipe_busy;
@@ -391,76 +407,160 @@ WarpStall KernelSm::check(Slot& s, uint64_t t, uint64_t& until, bool& known) con
 
 WarpStall KernelSm::check_operands(const Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const {
   auto later = [&](uint64_t when) { wait_until(when, t, until, known); };
-  const kernel::Warp& w = *s.warp;
-  const kernel::Inst& in = kernel_.insts[pc];
-  const uint32_t base = w.frames.back().reg_base;
+  const uint32_t base = s.warp->frames.back().reg_base;
+  const PcInfo& info = pcs_[pc];
   bool dep = false, mem = false;
-  const size_t consumer = static_cast<size_t>(timing_[pc].dep);
+  uint64_t mem_last = 0, dep_last = 0;  // when the last register of each kind is ready
+  const size_t consumer = static_cast<size_t>(info.timing.dep);
   auto need_state = [&](const RegisterState& reg_state, bool read) {
     uint64_t at = reg_state.ready_at;
     if (read && reg_state.writer && at != kNever) at = std::max(at, reg_state.written_at + reg_state.writer[consumer]);
     if (at > t) {
       later(at);
       (reg_state.from_memory ? mem : dep) = true;
+      uint64_t& last = reg_state.from_memory ? mem_last : dep_last;
+      last = std::max(last, at);
     }
   };
   auto need = [&](uint32_t reg, bool read) {
     const size_t r = size_t{base} + reg;
     if (r < s.regs.size()) need_state(s.regs[r], read);
   };
-  for (unsigned i = 0; i < in.num_reads; ++i) need(in.reads[i], true);
-  for (unsigned i = 0; i < in.num_writes; ++i) need(in.writes[i], false);
+  const uint32_t* regs = &pc_regs_[info.regs_begin];
+  for (unsigned i = 0; i < info.num_reads; ++i) need(regs[i], true);
+  for (unsigned i = 0; i < info.num_writes; ++i) need(regs[info.num_reads + i], false);
   // The carry flag is a register like the others, the dependency table included.
-  if (uses_carry_[pc]) need_state(s.carry, isa::reads_carry(in.form));
-  if (dep || mem) return mem ? WarpStall::memory : WarpStall::dependency;
-  return WarpStall::not_selected;
+  if (info.reads_carry || info.writes_carry) need_state(s.carry, info.reads_carry);
+  if (!dep && !mem) return WarpStall::not_selected;
+  // The reason holds until the last register of its kind is ready (memory
+  // goes before dependency), not only until the first: look again then.
+  // (Unknown cycles, approximately timed, are looked at every cycle.)
+  if (known) until = mem ? mem_last : dep_last;
+  return mem ? WarpStall::memory : WarpStall::dependency;
 }
 
-bool KernelSm::issue_cycle(uint64_t t, uint64_t& next_change) {
-  bool any = false;
-  uint64_t next = next_change;  // in a register, not through the reference
-  for (unsigned p = 0; p < parts_.size(); ++p) {
-    Part& part = parts_[p];
-    for (unsigned k = 0; k < config_.issue_width; ++k) {
-      const size_t n = part.warps.size();
-      if (n == 0) break;
-      // GTO: the last warp, then the oldest; LRR: round-robin after the last.
-      size_t start = 0;
-      const auto last_it = std::find(part.warps.begin(), part.warps.end(), part.last);
-      const size_t last_pos = last_it == part.warps.end() ? kNone : static_cast<size_t>(last_it - part.warps.begin());
-      if (config_.scheduler == SchedulerPolicy::lrr && last_pos != kNone) start = (last_pos + 1) % n;
-      size_t chosen = kNone;
-      auto consider = [&](size_t slot) {
-        // A warp blocked until a known cycle stays blocked, for the same
-        // reason, until then: nothing it waits for can come sooner.
-        if (recheck_at_[slot] > t) {
-          next = std::min(next, recheck_at_[slot]);
-          return;
-        }
-        Slot& s = slots_[slot];
-        uint64_t until = kNever;
-        bool known = true;
-        set_reason(s, check(s, t, until, known), t);
-        recheck_at_[slot] = known && s.reason != WarpStall::not_selected ? until : 0;
-        if (until != kNever) next = std::min(next, until);
-        if (s.reason == WarpStall::not_selected && chosen == kNone) chosen = slot;
-      };
-      if (config_.scheduler == SchedulerPolicy::gto && last_pos != kNone) consider(part.warps[last_pos]);
-      for (size_t i = 0, pos = start; i < n; ++i, pos = pos + 1 == n ? 0 : pos + 1) {
-        if (config_.scheduler == SchedulerPolicy::gto && pos == last_pos) continue;
-        consider(part.warps[pos]);
+size_t KernelSm::consider(size_t slot, uint64_t t) {
+  Watch& watch = watch_[slot];
+  Slot& s = slots_[slot];
+  uint64_t until = kNever;
+  bool known = true;
+  set_reason(s, check(s, t, until, known), t);
+  const bool ready = s.reason == WarpStall::not_selected;
+  watch.recheck_at = known && !ready ? until : 0;
+  watch.wake = until;
+  // check() looks at the unit last: past it, only the unit can hold the warp.
+  watch.ready_unit =
+      ready || s.reason == WarpStall::pipe_busy ? static_cast<uint8_t>(pcs_[s.warp->pc()].timing.unit) : kNoUnit;
+  return ready ? slot : kNone;
+}
+
+bool KernelSm::look_at_unit(const Part& part, size_t slot, uint64_t t) {
+  Watch& watch = watch_[slot];
+  Slot& s = slots_[slot];
+  const uint64_t free_at = part.unit_free_at[watch.ready_unit];
+  const bool ready = free_at <= t;
+  const WarpStall reason = ready ? WarpStall::not_selected : WarpStall::pipe_busy;
+  if (s.reason != reason) set_reason(s, reason, t);
+  // As check() and consider(): a unit busy until a cycle not known yet
+  // (approximately timed) is looked at again every cycle.
+  watch.recheck_at = ready || free_at == kNever ? 0 : free_at;
+  watch.wake = ready ? kNever : free_at;
+  return ready;
+}
+
+void KernelSm::unpark(Part& part, uint64_t t) {
+  uint64_t until = kNever;
+  for (uint64_t bits = part.parked; bits != 0; bits &= bits - 1) {
+    const unsigned pos = static_cast<unsigned>(__builtin_ctzll(bits));
+    const uint64_t at = watch_[part.warps[pos]].recheck_at;
+    if (at <= t)
+      part.parked &= ~(uint64_t{1} << pos);
+    else
+      until = std::min(until, at);
+  }
+  part.park_until = until;
+}
+
+size_t KernelSm::pick(Part& part, uint64_t t) {
+  const size_t n = part.warps.size();
+  size_t chosen = kNone, chosen_pos = kNone;
+  // A warp blocked until a known cycle stays blocked, for the same reason,
+  // until then: nothing it waits for can come sooner. Up to 64 warps, such
+  // warps are parked (a bit each), and the loop passes over them as a mask.
+  // A warp whose registers were free and that has not issued since waits
+  // only for its unit: look_at_unit() instead of check().
+  const bool masks = n <= 64;
+  auto visit = [&](size_t pos) {
+    const size_t slot = part.warps[pos];
+    const Watch& watch = watch_[slot];
+    if (watch.recheck_at > t) return;
+    const bool ready = watch.ready_unit != kNoUnit ? look_at_unit(part, slot, t) : consider(slot, t) != kNone;
+    if (ready && chosen == kNone) chosen = slot, chosen_pos = pos;
+    if (masks && watch.recheck_at > t) {
+      part.parked |= uint64_t{1} << pos;
+      part.park_until = std::min(part.park_until, watch.recheck_at);
+    }
+  };
+  const size_t last_pos = part.last_pos;
+  if (masks) {
+    if (t >= part.park_until) unpark(part, t);
+    const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+    uint64_t todo = all & ~part.parked;
+    // Visits the positions of `bits` in ascending order.
+    auto visit_all = [&](uint64_t bits) {
+      for (; bits != 0; bits &= bits - 1) visit(static_cast<size_t>(__builtin_ctzll(bits)));
+    };
+    if (config_.scheduler == SchedulerPolicy::gto) {
+      // GTO: the last warp, then the oldest.
+      if (last_pos != kNone) {
+        if (todo >> last_pos & 1) visit(last_pos);
+        todo &= ~(uint64_t{1} << last_pos);
       }
+      visit_all(todo);
+    } else {
+      // LRR: round-robin after the last.
+      const size_t start = last_pos != kNone ? (last_pos + 1) % n : 0;
+      const uint64_t from_start = todo & ~((uint64_t{1} << start) - 1);
+      visit_all(from_start);
+      visit_all(todo & ~from_start);
+    }
+  } else if (config_.scheduler == SchedulerPolicy::gto) {
+    if (last_pos != kNone) visit(last_pos);
+    for (size_t pos = 0; pos < n; ++pos)
+      if (pos != last_pos) visit(pos);
+  } else {
+    const size_t start = last_pos != kNone ? (last_pos + 1) % n : 0;
+    for (size_t i = 0, pos = start; i < n; ++i, pos = pos + 1 == n ? 0 : pos + 1) visit(pos);
+  }
+  picked_pos_ = chosen_pos;
+  return chosen;
+}
+
+uint64_t KernelSm::earliest_wake() const {
+  uint64_t next = kNever;
+  for (const Part& part : parts_)
+    for (size_t slot : part.warps) next = std::min(next, watch_[slot].wake);
+  return next;
+}
+
+bool KernelSm::issue_cycle(uint64_t t, uint64_t& next) {
+  bool any = false;
+  for (Part& part : parts_) {
+    for (unsigned k = 0; k < config_.issue_width && !part.warps.empty(); ++k) {
+      const size_t chosen = pick(part, t);
       if (chosen == kNone) break;
+      part.last_pos = picked_pos_;
       issue(chosen, t);
       part.issued_cycle = t;
       set_reason(slots_[chosen], WarpStall::kCount, t);  // issued
-      recheck_at_[chosen] = 0;
+      wake(chosen);
       any = true;
-      if (!error_.empty()) break;
+      if (!error_.empty()) return any;
     }
-    if (!error_.empty()) break;
   }
-  next_change = next;
+  // Only a cycle without any issue needs the next one that may change
+  // (every warp was looked at once in it): each warp's last look says when.
+  if (!any) next = std::min(next, earliest_wake());
   return any;
 }
 
@@ -499,10 +599,20 @@ void KernelSm::set_reason(Slot& s, WarpStall reason, uint64_t t) {
 }
 
 void KernelSm::set_timing(Timing& t, const kernel::Inst& in, const kernel::StepResult& r) const {
-  t = timing_[r.pc];  // in place: a copy through a temporary costs a store-forwarding stall per issue
+  t = pcs_[r.pc].timing;  // in place: a copy through a temporary costs a store-forwarding stall per issue
   if (t.unit == Unit::lsu && (in.kind == kernel::Kind::ld || in.kind == kernel::Kind::st ||
                               in.kind == kernel::Kind::atom || in.kind == kernel::Kind::red))
     t.interval *= transactions(r, in, config_.memory);
+}
+
+void KernelSm::prefetch_operands(const Slot& s) const {
+  const kernel::Warp& w = *s.warp;
+  if (w.done()) return;
+  const PcInfo& info = pcs_[w.pc()];
+  const uint32_t base = w.frames.back().reg_base;
+  const uint32_t* regs = &pc_regs_[info.regs_begin];
+  for (unsigned i = 0; i < unsigned{info.num_reads} + info.num_writes; ++i)
+    if (size_t{base} + regs[i] < s.regs.size()) __builtin_prefetch(&s.regs[size_t{base} + regs[i]]);
 }
 
 KernelSm::Txn* KernelSm::acquire() {
@@ -544,7 +654,8 @@ void KernelSm::issue(size_t slot, uint64_t t) {
                               : w.regs[(size_t{reg_base} + o.reg) * kWarpSize + lane] & mask;
     }
   }
-  const kernel::StepResult r = kernel::step(w, cta, memory_, t);
+  kernel::step(w, cta, memory_, t, step_);
+  const kernel::StepResult& r = step_;
   if (r.status == kernel::StepResult::Status::error) {
     free_.push_back(&txn);
     fail(r.error);
@@ -555,10 +666,11 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   if (w.regs.size() / 32 > s.regs.size()) {  // a call's frame
     s.regs.resize(w.regs.size() / 32, RegisterState{});
   }
+  prefetch_operands(s);
   ++warp_instructions_;
   LineProfile& line = lines_[r.pc];
   ++line.warp_instructions;
-  line.active_lanes += static_cast<unsigned>(__builtin_popcount(r.active));
+  line.active_lanes += r.active_lanes;
   Part& part = parts_[s.part];
   part.last = slot;
 
@@ -576,13 +688,15 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   set_timing(op.timing, in, r);
   op.access = {};
   const unsigned* row = config_.dependency_table[static_cast<size_t>(op.timing.dep)].data();
-  for (unsigned i = 0; i < in.num_writes; ++i) {
-    const size_t reg = size_t{reg_base} + in.writes[i];
+  const PcInfo& info = pcs_[r.pc];
+  const uint32_t* writes = &pc_regs_[info.regs_begin + info.num_reads];
+  for (unsigned i = 0; i < info.num_writes; ++i) {
+    const size_t reg = size_t{reg_base} + writes[i];
     if (reg >= s.regs.size()) continue;
     s.regs[reg].written_at = t;
     s.regs[reg].writer = row;
   }
-  if (uses_carry_[r.pc] && isa::writes_carry(in.form)) {
+  if (info.writes_carry) {
     s.carry.written_at = t;
     s.carry.writer = row;
   }
@@ -605,7 +719,7 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   Socket& socket = *sockets[s.part * kNumUnits + unit];
 
   if (job_.style == TimingStyle::loosely_timed) {
-    sc_time delay = at_cycle(t) - sc_time_stamp();
+    sc_time delay = at_cycle(t - now_cycles());  // the thread's time is a whole cycle, at most t
     socket->b_transport(txn, delay);
     part.unit_free_at[unit] = op.free_cycle;
     complete(txn, op.done_cycle);
@@ -622,20 +736,20 @@ void KernelSm::issue(size_t slot, uint64_t t) {
 
 void KernelSm::complete(Txn& txn, uint64_t cycle, bool pending) {
   Slot& s = slots_[txn.slot];
-  const kernel::Inst& in = *txn.inst;
-  const bool memory = from_memory_path(in.kind);
+  const PcInfo& info = pcs_[txn.op().pc];
   const uint64_t ready = pending ? kNever : cycle;
-  for (unsigned i = 0; i < in.num_writes; ++i) {
-    const size_t r = size_t{txn.reg_base} + in.writes[i];
+  const uint32_t* writes = &pc_regs_[info.regs_begin + info.num_reads];
+  for (unsigned i = 0; i < info.num_writes; ++i) {
+    const size_t r = size_t{txn.reg_base} + writes[i];
     if (r >= s.regs.size()) continue;
     s.regs[r].ready_at = ready;
-    s.regs[r].from_memory = memory;
+    s.regs[r].from_memory = info.memory_path;
   }
-  if (uses_carry_[txn.op().pc] && isa::writes_carry(in.form)) s.carry.ready_at = ready;
+  if (info.writes_carry) s.carry.ready_at = ready;
   // A warp goes on after the latest of the branches and barriers that hold it.
   auto hold = [&](size_t slot) {
     Slot& w = slots_[slot];
-    recheck_at_[slot] = 0;  // what it waited for without a known cycle is here
+    wake(slot);  // what it waited for without a known cycle is here
     if (pending) {
       ++w.holds;
       return;
@@ -643,7 +757,7 @@ void KernelSm::complete(Txn& txn, uint64_t cycle, bool pending) {
     w.resume_at = std::max(w.resume_at, cycle);
     if (job_.style == TimingStyle::approximately_timed) --w.holds;
   };
-  if (is_control(in.kind)) hold(txn.slot);
+  if (info.control) hold(txn.slot);
   for (size_t other : txn.released) hold(other);
   if (pending) return;
   --s.outstanding;

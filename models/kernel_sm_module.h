@@ -44,6 +44,7 @@ class KernelSm : public sc_core::sc_module {
   static constexpr uint64_t kNever = ~uint64_t{0};
   static constexpr size_t kNone = ~size_t{0};
   static constexpr uint32_t kNoPc = ~uint32_t{0};
+  static constexpr uint8_t kNoUnit = 0xff;
 
   // The scoreboard's view of one register of a warp.
   struct RegisterState {
@@ -86,6 +87,9 @@ class KernelSm : public sc_core::sc_module {
   struct Part {
     std::vector<size_t> warps;       // slots, oldest first
     size_t last = kNone;             // the slot issued last
+    size_t last_pos = kNone;         // its place in `warps`
+    uint64_t parked = 0;             // places (up to 64) of warps blocked until a known cycle
+    uint64_t park_until = kNever;    // the earliest such cycle (or earlier)
     uint64_t issued_cycle = kNever;  // the last cycle it issued in
     std::array<uint64_t, kNumUnits> unit_free_at{};
     // Its warps by `reason` (the last entry: issued this cycle).
@@ -105,8 +109,27 @@ class KernelSm : public sc_core::sc_module {
   // One cycle's issue decisions on every sub-partition; returns whether any
   // issued and lowers `next` to the next cycle anything blocking changes.
   bool issue_cycle(uint64_t t, uint64_t& next);
+  // The warp the policy picks in `part` at t (kNone: none is ready; its
+  // place in picked_pos_), every warp's reason brought up to date.
+  size_t pick(Part& part, uint64_t t);
+  // check() and set_reason() for `slot`, its Watch updated: the slot when
+  // it is ready, else kNone.
+  size_t consider(size_t slot, uint64_t t);
+  // The earliest cycle a warp's last look said may change anything.
+  uint64_t earliest_wake() const;
+  // Something the slot waits for without a known cycle has come, or it
+  // issued: the scheduler looks at it in full next time.
+  void wake(size_t slot) {
+    watch_[slot] = Watch{};
+    if (pos_of_[slot] < 64) parts_[slots_[slot].part].parked &= ~(uint64_t{1} << pos_of_[slot]);
+  }
+  // The unit of a warp that waited only for it: whether it is ready now,
+  // its reason and Watch brought up to date as consider() would.
+  bool look_at_unit(const Part& part, size_t slot, uint64_t t);
+  // Unparks the warps of `part` whose recheck cycle has come.
+  void unpark(Part& part, uint64_t t);
   // Why the slot cannot issue at t (not_selected when it can); `until`: the
-  // first cycle that may change, `known`: whether that is all it waits for.
+  // first cycle its reason may change, `known`: whether that is all it waits for.
   // A warp that waits for `when` (kNever: a cycle not known yet), seen at
   // cycle `t`: the earliest cycle to look again, and whether it is known.
   static void wait_until(uint64_t when, uint64_t t, uint64_t& until, bool& known);
@@ -115,6 +138,10 @@ class KernelSm : public sc_core::sc_module {
   // dependency, memory, or not_selected when they are free.
   WarpStall check_operands(const Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const;
   void issue(size_t slot, uint64_t t);
+  // Asks the cache early for the scoreboard entries of the warp's next
+  // instruction: check_operands() reads them soon, and they are often cold
+  // (the warps' register files are larger than the cache).
+  void prefetch_operands(const Slot& s) const;
   // The sub-partitions' stall reasons of this cycle, for `cycles` cycles.
   void account(uint64_t cycles);
   // A slot's reason from cycle t on; the cycles its previous reason held go
@@ -143,17 +170,38 @@ class KernelSm : public sc_core::sc_module {
   bool record_;
   kernel::Memory memory_;
   Residency residency_;
-  std::vector<Timing> timing_;       // per instruction, the memory ones' before coalescing
-  std::vector<uint8_t> uses_carry_;  // per instruction: reads or writes the carry flag
+  // What the scheduler needs of an instruction, in a few bytes apart from
+  // kernel::Inst, computed once: it is read for every look at a warp.
+  struct PcInfo {
+    Timing timing;            // the memory instructions' before coalescing
+    uint32_t regs_begin = 0;  // in pc_regs_: its reads, then its writes (frame slots)
+    uint8_t num_reads = 0, num_writes = 0;
+    bool reads_carry = false, writes_carry = false;  // the carry flag, a register like the others
+    bool memory_path = false;  // its results come from the memory path: waiting for them is a memory stall
+    bool control = false;      // holds its warp until it resolves
+  };
+  std::vector<PcInfo> pcs_;  // per instruction
+  kernel::StepResult step_;  // the last issue's, reused (kernel::step's per-issue form)
+  std::vector<uint32_t> pc_regs_;
   // --rtl-half: per instruction, whether the RTL unit computes it again
   // (an arithmetic form on the FMA unit with register or immediate sources).
   std::vector<uint8_t> rtl_checked_;
   // A straight-line program's registers at its end: [warp][slot][lane].
   std::vector<std::vector<std::vector<uint64_t>>> final_registers_;
   std::vector<Slot> slots_;
-  // Per slot: its `reason` holds until then. Apart from the slots, as the
-  // scheduler reads it for every warp every cycle and little else of them.
-  std::vector<uint64_t> recheck_at_;
+  // What the scheduler reads of every warp every cycle, apart from the
+  // slots: from its last look (consider()), its `reason` holds until
+  // recheck_at; `wake`: the first cycle that may change it; `ready_unit`:
+  // nothing but this unit held it (ready or pipe_busy) and it has not issued
+  // since (kNoUnit: something else held it).
+  struct Watch {
+    uint64_t recheck_at = 0;
+    uint64_t wake = kNever;
+    uint8_t ready_unit = kNoUnit;
+  };
+  std::vector<Watch> watch_;
+  std::vector<uint32_t> pos_of_;  // per slot: its place in its sub-partition's `warps`
+  size_t picked_pos_ = kNone;
   std::vector<CtaSlot> ctas_;
   std::vector<Part> parts_;
   uint64_t next_cta_ = 0, grid_ctas_ = 0, ctas_done_ = 0;

@@ -9,8 +9,6 @@ using sc_core::sc_time_stamp;
 
 namespace {
 
-sc_time at_cycle(uint64_t cycle) { return kCycle * static_cast<double>(cycle); }
-
 // The delay from now until `t`, never negative.
 sc_time until(const sc_time& t) {
   const sc_time& now = sc_time_stamp();
@@ -74,7 +72,7 @@ void UnitBase::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     SC_REPORT_ERROR(name(), "a result left for later in b_transport");
     return;
   }
-  delay += kCycle * static_cast<double>(op.done_cycle - arrival);
+  delay += at_cycle(op.done_cycle - arrival);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
@@ -91,7 +89,7 @@ tlm::tlm_sync_enum UnitBase::nb_transport_fw(tlm::tlm_generic_payload& trans, tl
   // The request phase lasts while the unit is occupied: END_REQ is the
   // backpressure that tells the dispatcher when it may send the next one.
   phase = tlm::END_REQ;
-  delay = kCycle * static_cast<double>(op.free_cycle - now);
+  delay = at_cycle(op.free_cycle - now);
   return tlm::TLM_UPDATED;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <cstdlib>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
@@ -40,7 +41,20 @@ struct WarpOp {
   uint64_t done_cycle = 0;  // the result may be consumed then
 };
 
-inline uint64_t to_cycles(const sc_core::sc_time& t) { return static_cast<uint64_t>(t / kCycle); }
+// Cycles and times in integers (the time's value in units of the
+// resolution): no floating point, no rounding, on every issue.
+inline uint64_t to_cycles(const sc_core::sc_time& t) { return t.value() / kCycle.value(); }
+// The first cycles from a table: sc_time makes a time from its value only
+// out of line, and every issue asks for one or two short delays.
+inline sc_core::sc_time at_cycle(uint64_t n) {
+  constexpr uint64_t kTabled = 1024;
+  static const std::vector<sc_core::sc_time> tabled = [] {
+    std::vector<sc_core::sc_time> v;
+    for (uint64_t i = 0; i < kTabled; ++i) v.push_back(sc_core::sc_time::from_value(i * kCycle.value()));
+    return v;
+  }();
+  return n < kTabled ? tabled[n] : sc_core::sc_time::from_value(n * kCycle.value());
+}
 
 // A warp instruction on a generic payload. The payload's command is
 // TLM_IGNORE_COMMAND with no data: what to do is in the extension, as the

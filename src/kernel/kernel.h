@@ -447,6 +447,10 @@ struct StepResult {
 // Executes one warp-instruction of `w` functionally. `clock` is what %clock
 // and %clock64 read.
 StepResult step(Warp& w, Cta& cta, Memory& mem, uint64_t clock = 0);
+// The same into `r`, reused from step to step (a simulator's per-issue
+// path): every field is set afresh except the addresses of lanes that did
+// not access memory this time, which keep what they held.
+void step(Warp& w, Cta& cta, Memory& mem, uint64_t clock, StepResult& r);
 
 struct RunOptions {
   uint64_t max_steps = 100'000'000;  // warp-instructions over the whole grid

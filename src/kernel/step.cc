@@ -8,6 +8,7 @@
 
 #include "exec/execute.h"
 #include "kernel/kernel.h"
+#include "util/bits.h"
 
 // A kind without its case in execute() is an error, not a silent no-op.
 #pragma GCC diagnostic error "-Wswitch"
@@ -20,7 +21,7 @@ struct Fault {
 };
 
 uint64_t mask_of(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
-unsigned popcount(uint32_t m) { return static_cast<unsigned>(__builtin_popcount(m)); }
+unsigned popcount(uint32_t m) { return util::popcount32(m); }
 
 std::string_view sanitizer_space(Space s) {
   switch (s) {
@@ -132,9 +133,10 @@ class Exec {
   }
 
   // Operand o of every lane, 0 outside exec; a register's lanes in one pass.
-  void read_lanes(const Operand& o, uint32_t exec, uint64_t* out) {
+  // (__restrict: `out` is never a register, so that the loops vectorise.)
+  void read_lanes(const Operand& o, uint32_t exec, uint64_t* __restrict out) {
     if (o.kind == Operand::Kind::reg && o.reg_bits != 1) {
-      const uint64_t* r = &reg(o.reg, 0);
+      const uint64_t* __restrict r = &reg(o.reg, 0);
       const uint64_t m = mask_of(o.bits);
       if (exec == ~0u) {  // the usual case, without a test per lane
         for (unsigned lane = 0; lane < 32; ++lane) out[lane] = r[lane] & m;
@@ -150,9 +152,9 @@ class Exec {
     for (unsigned lane = 0; lane < 32; ++lane) out[lane] = exec >> lane & 1 ? read(o, lane) : 0;
   }
 
-  void write_lanes(const Operand& o, uint32_t exec, const uint64_t* v) {
+  void write_lanes(const Operand& o, uint32_t exec, const uint64_t* __restrict v) {
     if (o.kind == Operand::Kind::reg) {
-      uint64_t* r = &reg(o.reg, 0);
+      uint64_t* __restrict r = &reg(o.reg, 0);
       const uint64_t m = mask_of(o.bits), keep = mask_of(o.reg_bits);
       if (exec == ~0u && !o.sign_extend) {
         for (unsigned lane = 0; lane < 32; ++lane) r[lane] = v[lane] & m & keep;
@@ -811,16 +813,23 @@ class Exec {
 
 }  // namespace
 
-StepResult step(Warp& w, Cta& cta, Memory& mem, uint64_t clock) {
-  StepResult r;
+void step(Warp& w, Cta& cta, Memory& mem, uint64_t clock, StepResult& r) {
+  r.status = StepResult::Status::executed;
+  r.inst = nullptr;
+  r.pc = kNoPc;
+  r.active = r.executed = 0;
+  r.active_lanes = 0;
+  r.frame_reg_base = 0;
+  r.space = Space::generic;
+  r.error.clear();
   if (w.done()) {
     r.status = StepResult::Status::exited;
-    return r;
+    return;
   }
   if (w.waiting()) {
     r.status = StepResult::Status::waiting;
     r.pc = w.pc();
-    return r;
+    return;
   }
   try {
     Exec(w, cta, mem, clock).run(r);
@@ -828,6 +837,11 @@ StepResult step(Warp& w, Cta& cta, Memory& mem, uint64_t clock) {
     r.status = StepResult::Status::error;
     r.error = f.message;
   }
+}
+
+StepResult step(Warp& w, Cta& cta, Memory& mem, uint64_t clock) {
+  StepResult r;
+  step(w, cta, mem, clock, r);
   return r;
 }
 
