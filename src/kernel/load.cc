@@ -135,6 +135,7 @@ void Loader::place_variable(const isa::Declaration& d, uint64_t& global_end,
       s.space = Space::const_;
       s.address = kConstBase + off;
       std::vector<uint8_t> init = initial_bytes(d, bytes);
+      k_.constants.push_back({d.name, s.address, init});
       constant_.resize(off);
       constant_.insert(constant_.end(), init.begin(), init.end());
       if (constant_.size() > (uint64_t{1} << 26)) fail(d.loc, ".const variables exceed 64 MiB");
