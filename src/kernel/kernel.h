@@ -261,13 +261,14 @@ class Kernel {
   std::vector<Operand> elements;    // vector operands' elements
   std::vector<CallParam> call_params;
   std::vector<GlobalVariable> globals;
-  std::vector<uint8_t> constant;          // the .const bank at kConstBase
-  std::vector<GlobalVariable> constants;  // the module .const variables in it, with their initial bytes
-  uint32_t static_shared = 0;             // bytes of static .shared variables
-  uint32_t dynamic_shared_offset = 0;     // where .extern .shared arrays start
-  uint32_t local_bytes = 0;               // per thread: every function's .local variables
-  uint32_t param_bytes = 0;               // the kernel parameter buffer
-  bool straight_line = false;             // loaded by load_straight_line: statements without an .entry
+  // The module .const variables, at kConstBase + offset in `constant`, with their initial bytes.
+  std::vector<GlobalVariable> constants;
+  std::vector<uint8_t> constant;       // the .const bank at kConstBase
+  uint32_t static_shared = 0;          // bytes of static .shared variables
+  uint32_t dynamic_shared_offset = 0;  // where .extern .shared arrays start
+  uint32_t local_bytes = 0;            // per thread: every function's .local variables
+  uint32_t param_bytes = 0;            // the kernel parameter buffer
+  bool straight_line = false;          // loaded by load_straight_line: statements without an .entry
 
   const Function& entry() const { return functions[0]; }
   // "FILE:LINE:COL" of an instruction.
