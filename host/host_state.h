@@ -39,6 +39,7 @@ struct DeviceState : std::enable_shared_from_this<DeviceState> {
   std::vector<TimelineEntry> timeline;
 
   kernel::Buffer& buffer_of(const Allocation& a);
+  DeviceBuffer allocate(std::vector<uint8_t> contents);  // placed after every earlier allocation
   // The bytes `b` covers; throws ptxfu::Error when b is freed, empty, from another device or [at, at + n) overruns it.
   uint8_t* bytes_of(const DeviceBuffer& b, size_t n, const char* what);
   void check_owned(const DeviceBuffer& b, const char* what) const;

@@ -200,8 +200,9 @@ class Device {
   explicit Device(const std::string& config = "sm_80");  // an embedded config's name or a YAML path
   const std::string& config_name() const;
 
-  DeviceBuffer malloc(size_t bytes);  // zero-filled
-  void free(const DeviceBuffer& b);   // the whole allocation b points into
+  DeviceBuffer malloc(size_t bytes);                         // zero-filled
+  DeviceBuffer malloc_copy(const void* data, size_t bytes);  // malloc and copy_to_device in one pass over the bytes
+  void free(const DeviceBuffer& b);                          // the whole allocation b points into
   void memset(const DeviceBuffer& b, uint8_t value);
   void copy_to_device(const DeviceBuffer& dst, const void* src, size_t bytes);
   void copy_to_host(void* dst, const DeviceBuffer& src, size_t bytes) const;

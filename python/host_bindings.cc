@@ -104,6 +104,12 @@ void bind_device(py::module_& m) {
       .def("memset", &ptxfu::Device::memset)
       .def("copy", &ptxfu::Device::copy)
       .def("allocated_bytes", &ptxfu::Device::allocated_bytes)
+      .def("malloc_copy",
+           [](ptxfu::Device& d, const py::buffer& src) {
+             const py::buffer_info i = contiguous(src, false);
+             py::gil_scoped_release release;
+             return d.malloc_copy(i.ptr, bytes_of(i));
+           })
       .def("copy_to_device",
            [](ptxfu::Device& d, const ptxfu::DeviceBuffer& dst, const py::buffer& src) {
              const py::buffer_info i = contiguous(src, false);

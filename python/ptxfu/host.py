@@ -406,10 +406,9 @@ class Device:
 
     def to_device(self, array):
         a = np.ascontiguousarray(array)
-        d = self.empty(a.shape, a.dtype)
-        if a.nbytes:
-            self._dev.copy_to_device(d._buffer, a.reshape(-1).view(np.uint8))
-        return d
+        if not a.nbytes:
+            return self.empty(a.shape, a.dtype)
+        return DeviceArray(self, self._dev.malloc_copy(a.reshape(-1).view(np.uint8)), a.shape, a.dtype)
 
     def copy_from_host(self, dst, array):
         dst.set(array)
