@@ -188,7 +188,7 @@ def test_the_launch_reports_what_ptxfu_sim_reports(dev, mod, tmp_path):
         pytest.skip("no ptxfu binary")
     r = subprocess.run(
         [BINARY, "sim", KERNELS, "--entry", "add_one", "--grid", "4", "--block", "256"]
-        + ["--arg", "buf:zeros:4096", "--arg", "u32:1024", "--json"],
+        + ["--arg", "buf:zeros:4096", "--arg", "u32:1024", "--config", "sm_80", "--json"],
         capture_output=True,
         text=True,
         check=True,
@@ -197,6 +197,9 @@ def test_the_launch_reports_what_ptxfu_sim_reports(dev, mod, tmp_path):
     got = mod.get_function("add_one")(grid=4, block=256, args=(dev.zeros(1024, np.uint32), np.uint32(1024)))
     assert got.cycles == want["cycles"]
     assert got.warp_instructions == want["warp_instructions"]
+    assert got.stalls == want["stalls"]
+    assert {n: u._asdict() for n, u in got.units.items()} == want["pipes"]
+    assert got.residency["ctas"] == want["residency"]["ctas"]
 
 
 def test_devices_of_different_configs_in_one_process():
@@ -221,3 +224,17 @@ def test_allocations_go_with_their_last_array(dev):
     assert dev.allocated_bytes == before + (1 << 16)  # y still points into it
     del y
     assert dev.allocated_bytes == before
+
+
+@pytest.mark.parametrize("log2_n", [1, 5, 8, 12])
+def test_bitonic_sort_by_chained_launches_matches_numpy_sort(log2_n):
+    bitonic = load_example("bitonic")
+    dev = ptxfu.Device("sm_80")
+    mod = dev.load_module(os.path.join(SOURCE_DIR, "examples", "bitonic.ptx"))
+    data = np.random.default_rng(log2_n).integers(0, 1 << 32, 1 << log2_n, dtype=np.uint32)
+    data[: len(data) // 4] = data[-1]  # repeated keys
+    a = dev.to_device(data)
+    runs = bitonic.bitonic_sort(dev, mod, a)
+    np.testing.assert_array_equal(a.get(), np.sort(data))
+    assert len(runs) == len(dev.timeline()) == log2_n * (log2_n + 1) // 2  # the network's steps
+    assert all(t.start_cycle == p.end_cycle for p, t in zip(dev.timeline(), dev.timeline()[1:]))
