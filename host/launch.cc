@@ -58,6 +58,23 @@ std::vector<std::string> Kernel::parameters() const {
   return v;
 }
 
+std::vector<Scalar::Type> Kernel::parameter_types() const {
+  using T = Scalar::Type;
+  std::vector<T> v;
+  for (const kernel::Param& p : module_->kernel(index_).entry().params) {
+    switch (p.bytes) {
+      case 1: v.push_back(T::u8); break;
+      case 2: v.push_back(p.floating ? T::f16 : T::u16); break;
+      case 4: v.push_back(p.floating ? T::f32 : T::u32); break;
+      case 8: v.push_back(p.floating ? T::f64 : T::u64); break;
+      default:
+        throw Error(fmt::format("{}: parameter '.{} {}' of {} bytes: a launch passes scalars of 1, 2, 4 or 8 bytes",
+                                name(), p.type, p.name, p.bytes));
+    }
+  }
+  return v;
+}
+
 LaunchResult Kernel::launch(Dim3 grid, Dim3 block, const std::vector<KernelArg>& args, uint32_t shared_bytes) const {
   ModuleState& m = *module_;
   DeviceState& d = *m.device;

@@ -177,6 +177,8 @@ class Kernel {
   const std::string& name() const;
   // The parameters as PTX declares them: "u64 scan_param_0", ...
   std::vector<std::string> parameters() const;
+  // The scalar type each parameter's bits are passed as (u64 for a pointer; b32 as u32, ...).
+  std::vector<Scalar::Type> parameter_types() const;
   // Runs one launch to its end. Throws ptxfu::Error for a bad launch (argument count or type, a freed or
   // foreign buffer, grid and block) before anything runs; ptxfu::KernelFault when the kernel faults.
   LaunchResult launch(Dim3 grid, Dim3 block, const std::vector<KernelArg>& args, uint32_t shared_bytes = 0) const;
