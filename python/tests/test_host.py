@@ -238,3 +238,22 @@ def test_bitonic_sort_by_chained_launches_matches_numpy_sort(log2_n):
     np.testing.assert_array_equal(a.get(), np.sort(data))
     assert len(runs) == len(dev.timeline()) == log2_n * (log2_n + 1) // 2  # the network's steps
     assert all(t.start_cycle == p.end_cycle for p, t in zip(dev.timeline(), dev.timeline()[1:]))
+
+
+def test_plots_draw_the_profile_and_the_timeline(tmp_path):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    dev = ptxfu.Device("sm_80")
+    mod = dev.load_module(KERNELS)
+    x = dev.zeros(1024, np.uint32)
+    r = mod.get_function("add_one")(grid=4, block=256, args=(x, np.uint32(1024)))
+    mod.get_function("empty")(grid=1, block=32)
+    ax = r.plot_profile()
+    bars = sum(c.datavalues.sum() for c in ax.containers)
+    p = r.profile
+    assert bars == sum(p[n].sum() for n in p.dtype.names[5:])  # every stall cycle of every line
+    ax.figure.savefig(tmp_path / "profile.png")
+    ax = dev.plot_timeline()
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["add_one", "empty"]
+    ax.figure.savefig(tmp_path / "timeline.png")
+    assert (tmp_path / "profile.png").stat().st_size > 0 and (tmp_path / "timeline.png").stat().st_size > 0
