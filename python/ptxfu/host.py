@@ -14,6 +14,10 @@ a kernel that faults raises ptxfu.KernelFault.
 """
 
 import json
+import os
+import shutil
+import subprocess
+import tempfile
 from typing import NamedTuple
 
 import numpy as np
@@ -28,6 +32,7 @@ __all__ = [
     "LaunchResult",
     "KernelFault",
     "TimelineEntry",
+    "compile_cuda",
     "u8",
     "s8",
     "u16",
@@ -365,6 +370,27 @@ class Module:
 
     def get_global(self, name, dtype=np.uint8):
         return np.frombuffer(self._m.get_global(name), dtype=dtype).copy()
+
+
+# ---------------------------------------------------------------- compiling
+
+
+def compile_cuda(source, arch="sm_80", options=(), nvcc=None):
+    """PTX text from CUDA source, by NVIDIA's nvcc (`nvcc -ptx -arch=ARCH`):
+    $PTXFU_NVCC, nvcc on PATH, or /usr/local/cuda/bin/nvcc. Raises
+    ptxfu.Error with nvcc's messages when it fails or is not installed."""
+    nvcc = nvcc or os.environ.get("PTXFU_NVCC") or shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    if not os.path.exists(nvcc):
+        raise _error_type()(f"compile_cuda: no nvcc ({nvcc}); set PTXFU_NVCC or load a .ptx file")
+    with tempfile.TemporaryDirectory() as d:
+        src, out = os.path.join(d, "kernel.cu"), os.path.join(d, "kernel.ptx")
+        with open(src, "w") as f:
+            f.write(source)
+        r = subprocess.run([nvcc, "-ptx", f"-arch={arch}", *options, src, "-o", out], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise _error_type()(f"compile_cuda: nvcc failed:\n{r.stderr.strip()}")
+        with open(out) as f:
+            return f.read()
 
 
 # ---------------------------------------------------------------- device

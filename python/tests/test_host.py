@@ -5,6 +5,7 @@ on the same launch."""
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -257,3 +258,18 @@ def test_plots_draw_the_profile_and_the_timeline(tmp_path):
     assert [t.get_text() for t in ax.get_yticklabels()] == ["add_one", "empty"]
     ax.figure.savefig(tmp_path / "timeline.png")
     assert (tmp_path / "profile.png").stat().st_size > 0 and (tmp_path / "timeline.png").stat().st_size > 0
+
+
+NVCC = os.environ.get("PTXFU_NVCC") or shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+
+
+@pytest.mark.skipif(not os.path.exists(NVCC), reason="no nvcc")
+def test_compile_cuda_then_launch():
+    src = 'extern "C" __global__ void twice(int* x) { x[threadIdx.x] *= 2; }'
+    dev = ptxfu.Device("sm_80")
+    mod = dev.load_module_text(ptxfu.compile_cuda(src, "sm_80"), "twice.cu")
+    x = dev.to_device(np.arange(-16, 16, dtype=np.int32))
+    mod.get_function("twice")(grid=1, block=32, args=(x,))
+    np.testing.assert_array_equal(x.get(), np.arange(-16, 16) * 2)
+    with pytest.raises(ptxfu.Error, match="nvcc failed"):
+        ptxfu.compile_cuda("this is not CUDA", "sm_80")
