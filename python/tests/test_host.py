@@ -273,3 +273,19 @@ def test_compile_cuda_then_launch():
     np.testing.assert_array_equal(x.get(), np.arange(-16, 16) * 2)
     with pytest.raises(ptxfu.Error, match="nvcc failed"):
         ptxfu.compile_cuda("this is not CUDA", "sm_80")
+
+
+@pytest.mark.parametrize("n,d", [(16, 8), (64, 32), (128, 64)])
+def test_attention_forward_within_its_derived_bound(n, d):
+    attention = load_example("attention")
+    rng = np.random.default_rng(n + d)
+    q, k, v = (rng.uniform(-1, 1, (n, d)).astype(np.float32) for _ in range(3))
+    dev = ptxfu.Device("sm_80")
+    mod = dev.load_module(os.path.join(SOURCE_DIR, "examples", "attention.ptx"))
+    out, p, runs = attention.attention(dev, mod, *(dev.to_device(x) for x in (q, k, v)))
+    want_out, want_p = attention.reference(q, k, v)
+    p_rel, out_abs = attention.bounds(n, d)
+    assert np.max(np.abs(p.get() - want_p) / want_p) <= p_rel
+    assert np.max(np.abs(out.get() - want_out)) <= out_abs
+    np.testing.assert_allclose(p.get().sum(axis=1), 1, rtol=p_rel + n * 2.0**-24)
+    assert [r.kernel for r in runs] == ["scores", "softmax_rows", "weighted_sum"]
