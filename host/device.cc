@@ -11,9 +11,23 @@
 
 namespace ptxfu {
 namespace host_detail {
+namespace {
+
 uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-namespace {
+// `bytes` of storage, untouched and, when large, in transparent huge pages
+// where the kernel offers them on request (Debian's default, madvise):
+// 512 times fewer page faults when the bytes are first written, which is
+// most of what a large copy in costs (NumPy does the same for its arrays).
+std::vector<uint8_t> reserved(size_t bytes) {
+  std::vector<uint8_t> v;
+  v.reserve(bytes);
+  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(v.data()) + kHuge - 1) & ~(kHuge - 1);
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(v.data()) + bytes) & ~(kHuge - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);  // a hint: failure is fine
+  return v;
+}
 
 std::string describe(const Allocation& a) {
   return fmt::format("device buffer #{} ({} bytes at 0x{:x})", a.id, a.bytes, a.base);
@@ -53,6 +67,22 @@ void DeviceState::release(const Allocation& a) {
   memory.erase(it);
 }
 
+DeviceBuffer DeviceState::allocate(std::vector<uint8_t> contents) {
+  const size_t bytes = contents.size();
+  const uint64_t base = align_up(next_base, 256);  // cudaMalloc's alignment
+  auto a = std::make_shared<Allocation>();
+  a->device = shared_from_this();
+  a->id = next_id++;
+  a->base = base;
+  a->bytes = bytes;
+  memory.push_back({base, std::move(contents), -1, fmt::format("device buffer #{}", a->id)});
+  next_base = base + bytes + kGuardBytes;
+  DeviceBuffer b;
+  b.alloc_ = std::move(a);
+  b.bytes_ = bytes;
+  return b;
+}
+
 }  // namespace host_detail
 
 using host_detail::Allocation;
@@ -82,27 +112,9 @@ Device::Device(const std::string& config) : state_(std::make_shared<DeviceState>
 
 const std::string& Device::config_name() const { return state_->config.name; }
 
-namespace {
-
-// `bytes` of storage, untouched and, when large, in transparent huge pages
-// where the kernel offers them on request (Debian's default, madvise):
-// 512 times fewer page faults when the bytes are first written, which is
-// most of what a large copy in costs (NumPy does the same for its arrays).
-std::vector<uint8_t> reserved(size_t bytes) {
-  std::vector<uint8_t> v;
-  v.reserve(bytes);
-  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
-  const uintptr_t begin = (reinterpret_cast<uintptr_t>(v.data()) + kHuge - 1) & ~(kHuge - 1);
-  const uintptr_t end = (reinterpret_cast<uintptr_t>(v.data()) + bytes) & ~(kHuge - 1);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);  // a hint: failure is fine
-  return v;
-}
-
-}  // namespace
-
 DeviceBuffer Device::malloc(size_t bytes) {
   if (bytes == 0) throw Error("malloc: 0 bytes (an allocation holds at least one byte)");
-  std::vector<uint8_t> v = reserved(bytes);
+  std::vector<uint8_t> v = host_detail::reserved(bytes);
   v.resize(bytes);
   return state_->allocate(std::move(v));
 }
@@ -110,26 +122,9 @@ DeviceBuffer Device::malloc(size_t bytes) {
 DeviceBuffer Device::malloc_copy(const void* data, size_t bytes) {
   if (bytes == 0) throw Error("malloc_copy: 0 bytes (an allocation holds at least one byte)");
   const uint8_t* p = static_cast<const uint8_t*>(data);
-  std::vector<uint8_t> v = reserved(bytes);
+  std::vector<uint8_t> v = host_detail::reserved(bytes);
   v.assign(p, p + bytes);
   return state_->allocate(std::move(v));
-}
-
-DeviceBuffer DeviceState::allocate(std::vector<uint8_t> contents) {
-  DeviceState& s = *this;
-  const size_t bytes = contents.size();
-  const uint64_t base = host_detail::align_up(s.next_base, 256);  // cudaMalloc's alignment
-  auto a = std::make_shared<Allocation>();
-  a->device = shared_from_this();
-  a->id = s.next_id++;
-  a->base = base;
-  a->bytes = bytes;
-  s.memory.push_back({base, std::move(contents), -1, fmt::format("device buffer #{}", a->id)});
-  s.next_base = base + bytes + host_detail::kGuardBytes;
-  DeviceBuffer b;
-  b.alloc_ = std::move(a);
-  b.bytes_ = bytes;
-  return b;
 }
 
 void Device::free(const DeviceBuffer& b) {
