@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -176,6 +177,42 @@ struct FreshContextOnExit {
   ~FreshContextOnExit() { fresh_simulation_context(); }
 };
 
+// Lends each job's lent_buffers to its SM's memory for the run and takes
+// them back when returned or destroyed (an exception mid-run). Declared
+// after the modules, so that it goes first.
+class LentBuffers {
+ public:
+  LentBuffers(const std::vector<SimJob>& jobs, const std::vector<std::unique_ptr<SmModel>>& sms) {
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      kernel::Memory& m = sms[i]->kernel_sm->memory();
+      for (std::vector<kernel::Buffer>* v : jobs[i].lent_buffers) {
+        lent_.push_back({&m, v});
+        for (kernel::Buffer& b : *v) m.buffers.push_back(std::move(b));  // b keeps its base: how it comes back
+      }
+      std::sort(m.buffers.begin(), m.buffers.end(),
+                [](const kernel::Buffer& x, const kernel::Buffer& y) { return x.base < y.base; });
+    }
+  }
+  LentBuffers(const LentBuffers&) = delete;
+  LentBuffers& operator=(const LentBuffers&) = delete;
+  ~LentBuffers() { give_back(); }
+
+  void give_back() {
+    for (auto& [m, v] : lent_) {
+      for (kernel::Buffer& b : *v) {
+        auto it = std::lower_bound(m->buffers.begin(), m->buffers.end(), b.base,
+                                   [](const kernel::Buffer& x, uint64_t base) { return x.base < base; });
+        b = std::move(*it);
+        m->buffers.erase(it);
+      }
+    }
+    lent_.clear();
+  }
+
+ private:
+  std::vector<std::pair<kernel::Memory*, std::vector<kernel::Buffer>*>> lent_;
+};
+
 SimResult result_of(const SimJob& job, SmModel& sm, double seconds) {
   KernelSm& k = *sm.kernel_sm;
   SimResult r;
@@ -213,6 +250,8 @@ SimResult result_of(const SimJob& job, SmModel& sm, double seconds) {
 }  // namespace
 
 std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
+  static std::mutex one_at_a_time;  // SystemC's current context is the process's
+  const std::lock_guard<std::mutex> lock(one_at_a_time);
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   for (const auto& j : jobs) validate(j);
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
@@ -222,6 +261,7 @@ std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
   const FreshContextOnExit fresh_context;
   std::vector<std::unique_ptr<SmModel>> sms;
   for (size_t i = 0; i < runs.size(); ++i) sms.push_back(std::make_unique<SmModel>(fmt::format("sm{}", i), runs[i]));
+  LentBuffers lent(runs, sms);
   std::vector<sc_core::sc_trace_file*> traces;
   for (size_t i = 0; i < runs.size(); ++i) {
     if (runs[i].vcd_path.empty()) continue;
@@ -240,6 +280,7 @@ std::vector<SimResult> simulate(const std::vector<SimJob>& jobs) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const uint64_t simulated = to_cycles(sc_core::sc_time_stamp());
   for (auto* tf : traces) sc_core::sc_close_vcd_trace_file(tf);
+  lent.give_back();
 
   std::vector<SimResult> results;
   for (size_t i = 0; i < runs.size(); ++i) {

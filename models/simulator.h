@@ -39,6 +39,12 @@ struct SimJob {
   bool rtl_half = false;
   unsigned rtl_stages = 0;
   bool rtl_broken = false;
+  // Memory that outlives the launch (a host API's device memory and module
+  // variables): buffers placed by their owner, away from what make_memory
+  // places. simulate() moves them into the launch's memory, where the kernel
+  // reads and writes them in place, and back into these vectors however it
+  // leaves; SimResult::memory holds the rest.
+  std::vector<std::vector<kernel::Buffer>*> lent_buffers;
 };
 
 struct UnitStats {
@@ -84,7 +90,8 @@ void validate_warps(const ArchConfig& config, unsigned warps, unsigned threads);
 unsigned rtl_stages_for(const SimJob& job);
 
 // Elaborates every job as an independent SM, runs them together and returns
-// one result per job. Each call has a SystemC context of its own.
+// one result per job. Each call has a SystemC context of its own; calls from
+// several threads run one at a time.
 std::vector<SimResult> simulate(const std::vector<SimJob>& jobs);
 
 }  // namespace ptxfu::models

@@ -27,6 +27,8 @@
 
 namespace py = pybind11;
 
+void ptxfu_register_host(py::module_& m);  // host_bindings.cc: ptxfu.Device and the rest of the host API
+
 namespace {
 
 ptxfu::Target make_target(const std::optional<std::string>& target, const std::optional<std::string>& ptx_version,
@@ -488,4 +490,6 @@ PYBIND11_MODULE(_ptxfu, m) {
       throw ptxfu::Error(e.what());
     }
   });
+
+  ptxfu_register_host(m);
 }

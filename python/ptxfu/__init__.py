@@ -571,3 +571,12 @@ def load_sweep(directory, numpy=True):
     """Loads a `ptxfu sweep` result directory (results.csv, sweep.json)."""
     manifest, header, rows = _ptxfu._read_sweep(os.fspath(directory))
     return SweepResults(json.loads(manifest), header, rows, numpy)
+
+
+# ---------------------------------------------------------------- host API
+# Device, DeviceArray, Module, Kernel, LaunchResult, KernelFault and the typed
+# scalars (ptxfu.u32(...)): python/ptxfu/host.py.
+from . import host as _host  # noqa: E402
+from .host import *  # noqa: E402,F401,F403
+
+__all__ += _host.__all__

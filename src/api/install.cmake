@@ -2,10 +2,12 @@
 #   bin/ptxfu
 #   lib/libptxfu.so, lib/libptxfu.a              the exact core with the C and C++ APIs
 #   lib/libptxfu_models.a, libptxfu_rtl.a        the SystemC/TLM models and the RTL plug they use
+#   lib/libptxfu_host.a                          the host API over the models (devices, modules, launches)
 #   include/ptxfu/ptxfu.h, ptxfu.hpp, version.h  the public headers
+#   include/ptxfu/host.hpp, host.h               the host API's, C++ and C (ptxfu::host: it brings the models and SystemC)
 #   include/ptxfu/internal/                      the models' headers and the core headers they use
 #                                                (for ptxfu::models only: not a stable interface)
-#   lib/cmake/ptxfu/                             find_package(ptxfu): ptxfu::core, ::core_static, ::capi, ::models
+#   lib/cmake/ptxfu/                             find_package(ptxfu): ptxfu::core, ::core_static, ::capi, ::models, ::host
 #   lib/pkgconfig/ptxfu.pc                       pkg-config ptxfu
 #   share/ptxfu/configs/, configs/sweeps/, examples/   the embedded configs and the example sweeps
 #   lib/python3/dist-packages/ptxfu/             the Python module (when it is built)
@@ -32,6 +34,11 @@ install(FILES $<TARGET_FILE:ptxfu_models> DESTINATION ${CMAKE_INSTALL_LIBDIR} RE
 # The RTL plug the models use (cosim/: the PTX-to-RTL encoding and the scoreboard).
 set(PTXFU_RTL_ARCHIVE ${CMAKE_STATIC_LIBRARY_PREFIX}ptxfu_rtl${CMAKE_STATIC_LIBRARY_SUFFIX})
 install(FILES $<TARGET_FILE:ptxfu_rtl> DESTINATION ${CMAKE_INSTALL_LIBDIR} RENAME ${PTXFU_RTL_ARCHIVE})
+# ptxfu::host, declared by the package config the same way (it links ptxfu::models).
+set(PTXFU_HOST_ARCHIVE ${CMAKE_STATIC_LIBRARY_PREFIX}ptxfu_host${CMAKE_STATIC_LIBRARY_SUFFIX})
+install(FILES $<TARGET_FILE:ptxfu_host> DESTINATION ${CMAKE_INSTALL_LIBDIR} RENAME ${PTXFU_HOST_ARCHIVE})
+install(FILES ${PTXFU_PUBLIC_INCLUDE}/ptxfu/host.hpp ${PTXFU_PUBLIC_INCLUDE}/ptxfu/host.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ptxfu)
 
 # The headers the models' headers reach, found by following #include "..."
 # (models/, cosim/ and the core's src/: the project root and src/ are the two roots).

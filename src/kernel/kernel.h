@@ -280,6 +280,8 @@ class Kernel {
   std::vector<CallParam> call_params;
   std::vector<tensor::TensorOp> tensor_ops;
   std::vector<GlobalVariable> globals;
+  // The module .const variables, at kConstBase + offset in `constant`, with their initial bytes.
+  std::vector<GlobalVariable> constants;
   std::vector<uint8_t> constant;       // the .const bank at kConstBase
   uint32_t static_shared = 0;          // bytes of static .shared variables
   uint32_t dynamic_shared_offset = 0;  // where .extern .shared arrays start

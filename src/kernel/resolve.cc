@@ -122,6 +122,7 @@ void Resolver::place_variable(const isa::Declaration& d, std::unordered_map<std:
       s.space = Space::const_;
       s.address = kConstBase + off;
       std::vector<uint8_t> init = initial_bytes(d, bytes);
+      k_.constants.push_back({d.name, s.address, init});
       constant_.resize(off);
       constant_.insert(constant_.end(), init.begin(), init.end());
       if (constant_.size() > (uint64_t{1} << 26)) fail(k_, d.loc, ".const variables exceed 64 MiB");

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs a build into a fresh prefix, moves the prefix (an install is
 # relocatable), then builds and runs the consumers against it:
-#   cxx/  a C++ project through find_package(ptxfu): ptxfu::core, ::core_static, ::models
+#   cxx/  a C++ project through find_package(ptxfu): ptxfu::core, ::core_static, ::models, ::host
 #   c/    a C program through pkg-config, shared and static
 # and runs the installed ptxfu on an installed example sweep, and the
 # installed Python module when the build has it.
@@ -32,6 +32,7 @@ cmake --build "$work/cxx" -j"$jobs" >>"$work/cxx.log" || { cat "$work/cxx.log"; 
 "$work/cxx/core_consumer"
 "$work/cxx/core_static_consumer"
 "$work/cxx/models_consumer"
+"$work/cxx/host_consumer"
 
 echo "== C consumer: pkg-config ptxfu"
 cp -r "$here/c" "$work/c"
