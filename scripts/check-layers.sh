@@ -52,9 +52,9 @@ status=0
 # SystemC: <systemc>, <systemc.h>, <sysc/...>, <tlm>, <tlm.h>, <tlm_utils/...>;
 # Verilator: <verilated*.h>, <svdpi.h>, <vltstd/...>, generated "Vtop.h";
 # the models: "models/..."; the RTL plug and co-simulation: "cosim/...".
-pattern='^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](systemc|sysc/|tlm|verilated|svdpi\.h|vltstd/|V[A-Za-z0-9_]*\.h|models/|cosim/|sweep/|cli/)'
+pattern='^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](systemc|sysc/|tlm|verilated|svdpi\.h|vltstd/|V[A-Za-z0-9_]*\.h|models/|cosim/|sweep/|cli/|host/)'
 while IFS= read -r hit; do
-  echo "check-layers: $hit: the core must not include SystemC, Verilator, models/, cosim/, sweep/ or cli/" >&2
+  echo "check-layers: $hit: the core must not include SystemC, Verilator, models/, cosim/, sweep/, host/ or cli/" >&2
   status=1
 done < <(grep -rnE "$pattern" src --include='*.h' --include='*.hpp' --include='*.cc' --include='*.cpp' \
            --include='*.inc' || true)
@@ -63,10 +63,10 @@ while IFS= read -r hit; do
   echo "check-layers: $hit: the core's CMake must not use SystemC, Verilator or the models" >&2
   status=1
 done < <(find src -name CMakeLists.txt -print0 |
-           xargs -0 -r grep -nHiE 'systemc|verilat|ptxfu_models|ptxfu_sweep|ptxfu_cli' | grep -vE ':[0-9]+:[[:space:]]*#' || true)
+           xargs -0 -r grep -nHiE 'systemc|verilat|ptxfu_models|ptxfu_sweep|ptxfu_host|ptxfu_cli' | grep -vE ':[0-9]+:[[:space:]]*#' || true)
 
 # cosim/: Verilator yes; SystemC/TLM, the models and the command line no.
-cosim_pattern='^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](systemc|sysc/|tlm|models/|sweep/|cli/)'
+cosim_pattern='^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](systemc|sysc/|tlm|models/|sweep/|host/|cli/)'
 if [ -d cosim ]; then
   while IFS= read -r hit; do
     echo "check-layers: $hit: cosim/ must not include SystemC, models/, the sweep or the command line" >&2
@@ -83,8 +83,9 @@ upper() {  # DIR PATTERN WHAT
     status=1
   done < <(grep -rnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]($2)" "$1" --include='*.h' --include='*.cc' || true)
 }
-upper models 'sweep/|cli/' 'the sweep or the command line'
-upper sweep 'cli/' 'the command line'
+upper models 'sweep/|host/|cli/' 'the sweep, the host API or the command line'
+upper sweep 'host/|cli/' 'the host API or the command line'
+upper host 'sweep/|cli/' 'the sweep or the command line'
 
-[ "$status" -eq 0 ] && echo "check-layers: the core (src/) uses no SystemC, Verilator or layer above it; cosim/ no SystemC or models/; models/ and sweep/ nothing above them" >&2
+[ "$status" -eq 0 ] && echo "check-layers: the core (src/) uses no SystemC, Verilator or layer above it; cosim/ no SystemC or models/; models/, sweep/ and host/ nothing above them" >&2
 exit "$status"

@@ -50,7 +50,7 @@ tidy_files() {  # DB FILES...
   printf '%s\n' "$@" | xargs -P "$jobs" -n 1 "$tidy" -p "$db" --quiet --warnings-as-errors='*' >>"$log" 2>&1
 }
 # shellcheck disable=SC2046
-tidy_files "$build" $(git ls-files 'src/*.cc' 'models/*.cc' 'cosim/*.cc' 'sweep/*.cc' 'cli/*.cc' 'python/*.cc') || status=1
+tidy_files "$build" $(git ls-files 'src/*.cc' 'models/*.cc' 'cosim/*.cc' 'sweep/*.cc' 'host/*.cc' 'cli/*.cc' 'python/*.cc') || status=1
 fuzz_build=${PTXFU_FUZZ_BUILD:-build-fuzz}
 if [ -f "$fuzz_build/compile_commands.json" ]; then
   # shellcheck disable=SC2046
