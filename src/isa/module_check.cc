@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "isa/opcodes.h"
+#include "isa/sync_forms.h"
 #include "isa/table.h"
 #include "isa/tensor_forms.h"
 
@@ -211,6 +212,10 @@ bool check_statement(const Statement& st, const Capabilities& caps, const Regist
   if (is_tensor_statement(st)) {  // the warp-level matrix rows (tensor_forms.h)
     other_instruction = false;
     return check_tensor_statement(st, caps, regs, err);
+  }
+  if (is_sync_statement(st)) {  // fence, membar, elect, setmaxnreg, ... (sync_forms.h)
+    other_instruction = false;
+    return check_sync_statement(st, caps, regs, err);
   }
   other_instruction = !is_table_statement(st) && is_other_instruction(opcode);
   if (other_instruction) {
