@@ -4,7 +4,8 @@
 Writes tb/unit/isa/data/sync_forms.ptxas in the format of tensor_forms.ptxas (the same
 module header, columns and message numbers), which tb/unit/isa/sync_agreement_test.cc
 reads. The families: fence (with .sem and scope, .mbarrier_init, .proxy), membar,
-elect.sync, setmaxnreg, griddepcontrol and barrier.cluster. The candidates are the forms
+elect.sync, setmaxnreg, griddepcontrol, barrier.cluster and cp.async (the copy,
+commit_group, wait_group, wait_all, mbarrier.arrive). The candidates are the forms
 PTX documents and near misses (qualifiers missing, foreign, in another order; operands
 of the wrong kind); which are legal is ptxas's word alone.
 
@@ -43,6 +44,9 @@ TARGETS = [
     ("sm_120a", "9.0"),
     ("sm_121a", "9.0"),
     ("sm_75", "6.4"),
+    ("sm_80", "7.0"),
+    ("sm_80", "7.3"),
+    ("sm_80", "7.4"),
     ("sm_90", "7.8"),
     ("sm_90a", "8.0"),
     ("sm_90", "8.2"),
@@ -108,9 +112,48 @@ def other_candidates():
     return out
 
 
+def cp_async_candidates():
+    out = []
+    spaces = [".shared.global", ".shared::cta.global", ".global.shared", ".shared", ""]
+    for cache in [".ca", ".cg", ""]:
+        for sp in spaces:
+            for size in ["4", "8", "16", "12"]:
+                out.append(f"cp.async{cache}{sp} [%r1], [%rd1], {size}")
+    out += [
+        "cp.async.shared.global.ca [%r1], [%rd1], 4",
+        "cp.async.global.ca.shared [%r1], [%rd1], 8",
+        "cp.async.ca.cg.shared.global [%r1], [%rd1], 16",
+        "cp.async.ca.shared.global [%r1], [%rd1], 4, 2",
+        "cp.async.ca.shared.global [%r1], [%rd1], 4, %r2",
+        "cp.async.cg.shared.global [%r1], [%rd1], 16, %r2",
+        "cp.async.ca.shared.global [%r1], [%rd1], %r2",
+        "cp.async.ca.shared.global %r1, [%rd1], 4",
+        "cp.async.ca.shared.global [%r1], %rd1, 4",
+        "cp.async.ca.shared.global [%r1], [%rd1]",
+        "cp.async.ca.shared.global.ignore_src [%r1], [%rd1], 4, %p1",
+    ]
+    for hint in [".L2::cache_hint", ".L2::64B", ".L2::128B", ".L2::256B", ".L2::32B"]:
+        for ops in ["4", "4, %rd2", "4, 2, %rd2", "4, 2"]:
+            out.append(f"cp.async.ca.shared.global{hint} [%r1], [%rd1], {ops}")
+    out.append(
+        "cp.async.cg.shared.global.L2::cache_hint.L2::128B [%r1], [%rd1], 16, %rd2"
+    )
+    for w in [".commit_group", ".wait_group", ".wait_all"]:
+        for ops in ["", " 0", " 3", " %r1"]:
+            out.append(f"cp.async{w}{ops}")
+    out += ["cp.async.commit_group.sync", "cp.async.wait_group.noinc 0"]
+    for noinc in ["", ".noinc"]:
+        for sp in ["", ".shared", ".shared::cta", ".global"]:
+            for t in [".b64", ".b32", ""]:
+                for a in ["[%rd1]", "[%r1]", "%rd1"]:
+                    out.append(f"cp.async.mbarrier.arrive{noinc}{sp}{t} {a}")
+    out.append("cp.async.noinc.mbarrier.arrive.b64 [%rd1]")
+    return out
+
+
 def candidates():
     seen, out = set(), []
-    for s in fence_candidates() + other_candidates():
+    for s in fence_candidates() + other_candidates() + cp_async_candidates():
         if s not in seen:
             seen.add(s)
             out.append(s)

@@ -16,7 +16,7 @@ namespace {
 // requires ...", "Modifier 'X' requires ...", or "Instruction 'X' not
 // supported on .target 'sm_NN'" (with "Feature 'X'" for the version).
 enum class Gate : uint8_t { feature, modifier, instruction };
-enum class Operands : uint8_t { none, elect, setmaxnreg, tensormap };
+enum class Operands : uint8_t { none, elect, setmaxnreg, tensormap, immediate, address, cp_async };
 
 // The order in which ptxas judges a row's parts, where it is not the usual
 // (target, PTX version, qualifiers, operands).
@@ -24,6 +24,7 @@ enum Order : uint8_t {
   kKeysLead = 1,       // the keys come first, in order (barrier.cluster.arrive)
   kOperandsFirst = 2,  // the operands before anything else (elect)
   kPtxFirst = 4,       // the PTX version before the target
+  kSpacesInOrder = 8,  // groups 1 and 2 are the destination and source state spaces, in that order
 };
 
 // One qualifier position: one of `words`, or none where `missing` is empty
@@ -37,9 +38,9 @@ struct Group {
 
 struct SyncRow {
   std::string_view opcode;               // the mnemonic's first word
-  std::array<std::string_view, 2> keys;  // words that select the row, anywhere after it
+  std::array<std::string_view, 3> keys;  // words that select the row, anywhere after it
   std::string_view name;                 // ptxas's name of the instruction; {0}: the first group's word
-  std::array<Group, 4> groups;
+  std::array<Group, 5> groups;
   Operands operands = Operands::none;
   uint16_t sm = 0, ptx = 0;
   bool arch_specific = false;  // only the sm_90a-like targets ('a' or 'f')
@@ -50,6 +51,7 @@ struct SyncRow {
 };
 
 constexpr Group kScopes{{".cta", ".cluster", ".gpu", ".sys"}, "Scope modifier required for instruction 'fence'"};
+constexpr std::string_view kSpaceCount = "Unexpected number of state spaces specified in instruction 'cp.async'";
 constexpr Group kSems{{".sc", ".acq_rel", ".release", ".acquire"}};
 
 // ptxas 13.0's verdicts (tb/unit/isa/data/sync_forms.ptxas) decide every row.
@@ -88,6 +90,22 @@ const SyncRow kRows[] = {
      Operands::none, 90, 78, false, Gate::feature, "barrier.cluster.arrive", {}, kKeysLead | kPtxFirst},
     {"barrier", {".cluster", ".wait"}, "barrier.cluster.wait", {{{{".acquire"}}, {{".aligned"}}}},
      Operands::none, 90, 78, false, Gate::feature, "barrier.cluster.wait", {}, kKeysLead | kPtxFirst},
+    {"cp", {".async"}, "cp.async",
+     {{{{".ca", ".cg"}, "'.ca or .cg' modifier required for instruction 'cp.async'"},
+       {{".shared", ".shared::cta"}, kSpaceCount}, {{".global"}, kSpaceCount}, {{".L2::cache_hint"}},
+       {{".L2::64B", ".L2::128B", ".L2::256B"}}}},
+     Operands::cp_async, 80, 70, false, Gate::feature, "cp.async", {}, kKeysLead | kOperandsFirst | kSpacesInOrder | kPtxFirst},
+    {"cp", {".async", ".commit_group"}, "cp.async.commit_group", {}, Operands::none, 80, 70, false, Gate::feature,
+     "cp.async.commit_group", {}, kKeysLead | kOperandsFirst | kPtxFirst},
+    {"cp", {".async", ".wait_group"}, "cp.async.wait_group", {}, Operands::immediate, 80, 70, false, Gate::feature,
+     "cp.async.wait_group", {}, kKeysLead | kOperandsFirst | kPtxFirst},
+    {"cp", {".async", ".wait_all"}, "cp.async.wait_all", {}, Operands::none, 80, 70, false, Gate::feature,
+     "cp.async.wait_all", {}, kKeysLead | kOperandsFirst | kPtxFirst},
+    {"cp", {".async", ".mbarrier", ".arrive"}, "cp.async.mbarrier.arrive",
+     {{{{".noinc"}}, {{".shared", ".shared::cta"}},
+       {{".b64"}, "Unexpected instruction types specified for 'cp.async.mbarrier.arrive'", true}}},
+     Operands::address, 80, 70, false, Gate::feature, "cp.async.mbarrier.arrive",
+     "State space incorrect for instruction 'cp.async.mbarrier.arrive'", kKeysLead | kOperandsFirst | kPtxFirst},
 };
 // clang-format on
 
@@ -105,6 +123,11 @@ const WordGate kWordGates[] = {
      "Modifier '.relaxed' on 'barrier.cluster.arrive' requires PTX ISA .version 8.0 or later"},
     {"barrier.cluster.wait", ".acquire", 0, 80, "",
      "Modifier '.acquire' on 'barrier.cluster.wait' requires PTX ISA .version 8.0 or later"},
+    {"cp.async", ".L2::64B", 0, 74, "", "Feature 'cache prefetching' requires PTX ISA .version 7.4 or later"},
+    {"cp.async", ".L2::128B", 0, 74, "", "Feature 'cache prefetching' requires PTX ISA .version 7.4 or later"},
+    {"cp.async", ".L2::256B", 0, 74, "", "Feature 'cache prefetching' requires PTX ISA .version 7.4 or later"},
+    {"cp.async", ".L2::cache_hint", 0, 74, "", "Modifier '.L2::cache_hint' requires PTX ISA .version 7.4 or later"},
+    {"cp.async.mbarrier.arrive", ".shared::cta", 0, 78, "", "Feature '::cta' requires PTX ISA .version 7.8 or later"},
 };
 
 std::vector<std::string_view> words_of(std::string_view mnemonic) {
@@ -203,12 +226,13 @@ bool check_early_groups(const SyncRow& r, const std::vector<std::string_view>& w
 // once, the required ones present.
 bool check_groups(const SyncRow& r, const std::vector<std::string_view>& words, std::string_view first,
                   std::string& message) {
-  std::array<std::string_view, 4> seen{};
+  std::array<std::string_view, 5> seen{};
+  size_t dst_at = 0, src_at = 0;  // where the state spaces stand (kSpacesInOrder)
   const std::string name = fill(r.name, first);
   for (size_t k = 1; k < words.size(); ++k) {
     const std::string_view w = words[k];
     if (std::find(r.keys.begin(), r.keys.end(), w) != r.keys.end()) {
-      if (!(r.order & kKeysLead) || r.keys[k - 1] == w) continue;
+      if (!(r.order & kKeysLead) || (k - 1 < r.keys.size() && r.keys[k - 1] == w)) continue;
       message = fmt::format("Unknown modifier '{}'", w);
       return false;
     }
@@ -227,17 +251,56 @@ bool check_groups(const SyncRow& r, const std::vector<std::string_view>& words, 
       return false;
     }
     seen[g] = w;
+    if (g == 1) dst_at = k;
+    if (g == 2) src_at = k;
   }
-  for (size_t g = 0; g < r.groups.size(); ++g) {
+  // ptxas counts the state spaces before it asks for the cache operator.
+  static constexpr size_t kUsual[] = {0, 1, 2, 3, 4}, kSpacesFirst[] = {1, 2, 0, 3, 4};
+  for (size_t g : (r.order & kSpacesInOrder) ? kSpacesFirst : kUsual) {
     if (!seen[g].empty() || r.groups[g].missing.empty()) continue;
     message = fill(r.groups[g].missing, seen[0]);
+    return false;
+  }
+  if ((r.order & kSpacesInOrder) && src_at < dst_at) {
+    message = fmt::format("State space incorrect for instruction '{}'", name);
     return false;
   }
   return true;
 }
 
-bool check_operands(const SyncRow& r, const Statement& st, std::string_view first, const RegisterTable* regs,
+// cp.async [dst], [src], size{, src-size}{, cache-policy}: the policy (a
+// 64-bit register) only with .L2::cache_hint; `values`: the size's too.
+bool check_cp_async(const Statement& st, std::string_view cache, const RegisterTable* regs, bool values,
                     std::string& message) {
+  const bool hint = st.mnemonic.text.find(".L2::cache_hint") != std::string_view::npos;
+  const unsigned n = st.num_operands;
+  const auto wide = [&](unsigned k) {
+    const auto reg = regs ? regs->lookup(st.operands[k].text) : std::nullopt;
+    return reg && reg->bits == 64;
+  };
+  if (n == 5 && !hint) {
+    message = ".L2::cache_hint modifier required for instruction 'cp.async' with 5 arguments";
+    return false;
+  }
+  const bool kinds = n >= (hint ? 4u : 3u) && n <= 5 && st.forms[0] == OperandForm::address &&
+                     st.forms[1] == OperandForm::address &&
+                     classify_literal(st.operands[2].text) == LiteralKind::integer && (hint || n < 4 || !wide(3));
+  if (!kinds) {
+    message = "Arguments mismatch for instruction 'cp.async'";
+    return false;
+  }
+  if (!values) return true;
+  const std::string size(st.operands[2].text);
+  const unsigned long bytes = std::strtoul(size.c_str(), nullptr, 0);
+  const bool ok = cache == ".cg" ? bytes == 16 : bytes == 4 || bytes == 8 || bytes == 16;
+  if (!ok)
+    message = fmt::format("Argument 2 of instruction 'cp.async': unexpected value '{}', expected to be {}", size,
+                          cache == ".cg" ? "16" : "4 or 8 or 16");
+  return ok;
+}
+
+bool check_operands(const SyncRow& r, const Statement& st, std::string_view first, const RegisterTable* regs,
+                    bool values, std::string& message) {
   const std::string name = fill(r.name, first);
   switch (r.operands) {
     case Operands::none:
@@ -260,6 +323,13 @@ bool check_operands(const SyncRow& r, const Statement& st, std::string_view firs
                             text);
       return false;
     }
+    case Operands::immediate:
+      if (st.num_operands == 1 && classify_literal(st.operands[0].text) == LiteralKind::integer) return true;
+      break;
+    case Operands::address:
+      if (st.num_operands == 1 && st.forms[0] == OperandForm::address) return true;
+      break;
+    case Operands::cp_async: return check_cp_async(st, first, regs, values, message);
     case Operands::tensormap: {  // .release: none; .acquire: [a], size
       const unsigned want = first == ".acquire" ? 2 : 0;
       if (st.num_operands == want) return want == 0 || st.forms[0] == OperandForm::address;
@@ -286,10 +356,14 @@ bool judge(const SyncRow& r, const std::vector<std::string_view>& words, const S
   for (size_t k = 1; k < words.size() && first.empty(); ++k)
     for (auto w : r.groups[0].words)
       if (!w.empty() && w == words[k]) first = w;
-  if ((r.order & kOperandsFirst) && !check_operands(r, st, first, regs, message)) return false;
+  if (!check_early_groups(r, words, first, message)) return false;
+  if ((r.order & kOperandsFirst) && !check_operands(r, st, first, regs, false, message)) return false;
   // A gate named by the first group's word needs that word first.
   if (fill(r.feature, first).empty() && !check_groups(r, words, first, message)) return false;
-  if (!check_early_groups(r, words, first, message) || !check_target(r, first, caps, message)) return false;
+  if (!check_target(r, first, caps, message)) return false;
+  // cp.async's size before its state spaces, once the cache operator is known
+  if (r.operands == Operands::cp_async && !first.empty() && !check_operands(r, st, first, regs, true, message))
+    return false;
   const std::string name = fill(r.name, first);
   for (const WordGate& g : kWordGates) {
     if (g.name != name || !has(words, g.word)) continue;
@@ -297,7 +371,7 @@ bool judge(const SyncRow& r, const std::vector<std::string_view>& words, const S
     if (caps.sm >= g.sm && caps.ptx < g.ptx) message = g.ptx_message;
     if (!message.empty()) return false;
   }
-  return check_groups(r, words, first, message) && check_operands(r, st, first, regs, message);
+  return check_groups(r, words, first, message) && check_operands(r, st, first, regs, true, message);
 }
 
 }  // namespace
@@ -306,6 +380,7 @@ bool is_sync_statement(const Statement& st) {
   const std::string_view m = st.mnemonic.text;
   for (std::string_view op : {"fence", "membar", "elect", "setmaxnreg", "griddepcontrol"})
     if (m == op || (m.size() > op.size() && m.substr(0, op.size()) == op && m[op.size()] == '.')) return true;
+  if (m == "cp.async" || (m.rfind("cp.async.", 0) == 0 && m.rfind("cp.async.bulk", 0) != 0)) return true;
   return m == "barrier.cluster" || m.rfind("barrier.cluster.", 0) == 0;
 }
 

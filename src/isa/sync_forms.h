@@ -1,6 +1,7 @@
 // Legality of the synchronisation instructions outside the arithmetic table
 // (issue 24): fence (with a semantics and a scope, .mbarrier_init, .proxy),
-// membar, elect.sync, setmaxnreg, griddepcontrol and barrier.cluster, as
+// membar, elect.sync, setmaxnreg, griddepcontrol, barrier.cluster and
+// cp.async (copy, commit_group, wait_group, wait_all, mbarrier.arrive), as
 // rows of data: qualifier groups (in any order, as ptxas reads them), the
 // operands, and the target and PTX version each row needs. ptxas 13.0's
 // verdicts on their candidates are tb/unit/isa/data/sync_forms.ptxas.
