@@ -9,6 +9,22 @@
 #include "isa/module_check.h"
 
 namespace ptxfu::isa {
+namespace {
+
+// The .version directives ptxas 13.0 reads: up to 9.0, but not 8.9 (which
+// CUDA 13.0 skipped). ptxfu knows PTX 9.1 from the spec; --ptx-version may
+// still ask for it.
+constexpr uint16_t kPtxasNewestPtx = 90;
+constexpr uint16_t kPtxasSkippedPtx[] = {89};
+
+bool after(SourceLoc a, SourceLoc b) { return a.line != b.line ? a.line > b.line : a.column > b.column; }
+
+bool ptxas_reads_version(uint16_t ptx) {
+  return ptx <= kPtxasNewestPtx &&
+         std::find(std::begin(kPtxasSkippedPtx), std::end(kPtxasSkippedPtx), ptx) == std::end(kPtxasSkippedPtx);
+}
+
+}  // namespace
 
 CheckOutcome check_source(std::string_view text, const TargetOptions& options, size_t max_line) {
   CheckOutcome out;
@@ -26,6 +42,9 @@ CheckOutcome check_source(std::string_view text, const TargetOptions& options, s
     file_ptx = parse_ptx_version(*module.version);
     if (!file_ptx)
       errors.push_back({module.version_loc, fmt::format("bad .version '{}' (expected MAJOR.MINOR)", *module.version)});
+    else if (!ptxas_reads_version(*file_ptx))
+      errors.push_back({module.version_loc, fmt::format("Unsupported .version {}; current version is '{}'",
+                                                        *module.version, format_ptx_version(kPtxasNewestPtx))});
   }
   std::string target_error;
   const auto caps = resolve_capabilities(options, file_target, file_ptx, false, target_error);
@@ -55,6 +74,15 @@ CheckOutcome check_source(std::string_view text, const TargetOptions& options, s
     }
   }
   for (auto& e : errors) out.verdicts.push_back({e.loc, true, std::move(e.message)});
+  if (out.module && !module.loose_instructions.empty()) {
+    // An instruction outside every function is a syntax error ptxas stops
+    // at (a stray '}' before it, most often): what follows is its cascade.
+    const Token& m = module.loose_instructions.front().st.mnemonic;
+    const SourceLoc cut{m.line, m.column};
+    out.verdicts.erase(std::remove_if(out.verdicts.begin(), out.verdicts.end(),
+                                      [&](const CheckVerdict& v) { return after(v.loc, cut); }),
+                       out.verdicts.end());
+  }
   if (module.statements == 0 && out.verdicts.empty())
     out.verdicts.push_back(
         {{1, 1}, true, "no statements: a PTX file needs .version, .target and at least one function"});

@@ -58,6 +58,12 @@ std::vector<Lexeme> lex(std::string_view s, size_t max_line, std::vector<LexErro
     }
     return line_start;
   };
+  // ptxas refuses bytes that are not ASCII even in a comment, once each.
+  auto non_ascii = [&](size_t pos) {
+    if (static_cast<unsigned char>(s[pos]) < 0x80) return false;
+    errors.push_back({loc(pos), fmt::format("Unexpected non-ASCII character encountered on line {}", line)});
+    return true;
+  };
   {  // the first line's length
     const size_t next = s.find('\n');
     const size_t length = next == std::string_view::npos ? s.size() : next;
@@ -77,17 +83,20 @@ std::vector<Lexeme> lex(std::string_view s, size_t max_line, std::vector<LexErro
       continue;
     }
     if (c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
-      while (i < s.size() && s[i] != '\n') ++i;
+      bool reported = false;
+      for (; i < s.size() && s[i] != '\n'; ++i) reported = reported || non_ascii(i);
       continue;
     }
     if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
       const SourceLoc start = loc(i);
       i += 2;
+      bool reported = false;
       while (i < s.size() && !(s[i] == '*' && i + 1 < s.size() && s[i + 1] == '/')) {
         if (s[i] == '\n') {
           const size_t resume = new_line(i);
           i = resume > i ? resume : i + 1;
         } else {
+          reported = reported || non_ascii(i);
           ++i;
         }
       }

@@ -181,6 +181,8 @@ class Parser {
         const std::string_view size = t_[p_ - 1].text;
         if (size != "32" && size != "64")
           error(t_[p_ - 1].loc, fmt::format("address size must be 32 or 64, not {}", size));
+        else if (size == "32")
+          m.address_size_32 = t_[p_ - 1].loc;
       }
     } else if (d.text == ".file" || d.text == ".loc") {
       skip_line(d.loc.line);
@@ -270,6 +272,13 @@ class Parser {
     while (true) {
       if (peek().kind != TokKind::word || peek().is_directive()) {
         error(peek().loc, fmt::format("expected a name in the declaration, found {}", describe(peek())));
+        if (!in_list) recover();
+        return;
+      }
+      if (const size_t dot = peek().text.find('.'); dot != std::string_view::npos) {
+        const Lexeme& n = peek();  // ptxas reads `a.b` as the name `a` and a stray field
+        error({n.loc.line, n.loc.column + static_cast<unsigned>(dot)},
+              fmt::format("Parsing error near '{}': syntax error", n.text.substr(dot)));
         if (!in_list) recover();
         return;
       }
@@ -377,8 +386,11 @@ class Parser {
     f.name = peek().text;
     f.loc = next().loc;
     if (peek().is('(') && !params(f.params)) return give_up();
+    bool maxntid = false, reqntid = false;
     while (peek().is_directive()) {
       const Lexeme& a = peek();
+      maxntid |= a.text == ".maxntid";
+      reqntid |= a.text == ".reqntid";
       if (a.text == ".pragma") {
         pragma();
         continue;
@@ -394,7 +406,13 @@ class Parser {
           if (!number("a number")) return give_up();
       }
     }
+    // ptxas reports the conflict where the function ends.
+    const auto conflict = [&] {
+      if (maxntid && reqntid)
+        error(t_[p_ - 1].loc, "Conflicting directives: .maxntid and .reqntid cannot both be specified");
+    };
     if (accept(';')) {
+      conflict();
       m.functions.push_back(std::move(f));
       return;
     }
@@ -405,7 +423,10 @@ class Parser {
     }
     next();
     f.has_body = true;
+    const size_t errors_before = errors_.size();
     body(f, m);
+    f.syntax_error = errors_.size() != errors_before;
+    if (t_[p_ - 1].is('}')) conflict();
     m.functions.push_back(std::move(f));
   }
 
@@ -557,6 +578,12 @@ class Parser {
     if (first.is('[')) {
       form = OperandForm::address;
       if (!bracketed(']', false)) return false;
+      for (size_t k = p_ - 1; &t_[k] != &first; --k)  // [a+b]: one name at most, as ptxas reads it
+        if (t_[k].kind == TokKind::word && &t_[k - 1] != &first && t_[k - 1].is('+') &&
+            t_[k - 2].kind == TokKind::word) {
+          error(t_[k].loc, fmt::format("Parsing error near '{}': syntax error", t_[k].text));
+          return false;
+        }
     } else if (first.is('{')) {
       form = OperandForm::vector;
       if (!bracketed('}', true)) return false;

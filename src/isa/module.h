@@ -64,6 +64,7 @@ struct Function {
   std::vector<Declaration> declarations;
   std::vector<NameRef> labels;
   std::vector<NameRef> names;
+  bool syntax_error = false;  // in the body: ptxas stops there, before resolving its labels
 };
 
 struct ModuleError {
@@ -76,6 +77,7 @@ struct Module {
   SourceLoc version_loc;
   std::optional<std::string_view> target;  // the first .target word ("sm_90")
   SourceLoc target_loc;
+  std::optional<SourceLoc> address_size_32;  // `.address_size 32`, which ptxas 13.0 refuses
   std::vector<Declaration> globals;
   std::vector<Function> functions;
   // Module-scope items that are neither declarations nor functions, in

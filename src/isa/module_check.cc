@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "isa/opcodes.h"
+#include "isa/sync_forms.h"
 #include "isa/table.h"
 #include "isa/tensor_forms.h"
 
@@ -110,6 +111,22 @@ class FunctionScope {
 
   const RegisterTable& registers() const { return regs_; }
 
+  // A dotted name that is no special register, as ptxas judges it: a
+  // register's video selector (`%tid.x` where `%tid` is a register) or a
+  // field of a variable (`a.b`). Empty when the name is fine.
+  std::string dotted_name_error(std::string_view name) const {
+    const size_t dot = name.find('.');
+    if (dot == std::string_view::npos) return {};
+    const std::string_view field = name.substr(dot);
+    if (!regs_.lookup(name.substr(0, dot))) {
+      if (name[0] == '%' && is_special_register(name)) return {};
+      return fmt::format("Unknown field '{}'", field);
+    }
+    static constexpr std::string_view kSelectors[] = {".b0", ".b1", ".b2", ".b3", ".h0", ".h1"};
+    if (std::find(std::begin(kSelectors), std::end(kSelectors), field) != std::end(kSelectors)) return {};
+    return fmt::format("Unknown video selector: '{}'", field);
+  }
+
   // Module symbols (functions, globals) must be declared before their use,
   // as ptxas requires; labels may be used before they stand.
   bool known(std::string_view name, SourceLoc use) const {
@@ -132,12 +149,36 @@ class FunctionScope {
   std::unordered_set<std::string_view> labels_;
 };
 
+// cvta converts a register or a variable's address, never a memory operand.
+bool check_cvta(const Statement& st, Diagnostic& err) {
+  const bool to = st.mnemonic.text.rfind("cvta.to.", 0) == 0;
+  for (unsigned k = 0; k < st.num_operands; ++k) {
+    if (st.forms[k] != OperandForm::address) continue;
+    const Token& t = st.operands[k];
+    const bool holds_register = t.text.find('%') != std::string_view::npos;  // [%rd1], not [var]
+    err = {t.column,
+           to || holds_register
+               ? fmt::format("Argument {} of instruction '{}': must be register", k, to ? "cvta.to" : "cvta")
+               : std::string("Arguments mismatch for instruction 'cvta'"),
+           t.line};
+    return false;
+  }
+  return true;
+}
+
+// `syntax_error`: the function has one; ptxas stops there and never
+// resolves the labels used before it, so names that may be labels pass.
 void check_instruction(const Instruction& in, const std::vector<NameRef>& names, FunctionScope& scope,
-                       const Capabilities& caps) {
+                       const Capabilities& caps, bool syntax_error) {
   const Statement& st = in.st;
   for (uint32_t k = 0; k < in.num_names; ++k) {
     const NameRef& n = names[in.first_name + k];
+    if (const std::string dotted = scope.dotted_name_error(n.name); !dotted.empty()) {
+      scope.error(n.loc, dotted);
+      return;
+    }
     if (!scope.known(n.name, n.loc)) {
+      if (syntax_error && n.name[0] != '%') continue;
       scope.error(n.loc, fmt::format("Unknown symbol '{}'", n.name));
       return;
     }
@@ -152,7 +193,10 @@ void check_instruction(const Instruction& in, const std::vector<NameRef>& names,
   Diagnostic d;
   bool other = false;
   if (check_statement(st, caps, &scope.registers(), d, other) || other) {
-    if (!other || opcode_of(st) != "mov" || check_scalar_mov(st, scope.registers(), d)) return;
+    const std::string_view opcode = opcode_of(st);
+    if (!other ||
+        (opcode == "mov" ? check_scalar_mov(st, scope.registers(), d) : opcode != "cvta" || check_cvta(st, d)))
+      return;
   }
   // ptxas reports an instruction's own errors on its mnemonic's line; the
   // column is the operand's where it is on that line.
@@ -168,6 +212,10 @@ bool check_statement(const Statement& st, const Capabilities& caps, const Regist
   if (is_tensor_statement(st)) {  // the warp-level matrix rows (tensor_forms.h)
     other_instruction = false;
     return check_tensor_statement(st, caps, regs, err);
+  }
+  if (is_sync_statement(st)) {  // fence, membar, elect, setmaxnreg, ... (sync_forms.h)
+    other_instruction = false;
+    return check_sync_statement(st, caps, regs, err);
   }
   other_instruction = !is_table_statement(st) && is_other_instruction(opcode);
   if (other_instruction) {
@@ -197,8 +245,16 @@ bool check_statement(const Statement& st, const Capabilities& caps, const Regist
 void check_module(const Module& m, const Capabilities& caps, std::vector<ModuleError>& errors) {
   if (!m.version) errors.push_back({{1, 1}, "Missing .version directive at start of file"});
   if (!m.target) errors.push_back({{1, 1}, "Missing .target directive at start of file"});
-  for (const Instruction& in : m.loose_instructions)
-    errors.push_back({{in.st.mnemonic.line, in.st.mnemonic.column}, "instruction outside a function body"});
+  // ptxas stops at the first instruction outside a function (a syntax
+  // error); the ones after it are no further errors.
+  if (!m.loose_instructions.empty()) {
+    const Statement& st = m.loose_instructions.front().st;
+    errors.push_back({{st.mnemonic.line, st.mnemonic.column}, "instruction outside a function body"});
+  }
+  if (m.address_size_32)  // ptxas 13.0's words, which name the target
+    errors.push_back({*m.address_size_32, caps.sm >= 90 ? "32-Bit ABI (--machine 32 or 32-Bit addressing) is not "
+                                                          "supported on sm_90 or higher architectures."
+                                                        : "32-Bit compilation is no longer supported"});
 
   std::unordered_map<std::string_view, SourceLoc> module_names;
   for (const Declaration& d : m.globals)
@@ -229,7 +285,7 @@ void check_module(const Module& m, const Capabilities& caps, std::vector<ModuleE
                         fmt::format("Not a name of any known instruction: '{}'", opcode));
             break;
           }
-          check_instruction(in, f.names, scope, caps);
+          check_instruction(in, f.names, scope, caps, f.syntax_error);
           break;
         }
       }

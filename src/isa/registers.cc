@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "isa/opcodes.h"
 #include "isa/table.h"
 
 namespace ptxfu::isa {
@@ -123,8 +124,9 @@ std::string_view trim(std::string_view s) {
 }  // namespace
 
 bool check_operands(const Instr& in, const Statement& st, const RegisterTable* regs, Diagnostic& err) {
-  const std::string mismatch =
-      fmt::format("Arguments mismatch for instruction '{}'", instruction_name(in.op, in.mods & in.row->allowed()));
+  const std::string ptxas_name = instruction_name(in.op, in.mods & in.row->allowed());
+  const std::string mismatch = fmt::format("Arguments mismatch for instruction '{}'", ptxas_name);
+  unsigned at = 0;  // the operand at hand, 0 the destination (ptxas's "Argument N")
   auto fail = [&](const Token& tok, std::string message) {
     err = {tok.column, std::move(message), tok.line};
     return false;
@@ -150,7 +152,15 @@ bool check_operands(const Instr& in, const Statement& st, const RegisterTable* r
       return fail(tok, mismatch);
     if (!regs) return true;
     const auto reg = regs->lookup(text);
-    if (!reg) return fail(tok, fmt::format("Unknown symbol '{}'", text));
+    if (!reg) {
+      // The symbol is declared (check_module asked): a special register,
+      // which only cvt converts here, or a variable (ptxas 13.0's words).
+      if (c0 == '%' && is_special_register(text))
+        return in.row->executor == Executor::convert && at > 0
+                   ? true
+                   : fail(tok, fmt::format("Special register argument not allowed for instruction '{}'", ptxas_name));
+      return fail(tok, fmt::format("Argument {} of instruction '{}': must be register", at, ptxas_name));
+    }
     if (seen) *seen = reg->kind;
     const bool pred = want == RegKind::predicate;
     const bool kind_ok = pred        ? reg->kind == RegKind::predicate
@@ -179,6 +189,7 @@ bool check_operands(const Instr& in, const Statement& st, const RegisterTable* r
   unsigned value = 0;  // the first source value of the operand at hand
   for (unsigned k = 0; k < st.num_operands; ++k) {
     const Token& tok = st.operands[k];
+    at = k;
     const bool is_dest = k == 0;
     const Operand kind = is_dest ? in.row->dest : in.row->src[k - 1];
     const bool is_pred = kind == Operand::pred || kind == Operand::pred_pair;

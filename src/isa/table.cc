@@ -220,8 +220,8 @@ constexpr FormRow kRows[] = {
     boolean(set(types(T::bf16), kUnsigned3, kCmpUnsigned)).needs("bf16_compare"),
     set(types(T::bf16), kSigned3, kCmpSigned).needs("bf16_compare"),
     boolean(set(types(T::bf16), kSigned3, kCmpSigned)).needs("bf16_compare"),
-    set(types(T::bf16), types(T::bf16, T::f32, T::f64), kCmpFloat).needs("bf16_compare"),
-    boolean(set(types(T::bf16), types(T::bf16, T::f32, T::f64), kCmpFloat)).needs("bf16_compare"),
+    set(types(T::bf16), types(T::bf16, T::f16, T::f32, T::f64), kCmpFloat).needs("bf16_compare"),
+    boolean(set(types(T::bf16), types(T::bf16, T::f16, T::f32, T::f64), kCmpFloat)).needs("bf16_compare"),
     set(types(T::bf16x2), types(T::bf16x2), kCmpFloat).needs("bf16_compare"),
     boolean(set(types(T::bf16x2), types(T::bf16x2), kCmpFloat)).needs("bf16_compare"),
     // selp: d = c ? a : b; slct: d = c >= 0 ? a : b, c of the second type
@@ -256,6 +256,8 @@ constexpr FormRow kRows[] = {
     integer(ops(O::add), types(T::u16x2, T::s16x2), 2).needs("int_simd16x2"),
     integer(ops(O::addc, O::subc), types(T::u32, T::u64, T::s64), 2).allow(mods(M::cc)).reads_carry(),
     integer(ops(O::addc, O::subc), types(T::s32), 2).allow(mods(M::sat, M::cc)).reads_carry(),
+    // 16-bit carry-in forms, outside the spec's syntax block: ptxas 13.0 takes them (no .cc, no .sat)
+    integer(ops(O::addc, O::subc), types(T::u16, T::s16), 2).reads_carry(),
     integer(ops(O::mul), kInt6, 2).select(kHiLo).on(P::fma),
     integer(ops(O::mul), types(T::u16, T::u32, T::s16, T::s32), 2).select(mods(M::wide)).shape(S::wide).on(P::fma),
     integer(ops(O::mad), types(T::u16, T::s16), 3).select(kHiLo).on(P::fma),
@@ -264,6 +266,7 @@ constexpr FormRow kRows[] = {
     integer(ops(O::mad), types(T::u16, T::u32, T::s16, T::s32), 3).select(mods(M::wide)).shape(S::wide).on(P::fma),
     integer(ops(O::madc), types(T::u32, T::u64, T::s64), 3).select(kHiLo).allow(mods(M::cc)).reads_carry().on(P::fma),
     integer(ops(O::madc), types(T::s32), 3).select(kHiLo).allow(mods(M::sat, M::cc)).reads_carry().on(P::fma),
+    integer(ops(O::madc), types(T::u16, T::s16), 3).select(kHiLo).reads_carry().on(P::fma),
     integer(ops(O::mul24), kWord32, 2).select(kHiLo).on(P::fma),
     integer(ops(O::mad24), types(T::u32), 3).select(kHiLo).on(P::fma),
     integer(ops(O::mad24), types(T::s32), 3).select(kHiLo).allow(mods(M::sat)).on(P::fma),
@@ -496,6 +499,11 @@ constexpr FormRow kRows[] = {
         .allow(mods(M::relu))
         .needs("cvt_fp4"),
     convert_pack(types(T::f16x2), types(T::e2m1x2)).select(mods(M::rn)).allow(mods(M::relu)).needs("cvt_fp4"),
+    convert_pack(types(T::e2m1x2), types(T::f16x2))
+        .select(mods(M::rn))
+        .require(mods(M::satfinite))
+        .allow(mods(M::relu))
+        .needs("cvt_fp4"),
     convert_pack(types(T::ue8m0x2), types(T::f32), 2)
         .select(mods(M::rz, M::rp))
         .allow(mods(M::satfinite))

@@ -24,6 +24,13 @@
 #include "sample.h"
 #include "scratch_dir.h"
 
+// The same test reads the synchronisation rows' verdicts (sync_forms.ptxas)
+// where the build names another file and suite.
+#ifndef PTXFU_AGREEMENT_SUITE
+#define PTXFU_AGREEMENT_SUITE TensorAgreement
+#define PTXFU_AGREEMENT_WHAT "tensor"
+#endif
+
 namespace ptxfu::isa {
 namespace {
 
@@ -94,25 +101,32 @@ std::map<size_t, std::string> ptxfu_errors(const Data& d, const Column& c) {
   return errors;
 }
 
-TEST(TensorAgreement, EveryCandidateOnEveryTargetAsPtxasSaysIt) {
+TEST(PTXFU_AGREEMENT_SUITE, EveryCandidateOnEveryTargetAsPtxasSaysIt) {
   const Data d = read_data();
   ASSERT_FALSE(d.forms.empty());
   size_t pairs = 0, agree = 0, rejected = 0, same_message = 0;
+  struct Family {
+    size_t pairs = 0, agree = 0, rejected = 0, same_message = 0;
+  };
+  std::map<std::string, Family> families;                       // by the mnemonic's first word
   std::map<std::string, std::pair<size_t, std::string>> wrong;  // "ptxas | ptxfu" -> count, an example
   for (size_t col = 0; col < d.columns.size(); ++col) {
     const Column& c = d.columns[col];
     const auto ours = ptxfu_errors(d, c);
     for (size_t i = 0; i < d.forms.size(); ++i) {
       ++pairs;
+      const std::string& st = d.forms[i].statement;
+      Family& fam = families[st.substr(0, st.find_first_of(". "))];
+      ++fam.pairs;
       const int theirs = d.forms[i].verdicts[col];
       const auto it = ours.find(i);
       const bool we_accept = it == ours.end();
       if (we_accept == (theirs < 0)) {
-        ++agree;
+        ++agree, ++fam.agree;
         if (theirs >= 0) {
-          ++rejected;
+          ++rejected, ++fam.rejected;
           if (it->second == d.messages[static_cast<size_t>(theirs)])
-            ++same_message;
+            ++same_message, ++fam.same_message;
           else if (std::getenv("PTXFU_SHOW_MESSAGES"))
             std::cout << "  message: " << d.forms[i].statement << " | ptxas: " << d.messages[theirs]
                       << " | ptxfu: " << it->second << "\n";
@@ -125,16 +139,19 @@ TEST(TensorAgreement, EveryCandidateOnEveryTargetAsPtxasSaysIt) {
     }
   }
   std::cout << fmt::format(
-      "tensor agreement: {} candidate forms x {} (target, PTX version) pairs = {} verdicts; agree {} ({} rejected; "
+      "{} agreement: {} candidate forms x {} (target, PTX version) pairs = {} verdicts; agree {} ({} rejected; "
       "ptxas's first message on {} of the rejections, {:.1f}%)\n",
-      d.forms.size(), d.columns.size(), pairs, agree, rejected, same_message,
+      PTXFU_AGREEMENT_WHAT, d.forms.size(), d.columns.size(), pairs, agree, rejected, same_message,
       rejected ? 100.0 * static_cast<double>(same_message) / static_cast<double>(rejected) : 0.0);
+  for (const auto& [name, f] : families)
+    std::cout << fmt::format("  {}: agree {} of {}; ptxas's first message on {} of {} rejections\n", name, f.agree,
+                             f.pairs, f.same_message, f.rejected);
   for (const auto& [what, w] : wrong)
     std::cout << "  disagree x" << w.first << ": " << what << "\n    e.g. " << w.second << "\n";
   EXPECT_EQ(agree, pairs);
 }
 
-TEST(TensorAgreement, TheCommittedVerdictsAreStillPtxass) {
+TEST(PTXFU_AGREEMENT_SUITE, TheCommittedVerdictsAreStillPtxass) {
   const std::string ptxas = testing_support::find_ptxas();
   if (ptxas.empty()) GTEST_SKIP() << "no ptxas installed: the committed verdicts stand";
   const Data d = read_data();
