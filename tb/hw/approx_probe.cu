@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "probe_file.h"
+
 namespace {
 
 enum Op : int {
@@ -197,23 +199,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: approx_probe OUTFILE\n");
     return 1;
   }
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::fprintf(stderr, "approx_probe: no CUDA device; nothing written\n");
-    return 77;
-  }
-  cudaDeviceProp prop{};
-  if (!ok(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties")) return 1;
-  int driver = 0;
-  cudaDriverGetVersion(&driver);
-  const std::string path = argv[1], partial = path + ".partial";
-  std::FILE* f = std::fopen(partial.c_str(), "w");
-  if (!f) {
-    std::perror(partial.c_str());
-    return 1;
-  }
-  std::fprintf(f, "# GPU %s, sm_%d%d, CUDA driver %d, tb/hw/approx_probe.cu\n", prop.name, prop.major, prop.minor,
-               driver);
+  ptxfu::hw::ProbeFile file;
+  if (const int status = file.open(argv[1], "approx_probe")) return status;
+  std::FILE* f = file.get();
   std::fprintf(f, "# FORM INPUT OUTPUT (div: FORM A B OUTPUT), hex bit patterns\n");
   for (int o = 0; o < kOpCount; ++o) {
     const Op op = static_cast<Op>(o);
@@ -237,10 +225,5 @@ int main(int argc, char** argv) {
     }
     std::printf("%s: %zu inputs\n", kNames[op], a.size());
   }
-  if (std::fclose(f) != 0 || std::rename(partial.c_str(), path.c_str()) != 0) {
-    std::perror(path.c_str());
-    return 1;
-  }
-  std::printf("wrote %s\n", path.c_str());
-  return 0;
+  return file.finish() ? 0 : 1;
 }

@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "probe_file.h"
+
 namespace {
 
 constexpr int kWidth = 16, kHeight = 8, kCoords = 2048;
@@ -180,23 +182,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: texture_probe OUTFILE\n");
     return 1;
   }
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::fprintf(stderr, "texture_probe: no CUDA device; nothing written\n");
-    return 77;
-  }
-  cudaDeviceProp prop{};
-  if (!ok(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties")) return 1;
-  int driver = 0;
-  cudaDriverGetVersion(&driver);
-  const std::string path = argv[1], partial = path + ".partial";
-  std::FILE* out = std::fopen(partial.c_str(), "w");
-  if (!out) {
-    std::perror(partial.c_str());
-    return 1;
-  }
-  std::fprintf(out, "# GPU %s, sm_%d%d, CUDA driver %d, tb/hw/texture_probe.cu\n", prop.name, prop.major, prop.minor,
-               driver);
+  ptxfu::hw::ProbeFile file;
+  if (const int status = file.open(argv[1], "texture_probe")) return status;
+  std::FILE* out = file.get();
   std::fprintf(out, "# DIM FORMAT FILTER ADDRESS NORMALISED X Y OUT (binary32 bits; border colour 0)\n");
   for (int dim : {1, 2})
     for (int f = 0; f < kFormats; ++f)
@@ -205,10 +193,5 @@ int main(int argc, char** argv) {
         std::printf("%dd %s %s %s%s\n", dim, kFormatNames[f], m.filter_name, m.address_name,
                     m.normalised ? " normalised" : "");
       }
-  if (std::fclose(out) != 0 || std::rename(partial.c_str(), path.c_str()) != 0) {
-    std::perror(path.c_str());
-    return 1;
-  }
-  std::printf("wrote %s\n", path.c_str());
-  return 0;
+  return file.finish() ? 0 : 1;
 }
