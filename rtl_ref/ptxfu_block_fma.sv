@@ -12,7 +12,8 @@
 // even (OUT_RNE = 1). Subnormal inputs and results are kept. A result beyond
 // the output's range is the infinity whatever the rounding. NaN operands,
 // inf * 0 and infinities of both signs give the canonical NaN (0 sign,
-// all-ones exponent and fraction). Longer K chains through c: the next
+// all-ones exponent and fraction). A zero result is +0, whatever the addends'
+// signs and whether it is exact or rounded (the H100 probe, docs/mma.md). Longer K chains through c: the next
 // block's c_i is this block's result_o (the caller's loop).
 //
 // Sections, each with an optional register after it (cut j after section j,
@@ -119,12 +120,12 @@ module ptxfu_block_fma #(
   // ---------------------------------------------------------------------------
   // 0 decode + multiply: exact products, their exponents, the specials
   // ---------------------------------------------------------------------------
-  // flags: {nan, pos_inf, neg_inf, all addends zero and negative}
-  localparam int unsigned F0W = W * (PW + EW + 2) + CW + EW + 2 + 4;
+  // flags: {nan, pos_inf, neg_inf}
+  localparam int unsigned F0W = W * (PW + EW + 2) + CW + EW + 2 + 3;
   logic [F0W-1:0] s0_d, s0_q;
   logic [W*PW-1:0] psig;
   logic [W*EW-1:0] pexp;
-  logic [W-1:0]    pneg, pnz, p_nan, p_pinf, p_ninf, p_zneg;
+  logic [W-1:0]    pneg, pnz, p_nan, p_pinf, p_ninf;
   logic [CW-1:0]   csig;
   logic signed [EW-1:0] cexp;
   logic            cneg, cnan, cinf;
@@ -149,20 +150,18 @@ module ptxfu_block_fma #(
     assign p_nan[k]  = nan_a | nan_b | (inf_a & zero_b) | (inf_b & zero_a);
     assign p_pinf[k] = (inf_a | inf_b) & ~(na ^ nb);
     assign p_ninf[k] = (inf_a | inf_b) & (na ^ nb);
-    assign p_zneg[k] = ~pnz[k] & (na ^ nb);
   end
 
   ptxfu_block_dec #(.EXP(OUT_EXP), .MAN(OUT_MAN), .SPECIALS(0), .EW(EW)) i_dec_c (
     .x_i(c_i), .sig_o(csig), .exp_o(cexp), .neg_o(cneg), .nan_o(cnan), .inf_o(cinf)
   );
 
-  logic s0_nan, s0_pinf, s0_ninf, s0_zneg, s0_cnz;
+  logic s0_nan, s0_pinf, s0_ninf, s0_cnz;
   assign s0_cnz  = (|csig) & ~cinf & ~cnan;
   assign s0_nan  = (|p_nan) | cnan;
   assign s0_pinf = (|p_pinf) | (cinf & ~cneg);
   assign s0_ninf = (|p_ninf) | (cinf & cneg);
-  assign s0_zneg = (&p_zneg) & cneg & ~s0_cnz;
-  assign s0_d = {psig, pexp, pneg, pnz, csig, cexp, cneg, s0_cnz, s0_nan, s0_pinf, s0_ninf, s0_zneg};
+  assign s0_d = {psig, pexp, pneg, pnz, csig, cexp, cneg, s0_cnz, s0_nan, s0_pinf, s0_ninf};
 
   ptxfu_stage_reg #(.WIDTH(F0W), .ENABLE(CUT_MASK[0])) i_cut0 (
     .clk_i, .en_i(en[0]), .d_i(s0_d), .q_o(s0_q)
@@ -177,7 +176,7 @@ module ptxfu_block_fma #(
   logic [CW-1:0]   a1_csig;
   logic [EW-1:0]   a1_cexp;
   logic            a1_cneg, a1_cnz;
-  logic [3:0]      a1_flags;
+  logic [2:0]      a1_flags;
   assign {a1_psig, a1_pexp, a1_pneg, a1_pnz, a1_csig, a1_cexp, a1_cneg, a1_cnz, a1_flags} = s0_q;
 
   // Exponents of the nonzero addends (NO_EXP for the zeros), c last.
@@ -229,7 +228,7 @@ module ptxfu_block_fma #(
     assign aligned[k*SW +: SW] = !nz_of[k] ? '0 : neg_of[k] ? -wide : wide;
   end
 
-  localparam int unsigned F1W = N * SW + EW + 1 + 4;
+  localparam int unsigned F1W = N * SW + EW + 1 + 3;
   logic [F1W-1:0] s1_q;
   logic           any_nz;
   assign any_nz = |nz_of;
@@ -244,7 +243,7 @@ module ptxfu_block_fma #(
   logic [N*SW-1:0] a2_add;
   logic [EW-1:0]   a2_emax;
   logic            a2_any;
-  logic [3:0]      a2_flags;
+  logic [2:0]      a2_flags;
   assign {a2_add, a2_emax, a2_any, a2_flags} = s1_q;
 
   logic [(2*NP-1)*SW-1:0] node /*verilator split_var*/;  // a tree, not a loop
@@ -259,7 +258,7 @@ module ptxfu_block_fma #(
     assign node[i*SW +: SW] = node[(2*i+1)*SW +: SW] + node[(2*i+2)*SW +: SW];
   end
 
-  localparam int unsigned F2W = SW + EW + 1 + 4;
+  localparam int unsigned F2W = SW + EW + 1 + 3;
   logic [F2W-1:0] s2_q;
   ptxfu_stage_reg #(.WIDTH(F2W), .ENABLE(CUT_MASK[2])) i_cut2 (
     .clk_i, .en_i(en[2]), .d_i({node[0 +: SW], a2_emax, a2_any, a2_flags}), .q_o(s2_q)
@@ -272,7 +271,7 @@ module ptxfu_block_fma #(
   logic [SW-1:0]  sum;
   logic [EW-1:0]  a3_emax;
   logic           a3_any;
-  logic [3:0]     a3_flags;
+  logic [2:0]     a3_flags;
   assign {sum, a3_emax, a3_any, a3_flags} = s2_q;
 
   logic           sneg, szero;
@@ -289,7 +288,7 @@ module ptxfu_block_fma #(
   end
   assign e = $signed(a3_emax) + $signed(EW'(NW - 1 - KEPT)) - $signed(EW'(lz));
 
-  localparam int unsigned F3W = NW + EW + 2 + 1 + 4;
+  localparam int unsigned F3W = NW + EW + 2 + 1 + 3;
   logic [F3W-1:0] s3_q;
   ptxfu_stage_reg #(.WIDTH(F3W), .ENABLE(CUT_MASK[3])) i_cut3 (
     .clk_i, .en_i(en[3]), .d_i({norm, e, sneg, szero, a3_any, a3_flags}), .q_o(s3_q)
@@ -306,8 +305,8 @@ module ptxfu_block_fma #(
   localparam int unsigned DNW = $clog2(OUT_MAN + 3);
   logic [NW-1:0]  r_norm;
   logic signed [EW-1:0] r_e;
-  logic           r_neg, r_zero, r_any, r_nan, r_pinf, r_ninf, r_zneg;
-  assign {r_norm, r_e, r_neg, r_zero, r_any, r_nan, r_pinf, r_ninf, r_zneg} = s3_q;
+  logic           r_neg, r_zero, r_any, r_nan, r_pinf, r_ninf;
+  assign {r_norm, r_e, r_neg, r_zero, r_any, r_nan, r_pinf, r_ninf} = s3_q;
 
   logic              tiny, ovf, guard, sticky, inc;
   logic signed [EW-1:0] below;
@@ -335,9 +334,9 @@ module ptxfu_block_fma #(
   always_comb begin
     if (r_nan | (r_pinf & r_ninf)) result = CANON_NAN;
     else if (r_pinf | r_ninf)      result = {r_ninf, INF_MAG};
-    else if (!r_any)               result = {r_zneg, {(OW-1){1'b0}}};
-    else if (r_zero)               result = '0;   // exact cancellation: +0
+    else if (!r_any | r_zero)      result = '0;   // a zero result is +0 (measured on the H100)
     else if (ovf)                  result = {r_neg, INF_MAG};
+    else if (rounded == '0)        result = '0;   // rounded to zero: +0 as well
     else                           result = {r_neg, rounded};
   end
 

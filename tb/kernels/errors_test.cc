@@ -163,7 +163,8 @@ TEST(KernelErrors, EveryKindHasALoweringRow) {
 TEST(KernelErrors, OperandCountsOfTheLoweringRows) {
   const std::string head = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n";
   const std::pair<std::string, std::string> cases[] = {
-      {"  .reg .b32 %r<2>;\n  membar.gl %r1;\n", "k.ptx:7:3: error: Arguments mismatch for instruction 'membar.gl'"},
+      // ptxas 13.0 names the opcode alone here ('membar'), as check now does
+      {"  .reg .b32 %r<2>;\n  membar.gl %r1;\n", "k.ptx:7:3: error: Arguments mismatch for instruction 'membar'"},
       {"  .reg .b32 %r<2>;\n  bra;\n", "k.ptx:7:3: error: Arguments mismatch for instruction 'bra'"},
       {"  .reg .b32 %r<2>;\n  shfl.sync.bfly.b32 %r1, %r1, 1, 31;\n",
        "k.ptx:7:3: error: Arguments mismatch for instruction 'shfl.sync.bfly.b32'"},
