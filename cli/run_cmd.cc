@@ -492,7 +492,7 @@ LaunchResult total_of(const std::vector<LaunchResult>& results) {
     t.host_seconds += r.host_seconds;
     t.end_cycle = r.end_cycle;
     if (t.units.empty())
-      t.units = r.units, std::for_each(t.units.begin(), t.units.end(), [](UnitUse& u) { u = {u.name}; });
+      for (const UnitUse& u : r.units) t.units.push_back({u.name});
     for (size_t u = 0; u < r.units.size() && u < t.units.size(); ++u) {
       t.units[u].busy_cycles += r.units[u].busy_cycles;
       t.units[u].warp_instructions += r.units[u].warp_instructions;
