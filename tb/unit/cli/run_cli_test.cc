@@ -76,6 +76,7 @@ TEST_F(RunCli, ScanExampleIsTheInclusivePrefixSum) {
     ASSERT_EQ(out[i], sum) << "element " << i;
   }
   EXPECT_FALSE(fs::exists(dir_ / "out/sums.bin"));  // not in outputs:
+  for (const auto& f : fs::directory_iterator(dir_ / "out")) EXPECT_NE(f.path().extension(), ".partial") << f.path();
   EXPECT_NE(r.out.find("launch 3: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("total: 3 launches"), std::string::npos) << r.out;
 }
@@ -189,6 +190,11 @@ const BadProgram kBadPrograms[] = {
      "kernel: scan.ptx\nbuffers:\n  x: {type: u32, count: 8}\n  s: {type: u32, count: 1}\nlaunches:\n"
      "  - entry: add_offsets\n    block: 256\n    args: [x, s, \"u32:256\"]\n",
      1, "6:5: launches[0] ('add_offsets'): "},
+    {"the second launch faults",
+     "kernel: scan.ptx\nbuffers:\n  x: {type: u32, count: 8}\n  s: {type: u32, count: 1}\nlaunches:\n"
+     "  - {entry: add_offsets, block: 8, args: [x, s, \"u32:8\"]}\n"
+     "  - {entry: add_offsets, block: 16, args: [x, s, \"u32:16\"]}\n",
+     1, "7:5: launches[1] ('add_offsets'): "},
 };
 
 TEST_F(RunCli, BadProgramsNameThePlaceAndWriteNothing) {
