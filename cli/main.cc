@@ -16,6 +16,7 @@
 #include "cli/eval_cmd.h"
 #include "cli/mma_cmd.h"
 #include "cli/model_cmds.h"
+#include "cli/run_cmd.h"
 #include "cli/sweep_cmd.h"
 #ifdef PTXFU_HAVE_COSIM
 #include "cosim/cosim_cli.h"
@@ -39,6 +40,7 @@ const std::map<std::string, const char*> kSummaries = {
     {"eval", "compute instructions bit-exactly: one per line, source operands as 0x bit patterns"},
     {"sim", "run a PTX kernel, or a straight-line program, on the cycle-approximate SM model"},
     {"bench", "the model's latency and throughput (built-in benches, any form) beside published figures"},
+    {"run", "run a host program written as YAML: buffers, module variables, several launches, copies out"},
     {"sweep", "sweep a design space on the SM model: resumable, results as CSV and JSON lines, charts"},
     {"mma", "tensor-core D = A B + C bit-exactly for an sm target: matrices of 0x bit patterns in files"},
     {"cosim", "co-simulate the reference RTL (half-precision datapath) against the exact core"},
@@ -103,6 +105,8 @@ struct Commands {
   CLI::App* sim_cmd = nullptr;
   ptxfu::cli::BenchCmdOptions bench;
   CLI::App* bench_cmd = nullptr;
+  ptxfu::cli::RunCmdOptions run;
+  CLI::App* run_cmd = nullptr;
   ptxfu::cli::SweepCmdOptions sweep;
   CLI::App* sweep_cmd = nullptr;
   ptxfu::cli::MmaCmdOptions mma;
@@ -269,6 +273,7 @@ int dispatch(Commands& c) {
   if (*c.sim_cmd && c.sim.rtl_half && c.sim_cmd->count("--mode") == 0) c.sim.style = "at";
   if (*c.sim_cmd) return load_mufu_tables(c.sim_tables, "sim") ? ptxfu::cli::run_sim(c.sim, std::cout, std::cerr) : 2;
   if (*c.bench_cmd) return ptxfu::cli::run_bench(c.bench, std::cout, std::cerr);
+  if (*c.run_cmd) return ptxfu::cli::run_program(c.run, std::cout, std::cerr);
 #ifdef PTXFU_HAVE_COSIM
   if (*c.cosim_cmd) return ptxfu::cosim::run_cosim(c.cosim, std::cout);
 #endif
@@ -303,6 +308,7 @@ int main(int argc, char** argv) {
   add_eval(app, c);
   add_sim(app, c);
   add_bench(app, c);
+  c.run_cmd = ptxfu::cli::add_run_subcommand(app, c.run);
   c.sweep_cmd = ptxfu::cli::add_sweep_subcommand(app, c.sweep);
   add_mma(app, c);
 #ifdef PTXFU_HAVE_COSIM

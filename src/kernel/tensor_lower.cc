@@ -10,6 +10,7 @@
 
 namespace ptxfu::kernel {
 namespace tensor {
+using loading::Words;
 namespace {
 
 // The quad-pair layouts of mma.m8n8k4 with .f16 (PTX ISA, "Matrix Fragments

@@ -72,8 +72,8 @@ TEST(HelpCli, TopLevelHelpListsEverySubcommandOnOneLine) {
   EXPECT_EQ(r.out.find("check PTX arithmetic"), std::string::npos) << r.out;
   const auto entries = subcommand_entries(r.out);
   std::map<std::string, std::string> want = {
-      {"check", "ptxas"},     {"eval", "bit-exactly"},   {"sim", "kernel"},
-      {"bench", "published"}, {"sweep", "design space"}, {"mma", "tensor-core"},
+      {"check", "ptxas"},        {"eval", "bit-exactly"}, {"sim", "kernel"},       {"bench", "published"},
+      {"sweep", "design space"}, {"mma", "tensor-core"},  {"run", "host program"},
   };
 #ifdef PTXFU_HAVE_COSIM
   want["cosim"] = "RTL";
