@@ -139,7 +139,7 @@ std::vector<uint16_t> wmma_index(int rows, int cols, int elements, bool by_colum
   throw std::invalid_argument(fmt::format("'{}': {}", mnemonic, why));
 }
 
-bool has(const Words& words, std::string_view w) {
+bool has(const std::vector<std::string_view>& words, std::string_view w) {
   for (std::string_view x : words)
     if (x == w) return true;
   return false;
@@ -174,7 +174,7 @@ TensorOp lower_wmma_mma(TensorOp op, std::string_view mnemonic) {
 
 // wmma.load.{a,b,c}.sync.aligned.LAYOUT.SHAPE{.SPACE}.TYPE and
 // wmma.store.d.sync.aligned.LAYOUT.SHAPE{.SPACE}.TYPE.
-TensorOp lower_wmma_memory(const Words& words, std::string_view mnemonic) {
+TensorOp lower_wmma_memory(const std::vector<std::string_view>& words, std::string_view mnemonic) {
   if (!has(words, "sync") || !has(words, "aligned")) fail(mnemonic, "needs .sync.aligned");
   if (words.size() < 3) fail(mnemonic, "expected wmma.load.{a,b,c} or wmma.store.d");
   const std::string_view which = words[2];
@@ -214,7 +214,7 @@ TensorOp lower_wmma_memory(const Words& words, std::string_view mnemonic) {
   return op;
 }
 
-TensorOp lower_mma(const Words& words, std::string_view mnemonic, std::string_view target) {
+TensorOp lower_mma(const std::vector<std::string_view>& words, std::string_view mnemonic, std::string_view target) {
   if (!has(words, "sync") || !has(words, "aligned")) fail(mnemonic, "mma needs .sync.aligned");
   TensorOp op;
   op.inst = mma::parse_instruction(mnemonic, target);  // std::invalid_argument, saying why, if it is no instruction
@@ -270,7 +270,7 @@ FragmentRegs fragment_regs(const TensorOp& op) {
 
 // ldmatrix/stmatrix.sync.aligned.m8n8{.x1,.x2,.x4}{.trans}{.shared}.b16 and
 // movmatrix.sync.aligned.m8n8.trans.b16.
-TensorOp lower_ldmatrix(const Words& words, std::string_view mnemonic) {
+TensorOp lower_ldmatrix(const std::vector<std::string_view>& words, std::string_view mnemonic) {
   if (!has(words, "sync") || !has(words, "aligned")) fail(mnemonic, "needs .sync.aligned");
   if (!has(words, "m8n8") || words.back() != "b16")
     fail(mnemonic, "only the .m8n8 shape with .b16 elements is supported by the kernel executor");
@@ -281,7 +281,7 @@ TensorOp lower_ldmatrix(const Words& words, std::string_view mnemonic) {
   return op;
 }
 
-TensorOp lower_movmatrix(const Words& words, std::string_view mnemonic) {
+TensorOp lower_movmatrix(const std::vector<std::string_view>& words, std::string_view mnemonic) {
   if (!has(words, "sync") || !has(words, "aligned") || !has(words, "m8n8") || !has(words, "trans") ||
       words.back() != "b16")
     fail(mnemonic, "expected movmatrix.sync.aligned.m8n8.trans.b16");
