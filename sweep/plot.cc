@@ -300,8 +300,8 @@ PlotReport draw_plots(const std::string& dir, const Manifest& m, const Table& t,
 
 namespace {
 
-// One .dat block per workload and cost source: cells, error, label (the
-// shipped targets, or "" when none).
+// One .dat block per workload and cost source: cells, error, the shipped
+// targets ("" when none), the kept bits.
 std::string numerics_data(const Table& t, size_t metric, const std::vector<std::string>& programs,
                           const std::set<std::string>& keys, const std::string& source) {
   const size_t status = t.column("status"), program = t.column("program"), cells = t.column("cells");
@@ -312,7 +312,8 @@ std::string numerics_data(const Table& t, size_t metric, const std::vector<std::
     for (const auto& r : t.rows) {
       if ((!keys.empty() && !keys.count(r[0])) || r[status] != "ok" || r[program] != prog || r[src] != source) continue;
       if (!numeric(r[cells]) || !numeric(r[metric])) continue;
-      data += r[cells] + " " + r[metric] + " " + quoted(r[shipped]) + "\n";
+      const std::string set = "B" + r[t.column("kept_bits")];
+      data += r[cells] + " " + r[metric] + " " + quoted(r[shipped]) + " " + quoted(set) + "\n";
     }
     data += "\n\n";
   }
@@ -346,13 +347,17 @@ PlotReport draw_numerics_plots(const std::string& dir, const Table& t, const std
         const std::string dat = quoted(base + "." + sources[s] + ".dat");
         plot += fmt::format("{} index {} using 1:2 with points pt {} ps 1.5 lc {} title {}, ", dat, p, s ? 6 : 7, p + 1,
                             quoted(programs[p] + (s ? " (cells estimated)" : " (cells: Yosys)")));
-        plot += fmt::format("{} index {} using 1:2:3 with labels offset 1,0.8 left notitle, ", dat, p);
+        plot += fmt::format("{} index {} using 1:2:3 with labels offset 0,{} center tc lt {} notitle, ", dat, p,
+                            1.2 + p, p + 1);
+        plot += fmt::format("{} index {} using 1:2:4 with labels font \",8\" offset 0.8,0 left tc lt {} notitle, ", dat,
+                            p, p + 1);
       }
     }
     plot.resize(plot.size() - 2);
     const std::string script = header(metric + " against the block RTL's cells, one point per parameter set") +
                                "set xlabel \"cells (Yosys generic gates)\"\nset ylabel " + quoted(metric) +
-                               "\nset logscale y\nset grid\nset key outside bottom center horizontal\n" +
+                               "\nset logscale y\nset grid\nset key outside bottom center horizontal\n"
+                               "set offsets graph 0.08, graph 0.08, graph 0.15, graph 0.05\n" +
                                outputs(base, plot);
     write_whole(dir + "/" + base + ".gp", script);
     if (!run_gnuplot(gnuplot, dir, base + ".gp", report.note)) return report;
