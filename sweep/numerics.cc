@@ -290,13 +290,12 @@ const std::vector<std::string>& numerics_metrics() {
   return m;
 }
 
-std::vector<std::string> numerics_columns(const NumericsSpec& spec) {
+std::vector<std::string> numerics_columns() {
   std::vector<std::string> c = {"key", "program"};
   for (const auto& p : numerics_parameter_names()) c.push_back(p);  // every set whole, swept or not
   c.push_back("status");
   for (const auto& m : numerics_metrics()) c.push_back(m);
   c.push_back("error");
-  (void)spec;
   return c;
 }
 
@@ -355,7 +354,7 @@ struct ExactGemm::Impl {
 };
 
 ExactGemm::ExactGemm(const GemmWorkload& w, const GemmData& data, mma::Elem in)
-    : impl_(new Impl), n_(static_cast<size_t>(w.m) * w.n) {
+    : impl_(std::make_unique<Impl>()), n_(static_cast<size_t>(w.m) * w.n) {
   const fp::Format& f = *mma::format_of(in);
   if (2 * (f.frac_bits + 1) > 53) throw std::invalid_argument("exact GEMM: products wider than binary64");
   impl_->prec = 2 * (f.emax() + 2) - 2 * (f.emin() - f.frac_bits) + 64 + 32;
@@ -374,7 +373,7 @@ ExactGemm::ExactGemm(const GemmWorkload& w, const GemmData& data, mma::Elem in)
     }
 }
 
-ExactGemm::~ExactGemm() { delete impl_; }
+ExactGemm::~ExactGemm() = default;
 
 double ExactGemm::exact_double(size_t i) const { return mpfr_get_d(&impl_->v[i], MPFR_RNDN); }
 
@@ -475,11 +474,10 @@ std::string shipped_label(mma::Elem in, mma::Elem out, const mma::BlockParams& p
   return label;
 }
 
-std::vector<std::string> point_values(const NumericsSpec& spec, const NumericsSpec::Point& pt) {
+std::vector<std::string> point_values(const NumericsSpec::Point& pt) {
   const mma::BlockParams& p = pt.params;
   return {std::to_string(p.block_width), std::to_string(p.kept_bits), std::to_string(p.carry_bits),
           std::to_string(p.sum_frac_bits), rounding_name(p.out_rounding)};
-  (void)spec;
 }
 
 }  // namespace ptxfu::sweep

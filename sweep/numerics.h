@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,7 @@ struct NumericsSpec {
 // Parameter names, metric names and the CSV columns, in order.
 const std::vector<std::string>& numerics_parameter_names();
 const std::vector<std::string>& numerics_metrics();
-std::vector<std::string> numerics_columns(const NumericsSpec& spec);
+std::vector<std::string> numerics_columns();
 
 // True when the file's YAML says `mode: numerics` (a file that does not
 // parse is left to the ordinary loader's error).
@@ -86,7 +87,7 @@ class ExactGemm {
 
  private:
   struct Impl;
-  Impl* impl_;
+  std::unique_ptr<Impl> impl_;
   size_t n_;
 };
 
@@ -111,6 +112,6 @@ Cost cost_of(const std::vector<SynthRow>& synth, mma::Elem in, mma::Elem out, co
 std::string shipped_label(mma::Elem in, mma::Elem out, const mma::BlockParams& p);
 
 // The values of one point: the CSV row after key, program and parameters.
-std::vector<std::string> point_values(const NumericsSpec& spec, const NumericsSpec::Point& pt);
+std::vector<std::string> point_values(const NumericsSpec::Point& pt);
 
 }  // namespace ptxfu::sweep

@@ -30,7 +30,7 @@ Manifest numerics_manifest(const NumericsSpec& s) {
   for (const auto& g : s.gemms) m.programs.push_back(g.name);
   m.metrics = numerics_metrics();
   m.plots = s.plots;
-  m.columns = numerics_columns(s);
+  m.columns = numerics_columns();
   m.points = s.points.size();
   m.shard = "1/1";
   return m;
@@ -40,7 +40,7 @@ Manifest numerics_manifest(const NumericsSpec& s) {
 std::vector<std::string> point_row(const NumericsSpec& s, const NumericsSpec::Point& pt, const GemmData& data,
                                    const ExactGemm& exact) {
   std::vector<std::string> row = {pt.key, s.gemms[pt.gemm].name};
-  for (auto& v : point_values(s, pt)) row.push_back(v);
+  for (auto& v : point_values(pt)) row.push_back(v);
   try {
     const mma::NumericsRow r = mma::custom_row(*s.base, pt.params);
     const NumericsMetrics m = measure(r, s.gemms[pt.gemm], data, exact);
@@ -60,7 +60,7 @@ std::vector<std::string> point_row(const NumericsSpec& s, const NumericsSpec::Po
 }
 
 std::string describe_point(const NumericsSpec& s, const NumericsSpec::Point& pt) {
-  const auto v = point_values(s, pt);
+  const auto v = point_values(pt);
   return fmt::format("{} W={} B={} carry={} sum_frac={} {}", s.gemms[pt.gemm].name, v[0], v[1], v[2], v[3], v[4]);
 }
 
@@ -137,7 +137,7 @@ int run_numerics_sweep(const RunOptions& o, std::ostream& out, std::ostream& err
     return 0;
   }
   try {
-    Store store(dir, numerics_columns(spec));
+    Store store(dir, numerics_columns());
     write_whole(dir + "/sweep.json", to_json(numerics_manifest(spec)).dump(2) + "\n");
     const std::vector<size_t> todo = numerics_todo(spec, store, o.retry_failed);
     const auto started = Clock::now();

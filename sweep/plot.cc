@@ -348,7 +348,7 @@ PlotReport draw_numerics_plots(const std::string& dir, const Table& t, const std
         plot += fmt::format("{} index {} using 1:2 with points pt {} ps 1.5 lc {} title {}, ", dat, p, s ? 6 : 7, p + 1,
                             quoted(programs[p] + (s ? " (cells estimated)" : " (cells: Yosys)")));
         plot += fmt::format("{} index {} using 1:2:3 with labels offset 0,{} center tc lt {} notitle, ", dat, p,
-                            1.2 + p, p + 1);
+                            1.2 + static_cast<double>(p), p + 1);
         plot += fmt::format("{} index {} using 1:2:4 with labels font \",8\" offset 0.8,0 left tc lt {} notitle, ", dat,
                             p, p + 1);
       }
