@@ -10,6 +10,8 @@
 # silicon area or timing: no technology library, no wire load, no sizing.
 #   scripts/synth-block.sh [OUT.csv] [STAGES...]   (default docs/block_fma_synth.csv, stages 0 3)
 #   PTXFU_SYNTH_SETS=REGEX scripts/synth-block.sh ...   only the sets whose line matches (grep -E)
+#   PTXFU_SYNTH_LIST='bf16 f32 8 26 6 63 rz;...' scripts/synth-block.sh ...   these sets instead of the
+#     build's (sets no row ships: the numerics sweep's, docs/sweep.md)
 # About 1 to 4 minutes of CPU a set and stage count (W = 4 to 32).
 # Each run's full `stat` and `ltp` reports are left in build/synth-block/.
 set -eu
@@ -23,8 +25,12 @@ srcs=$(sed "s|^|$root/rtl_ref/|" "$root/rtl_ref/sources.f" | tr '\n' ' ')
 tmp=$logs/synth.csv.tmp   # the CSV appears whole or not at all
 echo "in,out,W,B,carry,sum_frac,round,stages,cells,flops,logic_depth" >"$tmp"
 # The sets: the quoted lines of PTXFU_COSIM_BLOCK_SETS.
-sed -n '/^set(PTXFU_COSIM_BLOCK_SETS/,/CACHE INTERNAL/p' "$root/cosim/CMakeLists.txt" |
-  sed -n 's/^ *"\([^"]*\)".*/\1/p' | grep -E "${PTXFU_SYNTH_SETS:-.}" | while read -r in o w b carry sum rnd; do
+sets() {
+  if [ -n "${PTXFU_SYNTH_LIST:-}" ]; then echo "$PTXFU_SYNTH_LIST" | tr ';' '\n'; return; fi
+  sed -n '/^set(PTXFU_COSIM_BLOCK_SETS/,/CACHE INTERNAL/p' "$root/cosim/CMakeLists.txt" |
+    sed -n 's/^ *"\([^"]*\)".*/\1/p'
+}
+sets | grep -E "${PTXFU_SYNTH_SETS:-.}" | while read -r in o w b carry sum rnd; do
   # The -G arguments come from the same check the build runs (block_params.cmake).
   params=$(cmake -DIN="$in" -DOUT="$o" -DWIDTH="$w" -DKEPT="$b" -DCARRY="$carry" -DSUM_FRAC="$sum" \
     -DROUND="$rnd" -P "$root/cosim/block_params.cmake" | sed 's/^-- block FMA parameters: //')

@@ -298,4 +298,73 @@ PlotReport draw_plots(const std::string& dir, const Manifest& m, const Table& t,
   return report;
 }
 
+namespace {
+
+// One .dat block per workload and cost source: cells, error, the shipped
+// targets ("" when none), the kept bits.
+std::string numerics_data(const Table& t, size_t metric, const std::vector<std::string>& programs,
+                          const std::set<std::string>& keys, const std::string& source) {
+  const size_t status = t.column("status"), program = t.column("program"), cells = t.column("cells");
+  const size_t src = t.column("cost_source"), shipped = t.column("shipped");
+  std::string data;
+  for (const std::string& prog : programs) {
+    data += "# " + prog + "\n";
+    for (const auto& r : t.rows) {
+      if ((!keys.empty() && !keys.count(r[0])) || r[status] != "ok" || r[program] != prog || r[src] != source) continue;
+      if (!numeric(r[cells]) || !numeric(r[metric])) continue;
+      const std::string set = "B" + r[t.column("kept_bits")];
+      data += r[cells] + " " + r[metric] + " " + quoted(r[shipped]) + " " + quoted(set) + "\n";
+    }
+    data += "\n\n";
+  }
+  return data;
+}
+
+}  // namespace
+
+PlotReport draw_numerics_plots(const std::string& dir, const Table& t, const std::vector<std::string>& metrics,
+                               const std::set<std::string>& keys) {
+  PlotReport report;
+  const std::string gnuplot = find_gnuplot();
+  if (gnuplot.empty()) {
+    report.note =
+        "none: gnuplot is not installed (Debian: apt-get install gnuplot-nox); the results are complete without it";
+    return report;
+  }
+  std::vector<std::string> programs;
+  for (const auto& r : t.rows)
+    if (std::find(programs.begin(), programs.end(), r[t.column("program")]) == programs.end())
+      programs.push_back(r[t.column("program")]);
+  for (const std::string& metric : metrics) {
+    const size_t c = t.column(metric);
+    if (c >= t.header.size()) continue;
+    const std::string base = metric + "_vs_cells";
+    std::string plot = "plot ";
+    const char* sources[] = {"yosys", "estimate"};
+    for (int s = 0; s < 2; ++s) {
+      write_whole(dir + "/" + base + "." + sources[s] + ".dat", numerics_data(t, c, programs, keys, sources[s]));
+      for (size_t p = 0; p < programs.size(); ++p) {
+        const std::string dat = quoted(base + "." + sources[s] + ".dat");
+        plot += fmt::format("{} index {} using 1:2 with points pt {} ps 1.5 lc {} title {}, ", dat, p, s ? 6 : 7, p + 1,
+                            quoted(programs[p] + (s ? " (cells estimated)" : " (cells: Yosys)")));
+        plot += fmt::format("{} index {} using 1:2:3 with labels offset 0,{} center tc lt {} notitle, ", dat, p,
+                            1.2 + static_cast<double>(p), p + 1);
+        plot += fmt::format("{} index {} using 1:2:4 with labels font \",8\" offset 0.8,0 left tc lt {} notitle, ", dat,
+                            p, p + 1);
+      }
+    }
+    plot.resize(plot.size() - 2);
+    const std::string script = header(metric + " against the block RTL's cells, one point per parameter set") +
+                               "set xlabel \"cells (Yosys generic gates)\"\nset ylabel " + quoted(metric) +
+                               "\nset logscale y\nset grid\nset key outside bottom center horizontal\n"
+                               "set offsets graph 0.08, graph 0.08, graph 0.15, graph 0.05\n" +
+                               outputs(base, plot);
+    write_whole(dir + "/" + base + ".gp", script);
+    if (!run_gnuplot(gnuplot, dir, base + ".gp", report.note)) return report;
+    report.files.push_back(dir + "/" + base + ".png");
+    report.files.push_back(dir + "/" + base + ".svg");
+  }
+  return report;
+}
+
 }  // namespace ptxfu::sweep

@@ -21,4 +21,11 @@ struct PlotReport {
 // Only rows whose key is in `keys` (empty: all rows) are drawn.
 PlotReport draw_plots(const std::string& dir, const Manifest& m, const Table& t, const std::set<std::string>& keys);
 
+// A numerics sweep's charts (sweep/numerics.h): each error metric against
+// the cell count, one point per parameter set and workload (one series per
+// workload), the shipped sets labelled with their targets, estimated costs
+// drawn hollow. DIR/METRIC_vs_cells.png and .svg.
+PlotReport draw_numerics_plots(const std::string& dir, const Table& t, const std::vector<std::string>& metrics,
+                               const std::set<std::string>& keys);
+
 }  // namespace ptxfu::sweep

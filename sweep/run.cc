@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sweep/isolated.h"
+#include "sweep/numerics.h"
 #include "sweep/plot.h"
 #include "sweep/results.h"
 #include "sweep/slurm.h"
@@ -339,6 +340,7 @@ bool run_points(const RunOptions& o, const Plan& p, const std::vector<size_t>& t
 }  // namespace
 
 int run_sweep(const RunOptions& o, std::ostream& out, std::ostream& err) {
+  if (is_numerics_spec_file(o.spec_path)) return run_numerics_sweep(o, out, err);
   Plan plan;
   if (const int status = make_plan(o, plan, err)) return status;
   if (o.emit_slurm) return emit_slurm(plan.spec, o, plan.dir, out, err);

@@ -28,4 +28,9 @@ struct RunOptions {
 // SIGHUP (completed points are kept; running it again resumes).
 int run_sweep(const RunOptions& options, std::ostream& out, std::ostream& err);
 
+// A spec with `mode: numerics` (sweep/numerics.h), which run_sweep hands
+// here: its points run in this process (--jobs and --timeout do not apply;
+// --shard and --emit-slurm are refused).
+int run_numerics_sweep(const RunOptions& options, std::ostream& out, std::ostream& err);
+
 }  // namespace ptxfu::sweep

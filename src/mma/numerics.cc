@@ -1,6 +1,8 @@
 #include "mma/numerics.h"
 
 #include <iterator>
+#include <stdexcept>
+#include <string>
 
 namespace ptxfu::mma {
 namespace {
@@ -255,5 +257,35 @@ const NumericsRow* find_row(int sm, Family family, Elem in, Elem out) {
 }
 
 RowTable numerics_rows() { return {kRows, std::size(kRows)}; }
+
+int min_carry_bits(int width) { return exact_carry_bits(width); }
+
+BlockParams block_params(const NumericsRow& row) {
+  return {row.block_width, row.kept_bits, row.carry_bits, row.sum_frac_bits, row.out_rounding};
+}
+
+NumericsRow custom_row(const NumericsRow& base, const BlockParams& p) {
+  const auto bad = [](const std::string& why) { throw std::invalid_argument("numerics parameters: " + why); };
+  if (base.method != Method::block_fma || base.k_split != 1 || base.datapath_in != base.in)
+    bad("the base row is not a one-instruction block-FMA row");
+  const int w = p.block_width;
+  if (w < 1 || w > 64 || (w & (w - 1)) != 0)
+    bad("block width " + std::to_string(w) + " is not a power of two from 1 to 64 (the RTL's adder tree needs one)");
+  if (p.kept_bits < 1) bad("kept bits must be at least 1, not " + std::to_string(p.kept_bits));
+  if (p.carry_bits < min_carry_bits(w))
+    bad(std::to_string(p.carry_bits) + " carry bits cannot hold the sum of " + std::to_string(w + 1) +
+        " addends; W = " + std::to_string(w) + " needs " + std::to_string(min_carry_bits(w)));
+  if (p.kept_bits + p.carry_bits > 62)
+    bad("kept + carry = " + std::to_string(p.kept_bits + p.carry_bits) + " bits is beyond the 62-bit adder");
+  if (p.sum_frac_bits < 1) bad("sum fraction bits must be at least 1");
+  if (p.out_rounding != fp::Rounding::rz && p.out_rounding != fp::Rounding::rn)
+    bad("the output rounding must be rz or rn (the RTL's two)");
+  NumericsRow r = base;
+  r.block_width = w, r.kept_bits = p.kept_bits, r.carry_bits = p.carry_bits;
+  r.sum_frac_bits = p.sum_frac_bits, r.out_rounding = p.out_rounding;
+  if (r.c_align == CAlign::with_block) r.c_rounding = p.out_rounding;
+  r.source = "custom: numerics sweep";
+  return r;
+}
 
 }  // namespace ptxfu::mma

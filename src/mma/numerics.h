@@ -109,4 +109,22 @@ struct RowTable {
 };
 RowTable numerics_rows();
 
+// The least carry bits a block of `width` products plus c needs for its
+// exact sum (the rows' own, and the RTL's configure check's, rule).
+int min_carry_bits(int width);
+
+// A block-FMA row like `base` (a Method::block_fma row with one datapath
+// instruction, k_split 1) with other block parameters: the numerics
+// sweep's design points. Checked as the RTL's configure check checks its
+// parameters (cosim/block_params.cmake): width a power of two 1..64,
+// kept >= 1, carry >= min_carry_bits(width), kept + carry <= 62,
+// sum_frac >= 1, rounding rz or rn. Throws std::invalid_argument saying
+// which limit a value breaks.
+struct BlockParams {
+  int block_width, kept_bits, carry_bits, sum_frac_bits;
+  fp::Rounding out_rounding;
+};
+NumericsRow custom_row(const NumericsRow& base, const BlockParams& p);
+BlockParams block_params(const NumericsRow& row);
+
 }  // namespace ptxfu::mma
