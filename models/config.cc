@@ -155,10 +155,10 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   const YAML::Node root = parse_yaml(text, origin);
   const Reader r{{origin}};
   if (!root || root.IsNull()) throw ConfigError(origin + ": empty config");
-  r.only_keys(root, "",
-              {"name", "description", "target", "ptx_version", "features", "sub_partitions", "issue_width", "max_warps",
-               "scheduler", "sm", "units", "memory", "multi_instruction", "half_precision", "forms", "dependencies",
-               "tensor"});
+  r.only_keys(
+      root, "",
+      {"name", "description", "target", "ptx_version", "features", "sub_partitions", "issue_width", "max_warps",
+       "scheduler", "sm", "units", "memory", "multi_instruction", "half_precision", "forms", "dependencies", "tensor"});
   ArchConfig c;
   c.origin = origin;
   c.name = r.string(r.required(root, "name", ""), "name");

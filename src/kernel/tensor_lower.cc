@@ -10,7 +10,6 @@
 
 namespace ptxfu::kernel {
 namespace tensor {
-using loading::Words;
 namespace {
 
 // The quad-pair layouts of mma.m8n8k4 with .f16 (PTX ISA, "Matrix Fragments
@@ -334,8 +333,7 @@ Operand Lowerer::fragment(Inst& in, const isa::Token& tok, int count, unsigned b
 }
 
 // wmma.load d, [p]{, stride} / wmma.store [p], r{, stride}.
-void Lowerer::wmma_memory(Inst& in, const isa::Statement& st, const Words& words,
-                         const tensor::TensorOp& t) {
+void Lowerer::wmma_memory(Inst& in, const isa::Statement& st, const Words& words, const tensor::TensorOp& t) {
   const bool store = words[1] == "store";
   in.kind = store ? Kind::wmma_store : Kind::wmma_load;
   expect_operands(st, 2, 3);
