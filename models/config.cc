@@ -155,10 +155,10 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   const YAML::Node root = parse_yaml(text, origin);
   const Reader r{{origin}};
   if (!root || root.IsNull()) throw ConfigError(origin + ": empty config");
-  r.only_keys(root, "",
-              {"name", "description", "target", "ptx_version", "features", "sub_partitions", "issue_width", "max_warps",
-               "scheduler", "sm", "units", "memory", "multi_instruction", "half_precision", "forms", "dependencies",
-               "tensor"});
+  r.only_keys(
+      root, "",
+      {"name", "description", "target", "ptx_version", "features", "sub_partitions", "issue_width", "max_warps",
+       "scheduler", "sm", "units", "memory", "multi_instruction", "half_precision", "forms", "dependencies", "tensor"});
   ArchConfig c;
   c.origin = origin;
   c.name = r.string(r.required(root, "name", ""), "name");
@@ -411,7 +411,9 @@ Timing ArchConfig::mma_timing(uint64_t fmas, mma::Elem in, mma::Elem out) const 
   for (const TensorRate& r : tensor.rates) {
     if (r.in != in || r.out != out) continue;
     t.lanes = 32;
-    t.interval = static_cast<unsigned>(std::max(1.0, std::ceil(static_cast<double>(fmas) / r.rate)));
+    // Never below the unit's own interval: the shortest an mma holds the unit (sm_90's 4, measured).
+    t.interval = static_cast<unsigned>(
+        std::max(static_cast<double>(std::max(1u, t.interval)), std::ceil(static_cast<double>(fmas) / r.rate)));
     t.latency = std::max(tensor.latency, t.interval);
     break;
   }

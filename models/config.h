@@ -124,7 +124,7 @@ struct TensorTiming {
 struct Reference {
   std::string bench;                 // a built-in bench (ffma, ...), a form, or "FORM -> CONSUMER"
   std::optional<double> latency;     // cycles, dependent chain
-  std::optional<double> throughput;  // thread-instructions per clock per SM
+  std::optional<double> throughput;  // thread-instructions per clock per SM (an mma form: mma per clock per SM)
   std::string source;
 };
 
