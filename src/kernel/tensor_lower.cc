@@ -10,6 +10,7 @@
 
 namespace ptxfu::kernel {
 namespace tensor {
+using Words = std::vector<std::string_view>;  // as tensor.h declares the lowering functions
 namespace {
 
 // The quad-pair layouts of mma.m8n8k4 with .f16 (PTX ISA, "Matrix Fragments
@@ -333,8 +334,7 @@ Operand Lowerer::fragment(Inst& in, const isa::Token& tok, int count, unsigned b
 }
 
 // wmma.load d, [p]{, stride} / wmma.store [p], r{, stride}.
-void Lowerer::wmma_memory(Inst& in, const isa::Statement& st, const Words& words,
-                         const tensor::TensorOp& t) {
+void Lowerer::wmma_memory(Inst& in, const isa::Statement& st, const Words& words, const tensor::TensorOp& t) {
   const bool store = words[1] == "store";
   in.kind = store ? Kind::wmma_store : Kind::wmma_load;
   expect_operands(st, 2, 3);
