@@ -6,11 +6,13 @@
 // instruction's k: 16 from sm_80 on, 8 (two m16n8k8) before.
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <tuple>
 
 #include "kernel_test_util.h"
 #include "mma/block_fma.h"
 #include "mma/numerics.h"
+#include "ptxfu/ptxfu.hpp"
 #ifdef PTXFU_KERNELS_ON_MODEL
 #include <cmath>
 
@@ -357,6 +359,74 @@ TEST_P(Fp8MmaGemm, EveryElementIsTheRowAppliedInTheKernelsKOrder) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, Fp8MmaGemm, ::testing::Values(1, 3));
+
+}  // namespace
+}  // namespace ptxfu::kernel::testing
+
+namespace ptxfu::kernel::testing {
+namespace {
+
+// ---- one mma.sync tile: the kernel model and the C++ API (ptxfu::MmaInstruction,
+// which ptxfu.mma binds) give the same bits. The corpus GEMMs at exactly one
+// instruction's shape run a single mma; the API computes the same product
+// from the matrices. Two front ends of one engine, reached by different
+// paths (fragments, ldmatrix and lane layouts in the kernel; whole matrices
+// in the API): a layout slip on either side shows.
+struct Tile {
+  std::string file, arch, entry, instruction;
+  int m, n, k;
+  bool b_transposed;  // the kernel takes B as N x K (the fp8 GEMM)
+  int in_bytes;
+};
+
+TEST(MmaTile, TheKernelModelAndTheApiGiveTheSameBits) {
+  const Tile tiles[] = {
+      {"mma_gemm", "sm_80", "mma_gemm_f16_f32", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 16, false,
+       2},
+      {"fp8_mma_gemm", "sm_89", "fp8_mma_gemm_e4m3_f32", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", 16, 8,
+       32, true, 1},
+  };
+  for (const Tile& t : tiles) {
+    int sm = std::atoi(t.arch.c_str() + 3);
+#ifdef PTXFU_KERNELS_ON_MODEL
+    const char* config = std::getenv("PTXFU_TEST_CONFIG");
+    sm = std::atoi((config ? config : "sm_90") + 3);
+#endif
+    std::optional<ptxfu::MmaInstruction> api;
+    try {
+      api.emplace(t.instruction, "sm_" + std::to_string(sm));
+    } catch (const ptxfu::Error&) {
+      continue;  // not on the SM that runs it (Fp8MmaGemm and MmaGemm check the fault)
+    }
+    SplitMix64 r{uint64_t(t.k)};
+    std::vector<uint64_t> a(size_t(t.m) * t.k), b(size_t(t.k) * t.n), c(size_t(t.m) * t.n);
+    for (auto& v : a) v = t.in_bytes == 2 ? random_f16(r) : random_e4m3(r);
+    for (auto& v : b) v = t.in_bytes == 2 ? random_f16(r) : random_e4m3(r);
+    for (auto& v : c) v = bits_of(r.uniform(-8, 8));
+    std::vector<uint64_t> b_arg = b;  // B as the kernel takes it
+    if (t.b_transposed)
+      for (int i = 0; i < t.k; ++i)
+        for (int j = 0; j < t.n; ++j) b_arg[size_t(j) * t.k + i] = b[size_t(i) * t.n + j];
+    Launch l;
+    l.grid = {1, 1};
+    l.block = {32};
+    l.args = {Arg::buffer(pack_bytes(a, t.in_bytes)),
+              Arg::buffer(pack_bytes(b_arg, t.in_bytes)),
+              Arg::buffer(pack_bytes(c, 4)),
+              Arg::zeros(c.size() * 4),
+              Arg::s32(t.m),
+              Arg::s32(t.n),
+              Arg::s32(t.k)};
+    const RunResult run = run_ok(load_corpus(t.file, t.arch, t.entry), l);
+    ASSERT_TRUE(run.ok) << t.entry << ": " << run.error;
+    const auto got = values_of<uint32_t>(run.memory, 3);
+    const std::vector<uint64_t> want = api->mma(a, b, c);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      EXPECT_EQ(got[i], want[i]) << t.instruction << " on sm_" << sm << ": element (" << i / t.n << ", " << i % t.n
+                                 << ")";
+  }
+}
 
 }  // namespace
 }  // namespace ptxfu::kernel::testing
