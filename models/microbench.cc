@@ -308,7 +308,8 @@ bool add_mma_bench(const ArchConfig& c, FormBenchResult& r, std::vector<kernel::
     programs.push_back(std::move(s2));
     consumer_pc = p.consumer_pc;
   } catch (const std::exception& e) {  // std::invalid_argument or kernel::KernelError
-    r.error = e.what();
+    const std::string why = e.what();  // the loader reports both mma of the chain: the first says it
+    r.error = why.substr(0, why.find('\n'));
     return false;
   }
   for (size_t k = 0; k < 3; ++k) {
