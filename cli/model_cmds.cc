@@ -74,8 +74,9 @@ int run_form_bench(const BenchCmdOptions& o, const std::vector<ArchConfig>& conf
     return fmt::format("{:>8.2f} {:>6g} {:>6.2f}", model, *ref, *ref != 0.0 ? model / *ref : 0.0);
   };
   const std::string what = o.consumer ? fmt::format("{} -> {}", *o.form, *o.consumer) : *o.form;
-  out << fmt::format("Model vs reference for {}: latency in cycles ({}), throughput in thread-instructions/clk/SM\n",
-                     what, o.consumer ? "producer issue to consumer issue" : "dependent chain");
+  out << fmt::format("Model vs reference for {}: latency in cycles ({}), throughput in {}/clk/SM\n", what,
+                     o.consumer ? "producer issue to consumer issue" : "dependent chain",
+                     models::is_mma_form(*o.form) ? "mma (warp-instructions)" : "thread-instructions");
   out << fmt::format("{:<8} {:<6} {:>8} {:>6} {:>6}  {:>8} {:>6} {:>6}  {}\n", "config", "unit", "latency", "ref",
                      "ratio", "thruput", "ref", "ratio", "dependent");
   for (const auto& r : results) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -117,9 +118,30 @@ std::vector<Reference> read_references(const Reader& r, const YAML::Node& block,
   return v;
 }
 
-// `tensor: {rates: {IN.OUT: multiply-adds per clock per sub-partition}, latency, source}`.
+// `tensor.latencies: {SHAPE.IN.OUT: cycles}` ("m16n8k8.f16.f32: 17").
+std::vector<TensorLatency> read_tensor_latencies(const Reader& r, const YAML::Node& n) {
+  std::vector<TensorLatency> out;
+  if (!n) return out;
+  if (!n.IsMap()) r.fail(n, "tensor.latencies", "expected a mapping of SHAPE.IN.OUT (m16n8k8.f16.f32, ...) to cycles");
+  for (const auto& kv : n) {
+    const std::string name = r.string(kv.first, "tensor.latencies");
+    const std::string key = "tensor.latencies." + name;
+    TensorLatency l;
+    const size_t d1 = name.find('.'), d2 = d1 == std::string::npos ? d1 : name.find('.', d1 + 1);
+    char tail = 0;
+    if (d2 == std::string::npos || std::sscanf(name.c_str(), "m%dn%dk%d%c", &l.m, &l.n, &l.k, &tail) != 4 ||
+        tail != '.' || !mma::parse_elem(name.substr(d1 + 1, d2 - d1 - 1), &l.in) ||
+        !mma::parse_elem(name.substr(d2 + 1), &l.out))
+      r.fail(kv.first, key, "expected SHAPE.IN.OUT, a shape and two element types (m16n8k8.f16.f32, ...)");
+    l.latency = r.integer(kv.second, key, 1, 100000);
+    out.push_back(l);
+  }
+  return out;
+}
+
+// `tensor: {rates: {IN.OUT: multiply-adds per clock per sub-partition}, latency, latencies, source}`.
 TensorTiming read_tensor(const Reader& r, const YAML::Node& n) {
-  r.only_keys(n, "tensor", {"rates", "latency", "source"});
+  r.only_keys(n, "tensor", {"rates", "latency", "latencies", "source"});
   TensorTiming t;
   t.latency = r.integer(r.required(n, "latency", "tensor"), "tensor.latency", 1, 100000);
   t.source = r.string(r.required(n, "source", "tensor"), "tensor.source");
@@ -137,6 +159,7 @@ TensorTiming read_tensor(const Reader& r, const YAML::Node& n) {
     if (!(rate.rate >= 1.0 / 64 && rate.rate <= 65536)) r.fail(kv.second, key, "expected a rate 1/64..65536");
     t.rates.push_back(rate);
   }
+  t.latencies = read_tensor_latencies(r, n["latencies"]);
   return t;
 }
 
@@ -411,10 +434,19 @@ Timing ArchConfig::mma_timing(uint64_t fmas, mma::Elem in, mma::Elem out) const 
   for (const TensorRate& r : tensor.rates) {
     if (r.in != in || r.out != out) continue;
     t.lanes = 32;
-    t.interval = static_cast<unsigned>(std::max(1.0, std::ceil(static_cast<double>(fmas) / r.rate)));
+    // Never below the unit's own interval: the shortest an mma holds the unit (sm_90's 4, measured).
+    t.interval = static_cast<unsigned>(
+        std::max(static_cast<double>(std::max(1u, t.interval)), std::ceil(static_cast<double>(fmas) / r.rate)));
     t.latency = std::max(tensor.latency, t.interval);
     break;
   }
+  return t;
+}
+
+Timing ArchConfig::mma_timing(int m, int n, int k, uint64_t fmas, mma::Elem in, mma::Elem out) const {
+  Timing t = mma_timing(fmas, in, out);
+  for (const TensorLatency& l : tensor.latencies)
+    if (l.m == m && l.n == n && l.k == k && l.in == in && l.out == out) t.latency = std::max(l.latency, t.interval);
   return t;
 }
 

@@ -115,16 +115,23 @@ struct TensorRate {
   mma::Elem in = mma::Elem::f16, out = mma::Elem::f32;
   double rate = 1;
 };
+// A latency of its own for one shape and type pair (`tensor.latencies`).
+struct TensorLatency {
+  int m = 16, n = 8, k = 16;
+  mma::Elem in = mma::Elem::f16, out = mma::Elem::f32;
+  unsigned latency = 32;
+};
 struct TensorTiming {
   std::vector<TensorRate> rates;
-  unsigned latency = 32;
+  unsigned latency = 32;                 // every mma without a `latencies` entry
+  std::vector<TensorLatency> latencies;  // SHAPE.IN.OUT: cycles
   std::string source;
 };
 
 struct Reference {
   std::string bench;                 // a built-in bench (ffma, ...), a form, or "FORM -> CONSUMER"
   std::optional<double> latency;     // cycles, dependent chain
-  std::optional<double> throughput;  // thread-instructions per clock per SM
+  std::optional<double> throughput;  // thread-instructions per clock per SM (an mma form: mma per clock per SM)
   std::string source;
 };
 
@@ -171,6 +178,8 @@ struct ArchConfig {
   // on the tensor unit (`tensor:`); the unit's own timing where no rate
   // names the pair.
   Timing mma_timing(uint64_t fmas, mma::Elem in, mma::Elem out) const;
+  // The same for the shape m x n x k: its `tensor.latencies` entry, where one names it, for the latency.
+  Timing mma_timing(int m, int n, int k, uint64_t fmas, mma::Elem in, mma::Elem out) const;
   const Reference* reference(std::string_view bench) const;
 };
 

@@ -231,7 +231,8 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
       info.timing = timing_for(in.form);
     } else if (in.kind == kernel::Kind::mma) {
       const kernel::tensor::TensorOp& op = kernel_.tensor_ops[in.tensor_op];
-      info.timing = config_.mma_timing(kernel::tensor::multiply_adds(op), op.inst.a, op.inst.d);
+      info.timing = config_.mma_timing(op.layout.m, op.layout.n, op.layout.k, kernel::tensor::multiply_adds(op),
+                                       op.inst.a, op.inst.d);
     } else {
       info.timing = config_.units[static_cast<size_t>(unit_of_inst(in))];
     }

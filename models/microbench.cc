@@ -6,6 +6,7 @@
 
 #include "isa/decode.h"
 #include "isa/forms.h"
+#include "kernel/tensor.h"
 #include "models/simulator.h"
 
 namespace ptxfu::models {
@@ -236,9 +237,112 @@ kernel::Kernel stream_program(const ArchConfig& c, const isa::Instr& in, unsigne
   return load(c, b.text(), name);
 }
 
+// mma.sync forms are kernel statements, not forms of the instruction table:
+// their fragments are register vectors whose sizes the lowerer gives.
+// The fragments of an mma form on `target` ("sm_90"); throws
+// std::invalid_argument saying why it is no mma on that target.
+kernel::tensor::FragmentRegs mma_fragments(const std::string& form, const std::string& target) {
+  std::vector<std::string_view> words;
+  for (size_t at = 0; at <= form.size();) {
+    const size_t dot = std::min(form.find('.', at), form.size());
+    words.emplace_back(form.data() + at, dot - at);
+    at = dot + 1;
+  }
+  return kernel::tensor::fragment_regs(kernel::tensor::lower_mma(words, form, target));
+}
+
+std::string fragment(Builder& b, int regs, int bits) {
+  std::string s = "{";
+  for (int i = 0; i < regs; ++i) s += (i ? ", " : "") + b.reg(static_cast<unsigned>(bits));
+  return s + "}";
+}
+
+// Latency: D of one mma is C of the next (the accumulator chain of a GEMM's
+// k loop); throughput: eight independent mma per round writing their own D.
+struct MmaPrograms {
+  std::string latency, stream, stream2;
+  size_t consumer_pc = 0;
+};
+
+MmaPrograms mma_programs(const std::string& form, const kernel::tensor::FragmentRegs& r) {
+  if (r.c != r.d || r.c_bits != r.d_bits)
+    throw std::invalid_argument(fmt::format("'{}': C and D differ in type, no D -> C chain to time", form));
+  MmaPrograms p;
+  {
+    Builder b;
+    const std::string a = fragment(b, r.a, r.a_bits), bm = fragment(b, r.b, r.b_bits), c = fragment(b, r.c, r.c_bits);
+    const std::string d0 = fragment(b, r.d, r.d_bits), d1 = fragment(b, r.d, r.d_bits);
+    b.body += fmt::format("{} {}, {}, {}, {};\n", form, d0, a, bm, c);
+    b.body += fmt::format("{} {}, {}, {}, {};\n", form, d1, a, bm, d0);
+    p.consumer_pc = b.last_pc();
+    p.latency = b.text();
+  }
+  for (unsigned rounds : {kRounds, 2 * kRounds}) {
+    Builder b;
+    const std::string a = fragment(b, r.a, r.a_bits), bm = fragment(b, r.b, r.b_bits), c = fragment(b, r.c, r.c_bits);
+    std::vector<std::string> acc;
+    for (unsigned k = 0; k < kAccumulators; ++k) acc.push_back(fragment(b, r.d, r.d_bits));
+    for (unsigned n = 0; n < rounds; ++n)
+      for (const std::string& d : acc) b.body += fmt::format("{} {}, {}, {}, {};\n", form, d, a, bm, c);
+    (rounds == kRounds ? p.stream : p.stream2) = b.text();
+  }
+  return p;
+}
+
+// Queues the three programs of an mma form's bench (latency, stream m,
+// stream 2m); false, with r.error saying why, when it is no mma of c's target.
+bool add_mma_bench(const ArchConfig& c, FormBenchResult& r, std::vector<kernel::Kernel>& programs,
+                   std::vector<SimJob>& jobs, size_t& consumer_pc) {
+  if (!r.consumer.empty()) {
+    r.error = "--consumer is not measured for mma forms (the dependent is the next mma's C)";
+    return false;
+  }
+  try {
+    const MmaPrograms p = mma_programs(r.form, mma_fragments(r.form, fmt::format("sm_{}", c.caps.sm)));
+    const std::string base = fmt::format("{}:{}", c.name, r.form);
+    kernel::Kernel lat = load(c, p.latency, base + ":latency");
+    kernel::Kernel s1 = load(c, p.stream, base + ":stream");
+    kernel::Kernel s2 = load(c, p.stream2, base + ":stream2");
+    programs.push_back(std::move(lat));
+    programs.push_back(std::move(s1));
+    programs.push_back(std::move(s2));
+    consumer_pc = p.consumer_pc;
+  } catch (const std::exception& e) {  // std::invalid_argument or kernel::KernelError
+    const std::string why = e.what();  // the loader reports both mma of the chain: the first says it
+    r.error = why.substr(0, why.find('\n'));
+    return false;
+  }
+  for (size_t k = 0; k < 3; ++k) {
+    SimJob j;
+    j.config = &c;
+    j.kernel = &programs[programs.size() - 3 + k];
+    j.warps = k == 0 ? 1 : c.max_warps;
+    j.record_issues = k == 0;
+    jobs.push_back(j);
+  }
+  r.unit = Unit::tensor;
+  r.chained_through = r.form;
+  r.reference = c.reference(r.form);
+  return true;
+}
+
 }  // namespace
 
+bool is_mma_form(const std::string& form) { return form.rfind("mma.", 0) == 0; }
+
 std::string form_error(const std::string& form) {
+  if (is_mma_form(form)) {  // an mma of some target
+    std::string why;
+    for (const char* target : {"sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"}) {
+      try {
+        mma_fragments(form, target);
+        return "";
+      } catch (const std::invalid_argument& e) {
+        why = e.what();
+      }
+    }
+    return why;  // the engine's message names the form
+  }
   isa::Instr in;
   std::string error;
   if (!decode_form(form, nullptr, in, error)) return error;
@@ -271,6 +375,15 @@ std::vector<FormBenchResult> run_form_benches(const std::vector<FormBenchSpec>& 
     r.config = c.name;
     r.form = s.form;
     r.consumer = s.consumer;
+    if (is_mma_form(s.form)) {
+      size_t consumer_pc = 0;
+      if (add_mma_bench(c, r, programs, jobs, consumer_pc)) {
+        consumer_pcs.push_back(consumer_pc);
+        measured.push_back(results.size());
+      }
+      results.push_back(std::move(r));
+      continue;
+    }
     isa::Instr producer, consumer;
     std::string error = form_error(s.form);
     if (error.empty() && !s.consumer.empty()) error = form_error(s.consumer);
@@ -325,7 +438,9 @@ std::vector<FormBenchResult> run_form_benches(const std::vector<FormBenchSpec>& 
       if (rec.pc == consumer_pcs[m]) consumer_issue = rec.issue_cycle;
     }
     r.latency = static_cast<double>(consumer_issue - producer_issue);
-    const double instr = static_cast<double>(s[2].warp_instructions - s[1].warp_instructions) * 32;
+    // mma: warp-instructions (mma) per clock per SM; else thread-instructions.
+    const double per = r.unit == Unit::tensor ? 1 : 32;
+    const double instr = static_cast<double>(s[2].warp_instructions - s[1].warp_instructions) * per;
     r.throughput = instr / static_cast<double>(s[2].cycles - s[1].cycles);
   }
   return results;

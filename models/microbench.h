@@ -53,12 +53,17 @@ struct FormBenchResult {
   // the consumer, the form itself, or "mov.bN" where the form cannot read
   // its own result (setp's predicate, cvt between widths).
   std::string chained_through;
-  std::string error;                     // non-empty: the form is not legal on this config (nothing measured)
-  double latency = 0;                    // cycles from the producer's issue to its dependent's issue
-  double throughput = 0;                 // thread-instructions of the form per clock per SM, all resident warps
-  Unit unit = Unit::fma;                 // the form's unit
+  std::string error;      // non-empty: the form is not legal on this config (nothing measured)
+  double latency = 0;     // cycles from the producer's issue to its dependent's issue
+  double throughput = 0;  // thread-instructions (mma: warp-instructions) per clock per SM, all resident warps
+  Unit unit = Unit::fma;  // the form's unit
   const Reference* reference = nullptr;  // the config's, under the bench's name, the form or "FORM -> CONSUMER"
 };
+
+// An mma.sync form ("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"): a
+// kernel statement, not a form of the table. Its latency is the chain D -> C
+// of the next mma, its throughput mma (warp-instructions) per clock per SM.
+bool is_mma_form(const std::string& form);
 
 // Checks that `form` is a form of the instruction table, independent of any
 // target. Returns an empty string, or the reason it is not.

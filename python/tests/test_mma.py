@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from conftest import BINARY, SPECS
+from conftest import BINARY, SOURCE_DIR, SPECS
 
 import ptxfu
 
@@ -465,3 +465,76 @@ def test_the_batch_runs_without_the_gil():
     t.join()
     assert done[0].shape == (4000, 16, 8) and done[0][0, 0, 0] == 16.0
     assert spins > 1000, "the main thread ran %d times while the batch computed" % spins
+
+
+# One mma.sync tile, two paths: the corpus GEMMs at exactly one instruction's
+# shape run a single mma on the kernel model (ptxfu.Device: fragments,
+# ldmatrix, lane layouts), and ptxfu.mma computes the same product from the
+# whole matrices. The bits must agree.
+CORPUS_PTX = os.path.join(SOURCE_DIR, "tb", "corpus", "ptx")
+
+
+@pytest.mark.parametrize(
+    "ptx, entry, instruction, k, b_transposed, dtype",
+    [
+        (
+            "mma_gemm.sm_80.ptx",
+            "mma_gemm_f16_f32",
+            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+            16,
+            False,
+            np.uint16,
+        ),
+        (
+            "fp8_mma_gemm.sm_89.ptx",
+            "fp8_mma_gemm_e4m3_f32",
+            "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
+            32,
+            True,
+            np.uint8,
+        ),
+    ],
+)
+@pytest.mark.parametrize("target", ["sm_89", "sm_90"])
+def test_one_tile_on_the_kernel_model_is_ptxfu_mma(
+    ptx, entry, instruction, k, b_transposed, dtype, target
+):
+    rng = np.random.default_rng(k)
+    m, n = 16, 8
+    if dtype == np.uint16:  # finite f16 of both signs in [2^-4, 2^4)
+        a, b = (
+            (
+                rng.integers(0, 2, s) << 15
+                | rng.integers(11, 19, s) << 10
+                | rng.integers(0, 1024, s)
+            ).astype(np.uint16)
+            for s in ((m, k), (k, n))
+        )
+    else:  # finite e4m3 of both signs in [2^-3, 2^5)
+        a, b = (
+            (
+                rng.integers(0, 2, s) << 7
+                | rng.integers(4, 12, s) << 3
+                | rng.integers(0, 8, s)
+            ).astype(np.uint8)
+            for s in ((m, k), (k, n))
+        )
+    c = rng.uniform(-8, 8, (m, n)).astype(np.float32)
+    dev = ptxfu.Device(target)
+    kernel = dev.load_module(os.path.join(CORPUS_PTX, ptx)).get_function(entry)
+    b_arg = np.ascontiguousarray(b.T) if b_transposed else b
+    d = dev.zeros((m, n), np.float32)
+    args = (
+        dev.to_device(a),
+        dev.to_device(b_arg),
+        dev.to_device(c),
+        d,
+        np.int32(m),
+        np.int32(n),
+        np.int32(k),
+    )
+    kernel(grid=(1,), block=(32,), args=args)
+    want = ptxfu.mma(
+        a, b, c.view(np.uint32), instruction=instruction, target=target, bits=True
+    )
+    np.testing.assert_array_equal(d.get().view(np.uint32), want)

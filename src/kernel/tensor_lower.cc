@@ -10,6 +10,7 @@
 
 namespace ptxfu::kernel {
 namespace tensor {
+using Words = std::vector<std::string_view>;  // as tensor.h declares the lowering functions
 namespace {
 
 // The quad-pair layouts of mma.m8n8k4 with .f16 (PTX ISA, "Matrix Fragments

@@ -6,11 +6,13 @@
 // instruction's k: 16 from sm_80 on, 8 (two m16n8k8) before.
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <tuple>
 
 #include "kernel_test_util.h"
 #include "mma/block_fma.h"
 #include "mma/numerics.h"
+#include "ptxfu/ptxfu.hpp"
 #ifdef PTXFU_KERNELS_ON_MODEL
 #include <cmath>
 
@@ -152,13 +154,14 @@ std::string mma_chain(int count, bool dependent) {
 
 // The tensor unit's timing as the config's YAML gives it, read here apart
 // from the model: a dependent mma waits max(latency, occupancy) cycles, an
-// independent one the unit's occupancy ceil(M N K / rate).
+// independent one the unit's occupancy max(units.tensor.interval, ceil(M N K / rate)).
 TEST(MmaTiming, ChainsTakeTheConfigsLatencyAndIndependentMmasItsRate) {
   for (const std::string config : {"sm_80", "sm_90", "sm_75"}) {
     const std::string text = read_file(std::string(PTXFU_SOURCE_DIR) + "/configs/" + config + ".yaml");
     const YAML::Node y = YAML::Load(text);
     const double rate = y["tensor"]["rates"]["f16.f32"].as<double>();
-    const uint64_t occupancy = uint64_t(std::ceil(16.0 * 8 * 16 / rate));
+    const uint64_t occupancy =
+        std::max(y["units"]["tensor"]["interval"].as<uint64_t>(), uint64_t(std::ceil(16.0 * 8 * 16 / rate)));
     const uint64_t latency = std::max<uint64_t>(y["tensor"]["latency"].as<uint64_t>(), occupancy);
     uint64_t cycles[2][2];
     for (int dep = 0; dep < 2; ++dep)
@@ -289,6 +292,141 @@ TEST_P(WmmaGemm, EveryElementIsTheRowAppliedInTheKernelsKOrder) {
 INSTANTIATE_TEST_SUITE_P(Corpus, WmmaGemm,
                          ::testing::Combine(::testing::Values("sm_75", "sm_80", "sm_90"), ::testing::Range(0, 5),
                                             ::testing::Values(1, 2)));
+
+}  // namespace
+}  // namespace ptxfu::kernel::testing
+
+namespace ptxfu::kernel::testing {
+namespace {
+
+// ---- the corpus's fp8 GEMM (tb/corpus/src/fp8_mma_gemm.cu: mma.sync
+// m16n8k32 e4m3 -> f32, compiled for sm_89), against the numerics row of the
+// SM that runs it applied in the kernel's k order: one block-FMA step of 32
+// products per mma, ascending k.
+
+// Finite e4m3 values of both signs in [2^-3, 2^5): exponent field 4..11
+// (never 15, whose mantissa 7 is NaN).
+uint64_t random_e4m3(SplitMix64& r) {
+  const uint64_t v = r.next();
+  return (v & 0x80) | ((4 + (v >> 8) % 8) << 3) | (v >> 16 & 7);
+}
+
+class Fp8MmaGemm : public ::testing::TestWithParam<int> {};
+
+TEST_P(Fp8MmaGemm, EveryElementIsTheRowAppliedInTheKernelsKOrder) {
+  const int size = GetParam();
+  const Kernel k = load_corpus("fp8_mma_gemm", "sm_89", "fp8_mma_gemm_e4m3_f32");
+  const int m = 16 * size, n = 8 * (size + 1), kk = 32 * 2 * size;
+  SplitMix64 r{uint64_t(size) * 131};
+  std::vector<uint64_t> a(size_t(m) * kk), bt(size_t(n) * kk);  // Bt: N x K, column j of B is row j
+  std::vector<uint32_t> c(size_t(m) * n);
+  for (auto& v : a) v = random_e4m3(r);
+  for (auto& v : bt) v = random_e4m3(r);
+  for (auto& v : c) v = bits_of(r.uniform(-8, 8));
+  std::vector<uint8_t> a_bytes(a.begin(), a.end()), bt_bytes(bt.begin(), bt.end());
+  Launch l;
+  l.grid = {uint32_t(n / 8), uint32_t(m / 16)};
+  l.block = {32};
+  l.args = {
+      Arg::buffer(a_bytes), Arg::buffer(bt_bytes), Arg::buffer(bytes_of(c)), Arg::zeros(c.size() * 4), Arg::s32(m),
+      Arg::s32(n),          Arg::s32(kk)};
+  int sm = 89;
+#ifdef PTXFU_KERNELS_ON_MODEL
+  const char* config = std::getenv("PTXFU_TEST_CONFIG");
+  sm = std::atoi((config ? config : "sm_90") + 3);
+#endif
+  const mma::NumericsRow* row = mma::find_row(sm, mma::Family::mma_sync, mma::Elem::e4m3, mma::Elem::f32);
+  if (!row) {  // the SM that runs it (the model's config) has no fp8 tensor core: a fault
+#ifdef PTXFU_KERNELS_ON_MODEL
+    const ModelRun run = run_on_model(k, l, false);
+    EXPECT_FALSE(run.result.ok);
+    EXPECT_TRUE(Contains(run.result.error, "is not available on sm_" + std::to_string(sm))) << run.result.error;
+#endif
+    GTEST_SKIP() << "sm_" << sm << " has no e4m3 mma";
+  }
+  const RunResult run = run_ok(k, l);
+  ASSERT_TRUE(run.ok) << run.error;
+  const auto got = values_of<uint32_t>(run.memory, 3);
+  ASSERT_EQ(got.size(), c.size());
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      uint64_t acc = c[size_t(i) * n + j];
+      for (int k0 = 0; k0 < kk; k0 += 32)
+        acc = mma::block_fma(*row, 32, &a[size_t(i) * kk + k0], &bt[size_t(j) * kk + k0], acc);
+      ASSERT_EQ(got[size_t(i) * n + j], acc)
+          << "sm_" << sm << ", " << m << "x" << n << "x" << kk << ": element (" << i << ", " << j << ")";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, Fp8MmaGemm, ::testing::Values(1, 3));
+
+}  // namespace
+}  // namespace ptxfu::kernel::testing
+
+namespace ptxfu::kernel::testing {
+namespace {
+
+// ---- one mma.sync tile: the kernel model and the C++ API (ptxfu::MmaInstruction,
+// which ptxfu.mma binds) give the same bits. The corpus GEMMs at exactly one
+// instruction's shape run a single mma; the API computes the same product
+// from the matrices. Two front ends of one engine, reached by different
+// paths (fragments, ldmatrix and lane layouts in the kernel; whole matrices
+// in the API): a layout slip on either side shows.
+struct Tile {
+  std::string file, arch, entry, instruction;
+  int m, n, k;
+  bool b_transposed;  // the kernel takes B as N x K (the fp8 GEMM)
+  int in_bytes;
+};
+
+TEST(MmaTile, TheKernelModelAndTheApiGiveTheSameBits) {
+  const Tile tiles[] = {
+      {"mma_gemm", "sm_80", "mma_gemm_f16_f32", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 16, 8, 16, false,
+       2},
+      {"fp8_mma_gemm", "sm_89", "fp8_mma_gemm_e4m3_f32", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", 16, 8,
+       32, true, 1},
+  };
+  for (const Tile& t : tiles) {
+    int sm = std::atoi(t.arch.c_str() + 3);
+#ifdef PTXFU_KERNELS_ON_MODEL
+    const char* config = std::getenv("PTXFU_TEST_CONFIG");
+    sm = std::atoi((config ? config : "sm_90") + 3);
+#endif
+    std::optional<ptxfu::MmaInstruction> api;
+    try {
+      api.emplace(t.instruction, "sm_" + std::to_string(sm));
+    } catch (const ptxfu::Error&) {
+      continue;  // not on the SM that runs it (Fp8MmaGemm and MmaGemm check the fault)
+    }
+    SplitMix64 r{uint64_t(t.k)};
+    std::vector<uint64_t> a(size_t(t.m) * t.k), b(size_t(t.k) * t.n), c(size_t(t.m) * t.n);
+    for (auto& v : a) v = t.in_bytes == 2 ? random_f16(r) : random_e4m3(r);
+    for (auto& v : b) v = t.in_bytes == 2 ? random_f16(r) : random_e4m3(r);
+    for (auto& v : c) v = bits_of(r.uniform(-8, 8));
+    std::vector<uint64_t> b_arg = b;  // B as the kernel takes it
+    if (t.b_transposed)
+      for (int i = 0; i < t.k; ++i)
+        for (int j = 0; j < t.n; ++j) b_arg[size_t(j) * t.k + i] = b[size_t(i) * t.n + j];
+    Launch l;
+    l.grid = {1, 1};
+    l.block = {32};
+    l.args = {Arg::buffer(pack_bytes(a, t.in_bytes)),
+              Arg::buffer(pack_bytes(b_arg, t.in_bytes)),
+              Arg::buffer(pack_bytes(c, 4)),
+              Arg::zeros(c.size() * 4),
+              Arg::s32(t.m),
+              Arg::s32(t.n),
+              Arg::s32(t.k)};
+    const RunResult run = run_ok(load_corpus(t.file, t.arch, t.entry), l);
+    ASSERT_TRUE(run.ok) << t.entry << ": " << run.error;
+    const auto got = values_of<uint32_t>(run.memory, 3);
+    const std::vector<uint64_t> want = api->mma(a, b, c);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      EXPECT_EQ(got[i], want[i]) << t.instruction << " on sm_" << sm << ": element (" << i / t.n << ", " << i % t.n
+                                 << ")";
+  }
+}
 
 }  // namespace
 }  // namespace ptxfu::kernel::testing

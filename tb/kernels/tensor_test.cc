@@ -459,10 +459,10 @@ TEST(TensorErrors, AFragmentRegisterOfTheWrongWidthIsRefusedAtLoad) {
     load_kernel(text, "bad.ptx");
     FAIL() << "loaded";
   } catch (const KernelError& e) {
-    EXPECT_TRUE(Contains(e.what(), "bad.ptx:9:"));
-    EXPECT_TRUE(Contains(e.what(),
-                         "'%rd1' is a 64-bit register; a fragment register of "
-                         "'mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32' is 32-bit"));
+    // The statement check refuses it first, with ptxas 13.0's words for this
+    // text ("line 9; error   : Incompatible elements of vector expression").
+    EXPECT_TRUE(Contains(e.what(), "bad.ptx:9:")) << e.what();
+    EXPECT_TRUE(Contains(e.what(), "Incompatible elements of vector expression")) << e.what();
   }
 }
 

@@ -179,9 +179,55 @@ TEST_F(FormBench, EveryReferenceIsReproduced) {
     std::cout << c.name << ": " << figures[c.name] << " figures asserted\n";
     total += figures[c.name];
   }
-  // configs/references.yaml: 147 entries, 213 figures (docs/figures.md states them).
-  EXPECT_EQ(references, 147u);
-  EXPECT_EQ(total, 213u);
+  // configs/references.yaml: 163 entries, 245 figures (docs/bench.md states them).
+  EXPECT_EQ(references, 163u);
+  EXPECT_EQ(total, 245u);
+}
+
+}  // namespace
+}  // namespace ptxfu::models
+
+namespace ptxfu::models {
+namespace {
+
+// mma.sync forms: the chain D -> C and the stream follow the config's tensor
+// section, read here with yaml-cpp: an m16n8k16 holds the unit
+// max(units.tensor.interval, ceil(2048 / rate)) cycles, its D is ready
+// max(latency, that) after its issue; throughput in mma per clock per SM.
+TEST(FormBenchMma, ChainAndStreamFollowTheTensorSection) {
+  const std::string form = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32";
+  std::vector<ArchConfig> configs;
+  for (const char* name : {"sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"})
+    configs.push_back(load_config(name));
+  std::vector<FormBenchSpec> specs;
+  for (const ArchConfig& c : configs) specs.push_back({&c, form, ""});
+  const auto results = run_form_benches(specs);
+  for (size_t i = 0; i < configs.size(); ++i) {
+    const YAML::Node y = YAML::LoadFile(PTXFU_SOURCE_DIR "/configs/" + configs[i].name + ".yaml");
+    const double rate = y["tensor"]["rates"]["f16.f32"].as<double>();
+    const double occupancy = std::max(y["units"]["tensor"]["interval"].as<double>(), std::ceil(16.0 * 8 * 16 / rate));
+    const FormBenchResult& r = results[i];
+    ASSERT_EQ(r.error, "") << r.config;
+    EXPECT_EQ(r.unit, Unit::tensor);
+    EXPECT_EQ(r.latency, std::max(y["tensor"]["latency"].as<double>(), occupancy)) << r.config;
+    // The difference of two stream lengths: within 0.1% (the streams' ends do not cancel exactly).
+    EXPECT_NEAR(r.throughput, y["sub_partitions"].as<double>() / occupancy, 1e-3 * r.throughput) << r.config;
+  }
+}
+
+TEST(FormBenchMma, FormsWithoutAChainOrATargetAreErrors) {
+  EXPECT_EQ(form_error("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"), "");
+  EXPECT_NE(form_error("mma.sync.aligned.m16n8k16.row.col.f32.f17.f16.f32"), "");
+  EXPECT_NE(form_error("mma.sync.aligned.m16n8k15.row.col.f32.f16.f16.f32"), "");
+  const ArchConfig sm75 = load_config("sm_75"), sm90 = load_config("sm_90");
+  const auto r = run_form_benches({{&sm75, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", ""},
+                                   {&sm90, "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f32", ""},
+                                   {&sm90, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", "add.s32"},
+                                   {&sm75, "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32", ""}});
+  EXPECT_NE(r[0].error.find("requires .target sm_80"), std::string::npos) << r[0].error;
+  EXPECT_NE(r[1].error.find("C and D differ"), std::string::npos) << r[1].error;
+  EXPECT_NE(r[2].error.find("--consumer"), std::string::npos) << r[2].error;
+  EXPECT_EQ(r[3].error, "") << "m16n8k8 exists from sm_75";
 }
 
 }  // namespace
