@@ -22,10 +22,11 @@ uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 std::vector<uint8_t> reserved(size_t bytes) {
   std::vector<uint8_t> v;
   v.reserve(bytes);
-  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
-  const uintptr_t begin = (reinterpret_cast<uintptr_t>(v.data()) + kHuge - 1) & ~(kHuge - 1);
-  const uintptr_t end = (reinterpret_cast<uintptr_t>(v.data()) + bytes) & ~(kHuge - 1);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);  // a hint: failure is fine
+  constexpr size_t kHuge = size_t{2} << 20;
+  uint8_t* const data = v.data();
+  const size_t skip = (kHuge - reinterpret_cast<uintptr_t>(data) % kHuge) % kHuge;  // to the first huge page
+  if (bytes > skip + kHuge)
+    madvise(data + skip, (bytes - skip) & ~(kHuge - 1), MADV_HUGEPAGE);  // a hint: failure is fine
   return v;
 }
 

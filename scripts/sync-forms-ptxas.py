@@ -19,9 +19,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location(
-    "tensor_forms", os.path.join(HERE, "tensor-forms-ptxas.py")
-)
+_spec = importlib.util.spec_from_file_location("tensor_forms", os.path.join(HERE, "tensor-forms-ptxas.py"))
 tensor = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(tensor)
 
@@ -60,11 +58,7 @@ SCOPES = ["", ".cta", ".cluster", ".gpu", ".sys"]
 def fence_candidates():
     out = [f"fence{a}{b}" for a in SEMS for b in SCOPES]
     out += ["fence.gpu.acq_rel", "fence.cta.sc", "fence.sc.acq_rel.gpu", "fence.gl"]
-    out += [
-        f"fence.mbarrier_init{a}{b}"
-        for a in ["", ".release", ".acquire"]
-        for b in SCOPES
-    ]
+    out += [f"fence.mbarrier_init{a}{b}" for a in ["", ".release", ".acquire"] for b in SCOPES]
     out += ["fence.release.mbarrier_init.cluster"]
     kinds = [
         "",
@@ -135,9 +129,7 @@ def cp_async_candidates():
     for hint in [".L2::cache_hint", ".L2::64B", ".L2::128B", ".L2::256B", ".L2::32B"]:
         for ops in ["4", "4, %rd2", "4, 2, %rd2", "4, 2"]:
             out.append(f"cp.async.ca.shared.global{hint} [%r1], [%rd1], {ops}")
-    out.append(
-        "cp.async.cg.shared.global.L2::cache_hint.L2::128B [%r1], [%rd1], 16, %rd2"
-    )
+    out.append("cp.async.cg.shared.global.L2::cache_hint.L2::128B [%r1], [%rd1], 16, %rd2")
     for w in [".commit_group", ".wait_group", ".wait_all"]:
         for ops in ["", " 0", " 3", " %r1"]:
             out.append(f"cp.async{w}{ops}")
@@ -161,45 +153,29 @@ def candidates():
 
 
 def main():
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    ap.add_argument(
-        "--ptxas", default=os.environ.get("PTXFU_PTXAS", "/usr/local/cuda/bin/ptxas")
-    )
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ptxas", default=os.environ.get("PTXFU_PTXAS", "/usr/local/cuda/bin/ptxas"))
     ap.add_argument(
         "--out",
-        default=os.path.join(
-            os.path.dirname(HERE), "tb/unit/isa/data/sync_forms.ptxas"
-        ),
+        default=os.path.join(os.path.dirname(HERE), "tb/unit/isa/data/sync_forms.ptxas"),
     )
     args = ap.parse_args()
-    version = (
-        subprocess.run([args.ptxas, "--version"], capture_output=True, text=True)
-        .stdout.strip()
-        .splitlines()[-1]
-    )
+    version = subprocess.run([args.ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
     cands = candidates()
     verdicts = [tensor.run_ptxas(args.ptxas, cands, t, v) for t, v in TARGETS]
     messages = sorted({m for v in verdicts for m in v.values()})
     index = {m: i for i, m in enumerate(messages)}
     with open(args.out, "w") as f:
-        f.write(
-            "# ptxas's verdicts on synchronisation candidate statements: scripts/sync-forms-ptxas.py\n"
-        )
+        f.write("# ptxas's verdicts on synchronisation candidate statements: scripts/sync-forms-ptxas.py\n")
         f.write(f"# ptxas: {version}\n")
-        f.write(
-            "# The format of tensor_forms.ptxas: '.' where ptxas accepts, else its first message's number.\n"
-        )
+        f.write("# The format of tensor_forms.ptxas: '.' where ptxas accepts, else its first message's number.\n")
         f.write("targets " + " ".join(f"{t}/{v}" for t, v in TARGETS) + "\n")
         for i, m in enumerate(messages):
             f.write(f"message {i} {m}\n")
         for k, s in enumerate(cands):
             cols = " ".join("." if k not in v else str(index[v[k]]) for v in verdicts)
             f.write(f"form {cols}\t{s}\n")
-    print(
-        f"{len(cands)} candidates x {len(TARGETS)} targets, {len(messages)} messages -> {args.out}"
-    )
+    print(f"{len(cands)} candidates x {len(TARGETS)} targets, {len(messages)} messages -> {args.out}")
 
 
 if __name__ == "__main__":

@@ -121,19 +121,14 @@ MMA = [
 ]
 
 
-def mma_statement(
-    shape, layouts, mods, d, a, b, c, frags, regs=None, prefix="mma.sync.aligned"
-):
+def mma_statement(shape, layouts, mods, d, a, b, c, frags, regs=None, prefix="mma.sync.aligned"):
     """One mma statement; frags = sizes of d, a, b, c; regs = their register classes."""
     regs = regs or [reg_of(d), reg_of(a), reg_of(b), reg_of(c)]
     words = [prefix, shape, *layouts] + [m for m in mods if m] + [d, a, b, c]
     bitop = [m for m in mods if m in ("xor.popc", "and.popc", "xor", "and", "popc")]
     words = [w for w in words if w not in bitop] + bitop
     name = ".".join(w for w in words if w)
-    ops = [
-        frag(regs[i], frags[i], 8 * i) if frags[i] else f"{regs[i]}{8 * i}"
-        for i in range(4)
-    ]
+    ops = [frag(regs[i], frags[i], 8 * i) if frags[i] else f"{regs[i]}{8 * i}" for i in range(4)]
     return f"{name} {', '.join(ops)}"
 
 
@@ -154,11 +149,7 @@ def mma_candidates():
                             for mod in extra:
                                 mods = [mod]
                                 frags = [m, na, nb, n]
-                                out.append(
-                                    mma_statement(
-                                        shape, lp, mods, td, ta, tb, tc, frags
-                                    )
-                                )
+                                out.append(mma_statement(shape, lp, mods, td, ta, tb, tc, frags))
                                 if first is None:
                                     first = (lp, mods, td, ta, tb, tc, frags)
         lp, mods, td, ta, tb, tc, frags = first
@@ -193,9 +184,7 @@ def mma_candidates():
         out.append(mma_statement(shape, lp, mods, *types, frags, prefix="mma.aligned"))
         out.append(mma_statement(shape, lp, mods, *types, frags, prefix="mma"))
         # three types, five types
-        out.append(
-            mma_statement(shape, lp, mods, td, ta, tb, "", frags).replace("..", ".")
-        )
+        out.append(mma_statement(shape, lp, mods, td, ta, tb, "", frags).replace("..", "."))
         # fragments: one more, one fewer, scalars, wrong register widths
         good = [reg_of(td), reg_of(ta), reg_of(tb), reg_of(tc)]
         for pos in range(4):
@@ -229,12 +218,8 @@ def matrix_candidates():
             for space in (".shared", ".shared::cta", ""):
                 for t in (".b16", ".b8", ".b32", ""):
                     regs = frag("%r", n, 0)
-                    out.append(
-                        f"ldmatrix.sync.aligned.m8n8.{x}{trans}{space}{t} {regs}, [%rd40]"
-                    )
-                    out.append(
-                        f"stmatrix.sync.aligned.m8n8.{x}{trans}{space}{t} [%rd40], {regs}"
-                    )
+                    out.append(f"ldmatrix.sync.aligned.m8n8.{x}{trans}{space}{t} {regs}, [%rd40]")
+                    out.append(f"stmatrix.sync.aligned.m8n8.{x}{trans}{space}{t} [%rd40], {regs}")
         base = f"ldmatrix.sync.aligned.m8n8.{x}.shared.b16"
         for m in (n - 1, n + 1):
             if m >= 1:
@@ -246,14 +231,10 @@ def matrix_candidates():
         out.append(f"{base} %r0, [%r40]")
         out.append(f"ldmatrix.aligned.m8n8.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]")
         out.append(f"ldmatrix.sync.m8n8.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]")
-        out.append(
-            f"ldmatrix.sync.aligned.m16n8.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]"
-        )
+        out.append(f"ldmatrix.sync.aligned.m16n8.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]")
         out.append(f"ldmatrix.sync.aligned.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]")
         out.append(f"ldmatrix.sync.aligned.m8n8.shared.b16 {frag('%r', n, 0)}, [%r40]")
-        out.append(
-            f"ldmatrix.sync.aligned.m8n8.{x}.global.b16 {frag('%r', n, 0)}, [%rd40]"
-        )
+        out.append(f"ldmatrix.sync.aligned.m8n8.{x}.global.b16 {frag('%r', n, 0)}, [%rd40]")
         sbase = f"stmatrix.sync.aligned.m8n8.{x}.shared.b16"
         for m in (n - 1, n + 1):
             if m >= 1:
@@ -341,11 +322,7 @@ def wgmma_candidates():
                 for a in ab:
                     for b in ab:
                         for mod in extra:
-                            out.append(
-                                wgmma_statement(
-                                    n, k, d, a, b, [mod], n // 2 // per, imms=imms
-                                )
-                            )
+                            out.append(wgmma_statement(n, k, d, a, b, [mod], n // 2 // per, imms=imms))
         d, a, n = ds[-1], ab[0], 16
         regs = n // 2 // (2 if d == "f16" else 1)
         base = dict(n=n, k=k, d=d, a=a, b=a, mods=[extra[0]], dregs=regs, imms=imms)
@@ -429,20 +406,12 @@ def wmma_candidates():
         ab_cls = wmma_cls(t)
         for lay in ("row", "col"):
             for space in ("", ".global", ".shared", ".shared::cta", ".local"):
-                out.append(
-                    f"wmma.load.a.sync.aligned.{lay}.{shape}{space}.{t} {wfrag(ab_cls, na, 0)}, [%rd40]"
-                )
-            out.append(
-                f"wmma.load.b.sync.aligned.{lay}.{shape}.{t} {wfrag(ab_cls, nb, 0)}, [%rd40], %r40"
-            )
+                out.append(f"wmma.load.a.sync.aligned.{lay}.{shape}{space}.{t} {wfrag(ab_cls, na, 0)}, [%rd40]")
+            out.append(f"wmma.load.b.sync.aligned.{lay}.{shape}.{t} {wfrag(ab_cls, nb, 0)}, [%rd40], %r40")
             for acc in accs:
                 n = n16 if acc == "f16" else n32
-                out.append(
-                    f"wmma.load.c.sync.aligned.{lay}.{shape}.{acc} {wfrag(wmma_cls(acc), n, 0)}, [%rd40]"
-                )
-                out.append(
-                    f"wmma.store.d.sync.aligned.{lay}.{shape}.{acc} [%rd40], {wfrag(wmma_cls(acc), n, 0)}"
-                )
+                out.append(f"wmma.load.c.sync.aligned.{lay}.{shape}.{acc} {wfrag(wmma_cls(acc), n, 0)}, [%rd40]")
+                out.append(f"wmma.store.d.sync.aligned.{lay}.{shape}.{acc} [%rd40], {wfrag(wmma_cls(acc), n, 0)}")
         base = f"wmma.load.a.sync.aligned.row.{shape}.{t}"
         for m in (na - 1, na + 1, 2 * na):
             if 1 <= m <= 8:
@@ -474,9 +443,7 @@ def wmma_candidates():
             "s32",
         ]:
             if other != t:
-                out.append(
-                    f"wmma.load.a.sync.aligned.row.{shape}.{other} {wfrag(ab_cls, na, 0)}, [%rd40]"
-                )
+                out.append(f"wmma.load.a.sync.aligned.row.{shape}.{other} {wfrag(ab_cls, na, 0)}, [%rd40]")
         # mma
         for la in ("row", "col"):
             for lb in ("row", "col"):
@@ -484,11 +451,7 @@ def wmma_candidates():
                     for c in accs:
                         for mod in mods:
                             mm = f".{mod}" if mod else ""
-                            pre, post = (
-                                ("wmma.mma" + mm, "")
-                                if "popc" in mod
-                                else ("wmma.mma", mm)
-                            )
+                            pre, post = ("wmma.mma" + mm, "") if "popc" in mod else ("wmma.mma", mm)
                             types = f"{d}.{c}" if t == "f16" else f"{d}.{t}.{t}.{c}"
                             nd = n16 if d == "f16" else n32
                             nc = n16 if c == "f16" else n32
@@ -498,9 +461,7 @@ def wmma_candidates():
                                 wfrag(ab_cls, nb, 16),
                                 wfrag(wmma_cls(c), nc, 24),
                             ]
-                            out.append(
-                                f"{pre}.sync.aligned.{la}.{lb}.{shape}{post}.{types} {', '.join(ops)}"
-                            )
+                            out.append(f"{pre}.sync.aligned.{la}.{lb}.{shape}{post}.{types} {', '.join(ops)}")
         d = accs[-1]
         nd = n16 if d == "f16" else n32
         types = f"{d}.{d}" if t == "f16" else f"{d}.{t}.{t}.{d}"
@@ -517,9 +478,7 @@ def wmma_candidates():
             for m in (n - 1, n + 1):
                 if 1 <= m <= 8:
                     ops = list(good)
-                    ops[k] = wfrag(
-                        [wmma_cls(d), ab_cls, ab_cls, wmma_cls(d)][k], m, 8 * k
-                    )
+                    ops[k] = wfrag([wmma_cls(d), ab_cls, ab_cls, wmma_cls(d)][k], m, 8 * k)
                     out.append(f"{name} {', '.join(ops)}")
             for cls in ("%h", "%rd", "%f"):
                 ops = list(good)
@@ -532,9 +491,7 @@ def wmma_candidates():
             bad = f"{d}.{other}" if t == "f16" else f"{d}.{t}.{t}.{other}"
             out.append(f"{pre}.sync.aligned.row.col.{shape}.{bad} {', '.join(good)}")
         for mod in ("ftz", "satfinite", "rn", "relu"):
-            out.append(
-                f"{pre}.sync.aligned.row.col.{shape}.{mod}.{types} {', '.join(good)}"
-            )
+            out.append(f"{pre}.sync.aligned.row.col.{shape}.{mod}.{types} {', '.join(good)}")
     return out
 
 
@@ -640,9 +597,7 @@ def mma_sp_candidates():
                 )
                 out.append(st + ", %r40, 0")
         for lp in (("col", "col"), ("row", "row"), ("row",)):
-            st = mma_statement(
-                shape, lp, [mod], td, ta, tb, tc, frags, prefix="mma.sp.sync.aligned"
-            )
+            st = mma_statement(shape, lp, [mod], td, ta, tb, tc, frags, prefix="mma.sp.sync.aligned")
             out.append(st + ", %r40, 0")
         for m in ("satfinite", "xor.popc", "rn", "ftz"):
             st = mma_statement(
@@ -658,9 +613,7 @@ def mma_sp_candidates():
             )
             out.append(st + ", %r40, 0")
         for prefix in ("mma.sp.sync", "mma.sp.aligned", "mma.sp::ordered.sync.aligned"):
-            st = mma_statement(
-                shape, ("row", "col"), [mod], td, ta, tb, tc, frags, prefix=prefix
-            )
+            st = mma_statement(shape, ("row", "col"), [mod], td, ta, tb, tc, frags, prefix=prefix)
             out.append(st + ", %r40, 0")
     return out
 
@@ -696,11 +649,7 @@ def mma_kind_candidates():
             for pos in range(4):
                 ts = ["f32", "e2m1", "e3m2", "f32"]
                 ts[pos] = t
-                out.append(
-                    mma_statement(
-                        shape, ("row", "col"), ["kind::f8f6f4"], *ts, frags, prefix=pre
-                    )
-                )
+                out.append(mma_statement(shape, ("row", "col"), ["kind::f8f6f4"], *ts, frags, prefix=pre))
         for pos in range(4):
             for size in (frags[pos] - 1, frags[pos] + 1, 2 * frags[pos]):
                 f = list(frags)
@@ -836,46 +785,28 @@ def run_ptxas(ptxas, cands, target, version):
 
 
 def main():
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    ap.add_argument(
-        "--ptxas", default=os.environ.get("PTXFU_PTXAS", "/usr/local/cuda/bin/ptxas")
-    )
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ptxas", default=os.environ.get("PTXFU_PTXAS", "/usr/local/cuda/bin/ptxas"))
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    ap.add_argument(
-        "--out", default=os.path.join(root, "tb/unit/isa/data/tensor_forms.ptxas")
-    )
+    ap.add_argument("--out", default=os.path.join(root, "tb/unit/isa/data/tensor_forms.ptxas"))
     args = ap.parse_args()
-    version = (
-        subprocess.run([args.ptxas, "--version"], capture_output=True, text=True)
-        .stdout.strip()
-        .splitlines()[-1]
-    )
+    version = subprocess.run([args.ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
     cands = candidates()
     verdicts = [run_ptxas(args.ptxas, cands, t, v) for t, v in TARGETS]
     messages = sorted({m for v in verdicts for m in v.values()})
     index = {m: i for i, m in enumerate(messages)}
     with open(args.out, "w") as f:
-        f.write(
-            f"# ptxas's verdicts on tensor-core candidate statements: scripts/tensor-forms-ptxas.py\n"
-        )
+        f.write(f"# ptxas's verdicts on tensor-core candidate statements: scripts/tensor-forms-ptxas.py\n")
         f.write(f"# ptxas: {version}\n")
-        f.write(
-            "# 'targets' lists the (target, PTX version) columns; a form line gives, per column, '.' where\n"
-        )
-        f.write(
-            "# ptxas accepts the statement or the number of its first message, then a tab and the statement.\n"
-        )
+        f.write("# 'targets' lists the (target, PTX version) columns; a form line gives, per column, '.' where\n")
+        f.write("# ptxas accepts the statement or the number of its first message, then a tab and the statement.\n")
         f.write("targets " + " ".join(f"{t}/{v}" for t, v in TARGETS) + "\n")
         for i, m in enumerate(messages):
             f.write(f"message {i} {m}\n")
         for k, s in enumerate(cands):
             cols = " ".join("." if k not in v else str(index[v[k]]) for v in verdicts)
             f.write(f"form {cols}\t{s}\n")
-    print(
-        f"{len(cands)} candidates x {len(TARGETS)} targets, {len(messages)} distinct messages -> {args.out}"
-    )
+    print(f"{len(cands)} candidates x {len(TARGETS)} targets, {len(messages)} distinct messages -> {args.out}")
 
 
 if __name__ == "__main__":

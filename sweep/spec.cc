@@ -402,7 +402,9 @@ class SpecLoader {
     if (const YAML::Node m = root_["mode"]) {
       spec_.mode = r_.string(m, "mode");
       if (spec_.mode != "lt" && spec_.mode != "at")
-        r_.fail(m, "mode", "expected lt (loosely timed) or at (approximately timed); numerics for a numerics sweep (docs/sweep.md)");
+        r_.fail(
+            m, "mode",
+            "expected lt (loosely timed) or at (approximately timed); numerics for a numerics sweep (docs/sweep.md)");
     }
   }
 

@@ -38,9 +38,7 @@ def round_to(spec, v, mode):
     q = a / Fraction(2) ** (e - spec.m)  # the kept significand is its integer part
     n = q.numerator // q.denominator
     rem = q - n
-    if mode == "rn" and (
-        rem > Fraction(1, 2) or (rem == Fraction(1, 2) and n % 2 == 1)
-    ):
+    if mode == "rn" and (rem > Fraction(1, 2) or (rem == Fraction(1, 2) and n % 2 == 1)):
         n += 1
     r = n * Fraction(2) ** (e - spec.m)
     assert r <= spec.max_value(), "the oracle does not model overflow"
@@ -153,9 +151,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    "name,target,ins,outs,width,kept,mode", CASES, ids=[f"{c[1]}-{c[0]}" for c in CASES]
-)
+@pytest.mark.parametrize("name,target,ins,outs,width,kept,mode", CASES, ids=[f"{c[1]}-{c[0]}" for c in CASES])
 def test_against_the_fraction_oracle(name, target, ins, outs, width, kept, mode):
     rng = np.random.default_rng(23)
     inst = ptxfu._ptxfu._Mma(name, target)
@@ -191,9 +187,7 @@ def test_against_the_fraction_oracle(name, target, ins, outs, width, kept, mode)
 def test_matmul_chains_over_k_against_the_oracle():
     rng = np.random.default_rng(5)
     name = "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
-    a, b = finite(rng, BF16, (5, 64), 10), finite(
-        rng, BF16, (64, 3), 10
-    )  # M, N not multiples of 16, 8
+    a, b = finite(rng, BF16, (5, 64), 10), finite(rng, BF16, (64, 3), 10)  # M, N not multiples of 16, 8
     c = finite(rng, F32, (5, 3), 10)
     got = ptxfu.matmul(
         a.astype(np.uint16),
@@ -204,12 +198,8 @@ def test_matmul_chains_over_k_against_the_oracle():
     )
     assert np.array_equal(got, oracle(a, b, c, BF16, F32, 8, 24, "rz"))
     # c=None is +0.
-    zero = ptxfu.matmul(
-        a.astype(np.uint16), b.astype(np.uint16), instruction=name, bits=True
-    )
-    assert np.array_equal(
-        zero, oracle(a, b, np.zeros((5, 3), np.uint64), BF16, F32, 8, 24, "rz")
-    )
+    zero = ptxfu.matmul(a.astype(np.uint16), b.astype(np.uint16), instruction=name, bits=True)
+    assert np.array_equal(zero, oracle(a, b, np.zeros((5, 3), np.uint64), BF16, F32, 8, 24, "rz"))
 
 
 def test_values_and_bits_agree():
@@ -228,9 +218,7 @@ def test_values_and_bits_agree():
         bits=True,
     )
     assert np.array_equal(d.view(np.uint32), bits)
-    assert np.allclose(
-        d, a.astype(np.float64) @ b.astype(np.float64) + c, rtol=1e-5, atol=1e-5
-    )
+    assert np.allclose(d, a.astype(np.float64) @ b.astype(np.float64) + c, rtol=1e-5, atol=1e-5)
 
 
 def test_tf32_inputs_are_truncated():
@@ -262,19 +250,13 @@ def test_integers_and_f64():
     assert d.dtype == np.int32
     assert np.array_equal(d, a.astype(np.int64) @ b.astype(np.int64) + c)
     assert np.array_equal(
-        ptxfu.mma(
-            a.view(np.uint8), b.view(np.uint8), c.view(np.uint32), instruction=name
-        ),
+        ptxfu.mma(a.view(np.uint8), b.view(np.uint8), c.view(np.uint32), instruction=name),
         d,
     )
     # f64: a chain of fmas; small integers are exact.
     f = "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"
-    x, y = rng.integers(-9, 9, (8, 4)).astype(np.float64), rng.integers(
-        -9, 9, (4, 8)
-    ).astype(np.float64)
-    assert np.array_equal(
-        ptxfu.mma(x, y, np.ones((8, 8)), instruction=f, target="sm_80"), x @ y + 1
-    )
+    x, y = rng.integers(-9, 9, (8, 4)).astype(np.float64), rng.integers(-9, 9, (4, 8)).astype(np.float64)
+    assert np.array_equal(ptxfu.mma(x, y, np.ones((8, 8)), instruction=f, target="sm_80"), x @ y + 1)
 
 
 def test_batches_broadcast_like_matmul():
@@ -287,14 +269,10 @@ def test_batches_broadcast_like_matmul():
     assert d.shape == (4, 3, 16, 8)
     for i in range(4):
         for j in range(3):
-            assert np.array_equal(
-                d[i, j], ptxfu.mma(a[i, 0], b[j], c, instruction=name, bits=True)
-            )
+            assert np.array_equal(d[i, j], ptxfu.mma(a[i, 0], b[j], c, instruction=name, bits=True))
     # Non-contiguous views read as their values.
     bt = np.ascontiguousarray(b[0].T).T
-    assert np.array_equal(
-        ptxfu.mma(a[0, 0], bt, c, instruction=name, bits=True), d[0, 0]
-    )
+    assert np.array_equal(ptxfu.mma(a[0, 0], bt, c, instruction=name, bits=True), d[0, 0])
 
 
 def run_cli(name, target, a, b, c, width, matmul=False):
@@ -304,13 +282,9 @@ def run_cli(name, target, a, b, c, width, matmul=False):
         for label, x in (("A", a), ("B", b), ("C", c)):
             p = os.path.join(tmp, label + ".txt")
             with open(p, "w") as f:
-                f.write(
-                    "\n".join(" ".join("0x%x" % v for v in row) for row in x) + "\n"
-                )
+                f.write("\n".join(" ".join("0x%x" % v for v in row) for row in x) + "\n")
             paths.append(p)
-        cmd = [BINARY, "mma", "--instruction", name, "--target", target, *paths] + (
-            ["--matmul"] if matmul else []
-        )
+        cmd = [BINARY, "mma", "--instruction", name, "--target", target, *paths] + (["--matmul"] if matmul else [])
         r = subprocess.run(cmd, capture_output=True, text=True)
         assert r.returncode == 0, r.stderr
         return np.array(
@@ -344,22 +318,12 @@ def test_random_batches_equal_the_engine(name, target, ins, outs):
     inst = ptxfu._ptxfu._Mma(name, target)
     m, n, k = inst.m, inst.n, inst.k
     cont = {8: np.uint8, 16: np.uint16, 19: np.uint32, 32: np.uint32}
-    ia = (
-        rng.integers(0, 1 << ins.width, (3, m, k), dtype=np.uint64)
-        << np.uint64(ins.shift)
-    ).astype(cont[ins.width])
-    ib = (
-        rng.integers(0, 1 << ins.width, (3, k, n), dtype=np.uint64)
-        << np.uint64(ins.shift)
-    ).astype(cont[ins.width])
-    ic = rng.integers(0, 1 << outs.width, (3, m, n), dtype=np.uint64).astype(
-        cont[outs.width]
-    )
+    ia = (rng.integers(0, 1 << ins.width, (3, m, k), dtype=np.uint64) << np.uint64(ins.shift)).astype(cont[ins.width])
+    ib = (rng.integers(0, 1 << ins.width, (3, k, n), dtype=np.uint64) << np.uint64(ins.shift)).astype(cont[ins.width])
+    ic = rng.integers(0, 1 << outs.width, (3, m, n), dtype=np.uint64).astype(cont[outs.width])
     d = ptxfu.mma(ia, ib, ic, instruction=name, target=target, bits=True)
     for t in range(3):
-        assert np.array_equal(
-            d[t], run_cli(name, target, ia[t], ib[t], ic[t], outs.width)
-        )
+        assert np.array_equal(d[t], run_cli(name, target, ia[t], ib[t], ic[t], outs.width))
     big = ptxfu.matmul(
         ia.reshape(m, 3 * k),
         ib.reshape(3 * k, n),
@@ -396,20 +360,14 @@ def test_errors_carry_the_command_lines_messages():
         ptxfu.mma(a[:, :15], b, c, instruction=name)
     with pytest.raises(ptxfu.Error, match=r"^C is \(16, 4\); m16n8k16 needs \(16, 8\)"):
         ptxfu.mma(a, b, c[:, :4], instruction=name)
-    with pytest.raises(
-        ptxfu.Error, match=r"B: a bf16 operand takes uint16 bit patterns, not float16"
-    ):
+    with pytest.raises(ptxfu.Error, match=r"B: a bf16 operand takes uint16 bit patterns, not float16"):
         ptxfu.mma(a, b.view(np.float16), c, instruction=name)
     with pytest.raises(
         ptxfu.Error,
         match=r"A: a f16 operand takes float16 values or uint16 bit patterns, not int64",
     ):
-        ptxfu.mma(
-            np.zeros((16, 16), np.int64), b, c, instruction=name.replace("bf16", "f16")
-        )
-    with pytest.raises(
-        ptxfu.Error, match=r"not available on sm_75: bf16 -> f32 exists on sm_80"
-    ):
+        ptxfu.mma(np.zeros((16, 16), np.int64), b, c, instruction=name.replace("bf16", "f16"))
+    with pytest.raises(ptxfu.Error, match=r"not available on sm_75: bf16 -> f32 exists on sm_80"):
         ptxfu.mma(a, b, c, instruction=name, target="sm_75")
     with pytest.raises(ptxfu.Error, match=r"do not broadcast"):
         ptxfu.mma(
@@ -427,13 +385,9 @@ def test_errors_carry_the_command_lines_messages():
             np.zeros((24, 8), np.uint16),
             instruction=name,
         )
-    with pytest.raises(
-        ptxfu.Error, match=r"^B is \(16, 8\); A is \(16, 32\): B needs 32 rows"
-    ):
+    with pytest.raises(ptxfu.Error, match=r"^B is \(16, 8\); A is \(16, 32\): B needs 32 rows"):
         ptxfu.matmul(np.zeros((16, 32), np.uint16), b, instruction=name)
-    with pytest.raises(
-        ptxfu.Error, match=r"A element \(0, 1\) 0x1f does not fit in 4 bits \(e2m1\)"
-    ):
+    with pytest.raises(ptxfu.Error, match=r"A element \(0, 1\) 0x1f does not fit in 4 bits \(e2m1\)"):
         x = np.zeros((16, 32), np.uint8)
         x[0, 1] = 0x1F
         ptxfu.mma(
@@ -455,9 +409,7 @@ def test_the_batch_runs_without_the_gil():
     a = np.full((4000, 16, 16), 0x3F80, np.uint16)
     b, c = np.full((16, 8), 0x3F80, np.uint16), np.zeros((16, 8), np.float32)
     done = []
-    t = threading.Thread(
-        target=lambda: done.append(ptxfu.mma(a, b, c, instruction=name))
-    )
+    t = threading.Thread(target=lambda: done.append(ptxfu.mma(a, b, c, instruction=name)))
     spins = 0
     t.start()
     while t.is_alive():
@@ -496,27 +448,17 @@ CORPUS_PTX = os.path.join(SOURCE_DIR, "tb", "corpus", "ptx")
     ],
 )
 @pytest.mark.parametrize("target", ["sm_89", "sm_90"])
-def test_one_tile_on_the_kernel_model_is_ptxfu_mma(
-    ptx, entry, instruction, k, b_transposed, dtype, target
-):
+def test_one_tile_on_the_kernel_model_is_ptxfu_mma(ptx, entry, instruction, k, b_transposed, dtype, target):
     rng = np.random.default_rng(k)
     m, n = 16, 8
     if dtype == np.uint16:  # finite f16 of both signs in [2^-4, 2^4)
         a, b = (
-            (
-                rng.integers(0, 2, s) << 15
-                | rng.integers(11, 19, s) << 10
-                | rng.integers(0, 1024, s)
-            ).astype(np.uint16)
+            (rng.integers(0, 2, s) << 15 | rng.integers(11, 19, s) << 10 | rng.integers(0, 1024, s)).astype(np.uint16)
             for s in ((m, k), (k, n))
         )
     else:  # finite e4m3 of both signs in [2^-3, 2^5)
         a, b = (
-            (
-                rng.integers(0, 2, s) << 7
-                | rng.integers(4, 12, s) << 3
-                | rng.integers(0, 8, s)
-            ).astype(np.uint8)
+            (rng.integers(0, 2, s) << 7 | rng.integers(4, 12, s) << 3 | rng.integers(0, 8, s)).astype(np.uint8)
             for s in ((m, k), (k, n))
         )
     c = rng.uniform(-8, 8, (m, n)).astype(np.float32)
@@ -534,7 +476,5 @@ def test_one_tile_on_the_kernel_model_is_ptxfu_mma(
         np.int32(k),
     )
     kernel(grid=(1,), block=(32,), args=args)
-    want = ptxfu.mma(
-        a, b, c.view(np.uint32), instruction=instruction, target=target, bits=True
-    )
+    want = ptxfu.mma(a, b, c.view(np.uint32), instruction=instruction, target=target, bits=True)
     np.testing.assert_array_equal(d.get().view(np.uint32), want)
