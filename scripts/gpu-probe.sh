@@ -14,7 +14,7 @@ arch=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 |
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 mkdir -p "$out/tables"
-for p in mufu_dump approx_probe texture_probe; do
+for p in mufu_dump approx_probe approx_table_probe texture_probe; do
   "$nvcc" -arch="$arch" -std=c++17 -O2 -o "$bin/$p" "tb/hw/$p.cu"
 done
 "$nvcc" -arch="$arch" -std=c++17 -O2 -o "$bin/latency_bench" tb/hw/latency_bench.cu tb/hw/calib_csv.cc
@@ -22,5 +22,6 @@ nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,driver_version,po
 "$bin/mufu_dump" "$out/tables"
 "$bin/approx_probe" "$out/approx.txt"
 "$bin/texture_probe" "$out/texture.txt"
+mkdir -p "$out/tables" && "$bin/approx_table_probe" "$out/tables"
 "$bin/latency_bench" --out "$out/calibration.$arch.csv" >"$out/calibration.$arch.yaml"
 echo "gpu-probe: wrote $out"
