@@ -44,4 +44,16 @@ inline std::vector<PtxasDiagnostic> read_ptxas(std::FILE* p, std::vector<std::st
   return out;
 }
 
+// Runs ptxas on the module at `path` for `arch` and returns its diagnostics
+// (its other output lines dropped); none when ptxas cannot be started.
+inline std::vector<PtxasDiagnostic> run_ptxas(const std::string& ptxas, const std::string& path,
+                                              const std::string& arch) {
+  std::FILE* p = popen((ptxas + " -arch=" + arch + " -o /dev/null " + path + " 2>&1").c_str(), "r");
+  if (p == nullptr) return {};
+  std::vector<std::string> other;
+  std::vector<PtxasDiagnostic> out = read_ptxas(p, other);
+  pclose(p);
+  return out;
+}
+
 }  // namespace ptxfu::testing_support

@@ -79,11 +79,7 @@ TEST(ScalarMov, TheQuotedMessagesAreStillPtxass) {
   for (const Case& c : kCases) {
     const std::string path = dir.path() + "/mov.ptx";
     std::ofstream(path) << module_text(c.statement);
-    std::FILE* p = popen((ptxas + " -arch=sm_90 -o /dev/null " + path + " 2>&1").c_str(), "r");
-    ASSERT_NE(p, nullptr);
-    std::vector<std::string> other;
-    const auto diagnostics = testing_support::read_ptxas(p, other);
-    pclose(p);
+    const auto diagnostics = testing_support::run_ptxas(ptxas, path, "sm_90");
     const std::string first = diagnostics.empty() || diagnostics[0].fatal ? "" : diagnostics[0].message;
     EXPECT_EQ(first, c.ptxas) << c.statement;
   }
