@@ -427,7 +427,7 @@ WarpStall KernelSm::check_operands(const Slot& s, uint32_t pc, uint64_t t, uint6
     const size_t r = size_t{base} + reg;
     if (r < s.regs.size()) need_state(s.regs[r], read);
   };
-  const uint32_t* regs = &pc_regs_[info.regs_begin];
+  const uint32_t* regs = pc_regs_.data() + info.regs_begin;  // no element when the kernel has no registers
   for (unsigned i = 0; i < info.num_reads; ++i) need(regs[i], true);
   for (unsigned i = 0; i < info.num_writes; ++i) need(regs[info.num_reads + i], false);
   // The carry flag is a register like the others, the dependency table included.
@@ -611,7 +611,7 @@ void KernelSm::prefetch_operands(const Slot& s) const {
   if (w.done()) return;
   const PcInfo& info = pcs_[w.pc()];
   const uint32_t base = w.frames.back().reg_base;
-  const uint32_t* regs = &pc_regs_[info.regs_begin];
+  const uint32_t* regs = pc_regs_.data() + info.regs_begin;  // no element when the kernel has no registers
   for (unsigned i = 0; i < unsigned{info.num_reads} + info.num_writes; ++i)
     if (size_t{base} + regs[i] < s.regs.size()) __builtin_prefetch(&s.regs[size_t{base} + regs[i]]);
 }
@@ -690,7 +690,7 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   op.access = {};
   const unsigned* row = config_.dependency_table[static_cast<size_t>(op.timing.dep)].data();
   const PcInfo& info = pcs_[r.pc];
-  const uint32_t* writes = &pc_regs_[info.regs_begin + info.num_reads];
+  const uint32_t* writes = pc_regs_.data() + info.regs_begin + info.num_reads;
   for (unsigned i = 0; i < info.num_writes; ++i) {
     const size_t reg = size_t{reg_base} + writes[i];
     if (reg >= s.regs.size()) continue;
@@ -739,7 +739,7 @@ void KernelSm::complete(Txn& txn, uint64_t cycle, bool pending) {
   Slot& s = slots_[txn.slot];
   const PcInfo& info = pcs_[txn.op().pc];
   const uint64_t ready = pending ? kNever : cycle;
-  const uint32_t* writes = &pc_regs_[info.regs_begin + info.num_reads];
+  const uint32_t* writes = pc_regs_.data() + info.regs_begin + info.num_reads;
   for (unsigned i = 0; i < info.num_writes; ++i) {
     const size_t r = size_t{txn.reg_base} + writes[i];
     if (r >= s.regs.size()) continue;

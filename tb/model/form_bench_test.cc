@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "models/microbench.h"
+#include "sample.h"
 
 namespace ptxfu::models {
 namespace {
@@ -47,6 +48,7 @@ struct Check {
 class FormBench : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
+    uint64_t reference_index = 0;
     for (const auto& e : embedded_configs()) configs_.push_back(load_config(std::string(e.name)));
     const auto published = read_published();
     for (size_t ci = 0; ci < configs_.size(); ++ci) {
@@ -57,9 +59,11 @@ class FormBench : public ::testing::Test {
       checks_.push_back({ci, "add.s32", "fma.rn.f32"});
       checks_.push_back({ci, "fma.rn.f16x2", "fma.rn.f32"});
       checks_.push_back({ci, "fma.rn.f32", "ex2.approx.ftz.f32"});
-      // Every reference: a built-in bench by its form, a form, or "FORM -> CONSUMER".
+      // Every reference: a built-in bench by its form, a form, or "FORM -> CONSUMER"
+      // (under the sanitizers a seeded sample of them: sample.h).
       const auto it = published.find(c.name);
       for (const Published& r : it == published.end() ? std::vector<Published>{} : it->second) {
+        if (!test::sampled(reference_index++, 11)) continue;
         Check k{ci, r.bench, "", r};
         for (const MicroBench& b : micro_benches())
           if (b.name == r.bench) k.form = std::string(b.mnemonic);
@@ -179,9 +183,12 @@ TEST_F(FormBench, EveryReferenceIsReproduced) {
     std::cout << c.name << ": " << figures[c.name] << " figures asserted\n";
     total += figures[c.name];
   }
-  // configs/references.yaml: 163 entries, 245 figures (docs/bench.md states them).
-  EXPECT_EQ(references, 163u);
-  EXPECT_EQ(total, 245u);
+  // configs/references.yaml: 163 entries, 245 figures (docs/bench.md states them);
+  // under the sanitizers a sample of them runs.
+  if (!test::kSampled) {
+    EXPECT_EQ(references, 163u);
+    EXPECT_EQ(total, 245u);
+  }
 }
 
 }  // namespace
