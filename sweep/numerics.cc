@@ -11,7 +11,9 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+
 #include <yaml-cpp/yaml.h>
+#include "sweep/spec.h"
 
 #include "fp/ops.h"
 #include "mma/block_fma.h"
@@ -26,18 +28,6 @@ using models::ConfigError;
 using Reader = models::YamlReader;
 
 constexpr long kMaxProducts = 1L << 32;  // M * N * K of one workload
-
-std::string directory_of(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "" : path.substr(0, slash + 1);
-}
-
-std::string stem_of(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  std::string s = slash == std::string::npos ? path : path.substr(slash + 1);
-  const size_t dot = s.rfind('.');
-  return dot == std::string::npos || dot == 0 ? s : s.substr(0, dot);
-}
 
 uint64_t to_bits(double d) {
   uint64_t u;
@@ -171,7 +161,7 @@ class NumericsLoader {
     if (!files) return;
     const std::vector<std::string> names = r_.strings(files, "synth");
     for (size_t i = 0; i < names.size(); ++i) {
-      const std::string file = !names[i].empty() && names[i][0] == '/' ? names[i] : directory_of(path_) + names[i];
+      const std::string file = resolve(path_, names[i]);
       std::string text;
       if (models::read_text_file(file, models::kMaxConfigBytes, text) != models::ReadStatus::ok)
         r_.fail(files[i], fmt::format("synth[{}]", i), "cannot read '" + file + "'");

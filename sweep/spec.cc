@@ -18,6 +18,23 @@
 #include "util/splitmix64.h"
 
 namespace ptxfu::sweep {
+
+std::string directory_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash + 1);
+}
+
+std::string stem_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  std::string s = slash == std::string::npos ? path : path.substr(slash + 1);
+  const size_t dot = s.rfind('.');
+  return dot == std::string::npos || dot == 0 ? s : s.substr(0, dot);
+}
+
+std::string resolve(const std::string& spec_path, const std::string& p) {
+  return !p.empty() && p[0] == '/' ? p : directory_of(spec_path) + p;
+}
+
 namespace {
 
 using models::ConfigError;
@@ -34,22 +51,6 @@ std::string read_file(const std::string& path, bool& ok, size_t limit = models::
     throw models::ConfigError(fmt::format("{}: larger than {} bytes", path, limit));
   ok = status == models::ReadStatus::ok;
   return text;
-}
-
-std::string directory_of(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "" : path.substr(0, slash + 1);
-}
-
-std::string stem_of(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  std::string s = slash == std::string::npos ? path : path.substr(slash + 1);
-  const size_t dot = s.rfind('.');
-  return dot == std::string::npos || dot == 0 ? s : s.substr(0, dot);
-}
-
-std::string resolve(const std::string& spec_path, const std::string& p) {
-  return !p.empty() && p[0] == '/' ? p : directory_of(spec_path) + p;
 }
 
 std::string flow(const YAML::Node& n) {

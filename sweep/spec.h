@@ -94,6 +94,13 @@ std::vector<std::string> metric_values(const models::SimResult& r, const std::ve
 
 // Loads and validates a spec: every point's config is built and checked.
 // Throws models::ConfigError.
+// A spec's paths: the directory of `path` (with its '/', or "" for none), the
+// file name without its extension, and `p` as the spec at `spec_path` means it
+// (absolute as given, else relative to the spec's directory).
+std::string directory_of(const std::string& path);
+std::string stem_of(const std::string& path);
+std::string resolve(const std::string& spec_path, const std::string& p);
+
 Spec load_spec(const std::string& path);
 Spec load_spec_text(const std::string& text, const std::string& path);
 
