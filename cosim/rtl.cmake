@@ -71,7 +71,7 @@ function(ptxfu_verilate_rtl target)
   if(V_SYSTEMC)
     set(prefix V${V_UNIT}_sc_s${V_STAGES})
     set(mode SYSTEMC)
-  else()
+  elseif(NOT V_UNIT STREQUAL block_fma)  # `cosim --trace` is for the half units; block models never trace
     set(mode TRACE_FST)
   endif()
   set(defines "")

@@ -6,8 +6,8 @@
 #
 # TARGET is fuzz_statement, fuzz_check, fuzz_module, fuzz_eval, fuzz_eval_diff, fuzz_config or fuzz_sweep_spec.
 # Builds the target with the "fuzz" preset (clang, ASan + UBSan + libFuzzer)
-# in build-fuzz/ (PTXFU_FUZZ_BUILD=build-asan uses the asan preset's build,
-# which has the fuzz targets too), starts from the committed seeds in tb/fuzz/corpus/TARGET/
+# in build-fuzz/ (PTXFU_FUZZ_BUILD=DIR uses another tree configured with
+# PTXFU_FUZZ=ON), starts from the committed seeds in tb/fuzz/corpus/TARGET/
 # and keeps what it learns in BUILD/corpus/TARGET/ (not committed). A
 # crash, sanitizer report, timeout or failed property stops the run with a
 # non-zero status and leaves the input in BUILD/artifacts/TARGET/.
