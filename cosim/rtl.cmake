@@ -192,3 +192,17 @@ const std::vector<RtlModel<@F_FLAVOUR@>>& rtl_models<@F_FLAVOUR@>() {
     endif()
   endforeach()
 endfunction()
+
+# ptxfu_unity_verilated(<target>): compiles the target's verilated sources in
+# unity batches. Each of their files (about eight per model) is mostly the
+# parse of verilated.h, so batching them saves most of the models' build time;
+# the project's own sources and Verilator's runtime stay one unit each.
+function(ptxfu_unity_verilated target)
+  get_target_property(sources ${target} SOURCES)
+  foreach(src IN LISTS sources)
+    if(NOT src MATCHES "/V[A-Za-z0-9_]+\\.dir/V[^/]*\\.cpp$")
+      set_source_files_properties(${src} TARGET_DIRECTORY ${target} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+    endif()
+  endforeach()
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 16)
+endfunction()
