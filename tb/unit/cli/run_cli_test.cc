@@ -106,19 +106,31 @@ TEST_F(RunCli, JsonHasEachLaunchAndTheTotalOnOneTimeline) {
   EXPECT_TRUE(j["outputs"].empty());
 }
 
-// Each launch as `ptxfu sim` runs it alone, per-line profile included:
-// launch 1 on the same SplitMix64 input; launches 2 and 3 on zeros (their
-// control flow does not depend on the values, so their timing does not).
+// Each launch as `ptxfu sim` runs it alone, per-line profile included: a
+// scan whose arguments are whole buffers (sim's buffers are allocations of
+// their own, so an argument into a buffer's middle would move the
+// addresses, hence the coalescing), launch 1 on the same SplitMix64 input,
+// launches 2 and 3 on zeros (their control flow does not depend on the
+// values, so their timing does not).
 TEST_F(RunCli, ProfileIsPerLaunchAndEachLaunchIsWhatSimReports) {
   const std::string ex = std::string(PTXFU_SOURCE_DIR) + "/examples/";
-  const auto r = run("run " + ex + "scan.yaml --json --profile 2>/dev/null");
+  const std::string yaml =
+      write("p.yaml",
+            "config: sm_80\nkernel: scan.ptx\nbuffers:\n"
+            "  data: {type: u32, count: 16384, init: \"random:1\"}\n"
+            "  out: {type: u32, count: 16384}\n  sums: {type: u32, count: 65}\n"
+            "launches:\n"
+            "  - {entry: scan_blocks, grid: 64, block: 256, args: [data, out, sums, \"u32:16384\"]}\n"
+            "  - {entry: scan_sums, grid: 1, block: 1024, args: [sums, \"u32:65\"]}\n"
+            "  - {entry: add_offsets, grid: 64, block: 256, args: [out, sums, \"u32:16384\"]}\n");
+  const auto r = run("run " + yaml + " --json --profile 2>/dev/null");
   ASSERT_EQ(r.status, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["launches"].size(), 3u);
   const std::string sims[] = {
       "--entry scan_blocks --grid 64 --block 256 --arg buf:random:65536:1 --arg buf:zeros:65536 --arg buf:zeros:260 "
       "--arg u32:16384",
-      "--entry scan_sums --grid 1 --block 1024 --arg buf:zeros:256 --arg u32:64",
+      "--entry scan_sums --grid 1 --block 1024 --arg buf:zeros:260 --arg u32:65",
       "--entry add_offsets --grid 64 --block 256 --arg buf:zeros:65536 --arg buf:zeros:260 --arg u32:16384"};
   for (size_t i = 0; i < 3; ++i) {
     SCOPED_TRACE(sims[i]);
@@ -135,7 +147,7 @@ TEST_F(RunCli, ProfileIsPerLaunchAndEachLaunchIsWhatSimReports) {
     ASSERT_TRUE(got.contains("lines"));
     EXPECT_EQ(got["lines"], want["lines"]);
   }
-  const auto text = run("run " + ex + "scan.yaml --profile");
+  const auto text = run("run " + yaml + " --profile");
   ASSERT_EQ(text.status, 0) << text.out;
   size_t profiles = 0, tops = 0;
   for (size_t at = 0; (at = text.out.find("profile: per PTX line", at)) != std::string::npos; ++at) ++profiles;
