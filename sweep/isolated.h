@@ -6,8 +6,8 @@
 // simulation context per process, so points run side by side on several
 // cores each need a process of their own; and a point that crashes, or runs
 // past the sweep's --timeout, must be ended without ending the sweep.
-// simulate_isolated() is the one place that forks; it returns what
-// simulate_one() would have returned.
+// simulate_isolated() and run_point_isolated() share the one place that
+// forks; each returns what its in-process twin would have returned.
 #pragma once
 #include <atomic>
 #include <mutex>

@@ -161,9 +161,9 @@ class Recorder {
     row.push_back(r.ok ? "ok" : "error");
     for (size_t m = 0; m < spec_.metrics.size(); ++m) row.push_back(r.ok && m < values.size() ? values[m] : "");
     for (size_t i = 0; i < spec_.launches; ++i) {  // empty past a program's own launches
-      const bool has = r.ok && i + 1 < results.size();
-      const std::vector<std::string> launch = has ? metric_values(results[i + 1], spec_.metrics) : values;
-      for (size_t m = 0; m < spec_.metrics.size(); ++m) row.push_back(has ? launch[m] : "");
+      std::vector<std::string> launch(spec_.metrics.size());
+      if (r.ok && i + 1 < results.size()) launch = metric_values(results[i + 1], spec_.metrics);
+      row.insert(row.end(), launch.begin(), launch.end());
     }
     row.push_back(r.ok ? "" : r.error);
     nlohmann::ordered_json extra = nlohmann::ordered_json::object();
