@@ -16,13 +16,21 @@
 #include "sweep/launch_args.h"
 
 namespace ptxfu::cli {
+
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  size_t from = 0;
+  for (size_t nl; (nl = text.find('\n', from)) != std::string_view::npos; from = nl + 1)
+    lines.push_back(text.substr(from, nl - from));
+  if (from < text.size()) lines.push_back(text.substr(from));
+  return lines;
+}
+
 namespace {
 
 using kernel::KernelError;
 using sweep::parse_arg;
 using sweep::parse_dim3;
-
-std::vector<std::string_view> split_lines(std::string_view text);
 
 // The lines the profile annotates: the file's. A straight-line program's
 // source has the .entry's header line before the file's text and its
@@ -36,15 +44,6 @@ std::vector<std::string_view> listing(const kernel::Kernel& k) {
   return lines;
 }
 
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  size_t from = 0;
-  for (size_t nl; (nl = text.find('\n', from)) != std::string_view::npos; from = nl + 1)
-    lines.push_back(text.substr(from, nl - from));
-  if (from < text.size()) lines.push_back(text.substr(from));
-  return lines;
-}
-
 // The per-instruction profile summed per source line.
 struct LineSums {
   uint64_t warp_instructions = 0, active_lanes = 0, stall_total = 0;
@@ -52,13 +51,11 @@ struct LineSums {
   std::string units;
 };
 
-std::map<unsigned, LineSums> line_sums(const kernel::Kernel& k, const models::SimResult& r) {
+std::map<unsigned, LineSums> line_sums(const std::vector<InstructionProfile>& profile) {
   std::map<unsigned, LineSums> sums;
-  for (size_t i = 0; i < k.insts.size(); ++i) {
-    const kernel::Inst& in = k.insts[i];
-    if (in.kind == kernel::Kind::func_end) continue;  // synthetic
-    LineSums& s = sums[in.line];
-    const models::LineProfile& p = r.lines[i];
+  for (const InstructionProfile& i : profile) {
+    LineSums& s = sums[i.line];
+    const models::LineProfile& p = i.use;
     s.warp_instructions += p.warp_instructions;
     s.active_lanes += p.active_lanes;
     for (size_t j = 0; j < s.stalls.size(); ++j) s.stalls[j] += p.stalls[j];
@@ -80,9 +77,18 @@ std::string top_stalls(const LineSums& s, size_t count) {
   return text;
 }
 
-void print_profile(const kernel::Kernel& k, const models::SimResult& r, std::ostream& out) {
-  const auto sums = line_sums(k, r);
-  const auto lines = listing(k);
+}  // namespace
+
+std::vector<InstructionProfile> instruction_profiles(const kernel::Kernel& k, const models::SimResult& r) {
+  std::vector<InstructionProfile> v;
+  for (size_t i = 0; i < k.insts.size() && i < r.lines.size(); ++i)
+    if (k.insts[i].kind != kernel::Kind::func_end) v.push_back({k.insts[i].line, r.lines[i]});  // func_end: synthetic
+  return v;
+}
+
+void print_profile(const std::vector<InstructionProfile>& profile, const std::vector<std::string_view>& lines,
+                   std::ostream& out) {
+  const auto sums = line_sums(profile);
   out << "\n  profile: per PTX line, warp-instructions issued, active lanes on average, warp-cycles waiting to\n"
          "  issue it (by reason), and its unit\n";
   out << fmt::format("  {:>5} {:>11} {:>6} {:>12}  {:<32} {:<7} {}\n", "line", "warp-insts", "lanes", "stall-cycles",
@@ -120,10 +126,10 @@ void print_profile(const kernel::Kernel& k, const models::SimResult& r, std::ost
   if (top.empty()) out << "    none\n";
 }
 
-nlohmann::json profile_json(const kernel::Kernel& k, const models::SimResult& r) {
-  const auto lines = listing(k);
+nlohmann::json profile_json(const std::vector<InstructionProfile>& profile,
+                            const std::vector<std::string_view>& lines) {
   nlohmann::json j = nlohmann::json::array();
-  for (const auto& [line, s] : line_sums(k, r)) {
+  for (const auto& [line, s] : line_sums(profile)) {
     nlohmann::json stalls = nlohmann::json::object();
     for (size_t i = 0; i < s.stalls.size(); ++i)
       if (i != static_cast<size_t>(models::WarpStall::idle))
@@ -140,6 +146,8 @@ nlohmann::json profile_json(const kernel::Kernel& k, const models::SimResult& r)
   }
   return j;
 }
+
+namespace {
 
 // Writes every buffer argument to DIR/argN.bin, each through a temporary
 // name so that no file looks complete before it is.
@@ -219,7 +227,7 @@ int run_straight_line(const SimCmdOptions& o, std::string text, std::ostream& ou
       for (uint64_t v : r.warp0_registers[reg]) lanes.push_back(register_hex(v, e.reg_bits[reg]));
     }
     add_rtl_cosim_json(r, j);
-    if (o.profile) j["lines"] = profile_json(k, r);
+    if (o.profile) j["lines"] = profile_json(instruction_profiles(k, r), listing(k));
     j["host_seconds"] = r.host_seconds;
     out << j.dump(2) << "\n";
     return sim_status(r);
@@ -238,7 +246,7 @@ int run_straight_line(const SimCmdOptions& o, std::string text, std::ostream& ou
     out << "\n";
   }
   print_rtl_cosim(job, r, out);
-  if (o.profile) print_profile(k, r, out);
+  if (o.profile) print_profile(instruction_profiles(k, r), listing(k), out);
   out << fmt::format("  host time {:.4f} s\n", r.host_seconds);
   return sim_status(r);
 }
@@ -291,7 +299,7 @@ void print_kernel_json(const KernelRun& run, std::ostream& out) {
   add_pipes_and_stalls(r, j);
   j["outputs"] = written;
   add_rtl_cosim_json(r, j);
-  if (o.profile) j["lines"] = profile_json(k, r);
+  if (o.profile) j["lines"] = profile_json(instruction_profiles(k, r), listing(k));
   j["host_seconds"] = r.host_seconds;
   out << j.dump(2) << "\n";
 }
@@ -311,7 +319,7 @@ void print_kernel_text(const KernelRun& run, std::ostream& out) {
   print_pipes_and_stalls(r, out);
   for (const std::string& path : written) out << "  wrote " << path << "\n";
   print_rtl_cosim(job, r, out);
-  if (o.profile) print_profile(k, r, out);
+  if (o.profile) print_profile(instruction_profiles(k, r), listing(k), out);
   out << fmt::format("  host time {:.4f} s\n", r.host_seconds);
 }
 

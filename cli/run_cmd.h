@@ -15,6 +15,7 @@ struct RunCmdOptions {
   std::optional<std::string> config;  // overrides the YAML's config:
   std::string out_dir;                // one NAME.bin per output buffer
   bool json = false;
+  bool profile = false;  // per launch, the per-line profile `sim --profile` prints
 };
 
 extern const char* const kRunHelp;

@@ -111,6 +111,22 @@ Device::Device(const std::string& config) : state_(std::make_shared<DeviceState>
   }
 }
 
+Device::Device(Empty) : state_(std::make_shared<DeviceState>()) {}
+
+Device Device::from_config_text(const std::string& yaml, const std::string& origin) {
+  Device d{Empty{}};
+  try {
+    d.state_->config = models::load_config_text(yaml, origin);
+  } catch (const std::exception& e) {
+    throw Error(e.what());
+  }
+  return d;
+}
+
+void Device::set_approximately_timed(bool at) {
+  state_->style = at ? models::TimingStyle::approximately_timed : models::TimingStyle::loosely_timed;
+}
+
 const std::string& Device::config_name() const { return state_->config.name; }
 
 DeviceBuffer Device::malloc(size_t bytes) {

@@ -9,6 +9,7 @@
 #include "host/ptxfu_host.hpp"
 #include "kernel/kernel.h"
 #include "models/config.h"
+#include "models/simulator.h"
 
 namespace ptxfu::host_detail {
 
@@ -30,6 +31,7 @@ struct Allocation {
 
 struct DeviceState : std::enable_shared_from_this<DeviceState> {
   models::ArchConfig config;
+  models::TimingStyle style = models::TimingStyle::loosely_timed;
   // The allocations' bytes, by increasing base (kernel::Memory::find's
   // order); lent to each launch's memory and taken back after it.
   std::vector<kernel::Buffer> memory;

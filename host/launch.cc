@@ -81,6 +81,7 @@ LaunchResult Kernel::launch(Dim3 grid, Dim3 block, const std::vector<KernelArg>&
   const kernel::Kernel& k = m.kernel(index_);
   models::SimJob job;
   job.config = &d.config;
+  job.style = d.style;
   job.kernel = &k;
   job.launch.grid = {grid.x, grid.y, grid.z};
   job.launch.block = {block.x, block.y, block.z};

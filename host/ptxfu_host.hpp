@@ -200,7 +200,11 @@ struct TimelineEntry {
 class Device {
  public:
   explicit Device(const std::string& config = "sm_80");  // an embedded config's name or a YAML path
+  // A config given as its YAML text; `origin` names it in errors.
+  static Device from_config_text(const std::string& yaml, const std::string& origin);
   const std::string& config_name() const;
+  // Launches loosely timed (the default) or approximately timed (`ptxfu sim --mode at`).
+  void set_approximately_timed(bool at);
 
   DeviceBuffer malloc(size_t bytes);                         // zero-filled
   DeviceBuffer malloc_copy(const void* data, size_t bytes);  // malloc and copy_to_device in one pass over the bytes
@@ -219,6 +223,8 @@ class Device {
 
  private:
   friend class Kernel;
+  struct Empty {};
+  explicit Device(Empty);
   std::shared_ptr<host_detail::DeviceState> state_;
 };
 

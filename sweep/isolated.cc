@@ -15,6 +15,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "sweep/program.h"
+
 namespace ptxfu::sweep {
 namespace {
 
@@ -84,11 +86,14 @@ models::SimResult from_wire(const json& j) {
   return r;
 }
 
-// The child: simulates, writes its result to `fd`, never returns.
-[[noreturn]] void child(const models::SimJob& job, int fd) {
+// The child: runs the point, writes its results to `fd`, never returns.
+template <typename Work>
+[[noreturn]] void child(const Work& work, int fd) {
   std::string reply;
   try {
-    reply = to_wire(simulate_one(job)).dump();
+    json results = json::array();
+    for (const models::SimResult& r : work()) results.push_back(to_wire(r));
+    reply = results.dump();
   } catch (...) {  // not even the result could be written: the parent reports "no readable result"
     _exit(3);
   }
@@ -101,7 +106,8 @@ models::SimResult from_wire(const json& j) {
   _exit(0);
 }
 
-pid_t fork_child(const models::SimJob& job, int& read_fd) {
+template <typename Work>
+pid_t fork_child(const Work& work, int& read_fd) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   const pid_t parent = ::getpid();
@@ -119,7 +125,7 @@ pid_t fork_child(const models::SimJob& job, int& read_fd) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // a parent killed with SIGKILL takes its children along
     if (::getppid() != parent) _exit(4);
     ::close(fds[0]);
-    child(job, fds[1]);
+    child(work, fds[1]);
   }
   ::close(fds[1]);
   read_fd = fds[0];
@@ -181,14 +187,18 @@ models::SimResult simulate_one(const models::SimJob& job) {
   }
 }
 
-models::SimResult simulate_isolated(const models::SimJob& job, const Isolation& iso) {
+namespace {
+
+// Any point's work in a forked child (see simulate_isolated).
+template <typename Work>
+PointResult isolated(const Work& work, const Isolation& iso) {
   int fd = -1;
   pid_t pid = -1;
   try {
-    pid = fork_child(job, fd);
+    pid = fork_child(work, fd);
   } catch (const std::exception& e) {
     if (iso.held) iso.held->unlock();
-    return failed(e.what());
+    return {failed(e.what())};
   }
   if (iso.held) iso.held->unlock();
   std::string reply;
@@ -198,17 +208,48 @@ models::SimResult simulate_isolated(const models::SimJob& job, const Isolation& 
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (timed_out) return failed(fmt::format("timed out after {} s", iso.timeout_s));
-  if (!complete) return failed("stopped");
+  if (timed_out) return {failed(fmt::format("timed out after {} s", iso.timeout_s))};
+  if (!complete) return {failed("stopped")};
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     await_stop(status, iso);
-    return failed(death(status));
+    return {failed(death(status))};
   }
   try {
-    return from_wire(json::parse(reply));
+    PointResult results;
+    for (const json& r : json::parse(reply)) results.push_back(from_wire(r));
+    if (results.empty()) throw std::runtime_error("empty");
+    return results;
   } catch (const std::exception&) {
-    return failed("worker sent no readable result");
+    return {failed("worker sent no readable result")};
   }
+}
+
+// A host program on the point's config: the total, then each launch.
+PointResult run_host_program(const PointJob& pj) {
+  try {
+    Device dev = Device::from_config_text(pj.config_text, pj.config->name);
+    dev.set_approximately_timed(pj.job.style == models::TimingStyle::approximately_timed);
+    const std::vector<LaunchResult> launches = HostProgramRun(*pj.host, std::move(dev)).run();
+    PointResult r = {sim_result_of(total_of(launches))};
+    for (const LaunchResult& l : launches) r.push_back(sim_result_of(l));
+    return r;
+  } catch (const ProgramFault& f) {
+    return {failed(f.message)};
+  } catch (const std::exception& e) {
+    return {failed(std::string("simulation failed: ") + e.what())};
+  }
+}
+
+}  // namespace
+
+models::SimResult simulate_isolated(const models::SimJob& job, const Isolation& iso) {
+  return isolated([&] { return PointResult{simulate_one(job)}; }, iso).front();
+}
+
+PointResult run_point(const PointJob& pj) { return pj.host ? run_host_program(pj) : PointResult{simulate_one(pj.job)}; }
+
+PointResult run_point_isolated(const PointJob& pj, const Isolation& iso) {
+  return isolated([&] { return run_point(pj); }, iso);
 }
 
 }  // namespace ptxfu::sweep

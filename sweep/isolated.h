@@ -6,13 +6,16 @@
 // simulation context per process, so points run side by side on several
 // cores each need a process of their own; and a point that crashes, or runs
 // past the sweep's --timeout, must be ended without ending the sweep.
-// simulate_isolated() is the one place that forks; it returns what
-// simulate_one() would have returned.
+// simulate_isolated() and run_point_isolated() share the one place that
+// forks; each returns what its in-process twin would have returned.
 #pragma once
 #include <atomic>
 #include <mutex>
 
+#include <vector>
+
 #include "models/simulator.h"
+#include "sweep/spec.h"
 
 namespace ptxfu::sweep {
 
@@ -35,5 +38,13 @@ struct Isolation {
 // hold one mutex while they build jobs and pass it as `held`: fork() then
 // copies no thread of theirs mid-way through a library call.
 models::SimResult simulate_isolated(const models::SimJob& job, const Isolation& isolation);
+
+// A point's results: its simulation's; for a host program, the total of its
+// launches and then each launch's (a program that fails: one failed result).
+using PointResult = std::vector<models::SimResult>;
+
+// The point of a built job, in this process or, as simulate_isolated, in a child.
+PointResult run_point(const PointJob& pj);
+PointResult run_point_isolated(const PointJob& pj, const Isolation& isolation);
 
 }  // namespace ptxfu::sweep

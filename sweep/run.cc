@@ -151,13 +151,20 @@ class Recorder {
   Recorder(const Spec& spec, Store& store, const RunOptions& o, size_t total, std::ostream& err)
       : spec_(spec), store_(store), quiet_(o.quiet), total_(total), err_(err) {}
 
-  void record(size_t point, const models::SimResult& r) {
+  // results: the point's (for a host program, its total and then each launch).
+  void record(size_t point, const PointResult& results) {
     const Point& p = spec_.points[point];
+    const models::SimResult& r = results.front();
     const std::vector<std::string> values = r.ok ? metric_values(r, spec_.metrics) : std::vector<std::string>{};
     std::vector<std::string> row = {p.key, spec_.programs[p.program].id};
     for (size_t k = 0; k < spec_.parameters.size(); ++k) row.push_back(spec_.parameters[k].values[p.choice[k]]);
     row.push_back(r.ok ? "ok" : "error");
     for (size_t m = 0; m < spec_.metrics.size(); ++m) row.push_back(r.ok && m < values.size() ? values[m] : "");
+    for (size_t i = 0; i < spec_.launches; ++i) {  // empty past a program's own launches
+      std::vector<std::string> launch(spec_.metrics.size());
+      if (r.ok && i + 1 < results.size()) launch = metric_values(results[i + 1], spec_.metrics);
+      row.insert(row.end(), launch.begin(), launch.end());
+    }
     row.push_back(r.ok ? "" : r.error);
     nlohmann::ordered_json extra = nlohmann::ordered_json::object();
     if (r.ok) extra["host_seconds"] = r.host_seconds;
@@ -196,11 +203,11 @@ PointJob build_job(const Spec& spec, size_t point) {
   }
 }
 
-models::SimResult build_failure(const PointJob& pj) {
+PointResult build_failure(const PointJob& pj) {
   models::SimResult r;
   r.ok = false;
   r.error = pj.error;
-  return r;
+  return {r};
 }
 
 // One job: the points one after another, in this process.
@@ -208,7 +215,7 @@ void run_serial(const Spec& spec, const std::vector<size_t>& todo, Recorder& rec
   for (size_t point : todo) {
     if (g_stop.load()) return;
     const PointJob pj = build_job(spec, point);
-    rec.record(point, pj.error.empty() ? simulate_one(pj.job) : build_failure(pj));
+    rec.record(point, pj.error.empty() ? run_point(pj) : build_failure(pj));
   }
 }
 
@@ -232,10 +239,10 @@ class ParallelRun {
     std::unique_lock<std::mutex> lock(mutex_);
     while (!g_stop.load() && next_ < todo_.size()) {
       const size_t point = todo_[next_++];
-      models::SimResult r;
+      PointResult r;
       const PointJob pj = build_job(spec_, point);
       if (pj.error.empty()) {
-        r = simulate_isolated(pj.job, {timeout_s_, &g_stop, &lock});  // unlocks once forked
+        r = run_point_isolated(pj, {timeout_s_, &g_stop, &lock});  // unlocks once forked
         lock.lock();
         if (g_stop.load()) return;  // interrupted: the point stays missing
       } else {

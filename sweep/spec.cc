@@ -15,6 +15,7 @@
 #include "models/text_file.h"
 #include "models/yaml_reader.h"
 #include "sweep/launch_args.h"
+#include "sweep/program.h"
 #include "util/splitmix64.h"
 
 namespace ptxfu::sweep {
@@ -189,8 +190,9 @@ struct Located {
 
 const char* const kReservedColumns[] = {"key", "program", "status", "error", "host_seconds"};
 
-models::ArchConfig config_for(const YAML::Node& base, const std::vector<std::pair<const Parameter*, size_t>>& settings,
-                              const std::string& origin) {
+// The base config with the point's settings applied, as YAML text.
+std::string config_text_for(const YAML::Node& base, const std::vector<std::pair<const Parameter*, size_t>>& settings,
+                            const std::string& origin) {
   YAML::Node tree = YAML::Clone(base);
   for (const auto& [p, v] : settings) {
     if (!p->config_key()) continue;
@@ -200,7 +202,37 @@ models::ArchConfig config_for(const YAML::Node& base, const std::vector<std::pai
   }
   YAML::Emitter e;
   e << tree;
-  return models::load_config_text(e.c_str(), origin);
+  return e.c_str();
+}
+
+models::ArchConfig config_for(const YAML::Node& base, const std::vector<std::pair<const Parameter*, size_t>>& settings,
+                              const std::string& origin) {
+  return models::load_config_text(config_text_for(base, settings, origin), origin);
+}
+
+// A host program: {program: FILE, name:}, `ptxfu run`'s YAML (its config:
+// is the sweep's to set). Its modules and entries are found on each base
+// before anything runs; what its launches' arguments are is each point's result.
+ProgramSource host_program(const Reader& r, const YAML::Node& n, const std::string& key, const std::string& spec_path,
+                           const std::vector<Base>& bases) {
+  r.only_keys(n, key, {"program", "name"});
+  const std::string file = resolve(spec_path, r.string(n["program"], key + ".program"));
+  ProgramSource src;
+  try {
+    src.host = load_host_program(file);
+  } catch (const ConfigError& e) {
+    r.fail(n["program"], key + ".program", e.what());
+  }
+  for (const Base& b : bases) {
+    try {
+      HostProgramRun(*src.host, Device::from_config_text(b.text, b.origin)).setup();
+    } catch (const ProgramFault& f) {
+      r.fail(n["program"], key + ".program", bases.size() > 1 ? "on base '" + b.name + "': " + f.message : f.message);
+    }
+  }
+  src.id = n["name"] ? r.string(n["name"], key + ".name") : stem_of(file);
+  src.identity = src.host->identity;
+  return src;
 }
 
 // A launch dimension as written: 4, "4,2", or [4, 2].
@@ -543,8 +575,11 @@ class SpecLoader {
     for (size_t i = 0; i < programs_.size(); ++i) {
       const YAML::Node n = programs_[i];
       const std::string key = fmt::format("programs[{}]", i);
-      if (n.IsMap() && n["kernel"]) {
-        spec_.programs.push_back(kernel_program(r_, n, key, path_));
+      if (n.IsMap() && (n["kernel"] || n["program"])) {
+        spec_.programs.push_back(n["kernel"] ? kernel_program(r_, n, key, path_)
+                                             : host_program(r_, n, key, path_, spec_.bases));
+        if (spec_.programs.back().host)
+          spec_.launches = std::max(spec_.launches, spec_.programs.back().host->launches.size());
         for (size_t j = 0; j + 1 < spec_.programs.size(); ++j)
           if (spec_.programs[j].id == spec_.programs.back().id)
             r_.fail(n, key,
@@ -641,7 +676,7 @@ class SpecLoader {
 
   // A kernel's warps are its launch's (block:); `warps` sizes straight-line programs only.
   void check_kernel_warps() {
-    for (const auto& src : spec_.programs) (src.kernel ? a_kernel_ : a_program_) = &src;
+    for (const auto& src : spec_.programs) (src.launches_kernels() ? a_kernel_ : a_program_) = &src;
     if (a_kernel_ && params_["warps"])
       r_.fail(
           params_["warps"], "parameters.warps",
@@ -819,6 +854,7 @@ class SpecLoader {
           std::make_unique<models::ArchConfig>(config_for(base_trees_[pt.base], settings, spec_.bases[pt.base].origin));
     job.config = config.get();
     const ProgramSource& program = spec_.programs[pt.program];
+    if (program.host) return;  // each launch is checked as it starts, as `ptxfu run` checks it
     if (!program.kernel) {
       models::validate_warps(*job.config, job.warps, job.threads);
     } else if (launches_checked.insert({signature, pt.program}).second) {
@@ -937,9 +973,14 @@ PointJob build_point(const Spec& spec, const Point& point) {
     if (p.key == "mode") mode = p.values[point.choice[k]];
   }
   const Base& base = spec.bases[point.base];
-  pj.config = std::make_unique<models::ArchConfig>(config_for(YAML::Load(base.text), settings, base.origin));
+  pj.config_text = config_text_for(YAML::Load(base.text), settings, base.origin);
+  pj.config = std::make_unique<models::ArchConfig>(models::load_config_text(pj.config_text, base.origin));
   pj.job.config = pj.config.get();
   pj.job.style = mode == "at" ? models::TimingStyle::approximately_timed : models::TimingStyle::loosely_timed;
+  if (const HostProgram* h = spec.programs[point.program].host.get()) {
+    pj.host = h;
+    return pj;
+  }
   if (const KernelProgram* k = spec.programs[point.program].kernel.get()) {
     pj.job.kernel = k->kernel.get();
     pj.job.launch = k->launch;
@@ -972,6 +1013,8 @@ std::vector<std::string> columns(const Spec& spec) {
   for (const auto& p : spec.parameters) c.push_back(p.key);
   c.push_back("status");
   for (const auto& m : spec.metrics) c.push_back(m);
+  for (size_t i = 0; i < spec.launches; ++i)
+    for (const auto& m : spec.metrics) c.push_back(fmt::format("launches[{}].{}", i, m));
   c.push_back("error");
   return c;
 }

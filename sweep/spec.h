@@ -42,13 +42,17 @@ struct KernelProgram {
   uint64_t max_cycles = models::SimJob{}.max_cycles;
 };
 
-// A program every point runs: a .ptx file, a built-in microbenchmark or a
-// kernel launch.
+struct HostProgram;  // sweep/program.h
+
+// A program every point runs: a .ptx file, a built-in microbenchmark, a
+// kernel launch or a host program (`ptxfu run`'s YAML: several launches).
 struct ProgramSource {
   std::string id;        // column value: "ffma.chain", the file's stem, the kernel's entry or `name:`
   std::string text;      // PTX
   std::string identity;  // what of it decides the result (hashed into each point's key)
   std::shared_ptr<const KernelProgram> kernel;  // set: a kernel launch, not a straight-line program
+  std::shared_ptr<const HostProgram> host;      // set: a host program
+  bool launches_kernels() const { return kernel || host; }
 };
 
 // One point: a program and one value per parameter.
@@ -71,6 +75,9 @@ struct Spec {
   std::vector<std::string> metrics;  // expanded, in output order
   std::vector<std::string> plots;    // metrics to chart
   std::vector<Point> points;         // after `sample:`
+  // The most launches of a host program: each metric is then recorded per
+  // launch as well (launches[I].METRIC), the plain name being the total.
+  size_t launches = 0;
 };
 
 // Everything one simulation needs, built in the driver before it forks.
@@ -79,6 +86,9 @@ struct PointJob {
   std::unique_ptr<kernel::Kernel> program;  // a straight-line program's, loaded for the point's config
   models::SimJob job;                       // a kernel's: its kernel points into the Spec
   std::string error;  // non-empty: the point cannot run (e.g. its program is illegal for its feature mask)
+  // A host program's point: the program (in the Spec) and its device's config as YAML.
+  const HostProgram* host = nullptr;
+  std::string config_text;
 };
 
 // Every metric a sweep can record, in canonical order: cycles,
@@ -112,7 +122,8 @@ PointJob build_point(const Spec& spec, const Point& point);
 std::string describe(const Spec& spec, const Point& point);
 
 // The CSV/JSON column names, in order: key, program, one per parameter
-// (base first when it is swept), status, the metrics, error.
+// (base first when it is swept), status, the metrics, each metric per
+// launch (launches[0].cycles, ...) when a program is a host program, error.
 std::vector<std::string> columns(const Spec& spec);
 
 // Built-in microbenchmark programs: BENCH.chain (one dependent chain of

@@ -93,10 +93,12 @@ configure_file(${CMAKE_CURRENT_LIST_DIR}/ptxfu.pc.in ${PROJECT_BINARY_DIR}/ptxfu
 install(FILES ${PROJECT_BINARY_DIR}/ptxfu.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 # Data: the configs and references the binary embeds, the example sweeps, and the programs
-# they name (hfma2_lanes_issue.yaml reads ../../examples/sim_mix.ptx).
+# they name (hfma2_lanes_issue.yaml reads ../../examples/sim_mix.ptx, scan_program.yaml the host
+# program ../../examples/scan.yaml).
 file(GLOB _configs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/configs/sm_*.yaml)
 file(GLOB _sweeps CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/configs/sweeps/*.yaml)
-file(GLOB _examples CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/examples/*.ptx ${PROJECT_SOURCE_DIR}/examples/*.txt)
+file(GLOB _examples CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/examples/*.ptx ${PROJECT_SOURCE_DIR}/examples/*.txt
+     ${PROJECT_SOURCE_DIR}/examples/*.yaml)
 install(FILES ${_configs} ${PROJECT_SOURCE_DIR}/configs/references.yaml DESTINATION ${PTXFU_DATA_DIR}/configs)
 install(FILES ${_sweeps} DESTINATION ${PTXFU_DATA_DIR}/configs/sweeps)
 install(FILES ${_examples} DESTINATION ${PTXFU_DATA_DIR}/examples)

@@ -40,7 +40,7 @@ int ptxfu_eval3(const char* op, uint64_t a, uint64_t b, uint64_t c, uint64_t* d)
  * per batch instead of ptxfu_eval once per vector. Operand k of vector i is
  * src[i * num_src + k]; results[i] receives vector i's destination.
  * carry_in (NULL: all 0) and carry_out (may be NULL) hold one flag per
- * vector, as ptxfu_eval's. The vectors go in blocks of 2048, each block's
+ * vector, as ptxfu_eval's. The vectors go in blocks of 512, each block's
  * widths checked before it is evaluated (one read of the input): when an
  * operand does not fit its width the status is PTXFU_BAD_OPERAND, the message
  * names the first such vector, the blocks before its block are evaluated and

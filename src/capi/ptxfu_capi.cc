@@ -1,5 +1,6 @@
 #include "capi/ptxfu.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -23,8 +24,9 @@ int fail(int status, std::string message) {
 }
 
 // Rows of num_src operands to one column per operand (column k at k * stride),
-// one pass over the rows; NumSrc a constant so the inner loop unrolls. True
-// when an operand has a bit of `over` set (too wide for its width).
+// one pass over the rows; NumSrc a constant so the inner loop unrolls. The
+// widths are checked in the same pass, on values already in registers: true
+// when an operand has a bit of `over` set.
 template <unsigned NumSrc>
 bool to_columns(const uint64_t* rows, uint32_t m, const uint64_t* over, uint64_t* columns, size_t stride) {
   uint64_t any = 0;
@@ -50,13 +52,47 @@ bool to_columns(const uint64_t* rows, unsigned num_src, uint32_t m, const uint64
 
 // The message for the first too-wide operand of a block whose first vector is i0.
 std::string first_too_wide(const char* op, const ptxfu::Form& form, const uint64_t* rows, unsigned num_src, uint32_t m,
-                           const uint64_t* over, uint32_t i0) {
+                           uint32_t i0) {
   for (uint32_t i = 0; i < m; ++i)
-    for (unsigned k = 0; k < num_src; ++k)
-      if (const uint64_t v = rows[static_cast<size_t>(i) * num_src + k]; v & over[k])
-        return fmt::format("{}: vector {}: operand {} 0x{:x} does not fit in {} bits", op, i0 + i, k + 1, v,
-                           form.source_bits(k));
+    for (unsigned k = 0; k < num_src; ++k) {
+      const unsigned bits = form.source_bits(k);
+      if (const uint64_t v = rows[static_cast<size_t>(i) * num_src + k]; bits < 64 && v >> bits)
+        return fmt::format("{}: vector {}: operand {} 0x{:x} does not fit in {} bits", op, i0 + i, k + 1, v, bits);
+    }
   return {};
+}
+
+// A form as the array entry point runs it: checked once, and where the
+// core's float executor takes it whole, the decoded instruction for it.
+struct ArrayForm {
+  std::string op;
+  unsigned num_src = 0;
+  std::optional<ptxfu::Form> form;
+  ptxfu::isa::Instr instr;
+  bool float_path = false;  // one destination, no carry: exec::execute_float_many
+  uint64_t over[4] = {};    // the bits that no operand k may have
+};
+
+// The form of the last call on this thread: a caller evaluates one form over
+// many arrays, and decoding it costs as much as a few thousand vectors.
+const ArrayForm& form_of(const char* op, unsigned num_src) {
+  using namespace ptxfu;
+  thread_local ArrayForm last;
+  if (last.form && last.num_src == num_src && last.op == op) return last;
+  last.form.reset();
+  last.form.emplace(op, num_src);  // throws ptxfu::Error
+  last.op = op;
+  last.num_src = num_src;
+  isa::Diagnostic d;
+  static const isa::Capabilities newest = isa::capabilities_of(isa::newest_target(), isa::kNewestPtx);
+  last.float_path = isa::check_form(op, num_src, newest, 1, last.instr, d) && last.instr.row &&
+                    last.instr.row->executor == isa::Executor::floating && isa::num_dests(last.instr) == 1 &&
+                    !isa::writes_carry(last.instr);
+  for (unsigned k = 0; k < num_src; ++k) {
+    const unsigned bits = last.form->source_bits(k);
+    last.over[k] = bits < 64 ? ~uint64_t{0} << bits : 0;
+  }
+  return last;
 }
 
 }  // namespace
@@ -99,39 +135,38 @@ extern "C" int ptxfu_eval_array(const char* op, unsigned num_src, uint32_t n, co
   last_error.clear();
   if (!op || (n > 0 && (!results || (num_src > 0 && !src))) || num_src > 4)
     return fail(PTXFU_BAD_FORM, "bad arguments");
-  std::optional<ptxfu::Form> form;
+  const ArrayForm* af = nullptr;
   try {
-    form.emplace(op, num_src);
+    af = &form_of(op, num_src);
   } catch (const ptxfu::Error& e) {
     return fail(PTXFU_BAD_FORM, fmt::format("{}: {}", op, e.what()));
   }
-  // In blocks, each operand copied out to a contiguous column, so that the
-  // core's array form runs at its contiguous (vectorised) speed, and the carry
-  // flags are bytes as eval_many takes them. The widths are checked in the
-  // same pass, before the block is evaluated: one read of the input.
-  constexpr uint32_t kBlock = 2048;
-  uint64_t over[4] = {};  // the bits that no operand k may have
-  for (unsigned k = 0; k < num_src; ++k) {
-    const unsigned bits = form->source_bits(k);
-    over[k] = bits < 64 ? ~uint64_t{0} << bits : 0;
-  }
-  // Columns padded apart so that they do not alias one another in the cache.
-  constexpr size_t kColumnStride = kBlock + 24;
-  std::vector<uint64_t> columns(kColumnStride * num_src);
+  // In blocks that stay in the L1 cache, each operand copied out to a
+  // contiguous column, so that the core's array form runs at its contiguous
+  // (vectorised) speed, its widths checked in the same pass; the carry flags
+  // as bytes, as eval_many takes them. The float forms go to the core's float
+  // executor directly: eval_many would check the widths a second time.
+  constexpr uint32_t kBlock = 512;
+  constexpr size_t kColumnStride = kBlock + 8;  // columns apart, so that they do not alias one another in the cache
+  alignas(64) uint64_t columns[kColumnStride * 4];
   const uint64_t* sources[4] = {};
   const ptrdiff_t strides[4] = {1, 1, 1, 1};
+  for (unsigned k = 0; k < num_src; ++k) sources[k] = columns + k * kColumnStride;
   uint8_t cin[kBlock], cout[kBlock];
   for (uint32_t i0 = 0; i0 < n; i0 += kBlock) {
     const uint32_t m = n - i0 < kBlock ? n - i0 : kBlock;
     const uint64_t* block = src + static_cast<size_t>(i0) * num_src;
-    if (to_columns(block, num_src, m, over, columns.data(), kColumnStride))
-      return fail(PTXFU_BAD_OPERAND, first_too_wide(op, *form, block, num_src, m, over, i0));
-    for (unsigned k = 0; k < num_src; ++k) sources[k] = columns.data() + k * kColumnStride;
+    if (to_columns(block, num_src, m, af->over, columns, kColumnStride))
+      return fail(PTXFU_BAD_OPERAND, first_too_wide(op, *af->form, block, num_src, m, i0));
+    if (af->float_path && ptxfu::exec::execute_float_many(af->instr, m, sources, strides, results + i0)) {
+      if (carry_out) std::fill(carry_out + i0, carry_out + i0 + m, 0);
+      continue;
+    }
     if (carry_in)
       for (uint32_t i = 0; i < m; ++i) cin[i] = carry_in[i0 + i] != 0;
     try {
-      form->eval_many(m, sources, strides, carry_in ? cin : nullptr, 1, results + i0, nullptr,
-                      carry_out ? cout : nullptr);
+      af->form->eval_many(m, sources, strides, carry_in ? cin : nullptr, 1, results + i0, nullptr,
+                          carry_out ? cout : nullptr);
     } catch (const ptxfu::Error& e) {  // unreachable after the width check above
       return fail(PTXFU_BAD_OPERAND, fmt::format("{}: {}", op, e.what()));
     }

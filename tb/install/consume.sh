@@ -49,6 +49,8 @@ got=$(echo 'fma.rn.f16 0x3c00 0x4000 0x3c00' | "$prefix/bin/ptxfu" eval)  # 1 * 
 [ "$got" = 0x4200 ] || { echo "FAIL: installed ptxfu eval printed '$got', want 0x4200" >&2; exit 1; }
 "$prefix/bin/ptxfu" sweep "$prefix/share/ptxfu/configs/sweeps/hfma2_lanes_issue.yaml" --dry-run >"$work/sweep.log"
 grep -q sim_mix "$work/sweep.log" || { echo "FAIL: the installed sweep does not find its program" >&2; exit 1; }
+"$prefix/bin/ptxfu" sweep "$prefix/share/ptxfu/configs/sweeps/scan_program.yaml" --dry-run >"$work/scan.log"
+grep -q '^[0-9a-f]*  scan ' "$work/scan.log" || { echo "FAIL: the installed sweep does not find its host program" >&2; exit 1; }
 site=$(find "$prefix" -type d -name dist-packages | head -1)
 if [ -n "$site" ] && [ -d "$site/ptxfu" ]; then
   echo "== the installed Python module"

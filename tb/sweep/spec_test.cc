@@ -7,13 +7,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
 
+#include "host/ptxfu_host.hpp"
 #include "scratch_dir.h"
 #include "sweep/results.h"
+#include "sweep/run.h"
 #include "sweep/spec.h"
 
 namespace ptxfu::sweep {
@@ -45,6 +48,11 @@ TEST(SweepSpec, ShippedExamplesLoad) {
   EXPECT_EQ(kernels.programs[0].id, "matmul64");
   EXPECT_TRUE(kernels.programs[0].kernel && kernels.programs[1].kernel);
   EXPECT_EQ(kernels.points.size(), 2u * 3u * 3u);
+  const Spec scan = load_spec(kSweeps + "scan_program.yaml");
+  ASSERT_EQ(scan.programs.size(), 1u);
+  EXPECT_TRUE(scan.programs[0].host);
+  EXPECT_EQ(scan.launches, 3u);
+  EXPECT_EQ(scan.points.size(), 2u * 2u * 2u);
 }
 
 TEST(SweepSpec, ErrorsNameFileLineColumnAndKey) {
@@ -503,6 +511,139 @@ TEST(SweepSpec, KernelErrorsNameTheKeyAndTheParameter) {
   const std::string key = s.points[0].key;
   std::ofstream(dir + "/in.bin") << std::string(2048, '\2');
   EXPECT_NE(load_spec(dir + "/s.yaml").points[0].key, key);
+}
+
+// A host program (`ptxfu run`'s YAML) as a sweep program: a smaller scan
+// than examples/scan.yaml, its three launches sharing device memory.
+constexpr uint32_t kScanCount = 2048;  // 8 blocks of 256
+
+std::string scan_program(const testing_support::ScratchDir& d) {
+  std::filesystem::copy_file(std::string(PTXFU_SOURCE_DIR) + "/examples/scan.ptx", d / "scan.ptx");
+  std::ofstream(d / "scan.yaml")
+      << "kernel: scan.ptx\n"
+         "buffers:\n"
+         "  data: {type: u32, count: 2048, init: arange}\n"
+         "  out: {type: u32, count: 2048}\n"
+         "  sums: {type: u32, count: 9}\n"
+         "launches:\n"
+         "  - {entry: scan_blocks, grid: 8, block: 256, args: [data, out, sums+1, \"u32:2048\"]}\n"
+         "  - {entry: scan_sums, grid: 1, block: 32, args: [sums+1, \"u32:8\"]}\n"
+         "  - {entry: add_offsets, grid: 8, block: 256, args: [out, sums, \"u32:2048\"]}\n";
+  return d / "scan.yaml";
+}
+
+// The same program through the host API, written here apart from the
+// program runner: each launch's result.
+std::vector<LaunchResult> scan_by_hand(const std::string& ptx, const std::string& config, bool at) {
+  Device dev(config);
+  dev.set_approximately_timed(at);
+  Module m = dev.load_module(ptx);
+  std::vector<uint32_t> data(kScanCount);
+  for (uint32_t i = 0; i < kScanCount; ++i) data[i] = i;
+  const DeviceBuffer x = dev.malloc_copy(data.data(), data.size() * 4), out = dev.malloc(kScanCount * 4),
+                     sums = dev.malloc(9 * 4);
+  const Scalar n = Scalar::u32(kScanCount);
+  return {m.get_function("scan_blocks").launch({8}, {256}, {x, out, sums.slice(4), n}),
+          m.get_function("scan_sums").launch({1}, {32}, {sums.slice(4), Scalar::u32(8)}),
+          m.get_function("add_offsets").launch({8}, {256}, {out, sums, n})};
+}
+
+TEST(SweepHostProgram, PerLaunchMetricsAreTheHostApisAndTheTotalTheirSum) {
+  const testing_support::ScratchDir d;
+  const std::string program = scan_program(d);
+  std::ofstream(d / "spec.yaml") << "base: [sm_80, sm_90]\nparameters:\n  mode: [lt, at]\nprograms:\n  - program: "
+                                 << program << "\nmetrics: [cycles, warp_instructions, stalls.barrier]\n";
+  for (const unsigned jobs : {1u, 2u}) {  // in this process, and in child processes
+    RunOptions o;
+    o.spec_path = d / "spec.yaml";
+    o.out_dir = d / ("out" + std::to_string(jobs));
+    o.jobs = jobs;
+    o.quiet = o.no_plots = true;
+    std::ostringstream out, err;
+    ASSERT_EQ(run_sweep(o, out, err), 0) << err.str();
+    const Table t = read_table(o.out_dir);
+    ASSERT_EQ(t.rows.size(), 4u);
+    for (const auto& row : t.rows) {
+      const std::string base = row[t.column("base")], mode = row[t.column("mode")];
+      SCOPED_TRACE(base + " " + mode + " jobs " + std::to_string(jobs));
+      EXPECT_EQ(row[t.column("program")], "scan");
+      const std::vector<LaunchResult> want = scan_by_hand(d / "scan.ptx", base, mode == "at");
+      uint64_t cycles = 0, instructions = 0;
+      for (size_t i = 0; i < want.size(); ++i) {
+        const std::string at = "launches[" + std::to_string(i) + "].";
+        EXPECT_EQ(row[t.column(at + "cycles")], std::to_string(want[i].cycles));
+        EXPECT_EQ(row[t.column(at + "warp_instructions")], std::to_string(want[i].warp_instructions));
+        EXPECT_EQ(row[t.column(at + "stalls.barrier")], std::to_string(want[i].stalls.at("barrier")));
+        cycles += want[i].cycles;
+        instructions += want[i].warp_instructions;
+      }
+      EXPECT_EQ(row[t.column("cycles")], std::to_string(cycles));
+      EXPECT_EQ(row[t.column("warp_instructions")], std::to_string(instructions));
+      EXPECT_EQ(t.column("launches[3].cycles"), t.header.size());
+    }
+    // The JSON lines carry the same columns, numbers as numbers.
+    std::ifstream jsonl(o.out_dir + "/results.jsonl");
+    std::string line;
+    ASSERT_TRUE(std::getline(jsonl, line));
+    const nlohmann::json j = nlohmann::json::parse(line);
+    EXPECT_TRUE(j.at("launches[2].cycles").is_number()) << line;
+    EXPECT_EQ(j.at("cycles").get<uint64_t>(), j.at("launches[0].cycles").get<uint64_t>() +
+                                                  j.at("launches[1].cycles").get<uint64_t>() +
+                                                  j.at("launches[2].cycles").get<uint64_t>());
+  }
+}
+
+// A launch the host API refuses is that point's failure, at the program's
+// line and column, and the run goes on.
+TEST(SweepHostProgram, ALaunchThatFailsIsAPointError) {
+  const testing_support::ScratchDir d;
+  scan_program(d);
+  std::ofstream(d / "short.yaml") << "kernel: scan.ptx\nbuffers: {x: {type: u32, count: 4}}\n"
+                                     "launches:\n  - {entry: scan_sums, block: 32, args: [x]}\n";
+  std::ofstream(d / "spec.yaml") << "base: sm_90\nparameters: {mode: lt}\nprograms:\n  - program: short.yaml\n"
+                                    "  - program: scan.yaml\nmetrics: [cycles]\n";
+  RunOptions o;
+  o.spec_path = d / "spec.yaml";
+  o.out_dir = d / "out";
+  o.jobs = 1;
+  o.quiet = o.no_plots = true;
+  std::ostringstream out, err;
+  EXPECT_EQ(run_sweep(o, out, err), 1) << err.str();
+  const Table t = read_table(o.out_dir);
+  ASSERT_EQ(t.rows.size(), 2u);
+  EXPECT_EQ(t.rows[0][t.column("status")], "error");
+  EXPECT_EQ(t.rows[0][t.column("launches[0].cycles")], "");
+  EXPECT_TRUE(std::regex_search(t.rows[0][t.column("error")],
+                                std::regex(R"(short\.yaml:4:5: key 'launches\[0\]': .*2 parameters)")))
+      << t.rows[0][t.column("error")];
+  EXPECT_EQ(t.rows[1][t.column("status")], "ok");
+}
+
+TEST(SweepHostProgram, ErrorsNameTheSpecAndTheProgramFileLineAndColumn) {
+  const testing_support::ScratchDir d;
+  const std::string program = scan_program(d);
+  std::ofstream(d / "bad.yaml") << "kernel: scan.ptx\nbogus: 1\nlaunches: [{entry: scan_sums, args: []}]\n";
+  std::ofstream(d / "no_entry.yaml") << "kernel: scan.ptx\nlaunches:\n  - {entry: scan_all, args: []}\n";
+  const std::string head = "base: sm_90\nparameters: {mode: lt}\nprograms:\n  - program: ";
+  struct Case {
+    std::string text;
+    std::string expect;  // regex over the message
+  };
+  const Case cases[] = {
+      {head + (d / "missing.yaml") + "\n",
+       R"(^s\.yaml:4:14: key 'programs\[0\]\.program': .*missing\.yaml: cannot open the program$)"},
+      {head + (d / "bad.yaml") + "\n",
+       R"(^s\.yaml:4:14: key 'programs\[0\]\.program': .*bad\.yaml:2:1: key 'bogus': unknown key)"},
+      {head + (d / "no_entry.yaml") + "\n",
+       R"(^s\.yaml:4:14: key 'programs\[0\]\.program': .*no_entry\.yaml:3:\d+: key 'launches\[0\]\.entry': .*scan_all)"},
+      {"base: sm_90\nparameters: {warps: 2}\nprograms:\n  - program: " + program + "\n",
+       R"(key 'parameters\.warps': warps sizes straight-line programs)"},
+      {head + program + "\n    bogus: 1\n", R"(^s\.yaml:5:5: key 'programs\[0\]\.bogus': unknown key)"},
+  };
+  for (const Case& c : cases) {
+    const std::string e = spec_error(c.text);
+    EXPECT_TRUE(std::regex_search(e, std::regex(c.expect))) << c.text << "\n" << e;
+  }
 }
 
 TEST(SweepResults, CsvRoundTrips) {

@@ -88,17 +88,17 @@ TEST(CapiArray, Errors) {
   EXPECT_EQ(d[1], 0x4200u);
 }
 
-// The header's contract: blocks of 2048 vectors, each checked before it is
-// evaluated; a bad operand in vector 3000 leaves vectors 0-2047 evaluated and
-// nothing from 2048 on written.
+// The header's contract: blocks of 512 vectors, each checked before it is
+// evaluated; a bad operand in vector 3000 leaves vectors 0-2559 evaluated and
+// nothing from 2560 (its block's first) on written.
 TEST(CapiArray, ErrorInALaterBlock) {
-  constexpr uint32_t kN = 5000, kBad = 3000, kBlock = 2048;
+  constexpr uint32_t kN = 5000, kBad = 3000, kBlock = 512;
   std::vector<uint64_t> src(3 * kN, 0x3c00), d(kN, 7);  // 1 * 1 + 1 = 0x4000
   src[3 * kBad + 2] = 0x10000;
   ASSERT_EQ(ptxfu_eval_array("fma.rn.f16", 3, kN, src.data(), nullptr, d.data(), nullptr), PTXFU_BAD_OPERAND);
   EXPECT_NE(std::string(ptxfu_last_error()).find("vector 3000: operand 3 0x10000"), std::string::npos)
       << ptxfu_last_error();
-  for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(d[i], i < kBlock ? 0x4000u : 7u) << i;
+  for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(d[i], i < kBad / kBlock * kBlock ? 0x4000u : 7u) << i;
 }
 
 }  // namespace

@@ -106,6 +106,56 @@ TEST_F(RunCli, JsonHasEachLaunchAndTheTotalOnOneTimeline) {
   EXPECT_TRUE(j["outputs"].empty());
 }
 
+// Each launch as `ptxfu sim` runs it alone, per-line profile included: a
+// scan whose arguments are whole buffers (sim's buffers are allocations of
+// their own, so an argument into a buffer's middle would move the
+// addresses, hence the coalescing), launch 1 on the same SplitMix64 input,
+// launches 2 and 3 on zeros (their control flow does not depend on the
+// values, so their timing does not).
+TEST_F(RunCli, ProfileIsPerLaunchAndEachLaunchIsWhatSimReports) {
+  const std::string ex = std::string(PTXFU_SOURCE_DIR) + "/examples/";
+  const std::string yaml =
+      write("p.yaml",
+            "config: sm_80\nkernel: scan.ptx\nbuffers:\n"
+            "  data: {type: u32, count: 16384, init: \"random:1\"}\n"
+            "  out: {type: u32, count: 16384}\n  sums: {type: u32, count: 65}\n"
+            "launches:\n"
+            "  - {entry: scan_blocks, grid: 64, block: 256, args: [data, out, sums, \"u32:16384\"]}\n"
+            "  - {entry: scan_sums, grid: 1, block: 1024, args: [sums, \"u32:65\"]}\n"
+            "  - {entry: add_offsets, grid: 64, block: 256, args: [out, sums, \"u32:16384\"]}\n");
+  const auto r = run("run " + yaml + " --json --profile 2>/dev/null");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["launches"].size(), 3u);
+  const std::string sims[] = {
+      "--entry scan_blocks --grid 64 --block 256 --arg buf:random:65536:1 --arg buf:zeros:65536 --arg buf:zeros:260 "
+      "--arg u32:16384",
+      "--entry scan_sums --grid 1 --block 1024 --arg buf:zeros:260 --arg u32:65",
+      "--entry add_offsets --grid 64 --block 256 --arg buf:zeros:65536 --arg buf:zeros:260 --arg u32:16384"};
+  for (size_t i = 0; i < 3; ++i) {
+    SCOPED_TRACE(sims[i]);
+    const auto s = run("sim " + ex + "scan.ptx --config sm_80 --json --profile " + sims[i] + " 2>/dev/null");
+    ASSERT_EQ(s.status, 0) << s.out;
+    const auto want = nlohmann::json::parse(s.out);
+    const auto& got = j["launches"][i];
+    EXPECT_EQ(got["cycles"], want["cycles"]);
+    EXPECT_EQ(got["warp_instructions"], want["warp_instructions"]);
+    EXPECT_EQ(got["ctas"], want["ctas"]);
+    EXPECT_EQ(got["stalls"], want["stalls"]);
+    for (const auto& [unit, use] : want["pipes"].items())
+      EXPECT_EQ(got["pipes"][unit]["busy_cycles"], use["busy_cycles"]);
+    ASSERT_TRUE(got.contains("lines"));
+    EXPECT_EQ(got["lines"], want["lines"]);
+  }
+  const auto text = run("run " + yaml + " --profile");
+  ASSERT_EQ(text.status, 0) << text.out;
+  size_t profiles = 0, tops = 0;
+  for (size_t at = 0; (at = text.out.find("profile: per PTX line", at)) != std::string::npos; ++at) ++profiles;
+  for (size_t at = 0; (at = text.out.find("top stall lines:", at)) != std::string::npos; ++at) ++tops;
+  EXPECT_EQ(profiles, 3u) << text.out;
+  EXPECT_EQ(tops, 3u);
+}
+
 // arange, file: and a __constant__ variable, through a kernel written here:
 // v[i] = v[i] * c_add[1] + c_add[0].
 TEST_F(RunCli, ArangeFileAndConstants) {
