@@ -189,7 +189,10 @@ void mma_scaled_cols(const Instruction& inst, const uint64_t* a, const uint64_t*
 
 void matmul_cols(const Instruction& inst, int m, int n, int k, const uint64_t* a, const uint64_t* b_cols,
                  const uint64_t* c, uint64_t* d) {
-  if (inst.scale_vec > 0) throw std::invalid_argument("a block-scaled mma needs its scale factors (mma_scaled_cols)");
+  if (inst.scale_vec > 0)
+    throw std::invalid_argument(
+        "a block-scaled mma needs its scale factors: it runs in the kernel model (ptxfu sim); the matrix APIs take "
+        "none yet");
   const std::size_t kk = k, step = inst.shape.k;
   const bool truncate = inst.row->truncate_inputs;
   uint64_t ta[kMaxStep], tb[kMaxStep];  // one block's operands, tf32 registers truncated
