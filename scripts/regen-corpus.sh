@@ -79,6 +79,10 @@ for path in "$src_dir"/*.cu; do
   done
 done
 
+# The block-scaled fp4 GEMM needs the architecture-specific sm_120a (its
+# other files hold a trap).
+generate src/fp4_mma_gemm.cu 120a "$out_dir/fp4_mma_gemm.sm_120a.ptx" -O3 -lineinfo
+
 # -G: no optimisation, full debug info (.section .debug_info etc.); it
 # implies line info, and nvcc warns if -lineinfo is given as well.
 generate src/device_call.cu 90 "$out_dir/device_call.sm_90.debug.ptx" -G

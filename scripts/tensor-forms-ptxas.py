@@ -12,8 +12,10 @@ the wrong size, the wrong register width, scalars for vectors, operands missing
 or extra. Which of them are legal is ptxas's word alone; this list only says
 what to ask.
 
-Usage: scripts/tensor-forms-ptxas.py [--ptxas PATH] [--out FILE]
-Rerun it when ptxas changes; commit the file it writes.
+Usage: scripts/tensor-forms-ptxas.py [--ptxas PATH] [--out FILE] [--append]
+Rerun it when ptxas changes; commit the file it writes. With --append it asks
+ptxas only about candidates added at the end of the list since the file was
+written, and adds their lines (new messages numbered after the old ones).
 """
 import argparse
 import os
@@ -743,6 +745,112 @@ def mma_kind_candidates():
     return out
 
 
+# mma with block scaling (sm_120a; PTX ISA 9.1, "Block Scaling for mma.sync"):
+# (kind, shape, A/B types, A and B fragment registers, scale types, .scale_vec sizes).
+BLOCK_SCALE = [
+    ("kind::mxf8f6f4", "m16n8k32", F8F6F4, 4, 2, ["ue8m0"], ["scale_vec::1X"]),
+    ("kind::mxf4", "m16n8k64", ["e2m1"], 4, 2, ["ue8m0"], ["scale_vec::2X"]),
+    ("kind::mxf4nvf4", "m16n8k64", ["e2m1"], 4, 2, ["ue8m0", "ue4m3"], ["scale_vec::2X", "scale_vec::4X"]),
+]
+
+
+def block_scale_statement(kind, shape, a, b, stype, vec, sel_a=("0", "0"), sel_b=("0", "0"), **kw):
+    """One block-scaled mma; kw overrides the parts: prefix, layouts, d, c, frags, regs, scale_a, scale_b, extra."""
+    words = [kw.get("prefix", "mma.sync.aligned"), shape, *kw.get("layouts", ("row", "col"))]
+    words += [w for w in (kind, "block_scale", vec) if w] + kw.get("extra", [])
+    words += [kw.get("d", "f32"), a, b, kw.get("c", "f32"), stype]
+    frags = kw.get("frags", [4, 4, 2, 4])
+    regs = kw.get("regs", ["%f", "%r", "%r", "%f"])
+    ops = [frag(regs[i], frags[i], 8 * i) if frags[i] else f"{regs[i]}{8 * i}" for i in range(4)]
+    ops += [kw.get("scale_a", "%r40"), "{" + ", ".join(sel_a) + "}"]
+    ops += [kw.get("scale_b", "%r41"), "{" + ", ".join(sel_b) + "}"]
+    ops = ops[: kw.get("operands", len(ops))]
+    return ".".join(w for w in words if w) + " " + ", ".join(ops)
+
+
+def block_scale_candidates():
+    out = []
+    all_vecs = ["", "scale_vec::1X", "scale_vec::2X", "scale_vec::4X"]
+    for kind, shape, ab, na, nb, stypes, vecs in BLOCK_SCALE:
+        fr = [4, na, nb, 4]
+        for a in ab:
+            for b in ab:
+                for st in stypes:
+                    for vec in vecs:
+                        out.append(block_scale_statement(kind, shape, a, b, st, vec, frags=fr))
+        a = ab[-1]
+        st, vec = stypes[-1], vecs[-1]
+
+        def bs(**kw):
+            args = dict(kind=kind, shape=shape, a=a, b=a, stype=st, vec=vec, frags=fr)
+            args.update(kw)
+            out.append(block_scale_statement(**args))
+
+        # scale types and vector sizes, legal or not
+        for s in ("ue8m0", "ue4m3", "e4m3", "b8", "u8", ""):
+            for v in all_vecs:
+                bs(stype=s, vec=v)
+        # the kind, shapes and types around it
+        for k in ("kind::mxf8f6f4", "kind::mxf4", "kind::mxf4nvf4", "kind::f8f6f4", "kind::mxf8", ""):
+            bs(kind=k)
+        for sh in ("m16n8k16", "m16n8k32", "m16n8k64", "m16n8k128", "m8n8k4"):
+            bs(shape=sh)
+        for t in ("e4m3", "e5m2", "e3m2", "e2m3", "e2m1", "f16", "bf16", "s4", "u4", "s8"):
+            bs(a=t)
+            bs(b=t)
+        for acc in ("f16", "bf16", "s32", "f64"):
+            bs(d=acc)
+            bs(c=acc)
+            bs(d=acc, c=acc)
+        # selectors: every value to 4, registers of each width, too few
+        for i in range(4):
+            for v in ("0", "1", "2", "3", "4", "-1", "%h1", "%r42", "%rd42", "%f42"):
+                sel = ["0", "0", "0", "0"]
+                sel[i] = v
+                bs(sel_a=sel[:2], sel_b=sel[2:])
+        bs(sel_a=("0",))
+        bs(sel_b=("0", "0", "0"))
+        bs(sel_a=("%h1", "%h2"), sel_b=("%h3", "%h4"))
+        # scale data: other widths, immediates, vectors
+        for sd in ("%h40", "%rd40", "%f40", "0", "{%r40}", "{%r40, %r41}"):
+            bs(scale_a=sd)
+            bs(scale_b=sd)
+        # fragments, registers, layouts, modifiers, operand counts
+        for pos in range(4):
+            for size in (fr[pos] - 1, fr[pos] + 1, 2 * fr[pos]):
+                f = list(fr)
+                f[pos] = size
+                if 1 <= size <= 8:
+                    bs(frags=f)
+            f = list(fr)
+            f[pos] = 0
+            if pos in (0, 3):  # a scalar A or B here makes ptxas 13.0 die of SIGSEGV
+                bs(frags=f)
+        for regs in (
+            ["%r", "%r", "%r", "%r"],
+            ["%f", "%f", "%f", "%f"],
+            ["%f", "%rd", "%r", "%f"],
+            ["%fd", "%r", "%r", "%fd"],
+        ):
+            bs(regs=regs)
+        for lay in (("col", "col"), ("row", "row"), ("col", "row"), ("row",), ()):
+            bs(layouts=lay)
+        for extra in (["satfinite"], ["rn"], ["relu"], ["ftz"], ["block_scale"], [kind]):
+            bs(extra=extra)
+        for prefix in ("mma.sync", "mma.aligned", "mma", "mma.sp::ordered_metadata.sync.aligned"):
+            bs(prefix=prefix)
+        for n in (4, 5, 6, 7):
+            bs(operands=n)
+        out.append(block_scale_statement(kind, shape, a, a, st, vec, frags=fr) + ", %r42")
+        # the words in another order (as nvcc's CUTLASS writes them)
+        out.append(
+            f"mma.sync.aligned.{kind}.block_scale.{vec}.{shape}.row.col.f32.{a}.{a}.f32.{st} "
+            "{%f0, %f1, %f2, %f3}, {%r8, %r9, %r10, %r11}, {%r16, %r17}, {%f24, %f25, %f26, %f27}, "
+            "%r40, {0, 0}, %r41, {0, 0}"
+        )
+    return out
+
+
 def candidates():
     seen, out = set(), []
     for s in (
@@ -752,6 +860,7 @@ def candidates():
         + wmma_candidates()
         + mma_sp_candidates()
         + mma_kind_candidates()
+        + block_scale_candidates()
     ):
         if s not in seen:
             seen.add(s)
@@ -772,6 +881,8 @@ def run_ptxas(ptxas, cands, target, version):
             capture_output=True,
             text=True,
         )
+    if r.returncode < 0:
+        raise SystemExit(f"{target} {version}: ptxas died of signal {-r.returncode}: {(r.stdout + r.stderr)[-300:]}")
     out = {}
     for line in (r.stdout + r.stderr).splitlines():
         m = re.search(r"line (\d+); (error|fatal)\s*: (.*)", line)
@@ -784,14 +895,61 @@ def run_ptxas(ptxas, cands, target, version):
     return out
 
 
+def read_verdicts(path):
+    """The committed file: its header lines, message list and form lines, in order."""
+    head, messages, forms = [], [], []
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("message "):
+                messages.append(line.split(" ", 2)[2])
+            elif line.startswith("form "):
+                forms.append(line)
+            else:
+                head.append(line)
+    return head, messages, forms
+
+
+def write_verdicts(path, head, messages, forms):
+    with open(path, "w") as f:
+        f.write("".join(h + "\n" for h in head))
+        f.write("".join(f"message {i} {m}\n" for i, m in enumerate(messages)))
+        f.write("".join(x + "\n" for x in forms))
+
+
+def append_new(args, cands):
+    """Asks ptxas about the candidates the committed file lacks; keeps its lines and numbers."""
+    head, messages, forms = read_verdicts(args.out)
+    have = [x.split("\t", 1)[1] for x in forms]
+    if cands[: len(have)] != have:
+        raise SystemExit("the committed forms are not the first candidates: regenerate the whole file")
+    new = cands[len(have) :]
+    verdicts = [run_ptxas(args.ptxas, new, t, v) for t, v in TARGETS]
+    for m in sorted({m for v in verdicts for m in v.values()} - set(messages)):
+        messages.append(m)
+    index = {m: i for i, m in enumerate(messages)}
+    for k, s in enumerate(new):
+        cols = " ".join("." if k not in v else str(index[v[k]]) for v in verdicts)
+        forms.append(f"form {cols}\t{s}")
+    write_verdicts(args.out, head, messages, forms)
+    print(f"{len(new)} new candidates x {len(TARGETS)} targets, {len(messages)} messages in all -> {args.out}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ptxas", default=os.environ.get("PTXFU_PTXAS", "/usr/local/cuda/bin/ptxas"))
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap.add_argument("--out", default=os.path.join(root, "tb/unit/isa/data/tensor_forms.ptxas"))
+    ap.add_argument(
+        "--append",
+        action="store_true",
+        help="ask ptxas only about candidates the file lacks (added at the end of the list), keeping its lines",
+    )
     args = ap.parse_args()
-    version = subprocess.run([args.ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
     cands = candidates()
+    if args.append:
+        return append_new(args, cands)
+    version = subprocess.run([args.ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
     verdicts = [run_ptxas(args.ptxas, cands, t, v) for t, v in TARGETS]
     messages = sorted({m for v in verdicts for m in v.values()})
     index = {m: i for i, m in enumerate(messages)}

@@ -62,11 +62,11 @@ struct MmaRow {
 const MmaRow* mma_rows_begin();
 const MmaRow* mma_rows_end();
 
-// Whether `st` is a tensor-core statement these rows judge (mma and mma.sp
-// without block scaling; wmma.load/store/mma; wgmma.mma_async, .fence,
+// Whether `st` is a tensor-core statement these rows judge (mma and mma.sp,
+// mma with block scaling; wmma.load/store/mma; wgmma.mma_async, .fence,
 // .commit_group, .wait_group; ldmatrix and stmatrix but their .m16n16/.m8n16
-// forms; movmatrix). Others of the tensor chapter (tcgen05, block-scaled mma)
-// keep the syntax-only check.
+// forms; movmatrix). Others of the tensor chapter (tcgen05) keep the
+// syntax-only check.
 bool is_tensor_statement(const Statement& st);
 
 // Judges `st` (is_tensor_statement) on `caps`: its modifiers, types, target,

@@ -333,7 +333,7 @@ const std::vector<Lowerer::Row>& Lowerer::rows() {
       {"nanosleep", Kind::nop, 1, 1, &Lowerer::nothing},
       // the tensor-core instructions (kernel/tensor_lower.cc); wmma's second word picks
       // wmma_load, wmma_store or mma
-      {"mma", Kind::mma, 4, 4, &Lowerer::tensor},
+      {"mma", Kind::mma, 4, 8, &Lowerer::tensor},  // 8: with block scaling
       {"wmma", Kind::mma, 2, 4, &Lowerer::tensor},
       {"ldmatrix", Kind::ldmatrix, 2, 2, &Lowerer::tensor},
       {"stmatrix", Kind::stmatrix, 2, 2, &Lowerer::tensor},

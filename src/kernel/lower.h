@@ -77,6 +77,7 @@ class Lowerer {
   void nothing(Inst& in, const isa::Statement& st, const Words& words);
   // mma, wmma, ldmatrix, stmatrix, movmatrix (kernel/tensor_lower.cc).
   void tensor(Inst& in, const isa::Statement& st, const Words& words);
+  void scaled_mma(Inst& in, const isa::Statement& st, tensor::TensorOp& t);
   Operand fragment(Inst& in, const isa::Token& tok, int count, unsigned bits, bool is_dest);
   void wmma_memory(Inst& in, const isa::Statement& st, const Words& words, const tensor::TensorOp& t);
 

@@ -48,6 +48,19 @@ inline unsigned quad_pair(unsigned lane) { return (lane >> 2) & 3; }
 // Elements per lane of each matrix.
 int fragment_elements(const FragmentLayout& l, Mat which);
 
+// The lane and byte of the scale factor of A's row `row` (B's column) for
+// the scale vector `v`, as the selectors pick them (PTX ISA 9.1, "Block
+// Scaling for mma.sync": thread-id-a picks the pair of lanes t with
+// t % 4 = 2 thread-id-a and 2 thread-id-a + 1 of each quad, the first holding
+// rows 0-7 (row = lane / 4), the second rows 8-15; thread-id-b the lane t %
+// 4 = thread-id-b of each quad, column lane / 4; byte-id the byte of v = 0,
+// the next bytes the next vectors).
+struct ScaleSlot {
+  unsigned lane, byte;
+};
+ScaleSlot scale_slot_a(unsigned row, unsigned v, unsigned byte_id, unsigned thread_id);
+ScaleSlot scale_slot_b(unsigned col, unsigned v, unsigned byte_id, unsigned thread_id);
+
 // One mma.sync, ldmatrix, stmatrix or movmatrix of the kernel, as lowered.
 struct TensorOp {
   mma::Instruction inst{};  // mma: the instruction for the kernel's target
@@ -65,6 +78,9 @@ struct TensorOp {
   bool trans = false;
   // Elements per lane of A, B and C/D (mma, wmma.mma).
   int na = 0, nb = 0, nc = 0;
+  // mma with block scaling (inst.scale_vec > 0): the selectors {byte-id-a,
+  // thread-id-a} and {byte-id-b, thread-id-b} (immediates).
+  uint8_t byte_a = 0, thread_a = 0, byte_b = 0, thread_b = 0;
   // wmma: fragments hold their matrix's elements in an order PTX leaves to
   // the implementation (wmma.load, wmma.mma and wmma.store need only agree):
   // element i of lane l is element (l * elements + i) mod (rows * cols) of

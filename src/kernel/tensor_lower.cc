@@ -64,13 +64,16 @@ struct ShapeRow {
 // The mma.sync shapes and A/B types the PTX ISA has fragments for (the
 // single-bit and sparse forms aside).
 constexpr ShapeRow kShapes[] = {
-    {8, 8, 4, mma::Elem::f16},   {8, 8, 4, mma::Elem::f64},    {8, 8, 16, mma::Elem::s8},    {8, 8, 16, mma::Elem::u8},
-    {8, 8, 32, mma::Elem::s4},   {8, 8, 32, mma::Elem::u4},    {16, 8, 4, mma::Elem::tf32},  {16, 8, 4, mma::Elem::f64},
-    {16, 8, 8, mma::Elem::f16},  {16, 8, 8, mma::Elem::bf16},  {16, 8, 8, mma::Elem::tf32},  {16, 8, 8, mma::Elem::f64},
-    {16, 8, 16, mma::Elem::f16}, {16, 8, 16, mma::Elem::bf16}, {16, 8, 16, mma::Elem::f64},  {16, 8, 16, mma::Elem::s8},
-    {16, 8, 16, mma::Elem::u8},  {16, 8, 16, mma::Elem::e4m3}, {16, 8, 16, mma::Elem::e5m2}, {16, 8, 32, mma::Elem::s8},
-    {16, 8, 32, mma::Elem::u8},  {16, 8, 32, mma::Elem::e4m3}, {16, 8, 32, mma::Elem::e5m2}, {16, 8, 32, mma::Elem::s4},
-    {16, 8, 32, mma::Elem::u4},  {16, 8, 64, mma::Elem::s4},   {16, 8, 64, mma::Elem::u4},
+    {8, 8, 4, mma::Elem::f16},    {8, 8, 4, mma::Elem::f64},    {8, 8, 16, mma::Elem::s8},
+    {8, 8, 16, mma::Elem::u8},    {8, 8, 32, mma::Elem::s4},    {8, 8, 32, mma::Elem::u4},
+    {16, 8, 4, mma::Elem::tf32},  {16, 8, 4, mma::Elem::f64},   {16, 8, 8, mma::Elem::f16},
+    {16, 8, 8, mma::Elem::bf16},  {16, 8, 8, mma::Elem::tf32},  {16, 8, 8, mma::Elem::f64},
+    {16, 8, 16, mma::Elem::f16},  {16, 8, 16, mma::Elem::bf16}, {16, 8, 16, mma::Elem::f64},
+    {16, 8, 16, mma::Elem::s8},   {16, 8, 16, mma::Elem::u8},   {16, 8, 16, mma::Elem::e4m3},
+    {16, 8, 16, mma::Elem::e5m2}, {16, 8, 32, mma::Elem::s8},   {16, 8, 32, mma::Elem::u8},
+    {16, 8, 32, mma::Elem::e4m3}, {16, 8, 32, mma::Elem::e5m2}, {16, 8, 32, mma::Elem::s4},
+    {16, 8, 32, mma::Elem::u4},   {16, 8, 64, mma::Elem::s4},   {16, 8, 64, mma::Elem::u4},
+    {16, 8, 64, mma::Elem::e2m1},  // .kind::mxf4* with block scaling: the s4 layout, eight e2m1 a register
 };
 
 // The wmma.mma shapes and A/B types.
@@ -255,6 +258,13 @@ TensorOp lower_mma(const std::vector<std::string_view>& words, std::string_view 
   return op;
 }
 
+ScaleSlot scale_slot_a(unsigned row, unsigned v, unsigned byte_id, unsigned thread_id) {
+  return {4 * (row % 8) + 2 * thread_id + row / 8, byte_id + v};
+}
+ScaleSlot scale_slot_b(unsigned col, unsigned v, unsigned byte_id, unsigned thread_id) {
+  return {4 * col + thread_id, byte_id + v};
+}
+
 FragmentRegs fragment_regs(const TensorOp& op) {
   const int reg_ab = op.a_bits == 64 ? 64 : 32;
   const auto regs = [](int elements, int bits) { return bits >= 32 ? elements : elements * bits / 32; };
@@ -363,6 +373,41 @@ void Lowerer::wmma_memory(Inst& in, const isa::Statement& st, const Words& words
   }
 }
 
+// mma with block scaling: d, a, b, c, scale-a-data, {byte-id-a,
+// thread-id-a}, scale-b-data, {byte-id-b, thread-id-b}; the selectors
+// immediates in the ranges of the ISA's Table 37.
+void Lowerer::scaled_mma(Inst& in, const isa::Statement& st, tensor::TensorOp& t) {
+  in.kind = Kind::mma;
+  expect_operands(st, 8, 8);
+  const tensor::FragmentRegs r = tensor::fragment_regs(t);
+  in.dst[0] = fragment(in, st.operands[0], r.d, r.d_bits, true);
+  in.src[0] = fragment(in, st.operands[1], r.a, r.a_bits, false);
+  in.src[1] = fragment(in, st.operands[2], r.b, r.b_bits, false);
+  in.src[2] = fragment(in, st.operands[3], r.c, r.c_bits, false);
+  tok_ = &st.operands[4];
+  in.src[3] = source(in, st.operands[4].text, 32, false);
+  tok_ = &st.operands[6];
+  in.src[4] = source(in, st.operands[6].text, 32, false);
+  in.num_dst = 1, in.num_src = 5;
+  const unsigned v = static_cast<unsigned>(t.inst.scale_vec);
+  uint8_t* sel[2][2] = {{&t.byte_a, &t.thread_a}, {&t.byte_b, &t.thread_b}};
+  for (unsigned s = 0; s < 2; ++s) {
+    const isa::Token& tok = st.operands[5 + 2 * s];
+    std::string_view e[2];
+    uint64_t x[2] = {0, 0};
+    if (st.forms[5 + 2 * s] != isa::OperandForm::vector || isa::vector_elements(tok.text, e, 2) != 2 ||
+        !isa::literal_bits(e[0], 16, false, x[0]) || !isa::literal_bits(e[1], 16, false, x[1]))
+      fail(tok,
+           "expected the selector {byte-id, thread-id} as two immediates (the kernel executor takes no registers "
+           "there)");
+    const bool byte_ok = v == 1 ? x[0] <= 3 : v == 2 ? (x[0] == 0 || x[0] == 2) : x[0] == 0;
+    if (!byte_ok || x[1] > (s == 0 ? 1u : 3u))
+      fail(tok, fmt::format("selector {{{}, {}}} is outside the ISA's valid values for .scale_vec::{}X (Table 37)",
+                            e[0], e[1], v));
+    *sel[s][0] = static_cast<uint8_t>(x[0]), *sel[s][1] = static_cast<uint8_t>(x[1]);
+  }
+}
+
 void Lowerer::tensor(Inst& in, const isa::Statement& st, const Words& words) {
   const std::string_view op = words[0];
   tensor::TensorOp t;
@@ -381,6 +426,8 @@ void Lowerer::tensor(Inst& in, const isa::Statement& st, const Words& words) {
   in.tensor_op = static_cast<uint32_t>(k_.tensor_ops.size());
   if (op == "wmma" && words[1] != "mma") {
     wmma_memory(in, st, words, t);
+  } else if ((op == "mma" || op == "wmma") && t.inst.scale_vec > 0) {
+    scaled_mma(in, st, t);
   } else if (op == "mma" || op == "wmma") {
     in.kind = Kind::mma;
     expect_operands(st, 4, 4);

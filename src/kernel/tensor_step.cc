@@ -55,11 +55,32 @@ int per_register(int bits) { return bits >= 32 ? 1 : 32 / bits; }
 
 }  // namespace
 
+// The scale factors of a block-scaled mma from the lanes' scale-a-data and
+// scale-b-data registers, as the selectors pick them: sa[row * V + v],
+// sb[col * V + v].
+void gather_scales(const TensorOp& op, const Inst& in, const uint64_t* regs, uint64_t* sa, uint64_t* sb) {
+  const auto value = [&](const Operand& o, unsigned lane) {
+    return o.kind == Operand::Kind::reg ? regs[size_t{o.reg} * 32 + lane] : o.value;
+  };
+  const unsigned vecs = static_cast<unsigned>(op.inst.scale_vec);
+  for (unsigned v = 0; v < vecs; ++v) {
+    for (unsigned row = 0; row < 16; ++row) {
+      const ScaleSlot s = scale_slot_a(row, v, op.byte_a, op.thread_a);
+      sa[row * vecs + v] = value(in.src[3], s.lane) >> (8 * s.byte) & 0xff;
+    }
+    for (unsigned col = 0; col < 8; ++col) {
+      const ScaleSlot s = scale_slot_b(col, v, op.byte_b, op.thread_b);
+      sb[col * vecs + v] = value(in.src[4], s.lane) >> (8 * s.byte) & 0xff;
+    }
+  }
+}
+
 std::string execute_mma(const Kernel& k, const Inst& in, int sm, uint64_t* regs) {
   const TensorOp& op = k.tensor_ops[in.tensor_op];
   mma::Instruction inst = op.inst;
   if (sm != 0 && sm != inst.sm) {  // the warp's SM computes it with its own tensor core
-    inst.row = mma::find_row(sm, inst.family, inst.a, inst.d);
+    inst.row = inst.scale_vec > 0 ? mma::find_block_scaled_row(sm, inst.a, inst.d)
+                                  : mma::find_row(sm, inst.family, inst.a, inst.d);
     if (!inst.row)
       return fmt::format("'{}' is not available on sm_{} (the SM it runs on): no {} -> {} tensor core there",
                          in.mnemonic, sm, mma::elem_name(inst.a), mma::elem_name(inst.d));
@@ -72,6 +93,14 @@ std::string execute_mma(const Kernel& k, const Inst& in, int sm, uint64_t* regs)
   gather(k, in.src[0], op.a_index, per_ab, op.a_bits, regs, a.data());
   gather(k, in.src[1], op.b_index, per_ab, op.a_bits, regs, b.data());
   gather(k, in.src[2], op.c_index, per_register(op.c_bits), op.c_bits, regs, c.data());
+  if (inst.scale_vec > 0) {
+    std::array<uint64_t, 16 * 4> sa;
+    std::array<uint64_t, 8 * 4> sb;
+    gather_scales(op, in, regs, sa.data(), sb.data());
+    mma::mma_scaled_cols(inst, a.data(), b.data(), c.data(), sa.data(), sb.data(), d.data());
+    scatter(k, in.dst[0], op.d_index, per_register(op.d_bits), op.d_bits, d.data(), regs);
+    return {};
+  }
   const int m = op.products > 1 ? 8 : op.layout.m, n = op.products > 1 ? 8 : op.layout.n;
   const int kk = op.products > 1 ? 4 : op.layout.k;
   for (int p = 0; p < op.products; ++p)

@@ -284,6 +284,7 @@ uint64_t block_fma(const NumericsRow& row, std::size_t n, const uint64_t* a, con
     case Method::block_fma: return float_chain(row, n, a, b, c);
     case Method::fma_chain: return fma_chain(row, n, a, b, c);
     case Method::integer: return int_chain(row, n, a, b, c, satfinite);
+    case Method::block_scaled: throw std::invalid_argument("a block-scaled row needs its scale factors");
   }
   return 0;
 }

@@ -19,4 +19,14 @@ namespace ptxfu::mma {
 uint64_t block_fma(const NumericsRow& row, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c,
                    bool satfinite = false);
 
+// mma with block scaling under a Method::block_scaled row: d = sum over
+// runs r of row.block_width products of (sum_{k in r} a[k] b[k]) *
+// scale_a[r'] * scale_b[r'] + c, where r' = r * scales * row.block_width / n
+// (the scale vector a run belongs to; `scales` of them across the n
+// products). a, b in row.in's encoding, c and the result in row.out's, the
+// scales in `type`'s. Throws std::invalid_argument for a row of another
+// method or n beyond 64.
+uint64_t block_scaled_fma(const NumericsRow& row, ScaleType type, std::size_t n, const uint64_t* a, const uint64_t* b,
+                          const uint64_t* scale_a, const uint64_t* scale_b, std::size_t scales, uint64_t c);
+
 }  // namespace ptxfu::mma

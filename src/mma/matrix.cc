@@ -91,6 +91,25 @@ std::string where_available(Family fam, Elem in, Elem out) {
   return where.empty() ? "on no target" : "on " + where;
 }
 
+// mma with block scaling: .kind::mxf4 (ue8m0, 2X) and .kind::mxf4nvf4
+// (ue8m0 2X, ue4m3 4X) on e2m1 (PTX ISA 9.1, "Block Scaling for mma.sync",
+// Table 36); .kind::mxf8f6f4 is checked but not modelled.
+Instruction parse_scaled(std::string_view name, std::string_view kind, Instruction inst) {
+  if (kind != "kind::mxf4" && kind != "kind::mxf4nvf4")
+    fail(name, "block scaling is modelled for .kind::mxf4 and .kind::mxf4nvf4 (e2m1) only");
+  if (inst.scale_vec == 0 && kind == "kind::mxf4") inst.scale_vec = 2;
+  const bool ok = kind == "kind::mxf4" ? inst.scale_vec == 2 && inst.scale == ScaleType::ue8m0
+                                       : (inst.scale_vec == 2 && inst.scale == ScaleType::ue8m0) ||
+                                             (inst.scale_vec == 4 && inst.scale == ScaleType::ue4m3);
+  if (!ok) fail(name, "no such pairing of .kind, .scale_vec and the scale type (PTX ISA Table 36)");
+  if (inst.a != Elem::e2m1 || inst.b != Elem::e2m1 || inst.shape.m != 16 || inst.shape.n != 8 || inst.shape.k != 64)
+    fail(name, "block-scaled .kind::mxf4* is m16n8k64 with e2m1 A and B");
+  inst.row = find_block_scaled_row(inst.sm, inst.a, inst.d);
+  if (inst.row == nullptr || inst.c != inst.d)
+    fail(name, fmt::format("not available on sm_{}: block-scaled e2m1 -> f32 exists on sm_120a and sm_121a", inst.sm));
+  return inst;
+}
+
 }  // namespace
 
 Instruction parse_instruction(std::string_view name, std::string_view target) {
@@ -98,7 +117,8 @@ Instruction parse_instruction(std::string_view name, std::string_view target) {
   inst.sm = parse_target(target);
   const std::vector<std::string_view> parts = split_dots(name);
   inst.family = parse_family(name, parts);
-  bool have_shape = false;
+  bool have_shape = false, scaled = false, have_stype = false;
+  std::string_view kind;
   std::vector<Elem> types;
   for (std::string_view p : parts) {
     Elem e;
@@ -109,9 +129,21 @@ Instruction parse_instruction(std::string_view name, std::string_view target) {
       inst.satfinite = true;
     else if (parse_elem(p, &e))
       types.push_back(e);
+    else if (p.substr(0, 6) == "kind::")
+      kind = p;
+    else if (p == "block_scale")
+      scaled = true;
+    else if (p.size() == 13 && p.substr(0, 11) == "scale_vec::")
+      inst.scale_vec = p[11] - '0';
+    else if (parse_scale_type(p, &inst.scale))
+      have_stype = true;
   }
   if (!have_shape) fail(name, "no shape (mMnNkK)");
   assign_types(name, inst.family, types, &inst);
+  if (scaled || have_stype || kind.substr(0, 8) == "kind::mx") {
+    if (!scaled || !have_stype) fail(name, "a block-scaled mma needs .block_scale and a scale type (.ue8m0, .ue4m3)");
+    return parse_scaled(name, kind, inst);
+  }
   if (inst.a != inst.b) fail(name, "A and B of different types are not modelled");
   if (inst.satfinite && !is_integer(inst.a)) fail(name, ".satfinite is for integer types here");
   inst.row = find_row(inst.sm, inst.family, inst.a, inst.d);
@@ -146,8 +178,21 @@ void check_size(const char* what, std::size_t got, std::size_t want) {
 
 }  // namespace
 
+void mma_scaled_cols(const Instruction& inst, const uint64_t* a, const uint64_t* b_cols, const uint64_t* c,
+                     const uint64_t* scale_a, const uint64_t* scale_b, uint64_t* d) {
+  const int m = inst.shape.m, n = inst.shape.n, k = inst.shape.k, v = inst.scale_vec;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j)
+      d[i * n + j] = block_scaled_fma(*inst.row, inst.scale, std::size_t(k), a + i * k, b_cols + j * k, scale_a + i * v,
+                                      scale_b + j * v, std::size_t(v), c[i * n + j]);
+}
+
 void matmul_cols(const Instruction& inst, int m, int n, int k, const uint64_t* a, const uint64_t* b_cols,
                  const uint64_t* c, uint64_t* d) {
+  if (inst.scale_vec > 0)
+    throw std::invalid_argument(
+        "a block-scaled mma needs its scale factors: it runs in the kernel model (ptxfu sim); the matrix APIs take "
+        "none yet");
   const std::size_t kk = k, step = inst.shape.k;
   const bool truncate = inst.row->truncate_inputs;
   uint64_t ta[kMaxStep], tb[kMaxStep];  // one block's operands, tf32 registers truncated

@@ -22,6 +22,11 @@ struct Instruction {
   bool satfinite;  // integers: clamp to the s32 range instead of wrapping
   int sm;
   const NumericsRow* row;
+  // mma with block scaling (.kind::mxf4 / .kind::mxf4nvf4 .block_scale):
+  // the scale vectors per row of A and column of B (.scale_vec::2X: 2, 4X:
+  // 4), 0 without block scaling; the scale factors' type.
+  int scale_vec = 0;
+  ScaleType scale = ScaleType::ue8m0;
 };
 
 // Parses an instruction name as PTX spells it, for a target "sm_NN" (a
@@ -31,6 +36,8 @@ struct Instruction {
 //   wmma.mma.sync.aligned.row.col.m16n16k16.f32.f16           (f16: d.c)
 //   wmma.mma.sync.aligned.row.col.m16n16k8.f32.tf32.tf32.f32
 //   wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16      (d.a.b, c = d)
+//   mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3
+//                                                             (d.a.b.c.stype)
 // Throws std::invalid_argument, saying why, for a malformed name, a target
 // that is not sm_NN, A and B of different types or sparse mma.sp (neither
 // modelled: no measurement), or an instruction the target does not have.
@@ -60,5 +67,13 @@ std::vector<uint64_t> matmul(const Instruction& inst, int m, int n, int k, const
 // check: K a positive multiple of the instruction's k.
 void matmul_cols(const Instruction& inst, int m, int n, int k, const uint64_t* a, const uint64_t* b_cols,
                  const uint64_t* c, uint64_t* d);
+
+// One block-scaled instruction (inst.scale_vec > 0) on the caller's buffers:
+// A row-major M x K, B by columns, C and D row-major M x N (d may be c);
+// scale_a (M x V) holds row i's V scale factors at scale_a[i * V + v],
+// scale_b (N x V) column j's at scale_b[j * V + v] (V = inst.scale_vec),
+// each covering K / V consecutive k. K is the instruction's.
+void mma_scaled_cols(const Instruction& inst, const uint64_t* a, const uint64_t* b_cols, const uint64_t* c,
+                     const uint64_t* scale_a, const uint64_t* scale_b, uint64_t* d);
 
 }  // namespace ptxfu::mma

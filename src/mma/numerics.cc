@@ -197,6 +197,22 @@ constexpr NumericsRow kRows[] = {
 };
 // clang-format on
 
+// mma with block scaling (sm_120a/sm_121a, .kind::mxf4 and .kind::mxf4nvf4):
+// four exact sums of 16 e2m1 products, each scaled, fused with c at 35 bits,
+// the f32 result truncated.
+constexpr NumericsRow block_scaled(uint16_t first, uint16_t last, Elem in, Elem out, int run, int kept,
+                                   std::string_view source) {
+  NumericsRow r = block(first, last, kMma, in, out, run, kept, kNoTruncation, Rounding::rz, source);
+  r.method = Method::block_scaled;
+  return r;
+}
+constexpr NumericsRow kScaledRows[] = {
+    block_scaled(120, 121, Elem::e2m1, Elem::f32, 16, 35,
+                 "MMA-Sim arXiv:2511.10909 (RTX Blackwell mma kind::mxf4*: runs of 16 products summed exactly, "
+                 "each times its scales, fused with c at 35 fraction bits, RZ to f32). choice: not measured here; "
+                 "ue4m3's sign bit ignored, a NaN scale or c gives the canonical NaN, c = +-inf passes through"),
+};
+
 // The engine sums a block exactly in 64 bits: the addends are below
 // 2^(kept + 2) (products' significands lie in [0, 4)) and a block has at
 // most width + 1 of them; the rows' carry bits must cover that sum.
@@ -257,6 +273,18 @@ const NumericsRow* find_row(int sm, Family family, Elem in, Elem out) {
 }
 
 RowTable numerics_rows() { return {kRows, std::size(kRows)}; }
+
+const NumericsRow* find_block_scaled_row(int sm, Elem in, Elem out) {
+  for (const NumericsRow& r : kScaledRows)
+    if (sm >= r.sm_first && sm <= r.sm_last && r.in == in && r.out == out) return &r;
+  return nullptr;
+}
+
+bool parse_scale_type(std::string_view name, ScaleType* out) {
+  if (name == "ue8m0") return *out = ScaleType::ue8m0, true;
+  if (name == "ue4m3") return *out = ScaleType::ue4m3, true;
+  return false;
+}
 
 int min_carry_bits(int width) { return exact_carry_bits(width); }
 

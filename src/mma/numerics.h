@@ -41,7 +41,18 @@ enum class Method : uint8_t {
   block_fma,  // the aligned, truncated block sum above
   fma_chain,  // f64: a chain of IEEE fmas (RNE) in ascending k, starting from c
   integer,    // exact products and sum, wrapping modulo 2^32 (or clamped with .satfinite)
+  // mma with block scaling (.kind::mxf4, .kind::mxf4nvf4): runs of
+  // block_width products summed exactly, each run times its two scale
+  // factors and aligned at the sum of the scales' exponents; those terms and
+  // c aligned to the largest exponent, truncated to kept_bits below it,
+  // summed exactly and rounded once (block_scaled_fma, block_fma.h).
+  block_scaled,
 };
+
+// The scale factor types of mma with block scaling: ue8m0 (2^(E-127), 0xff
+// NaN) and ue4m3 (an e4m3 without its sign bit, 0x7f NaN).
+enum class ScaleType : uint8_t { ue8m0, ue4m3 };
+bool parse_scale_type(std::string_view name, ScaleType* out);
 
 // How c enters.
 enum class CAlign : uint8_t {
@@ -102,7 +113,12 @@ struct NumericsRow {
 // instruction.
 const NumericsRow* find_row(int sm, Family family, Elem in, Elem out);
 
-// All rows (tests walk them).
+// The block-scaled row (Method::block_scaled) for A/B `in` and D `out` on
+// `sm`, or nullptr. They are apart from find_row's: block_fma() cannot run
+// them (they need the scale factors).
+const NumericsRow* find_block_scaled_row(int sm, Elem in, Elem out);
+
+// All rows (tests walk them); the block-scaled rows are not among them.
 struct RowTable {
   const NumericsRow* rows;
   std::size_t size;

@@ -379,7 +379,8 @@ TEST(CorpusPtxas, IllegalVariantsAgreeLineByLine) {
     ASSERT_TRUE(caps) << fi.name << ": " << err;
     const std::vector<size_t> sample = choose_sample(fi);
     const unsigned seed = static_cast<unsigned>(fidx);
-    const std::string own_arch = fmt::format("compute_{}", sm);
+    std::string own_arch = fmt::format("compute_{}", sm);
+    if (target.back() == 'a' || target.back() == 'f') own_arch += target.back();  // sm_120a: compute_120a
 
     std::vector<Copy> copies;
     for (const Header& h : kOlderHeaders) {

@@ -4,6 +4,9 @@
 // of D, the numerics row of the architecture that runs it (mma::find_row)
 // applied in the kernel's k order, one block-FMA step (mma::block_fma) per
 // instruction's k: 16 from sm_80 on, 8 (two m16n8k8) before.
+#include <algorithm>
+#include <cfenv>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -427,6 +430,143 @@ TEST(MmaTile, TheKernelModelAndTheApiGiveTheSameBits) {
                                  << ")";
   }
 }
+
+}  // namespace
+}  // namespace ptxfu::kernel::testing
+
+namespace ptxfu::kernel::testing {
+namespace {
+
+// ---- the corpus's block-scaled fp4 GEMM (tb/corpus/src/fp4_mma_gemm.cu:
+// mma.sync m16n8k64 .kind::mxf4nvf4 with ue4m3 scales and .kind::mxf4 with
+// ue8m0 scales, compiled for sm_120a), against a host reference written
+// apart from the engine: the rule of MMA-Sim (arXiv:2511.10909) in double
+// arithmetic, each mma's four runs of 16 products summed exactly, scaled,
+// aligned with c at 35 bits below the largest exponent (a run's is its
+// scales' exponent sum), truncated, summed, and the sum rounded to f32 by
+// the host's own conversion in round-towards-zero mode; the mma chained over
+// K in ascending k as the kernel does.
+
+double e2m1_value(unsigned nibble) {
+  static const double magnitude[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
+  return (nibble & 8 ? -1 : 1) * magnitude[nibble & 7];
+}
+
+// A scale factor's value and its exponent (subnormal ue4m3 at -6); false
+// for a zero scale.
+bool scale_value(bool ue4m3, unsigned bits, double* value, int* exp) {
+  if (!ue4m3) return *value = std::ldexp(1.0, int(bits) - 127), *exp = int(bits) - 127, true;
+  const int field = (bits >> 3) & 15, mant = bits & 7;
+  *exp = (field ? field : 1) - 7;
+  *value = std::ldexp(field ? 8 + mant : mant, *exp - 3);
+  return *value != 0;
+}
+
+float rz_float(double x) {
+  const int old = std::fegetround();
+  std::fesetround(FE_TOWARDZERO);
+  volatile double in = x;
+  volatile float out = static_cast<float>(in);
+  std::fesetround(old);
+  return out;
+}
+
+// One mma's element: a and b the row's and column's 64 nibbles, sa and sb
+// their `vecs` scales.
+float scaled_mma_reference(const uint8_t* a, const uint8_t* b, const uint8_t* sa, const uint8_t* sb, int vecs,
+                           bool ue4m3, float c) {
+  double term[5];
+  int exp[5], count = 0;
+  for (int run = 0; run < 4; ++run) {
+    double p = 0;
+    for (int k = 16 * run; k < 16 * run + 16; ++k) p += e2m1_value(a[k]) * e2m1_value(b[k]);
+    const int v = run * vecs / 4;
+    double x, y;
+    int ex, ey;
+    if (!scale_value(ue4m3, sa[v], &x, &ex) || !scale_value(ue4m3, sb[v], &y, &ey)) continue;
+    term[count] = p * x * y, exp[count++] = ex + ey;
+  }
+  if (c != 0) term[count] = c, exp[count++] = std::max(std::ilogb(c), -126);
+  if (count == 0) return 0.0f;
+  const int emax = *std::max_element(exp, exp + count);
+  double sum = 0;
+  for (int i = 0; i < count; ++i) sum += std::trunc(std::ldexp(term[i], 35 - emax));
+  return sum == 0 ? 0.0f : rz_float(std::ldexp(sum, emax - 35));
+}
+
+struct Fp4Case {
+  const char* entry;
+  bool ue4m3;
+  int per_scale;  // elements one scale covers
+  int size;
+};
+
+class Fp4MmaGemm : public ::testing::TestWithParam<Fp4Case> {};
+
+TEST_P(Fp4MmaGemm, EveryElementIsTheHostReference) {
+  const Fp4Case p = GetParam();
+  const Kernel k = load_corpus("fp4_mma_gemm", "sm_120a", p.entry);
+  const int m = 16 * p.size, n = 8 * (p.size + 1), kk = 64 * (p.size + 1), ks = kk / p.per_scale;
+  SplitMix64 r{uint64_t(p.size) * 977 + (p.ue4m3 ? 1 : 0)};
+  std::vector<uint8_t> a(size_t(m) * kk), bt(size_t(n) * kk), sfa(size_t(m) * ks), sfb(size_t(n) * ks);
+  for (auto& v : a) v = static_cast<uint8_t>(r.next() & 15);
+  for (auto& v : bt) v = static_cast<uint8_t>(r.next() & 15);
+  // Scales and c spread wide, so that terms lie far apart and the
+  // alignment truncates: ue4m3 every finite encoding (subnormals, zero),
+  // ue8m0 2^-20 .. 2^19; c of 2^-30 .. 2^30.
+  const auto scale = [&]() -> uint8_t {
+    const uint64_t x = r.next();
+    if (!p.ue4m3) return static_cast<uint8_t>(107 + x % 40);
+    return static_cast<uint8_t>(x % 127);  // 0x00 .. 0x7e: 0x7f is the NaN
+  };
+  for (auto& v : sfa) v = scale();
+  for (auto& v : sfb) v = scale();
+  std::vector<uint32_t> c(size_t(m) * n);
+  for (auto& v : c) v = bits_of(static_cast<float>(std::ldexp(r.uniform(-1, 1), static_cast<int>(r.next() % 61) - 30)));
+  const auto pack = [](const std::vector<uint8_t>& nibbles) {
+    std::vector<uint8_t> bytes(nibbles.size() / 2);
+    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(nibbles[2 * i] | nibbles[2 * i + 1] << 4);
+    return bytes;
+  };
+  Launch l;
+  l.grid = {uint32_t(n / 8), uint32_t(m / 16)};
+  l.block = {32};
+  l.args = {
+      Arg::buffer(pack(a)),     Arg::buffer(pack(bt)), Arg::buffer(sfa), Arg::buffer(sfb), Arg::buffer(bytes_of(c)),
+      Arg::zeros(c.size() * 4), Arg::s32(m),           Arg::s32(n),      Arg::s32(kk)};
+#ifdef PTXFU_KERNELS_ON_MODEL
+  const char* config = std::getenv("PTXFU_TEST_CONFIG");
+  const int sm = std::atoi((config ? config : "sm_90") + 3);
+  if (!mma::find_block_scaled_row(sm, mma::Elem::e2m1, mma::Elem::f32)) {  // no such tensor core: a fault
+    const ModelRun run = run_on_model(k, l, false);
+    EXPECT_FALSE(run.result.ok);
+    EXPECT_TRUE(Contains(run.result.error, "is not available on sm_" + std::to_string(sm))) << run.result.error;
+    GTEST_SKIP() << "sm_" << sm << " has no block-scaled e2m1 mma";
+  }
+#endif
+  const RunResult run = run_ok(k, l);
+  ASSERT_TRUE(run.ok) << run.error;
+  const auto got = values_of<uint32_t>(run.memory, 5);
+  ASSERT_EQ(got.size(), c.size());
+  const int vecs = 64 / p.per_scale;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      float acc;
+      std::memcpy(&acc, &c[size_t(i) * n + j], 4);
+      for (int k0 = 0; k0 < kk; k0 += 64)
+        acc = scaled_mma_reference(&a[size_t(i) * kk + k0], &bt[size_t(j) * kk + k0],
+                                   &sfa[size_t(i) * ks + k0 / p.per_scale], &sfb[size_t(j) * ks + k0 / p.per_scale],
+                                   vecs, p.ue4m3, acc);
+      ASSERT_EQ(got[size_t(i) * n + j], bits_of(acc))
+          << p.entry << ", " << m << "x" << n << "x" << kk << ": element (" << i << ", " << j << ")";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, Fp4MmaGemm,
+                         ::testing::Values(Fp4Case{"fp4_mma_gemm_nvf4", true, 16, 1},
+                                           Fp4Case{"fp4_mma_gemm_nvf4", true, 16, 3},
+                                           Fp4Case{"fp4_mma_gemm_mxf4", false, 32, 1},
+                                           Fp4Case{"fp4_mma_gemm_mxf4", false, 32, 2}));
 
 }  // namespace
 }  // namespace ptxfu::kernel::testing

@@ -138,5 +138,50 @@ TEST(MmaMatrix, MixedCAndIntegers) {
   EXPECT_EQ(mma(s, ia, ib, ic)[0], 0x7fffffffu);
 }
 
+// Block-scaled fp4 (kind::mxf4*): cases whose answers follow from the rule's
+// words (numerics.h, Method::block_scaled) and the formats, not from the
+// engine: exact sums, the NaN scale, an infinite c, an overflow.
+TEST(MmaMatrix, BlockScaledFp4Cases) {
+  const NumericsRow* row = find_block_scaled_row(120, Elem::e2m1, Elem::f32);
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(find_block_scaled_row(90, Elem::e2m1, Elem::f32), nullptr);
+  uint64_t one[64], six[64], zero[64] = {};
+  for (int k = 0; k < 64; ++k) one[k] = 0x2, six[k] = 0x7;  // e2m1 1.0 and 6.0
+  const uint64_t unit8[4] = {127, 127, 127, 127};           // ue8m0 2^0
+  const uint64_t unit43[4] = {0x38, 0x38, 0x38, 0x38};      // ue4m3 1.0
+  EXPECT_EQ(block_scaled_fma(*row, ScaleType::ue8m0, 64, one, one, unit8, unit8, 2, 0), 0x42800000u);  // 64
+  EXPECT_EQ(block_scaled_fma(*row, ScaleType::ue4m3, 64, one, one, unit43, unit43, 4, 0x3f800000u),
+            0x42820000u);                           // 64 + 1
+  const uint64_t half_b[4] = {126, 128, 126, 128};  // 2^-1, 2^1: the runs of 32 k weigh 1/2 and 2
+  EXPECT_EQ(block_scaled_fma(*row, ScaleType::ue8m0, 64, one, one, unit8, half_b, 2, 0), 0x42a00000u);  // 16 + 64
+  const uint64_t nan8[2] = {127, 0xff};
+  EXPECT_EQ(block_scaled_fma(*row, ScaleType::ue8m0, 64, one, one, nan8, unit8, 2, 0), 0x7fffffffu);
+  const uint64_t nan43[4] = {0x38, 0x38, 0xff, 0x38};  // the sign bit unread: 0x7f, the NaN
+  EXPECT_EQ(block_scaled_fma(*row, ScaleType::ue4m3, 64, one, one, nan43, unit43, 4, 0), 0x7fffffffu);
+  EXPECT_EQ(block_scaled_fma(*row, ScaleType::ue8m0, 64, one, one, unit8, unit8, 2, 0xff800000u), 0xff800000u);
+  EXPECT_EQ(block_scaled_fma(*row, ScaleType::ue8m0, 64, zero, one, unit8, unit8, 2, 0), 0u);  // +0
+  const uint64_t big[2] = {254, 254};  // 2^127 each: 64 * 36 * 2^254 is beyond f32
+  EXPECT_EQ(block_scaled_fma(*row, ScaleType::ue8m0, 64, six, six, big, big, 2, 0), 0x7f800000u);
+  // c = 2^-40, below the grid 35 bits under the largest exponent (2^0): truncated away
+  EXPECT_EQ(block_scaled_fma(*row, ScaleType::ue8m0, 64, one, one, unit8, unit8, 2, 0x2b800000u), 0x42800000u);
+  // the pairings of PTX ISA Table 36, and the APIs' refusal without scales
+  const Instruction nv = parse_instruction(
+      "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3", "sm_120a");
+  EXPECT_EQ(nv.scale_vec, 4);
+  EXPECT_EQ(
+      parse_instruction("mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.f32.e2m1.e2m1.f32.ue8m0", "sm_120a")
+          .scale_vec,
+      2);
+  for (const char* bad : {"mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.f32.e2m1.e2m1.f32.ue4m3",
+                          "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.f32.e2m1.e2m1.f32.ue8m0",
+                          "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.f32.e4m3.e4m3.f32.ue8m0"})
+    EXPECT_THROW(parse_instruction(bad, "sm_120a"), std::invalid_argument) << bad;
+  EXPECT_THROW(
+      parse_instruction("mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.f32.e2m1.e2m1.f32.ue8m0", "sm_90"),
+      std::invalid_argument);
+  std::vector<uint64_t> a(16 * 64, 2), b(64 * 8, 2), c(16 * 8, 0);
+  EXPECT_THROW(mma(nv, a, b, c), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace ptxfu::mma
