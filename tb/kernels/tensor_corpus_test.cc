@@ -430,3 +430,105 @@ TEST(MmaTile, TheKernelModelAndTheApiGiveTheSameBits) {
 
 }  // namespace
 }  // namespace ptxfu::kernel::testing
+
+namespace ptxfu::kernel::testing {
+namespace {
+
+// ---- the corpus's Hopper wgmma GEMMs (tb/corpus/src/wgmma_gemm.cu, sm_90a):
+// tiles staged in shared memory, descriptors built in the kernel, against
+// the numerics row of wgmma on the SM that runs it (mma::find_row, family
+// wgmma) applied in the kernel's k order: one block-FMA step per
+// instruction's k, ascending, from C (or from +0 where the first step's
+// scale-d is 0), A negated where the kernel's imm-scale-a is -1.
+
+struct WgmmaCase {
+  std::string entry;
+  mma::Elem in, out;
+  int tile_n, k_step, k;  // the CTA's tile width, the K of one stage, the instruction's k
+  bool has_c, neg_a;      // C an argument (else D = A B); imm-scale-a -1
+  int in_bytes, out_bytes;
+};
+
+const WgmmaCase kWgmmaCases[] = {
+    {"wgmma_gemm_f16_f32", mma::Elem::f16, mma::Elem::f32, 64, 64, 16, true, false, 2, 4},
+    {"wgmma_gemm_f16_f32_regs", mma::Elem::f16, mma::Elem::f32, 32, 16, 16, true, true, 2, 4},
+    {"wgmma_gemm_f16_f16", mma::Elem::f16, mma::Elem::f16, 16, 16, 16, false, false, 2, 2},
+    {"wgmma_gemm_tf32_f32", mma::Elem::tf32, mma::Elem::f32, 32, 8, 8, true, false, 4, 4},
+    {"wgmma_gemm_e4m3_f32", mma::Elem::e4m3, mma::Elem::f32, 32, 128, 32, true, false, 1, 4},
+};
+
+// A's element negated: its sign bit flipped.
+uint64_t negated(uint64_t v, mma::Elem e) {
+  switch (e) {
+    case mma::Elem::tf32: return v ^ 0x80000000u;
+    case mma::Elem::e4m3: return v ^ 0x80u;
+    default: return v ^ 0x8000u;
+  }
+}
+
+uint64_t wgmma_reference(const mma::NumericsRow& row, const WgmmaCase& w, int kk, const uint64_t* a_row,
+                         const std::vector<uint64_t>& b, int n, int j, uint64_t c) {
+  std::vector<uint64_t> x(size_t(w.k)), y(size_t(w.k));
+  uint64_t acc = c;
+  for (int k0 = 0; k0 < kk; k0 += w.k) {
+    for (int t = 0; t < w.k; ++t) {
+      x[size_t(t)] = w.neg_a ? negated(a_row[k0 + t], w.in) : a_row[k0 + t];
+      y[size_t(t)] = b[size_t(k0 + t) * n + j];
+      if (row.truncate_inputs) x[size_t(t)] >>= 13, y[size_t(t)] >>= 13;  // tf32: the f32 register's top 19 bits
+    }
+    acc = mma::block_fma(row, size_t(w.k), x.data(), y.data(), acc);
+  }
+  return acc;
+}
+
+class WgmmaGemm : public ::testing::TestWithParam<std::tuple<int, int>> {};
+
+TEST_P(WgmmaGemm, EveryElementIsTheRowAppliedInTheKernelsKOrder) {
+  const auto& [which, size] = GetParam();
+  const WgmmaCase& w = kWgmmaCases[which];
+  const Kernel k = load_corpus("wgmma_gemm", "sm_90a", w.entry);
+  const int m = 64 * size, n = w.tile_n * (size + 1), kk = w.k_step * (3 - size);
+  SplitMix64 r{uint64_t(which * 17 + size)};
+  std::vector<uint64_t> a(size_t(m) * kk), b(size_t(kk) * n), c(size_t(m) * n);
+  for (auto& v : a) v = w.in == mma::Elem::e4m3 ? random_e4m3(r) : random_input(r, w.in);
+  for (auto& v : b) v = w.in == mma::Elem::e4m3 ? random_e4m3(r) : random_input(r, w.in);
+  for (auto& v : c) v = w.has_c ? random_acc(r, w.out) : 0;
+  Launch l;
+  l.grid = {uint32_t(n / w.tile_n), uint32_t(m / 64)};
+  l.block = {128};
+  l.args = {Arg::buffer(pack_bytes(a, w.in_bytes)), Arg::buffer(pack_bytes(b, w.in_bytes))};
+  if (w.has_c) l.args.push_back(Arg::buffer(pack_bytes(c, w.out_bytes)));
+  l.args.push_back(Arg::zeros(c.size() * size_t(w.out_bytes)));
+  for (int v : {m, n, kk}) l.args.push_back(Arg::s32(v));
+  const unsigned d_arg = w.has_c ? 3 : 2;
+  int sm = 90;
+#ifdef PTXFU_KERNELS_ON_MODEL
+  const char* config = std::getenv("PTXFU_TEST_CONFIG");
+  sm = std::atoi((config ? config : "sm_90") + 3);
+#endif
+  const mma::NumericsRow* row = mma::find_row(sm, mma::Family::wgmma, w.in, w.out);
+  if (!row) {  // the SM that runs it (the model's config) has no wgmma: a fault
+#ifdef PTXFU_KERNELS_ON_MODEL
+    const ModelRun run = run_on_model(k, l, false);
+    EXPECT_FALSE(run.result.ok);
+    EXPECT_TRUE(Contains(run.result.error, "is not available on sm_" + std::to_string(sm))) << run.result.error;
+#endif
+    GTEST_SKIP() << "sm_" << sm << " has no wgmma";
+  }
+  const RunResult run = run_ok(k, l);
+  ASSERT_TRUE(run.ok) << run.error;
+  const std::vector<uint8_t>& got = run.memory.arg_buffer(d_arg)->bytes;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      const uint64_t want = wgmma_reference(*row, w, kk, &a[size_t(i) * kk], b, n, j, c[size_t(i) * n + j]);
+      uint64_t d = 0;
+      std::memcpy(&d, &got[(size_t(i) * n + j) * size_t(w.out_bytes)], size_t(w.out_bytes));
+      ASSERT_EQ(d, want) << w.entry << " on sm_" << sm << ", " << m << "x" << n << "x" << kk << ": element (" << i
+                         << ", " << j << ")";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, WgmmaGemm, ::testing::Combine(::testing::Range(0, 5), ::testing::Values(1, 2)));
+
+}  // namespace
+}  // namespace ptxfu::kernel::testing

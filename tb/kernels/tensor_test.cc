@@ -548,3 +548,170 @@ TEST(TensorLdmatrix, OnlyTheThreadsWhoseRowsTheCountUsesGiveAddresses) {
 
 }  // namespace
 }  // namespace ptxfu::kernel::testing
+
+namespace ptxfu::kernel::testing {
+namespace {
+
+// ---- wgmma.mma_async m64n8k16 f32.f16.f16 on one warpgroup: shared memory
+// filled from a global image the test lays out, the descriptors kernel
+// arguments, each thread's four accumulators dumped as they lie. Oracles
+// written apart from src/kernel: the canonical layouts of the shared-memory
+// matrices (core matrices of 8 rows of 16 bytes; the 128-byte swizzle XORs
+// the 16-byte chunk with the row within its 1024-byte atom), the
+// accumulator fragment as the PTX ISA states it (warp w, rows 16w + g and
+// 16w + g + 8, columns 2t and 2t + 1), and small integers whose products
+// and sums are exact in f32 (the host's integer arithmetic).
+
+constexpr unsigned kImageBytes = 12288;  // A at 0 (up to 8 KiB), B at 8192
+
+std::string wgmma_kernel(int trans_a, int trans_b, unsigned block_threads = 128) {
+  return fmt::format(
+      ".version 8.0\n.target sm_90a\n.address_size 64\n"
+      ".visible .entry wg(.param .u64 image, .param .u64 out, .param .u64 da, .param .u64 db)\n{{\n"
+      "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<10>;\n  .reg .f32 %f<5>;\n"
+      "  .shared .align 1024 .b8 s[{0}];\n"
+      "  ld.param.u64 %rd1, [image];\n  ld.param.u64 %rd2, [out];\n"
+      "  ld.param.u64 %rd3, [da];\n  ld.param.u64 %rd4, [db];\n"
+      "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, 0;\n"
+      "$copy:\n"
+      "  mad.lo.u32 %r3, %r2, {1}, %r1;\n  shl.b32 %r3, %r3, 2;\n"
+      "  cvt.u64.u32 %rd5, %r3;\n  add.u64 %rd6, %rd1, %rd5;\n  ld.global.u32 %r4, [%rd6];\n"
+      "  mov.u32 %r5, s;\n  add.u32 %r5, %r5, %r3;\n  st.shared.u32 [%r5], %r4;\n"
+      "  add.u32 %r2, %r2, 1;\n  setp.lt.u32 %p1, %r2, {2};\n  @%p1 bra $copy;\n"
+      "  bar.sync 0;\n"
+      "  mov.f32 %f1, 0f00000000;\n  mov.f32 %f2, 0f00000000;\n  mov.f32 %f3, 0f00000000;\n"
+      "  mov.f32 %f4, 0f00000000;\n  setp.ne.u32 %p1, %r1, 4096;\n"
+      "  wgmma.fence.sync.aligned;\n"
+      "  wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {{%f1, %f2, %f3, %f4}}, %rd3, %rd4, %p1, 1, 1, {3}, "
+      "{4};\n"
+      "  wgmma.commit_group.sync.aligned;\n  wgmma.wait_group.sync.aligned 0;\n"
+      "  mul.wide.u32 %rd7, %r1, 16;\n  add.u64 %rd8, %rd2, %rd7;\n"
+      "  st.global.v4.f32 [%rd8], {{%f1, %f2, %f3, %f4}};\n  ret;\n}}\n",
+      kImageBytes, block_threads, kImageBytes / (block_threads * 4), trans_a, trans_b);
+}
+
+struct Placement {
+  unsigned lbo, sbo;
+  bool swizzle;
+};
+
+// Byte offset of (mn, k) of a 2-byte matrix at a 1024-byte-aligned base.
+unsigned layout_offset(const Placement& p, bool k_major, unsigned mn, unsigned k) {
+  const unsigned row = k_major ? mn : k, byte = k_major ? 2 * k : 2 * mn;  // a core-matrix row and the byte along it
+  if (!p.swizzle)
+    return k_major ? (mn / 8) * p.sbo + (byte / 16) * p.lbo + (mn % 8) * 16 + byte % 16
+                   : (byte / 16) * p.sbo + (k / 8) * p.lbo + (k % 8) * 16 + byte % 16;
+  const unsigned atom_row = row % 8, chunk = (byte % 128) / 16 ^ atom_row;
+  const unsigned atom = k_major ? (mn / 8) * p.sbo : (byte / 128) * p.lbo + (k / 8) * p.sbo;
+  return atom + atom_row * 128 + chunk * 16 + byte % 16;
+}
+
+uint64_t descriptor(unsigned start, const Placement& p) {
+  return uint64_t{start >> 4} | uint64_t{p.lbo >> 4} << 16 | uint64_t{p.sbo >> 4} << 32 |
+         (p.swizzle ? uint64_t{1} << 62 : 0);
+}
+
+uint16_t f16_of_int(int v) {  // |v| < 2048: exact
+  if (v == 0) return 0;
+  const unsigned m = static_cast<unsigned>(v < 0 ? -v : v);
+  int e = 31 - __builtin_clz(m);
+  return static_cast<uint16_t>((v < 0 ? 0x8000 : 0) | (e + 15) << 10 | ((m << (10 - e)) & 0x3ff));
+}
+
+TEST(TensorWgmma, EveryDescriptorLayoutAndTransposeGivesTheHostProduct) {
+  const Placement none{128, 256, false}, sw{2048, 1024, true};
+  for (bool swizzle : {false, true})
+    for (int ta = 0; ta < 2; ++ta)
+      for (int tb = 0; tb < 2; ++tb) {
+        const Placement& p = swizzle ? sw : none;
+        SplitMix64 r{uint64_t(ta * 2 + tb + (swizzle ? 4 : 0))};
+        int a[64][16], b[16][8];
+        std::vector<uint8_t> image(kImageBytes);
+        for (unsigned m = 0; m < 64; ++m)
+          for (unsigned k = 0; k < 16; ++k) {
+            a[m][k] = int(r.next() % 15) - 7;
+            const uint16_t h = f16_of_int(a[m][k]);
+            std::memcpy(&image[layout_offset(p, ta == 0, m, k)], &h, 2);
+          }
+        for (unsigned k = 0; k < 16; ++k)
+          for (unsigned n = 0; n < 8; ++n) {
+            b[k][n] = int(r.next() % 15) - 7;
+            const uint16_t h = f16_of_int(b[k][n]);
+            std::memcpy(&image[8192 + layout_offset(p, tb == 0, n, k)], &h, 2);
+          }
+        Launch l;
+        l.block = {128};
+        l.args = {Arg::buffer(image), Arg::zeros(128 * 16), Arg::u64(descriptor(0, p)), Arg::u64(descriptor(8192, p))};
+        const RunResult run = run_ok(load_kernel(wgmma_kernel(ta, tb), "wg.ptx"), l);
+        ASSERT_TRUE(run.ok) << run.error;
+        const auto got = values_of<float>(run.memory, 1);
+        for (unsigned tid = 0; tid < 128; ++tid)
+          for (unsigned i = 0; i < 4; ++i) {
+            const unsigned lane = tid % 32, row = 16 * (tid / 32) + lane / 4 + 8 * (i / 2),
+                           col = 2 * (lane % 4) + i % 2;
+            int want = 0;
+            for (unsigned k = 0; k < 16; ++k) want += a[row][k] * b[k][col];
+            ASSERT_EQ(got[tid * 4 + i], float(want)) << (swizzle ? "128B swizzle" : "no swizzle") << " trans-a " << ta
+                                                     << " trans-b " << tb << ": D(" << row << ", " << col << ")";
+          }
+      }
+}
+
+// Bad use, in compute-sanitizer's words where it has some, with the PTX line.
+RunResult run_wgmma(uint64_t da, uint64_t db, unsigned threads = 128) {
+  Launch l;
+  l.block = {threads};
+  l.args = {Arg::zeros(kImageBytes), Arg::zeros(threads * 16), Arg::u64(da), Arg::u64(db)};
+  return run_functional(load_kernel(wgmma_kernel(0, 0, threads), "wg.ptx"), l);
+}
+
+TEST(TensorWgmmaErrors, AWarpgroupOfFewerThanFourWarpsIsADivergentWarpgroup) {
+  const RunResult r = run_wgmma(descriptor(0, {128, 256, false}), descriptor(8192, {128, 256, false}), 64);
+  ASSERT_FALSE(r.ok);
+  EXPECT_TRUE(Contains(r.error,
+                       "wg.ptx:35:3: error: Barrier error detected. Divergent thread(s) in warpgroup: "
+                       "'wgmma.fence.sync.aligned' is executed by a whole warpgroup, warps 0 to 3 of the "
+                       "block, but in block (0,0,0) warp 2 does not exist (the block has 2 warps)"))
+      << r.error;
+}
+
+TEST(TensorWgmmaErrors, ASwizzledMatrixOutsideItsAtomsFirstRowIsMisaligned) {
+  const Placement sw{16, 1024, true};
+  const RunResult r = run_wgmma(descriptor(512, sw), descriptor(8192, sw));
+  ASSERT_FALSE(r.ok);
+  EXPECT_TRUE(Contains(r.error,
+                       "wg.ptx:36:3: error: Misaligned Shared Address: the descriptor of A (start 0x200, "
+                       "LBO 16, SBO 1024, layout 128B swizzle)"))
+      << r.error;
+}
+
+TEST(TensorWgmmaErrors, TheSwizzlesTheExecutorDoesNotTakeAreRefusedByName) {
+  const RunResult r = run_wgmma(descriptor(0, {128, 256, false}), descriptor(8192, {128, 256, false}) | 2ull << 62);
+  ASSERT_FALSE(r.ok);
+  EXPECT_TRUE(Contains(r.error, "the 64-byte swizzle is not supported by the kernel executor")) << r.error;
+}
+
+TEST(TensorWgmmaErrors, AMatrixBeyondSharedMemoryIsAnInvalidSharedRead) {
+  const RunResult r = run_wgmma(descriptor(0, {128, 256, false}), descriptor(12288 - 64, {128, 256, false}));
+  ASSERT_FALSE(r.ok);
+  EXPECT_TRUE(Contains(r.error, "error: Invalid __shared__ read of size 2 bytes at 0x3040 through the descriptor of B"))
+      << r.error;
+  EXPECT_TRUE(Contains(r.error, "address is out of bounds: the CTA has 12288 bytes of shared memory")) << r.error;
+}
+
+TEST(TensorWgmmaErrors, WgmmaOnATargetWithoutItIsRefusedAtLoadInPtxassWords) {
+  std::string text = wgmma_kernel(0, 0);
+  text.replace(text.find("sm_90a"), 6, "sm_90");
+  try {
+    load_kernel(text, "wg.ptx");
+    FAIL() << "loaded";
+  } catch (const KernelError& e) {
+    EXPECT_TRUE(Contains(e.what(),
+                         "wg.ptx:36:3: error: Instruction 'wgmma.mma_async with floating point types' not "
+                         "supported on .target 'sm_90'"))
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ptxfu::kernel::testing
