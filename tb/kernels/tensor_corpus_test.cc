@@ -530,5 +530,52 @@ TEST_P(WgmmaGemm, EveryElementIsTheRowAppliedInTheKernelsKOrder) {
 
 INSTANTIATE_TEST_SUITE_P(Corpus, WgmmaGemm, ::testing::Combine(::testing::Range(0, 5), ::testing::Values(1, 2)));
 
+#ifdef PTXFU_KERNELS_ON_MODEL
+// `count` wgmma m64n8k16 f16->f32 on one warpgroup, each accumulating into
+// the previous one's D (a dependent chain) or each into its own, then
+// commit_group and wait_group 0.
+std::string wgmma_chain(int count, bool dependent) {
+  std::string s =
+      ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry chain()\n{\n  .reg .b64 %rd<3>;\n"
+      "  .reg .f32 %f<200>;\n  .shared .align 1024 .b8 s[2048];\n"
+      "  mov.u64 %rd1, 68720001024;\n  mov.u64 %rd2, 68720001088;\n  wgmma.fence.sync.aligned;\n";
+  // the descriptors: start 0 and 1024, LBO 128, SBO 256 (encoded 8 and 16; 16 << 32 | 8 << 16 | start / 16)
+  for (int i = 0; i < count; ++i) {
+    const int d = dependent ? 0 : 4 * i;
+    s += fmt::format(
+        "  wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {{%f{}, %f{}, %f{}, %f{}}}, %rd1, %rd2, 1, 1, 1, 0, "
+        "0;\n",
+        d, d + 1, d + 2, d + 3);
+  }
+  return s + "  wgmma.commit_group.sync.aligned;\n  wgmma.wait_group.sync.aligned 0;\n  ret;\n}\n";
+}
+
+// The tensor unit's timing for wgmma as the sm_90 config's YAML gives it,
+// read here apart from the model: each warp's 16 x N x K share holds its
+// sub-partition's unit max(units.tensor.interval, ceil(16 N K / rate)) cycles;
+// a wgmma that reads the previous one's accumulators waits max(latency,
+// that) cycles.
+TEST(WgmmaTiming, ChainsTakeTheConfigsLatencyAndIndependentWgmmasItsRate) {
+  const std::string text = read_file(std::string(PTXFU_SOURCE_DIR) + "/configs/sm_90.yaml");
+  const YAML::Node y = YAML::Load(text);
+  const double rate = y["tensor"]["rates"]["f16.f32"].as<double>();
+  const uint64_t occupancy =
+      std::max(y["units"]["tensor"]["interval"].as<uint64_t>(), uint64_t(std::ceil(16.0 * 8 * 16 / rate)));
+  const uint64_t latency = std::max<uint64_t>(y["tensor"]["latency"].as<uint64_t>(), occupancy);
+  uint64_t cycles[2][2];
+  for (int dep = 0; dep < 2; ++dep)
+    for (int n = 0; n < 2; ++n) {
+      const Kernel k = load_kernel(wgmma_chain(16 * (n + 1), dep == 1), "chain.ptx");
+      Launch l;
+      l.block = {128};
+      const ModelRun run = run_on_model(k, l, false, 0, text);
+      ASSERT_TRUE(run.result.ok) << run.result.error;
+      cycles[dep][n] = run.cycles;
+    }
+  EXPECT_EQ(cycles[1][1] - cycles[1][0], 16 * latency) << "16 more dependent wgmma";
+  EXPECT_EQ(cycles[0][1] - cycles[0][0], 16 * occupancy) << "16 more independent wgmma";
+}
+#endif
+
 }  // namespace
 }  // namespace ptxfu::kernel::testing
