@@ -403,6 +403,7 @@ class Warp {
   uint32_t carry = 0;           // the carry flag, one bit per lane
   int barrier = -1;             // the barrier the warp waits at; -1 when running
   uint64_t steps = 0;           // warp-instructions executed
+  uint64_t wgmmas = 0;          // wgmma.mma_async executed (a warpgroup's warps execute as many)
 
   bool done() const { return stack.empty(); }
   bool waiting() const { return barrier >= 0; }

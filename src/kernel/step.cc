@@ -742,14 +742,18 @@ class Exec {
     if (exec == 0) return;
     matrix_lanes(in, exec);
     const uint32_t first = w_.index / 4 * 4;
+    if (in.kind == Kind::wgmma) ++w_.wgmmas;
+    // A warp that exited before executing as many wgmmas as this one left
+    // it alone (warps may run ahead of each other here; on the GPU the
+    // warpgroup's wgmma waits for all four).
     for (uint32_t i = first; i < first + 4; ++i)
-      if (i >= cta_.warps.size() || cta_.warps[i].done())
+      if (i >= cta_.warps.size() || (cta_.warps[i].done() && cta_.warps[i].wgmmas < w_.wgmmas))
         throw Fault{fmt::format(
             "{}: error: Barrier error detected. Divergent thread(s) in warpgroup: '{}' is executed by a whole "
             "warpgroup, warps {} to {} of the block, but in block ({},{},{}) warp {} {}",
             k_.where(in), in.mnemonic, first, first + 3, cta_.ctaid.x, cta_.ctaid.y, cta_.ctaid.z, i,
             i >= cta_.warps.size() ? fmt::format("does not exist (the block has {} warps)", cta_.warps.size())
-                                   : std::string("has exited"))};
+                                   : fmt::format("has exited after {} of them", cta_.warps[i].wgmmas))};
     if (in.kind == Kind::wgmma_sync) return;
     const bool scale_d = read(in.src[2], 0) != 0;
     const std::string e = tensor::execute_wgmma(k_, in, cta_.arch_sm, w_.index % 4, scale_d, cta_.shared.data(),
