@@ -1,5 +1,6 @@
 // The warp-wide matrix instructions of the kernel executor (mma.sync,
-// ldmatrix, stmatrix, movmatrix). Oracles written apart from src/kernel:
+// ldmatrix, stmatrix, movmatrix) and the warpgroup's wgmma.mma_async (at the
+// end). Oracles written apart from src/kernel:
 // the fragment layouts as the PTX ISA states them shape by shape ("Matrix
 // Fragments for mma.m16n8k16" and its siblings), piecewise as there, and,
 // for the arithmetic, the engine's matrix semantics (mma::matmul on whole
