@@ -229,10 +229,12 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
     PcInfo info;
     if (in.kind == kernel::Kind::arith) {
       info.timing = timing_for(in.form);
-    } else if (in.kind == kernel::Kind::mma) {
+    } else if (in.kind == kernel::Kind::mma || in.kind == kernel::Kind::wgmma) {
+      // wgmma: each warp's 16 rows on its sub-partition's unit, at the mma rates (parameters, not measured)
       const kernel::tensor::TensorOp& op = kernel_.tensor_ops[in.tensor_op];
-      info.timing = config_.mma_timing(op.layout.m, op.layout.n, op.layout.k, kernel::tensor::multiply_adds(op),
-                                       op.inst.a, op.inst.d);
+      const bool wg = in.kind == kernel::Kind::wgmma;
+      info.timing = config_.mma_timing(wg ? 64 : op.layout.m, op.layout.n, op.layout.k,
+                                       kernel::tensor::multiply_adds(op), op.inst.a, op.inst.d);
     } else {
       info.timing = config_.units[static_cast<size_t>(unit_of_inst(in))];
     }

@@ -13,6 +13,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 archs=(75 80 86 89 90 100 120)
+# Sources that only some targets can compile, and those targets (wgmma is
+# sm_90a's alone: no other target has it, and nvcc refuses it elsewhere).
+declare -A only_archs=([wgmma_gemm]="90a")
 src_dir=tb/corpus/src
 out_dir=tb/corpus/ptx
 
@@ -60,7 +63,7 @@ generate() {
     # Before sm_89 there are no fp8 conversion instructions and cuda_fp8.h
     # emulates them with integer code. Should a toolkit stop doing that, say
     # so plainly: the arch loses its fp8 file, it must not vanish quietly.
-    case $src in *fp8*) [ "$arch" -lt 89 ] &&
+    case $src in *fp8*) [ "${arch%a}" -lt 89 ] &&
       echo "regen-corpus: (sm_$arch has no native fp8 conversions; this nvcc no longer emulates them?)" >&2 ;;
     esac
     return 1
@@ -74,7 +77,8 @@ generate() {
 
 for path in "$src_dir"/*.cu; do
   name=$(basename "$path" .cu)
-  for arch in "${archs[@]}"; do
+  read -r -a these <<< "${only_archs[$name]:-${archs[*]}}"
+  for arch in "${these[@]}"; do
     generate "src/$name.cu" "$arch" "$out_dir/$name.sm_$arch.ptx" -O3 -lineinfo
   done
 done

@@ -72,6 +72,8 @@ enum class Kind : uint8_t {
   movmatrix,   // movmatrix: a fragment transposed across the warp
   wmma_load,   // wmma.load: a matrix from memory into fragments
   wmma_store,  // wmma.store: fragments into a matrix in memory
+  wgmma,       // wgmma.mma_async: a warpgroup's matrix product, A and B from shared memory (kernel/tensor.h)
+  wgmma_sync,  // wgmma.fence, wgmma.commit_group, wgmma.wait_group
   kCount
 };
 
@@ -125,6 +127,8 @@ inline constexpr KindRow kKinds[] = {
     {Kind::movmatrix, "movmatrix", Unit::tensor, false, false, true},
     {Kind::wmma_load, "wmma_load", Unit::memory, false, true, true},
     {Kind::wmma_store, "wmma_store", Unit::memory, false, false, true},
+    {Kind::wgmma, "wgmma", Unit::tensor, false, false, true},
+    {Kind::wgmma_sync, "wgmma_sync", Unit::warp, false, false, true},
 };
 static_assert(std::size(kKinds) == static_cast<size_t>(Kind::kCount), "every Kind has its row in kKinds");
 constexpr bool kinds_in_order() {
@@ -190,7 +194,9 @@ enum class AtomOp : uint8_t { add, min, max, inc, dec, and_, or_, xor_, exch, ca
 enum class ShflMode : uint8_t { up, down, bfly, idx };
 enum class VoteMode : uint8_t { all, any, uni, ballot };
 
-inline constexpr unsigned kMaxRegsPerInst = 40;  // wmma.mma m16n16k16 f32: 32 fragment registers
+// wgmma.mma_async m64n256 with f32 accumulators: 128 fragment registers, read
+// and written, and A's four, two descriptors and scale-d.
+inline constexpr unsigned kMaxRegsPerInst = 136;
 inline constexpr uint32_t kNoPc = 0xffffffff;
 
 struct Inst {
@@ -220,7 +226,7 @@ struct Inst {
   uint32_t function = 0;                 // the function the instruction belongs to
   uint32_t first_arg = 0, num_args = 0;  // call: arguments, then return values, in Kernel::call_params
   uint32_t num_rets = 0;
-  uint32_t tensor_op = 0;  // mma/ldmatrix/stmatrix/movmatrix: its row in Kernel::tensor_ops
+  uint32_t tensor_op = 0;  // mma/ldmatrix/stmatrix/movmatrix/wgmma: its row in Kernel::tensor_ops
   // Registers read and written (frame slots), for a scoreboard.
   uint8_t num_reads = 0, num_writes = 0;
   uint32_t reads[kMaxRegsPerInst];
@@ -397,6 +403,7 @@ class Warp {
   uint32_t carry = 0;           // the carry flag, one bit per lane
   int barrier = -1;             // the barrier the warp waits at; -1 when running
   uint64_t steps = 0;           // warp-instructions executed
+  uint64_t wgmmas = 0;          // wgmma.mma_async executed (a warpgroup's warps execute as many)
 
   bool done() const { return stack.empty(); }
   bool waiting() const { return barrier >= 0; }

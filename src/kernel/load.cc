@@ -42,6 +42,7 @@ void load_entry(Kernel& k, const isa::Module& m, std::string_view entry_name) {
         }
       }
     }
+    lower.finish_wgmma(k.functions[index].begin);
     Inst end;  // where the function's paths reconverge and it returns
     end.kind = Kind::func_end;
     end.function = index;

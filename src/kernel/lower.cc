@@ -338,6 +338,8 @@ const std::vector<Lowerer::Row>& Lowerer::rows() {
       {"ldmatrix", Kind::ldmatrix, 2, 2, &Lowerer::tensor},
       {"stmatrix", Kind::stmatrix, 2, 2, &Lowerer::tensor},
       {"movmatrix", Kind::movmatrix, 2, 2, &Lowerer::tensor},
+      // wgmma.mma_async (Kind::wgmma) and wgmma.fence/commit_group/wait_group (Kind::wgmma_sync)
+      {"wgmma", Kind::wgmma, 0, 8, &Lowerer::wgmma},
   };
   // clang-format on
   return kLowerings;

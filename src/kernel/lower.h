@@ -80,7 +80,17 @@ class Lowerer {
   void scaled_mma(Inst& in, const isa::Statement& st, tensor::TensorOp& t);
   Operand fragment(Inst& in, const isa::Token& tok, int count, unsigned bits, bool is_dest);
   void wmma_memory(Inst& in, const isa::Statement& st, const Words& words, const tensor::TensorOp& t);
+  // wgmma.mma_async, wgmma.fence, wgmma.commit_group, wgmma.wait_group (kernel/tensor_lower.cc).
+  void wgmma(Inst& in, const isa::Statement& st, const Words& words);
+  int immediate(const isa::Token& tok);
 
+ public:
+  // After a function's statements (from `begin`): each wgmma.wait_group
+  // reads the accumulators of the function's wgmma.mma_async, so that a
+  // timing model holds it until they are written (as many as an Inst notes).
+  void finish_wgmma(uint32_t begin);
+
+ private:
   Kernel& k_;
   Resolver& symbols_;
 };

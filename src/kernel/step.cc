@@ -692,14 +692,18 @@ class Exec {
 
   // mma, ldmatrix, stmatrix, movmatrix (kernel/tensor.h): .aligned, so the
   // whole warp executes them at once or none of it does.
-  void matrix(const Inst& in, uint32_t exec) {
-    if (exec == 0) return;
+  void matrix_lanes(const Inst& in, uint32_t exec) {
     if (exec != ~0u)
       throw Fault{
           fmt::format("{}: error: Barrier error detected. Divergent thread(s) in warp: '{}' is .aligned, so "
                       "every thread of the warp executes it; in warp {} of block ({},{},{}) lanes 0x{:08x} "
                       "do and lanes 0x{:08x} do not",
                       k_.where(in), in.mnemonic, w_.index, cta_.ctaid.x, cta_.ctaid.y, cta_.ctaid.z, exec, ~exec)};
+  }
+
+  void matrix(const Inst& in, uint32_t exec) {
+    if (exec == 0) return;
+    matrix_lanes(in, exec);
     uint64_t* regs = &reg(0, 0);
     if (in.kind == Kind::mma) {
       const std::string e = tensor::execute_mma(k_, in, cta_.arch_sm, regs);
@@ -727,6 +731,36 @@ class Exec {
       tensor::execute_stmatrix(k_, in, rows, regs);
     else
       tensor::execute_ldmatrix(k_, in, rows, regs);
+  }
+
+  // wgmma.mma_async: each warp of the warpgroup (4 consecutive warps from a
+  // multiple of 4) computes its own 16 rows when it issues it, reading A and
+  // B from shared memory then (a kernel may not change them until its
+  // wgmma.wait_group). fence, commit_group and wait_group order nothing the
+  // executor could see: it writes the accumulators at once.
+  void wgmma(const Inst& in, uint32_t exec) {
+    if (exec == 0) return;
+    matrix_lanes(in, exec);
+    const uint32_t first = w_.index / 4 * 4;
+    if (in.kind == Kind::wgmma) ++w_.wgmmas;
+    // A warp that exited before executing as many wgmmas as this one left
+    // it alone (warps may run ahead of each other here; on the GPU the
+    // warpgroup's wgmma waits for all four).
+    for (uint32_t i = first; i < first + 4; ++i)
+      if (i >= cta_.warps.size() || (cta_.warps[i].done() && cta_.warps[i].wgmmas < w_.wgmmas))
+        throw Fault{fmt::format(
+            "{}: error: Barrier error detected. Divergent thread(s) in warpgroup: '{}' is executed by a whole "
+            "warpgroup, warps {} to {} of the block, but in block ({},{},{}) warp {} {}",
+            k_.where(in), in.mnemonic, first, first + 3, cta_.ctaid.x, cta_.ctaid.y, cta_.ctaid.z, i,
+            i >= cta_.warps.size() ? fmt::format("does not exist (the block has {} warps)", cta_.warps.size())
+                                   : fmt::format("has exited after {} of them", cta_.warps[i].wgmmas))};
+    if (in.kind == Kind::wgmma_sync) return;
+    const bool scale_d = read(in.src[2], 0) != 0;
+    const std::string e = tensor::execute_wgmma(k_, in, cta_.arch_sm, w_.index % 4, scale_d, cta_.shared.data(),
+                                                cta_.shared.size(), &reg(0, 0));
+    if (!e.empty())
+      throw Fault{fmt::format("{}: error: {} (warp {} of block ({},{},{}))", k_.where(in), e, w_.index, cta_.ctaid.x,
+                              cta_.ctaid.y, cta_.ctaid.z)};
   }
 
   void cvta(const Inst& in, uint32_t exec) {
@@ -789,6 +823,8 @@ class Exec {
       case Kind::movmatrix:
       case Kind::wmma_load:
       case Kind::wmma_store: matrix(in, exec); break;
+      case Kind::wgmma:
+      case Kind::wgmma_sync: wgmma(in, exec); break;
       case Kind::fence:
       case Kind::nop: break;  // no functional effect
       case Kind::bra:

@@ -90,6 +90,16 @@ struct TensorOp {
   // wmma.load / wmma.store: the matrix, its layout in memory, its element.
   int rows = 0, cols = 0, elements = 0, elem_bits = 16, per = 2, regs = 0, reg_bits = 32;
   bool row_major = true;
+  // wgmma.mma_async (kernel/tensor_wgmma.cc): a warpgroup's m64nNkK, each
+  // warp its 16 rows of D (layout.m 16, layout.n N, layout.k K); A from
+  // registers (a_index) or a shared-memory matrix descriptor; B from a
+  // descriptor. The immediates: imm-scale-a/b -1 negate A/B, imm-trans-a/b 1
+  // read A/B from shared memory MN-major instead of K-major.
+  bool a_desc = false, neg_a = false, neg_b = false, trans_a = false, trans_b = false;
+  // wgmma.fence, wgmma.commit_group, wgmma.wait_group N.
+  enum class Sync : uint8_t { none, fence, commit, wait };
+  Sync sync = Sync::none;
+  unsigned wait_n = 0;
 };
 
 // The rows of TensorOp built from a statement's words ("mma", "sync",
@@ -98,6 +108,9 @@ TensorOp lower_mma(const std::vector<std::string_view>& words, std::string_view 
 TensorOp lower_ldmatrix(const std::vector<std::string_view>& words, std::string_view mnemonic);
 TensorOp lower_movmatrix(const std::vector<std::string_view>& words, std::string_view mnemonic);
 TensorOp lower_wmma_memory(const std::vector<std::string_view>& words, std::string_view mnemonic);
+// wgmma.mma_async.sync.aligned.m64nNkK.D.A.B: the instruction for `target`,
+// its fragments; the immediates are the lowering's (Lowerer::wgmma).
+TensorOp lower_wgmma(const std::vector<std::string_view>& words, std::string_view mnemonic, std::string_view target);
 
 // The multiply-adds of one mma (M N K, times 4 for the quad pairs).
 inline uint64_t multiply_adds(const TensorOp& op) {
@@ -126,6 +139,15 @@ void execute_stmatrix(const Kernel& k, const Inst& in, uint8_t* const* rows, con
 using ElementAccess = std::function<uint8_t*(unsigned lane, uint64_t addr, unsigned bytes, bool write)>;
 void execute_wmma_memory(const Kernel& k, const Inst& in, const uint64_t* base, const uint64_t* stride,
                          const ElementAccess& bytes_at, uint64_t* regs);
+
+// wgmma.mma_async for warp `warp` (0 to 3) of its warpgroup: its 16 rows of
+// D = A B (+ D when scale_d), A and B read through their descriptors (the
+// descriptor registers of the warp's first lane) from the CTA's shared
+// memory `smem`. An empty string, or what went wrong (a descriptor the
+// executor does not take, an address outside shared memory, an instruction
+// the SM `sm` has not), as a fault's message.
+std::string execute_wgmma(const Kernel& k, const Inst& in, int sm, unsigned warp, bool scale_d, const uint8_t* smem,
+                          size_t smem_bytes, uint64_t* regs);
 
 }  // namespace tensor
 }  // namespace ptxfu::kernel

@@ -265,6 +265,43 @@ ScaleSlot scale_slot_b(unsigned col, unsigned v, unsigned byte_id, unsigned thre
   return {4 * col + thread_id, byte_id + v};
 }
 
+// The accumulators of wgmma: warp w of the warpgroup holds rows 16w to
+// 16w + 15 of D (PTX ISA, "Register fragments and shared memory matrix
+// layouts" of wgmma); within its rows, columns 8j to 8j + 7 hold elements 4j
+// to 4j + 3 of each lane as mma.m16n8's C holds elements 0 to 3.
+// Indices into the warp's 16 x N rows.
+std::vector<uint16_t> wgmma_d_index(const FragmentLayout& l, int n) {
+  const int e = n / 2;
+  std::vector<uint16_t> index(size_t{32} * e);
+  for (unsigned lane = 0; lane < 32; ++lane)
+    for (int i = 0; i < e; ++i) {
+      const Coord c = fragment_coord(l, Mat::c, lane, static_cast<unsigned>(i % 4));
+      index[lane * e + i] = static_cast<uint16_t>(c.row * n + c.col + 8 * (i / 4));
+    }
+  return index;
+}
+
+TensorOp lower_wgmma(const std::vector<std::string_view>& words, std::string_view mnemonic, std::string_view target) {
+  if (!has(words, "sync") || !has(words, "aligned")) fail(mnemonic, "wgmma.mma_async needs .sync.aligned");
+  TensorOp op;
+  op.inst = mma::parse_instruction(mnemonic, target);  // std::invalid_argument, saying why, if it is no instruction
+  const mma::Instruction& in = op.inst;
+  if (in.shape.m != 64 || in.shape.n % 8 != 0 || in.shape.n > 256 || in.shape.k * elem_bits(in.a) != 256)
+    fail(mnemonic, fmt::format("no wgmma.mma_async m{}n{}k{} with .{} operands in the kernel executor", in.shape.m,
+                               in.shape.n, in.shape.k, mma::elem_name(in.a)));
+  FragmentLayout& l = op.layout;
+  l.m = 16, l.n = in.shape.n, l.k = in.shape.k;  // one warp's share
+  op.a_bits = elem_bits(in.a);
+  l.per = op.a_bits >= 32 ? 1 : 32 / op.a_bits;
+  op.c_bits = op.d_bits = elem_bits(in.d);
+  FragmentLayout a = l;
+  a.n = 8;  // A's fragment is mma.m16n8kK's whatever N
+  op.a_index = flat_index(a, Mat::a, 16, 8, l.k);
+  op.c_index = op.d_index = wgmma_d_index(l, l.n);
+  op.na = fragment_elements(a, Mat::a), op.nb = 0, op.nc = l.n / 2;
+  return op;
+}
+
 FragmentRegs fragment_regs(const TensorOp& op) {
   const int reg_ab = op.a_bits == 64 ? 64 : 32;
   const auto regs = [](int elements, int bits) { return bits >= 32 ? elements : elements * bits / 32; };
@@ -405,6 +442,78 @@ void Lowerer::scaled_mma(Inst& in, const isa::Statement& st, tensor::TensorOp& t
       fail(tok, fmt::format("selector {{{}, {}}} is outside the ISA's valid values for .scale_vec::{}X (Table 37)",
                             e[0], e[1], v));
     *sel[s][0] = static_cast<uint8_t>(x[0]), *sel[s][1] = static_cast<uint8_t>(x[1]);
+  }
+}
+
+// An immediate operand of wgmma.mma_async (imm-scale 1 or -1, imm-trans 0 or 1).
+int Lowerer::immediate(const isa::Token& tok) {
+  tok_ = &tok;
+  const std::string_view v = tok.text;
+  if (v == "1") return 1;
+  if (v == "0") return 0;
+  if (v == "-1") return -1;
+  fail(tok, fmt::format("expected an immediate 1, 0 or -1, found '{}'", v));
+}
+
+// wgmma.mma_async d, a-desc|{a}, b-desc, scale-d{, imm-scale-a, imm-scale-b{, imm-trans-a}, imm-trans-b};
+// wgmma.fence; wgmma.commit_group; wgmma.wait_group N.
+void Lowerer::wgmma(Inst& in, const isa::Statement& st, const Words& words) {
+  tensor::TensorOp t;
+  const std::string_view what = words.size() > 1 ? words[1] : "";
+  if (what != "mma_async") {
+    in.kind = Kind::wgmma_sync;
+    using S = tensor::TensorOp::Sync;
+    t.sync = what == "fence" ? S::fence : what == "commit_group" ? S::commit : what == "wait_group" ? S::wait : S::none;
+    if (t.sync == S::none) fail(st.mnemonic, fmt::format("'{}' is not a wgmma instruction", st.mnemonic.text));
+    expect_operands(st, t.sync == S::wait ? 1 : 0, t.sync == S::wait ? 1 : 0);
+    if (t.sync == S::wait) {
+      tok_ = &st.operands[0];
+      uint64_t n = 0;
+      if (!isa::literal_bits(st.operands[0].text, 32, false, n)) fail(st.operands[0], "expected the group count N");
+      t.wait_n = static_cast<unsigned>(n);
+    }
+    in.tensor_op = static_cast<uint32_t>(k_.tensor_ops.size());
+    k_.tensor_ops.push_back(std::move(t));
+    return;
+  }
+  try {
+    t = tensor::lower_wgmma(words, st.mnemonic.text, fmt::format("sm_{}", k_.caps.sm));
+  } catch (const std::invalid_argument& e) {
+    fail(st.mnemonic, e.what());
+  }
+  in.kind = Kind::wgmma;
+  expect_operands(st, 4, 8);
+  const tensor::FragmentRegs r = tensor::fragment_regs(t);
+  in.dst[0] = fragment(in, st.operands[0], r.d, 32, true);
+  for (uint32_t j = 0; j < in.dst[0].count; ++j) note(in.num_reads, in.reads, k_.elements[in.dst[0].reg + j].reg);
+  t.a_desc = st.operands[1].text.find('{') == std::string_view::npos;
+  tok_ = &st.operands[1];
+  in.src[0] = t.a_desc ? source(in, st.operands[1].text, 64, false) : fragment(in, st.operands[1], r.a, 32, false);
+  tok_ = &st.operands[2];
+  in.src[1] = source(in, st.operands[2].text, 64, false);
+  tok_ = &st.operands[3];
+  in.src[2] = source(in, st.operands[3].text, 1, false);
+  in.num_dst = 1, in.num_src = 3;
+  // The immediates after scale-d: scale-a, scale-b, then trans-a (A a
+  // descriptor) and trans-b, where the type takes them (check has counted).
+  const unsigned n = st.num_operands;
+  if (n > 4) t.neg_a = immediate(st.operands[4]) < 0;
+  if (n > 5) t.neg_b = immediate(st.operands[5]) < 0;
+  if (n > 6) t.trans_b = immediate(st.operands[n - 1]) == 1;
+  if (n > 7) t.trans_a = immediate(st.operands[6]) == 1;
+  in.tensor_op = static_cast<uint32_t>(k_.tensor_ops.size());
+  k_.tensor_ops.push_back(std::move(t));
+}
+
+void Lowerer::finish_wgmma(uint32_t begin) {
+  std::vector<uint32_t> accumulators;
+  for (uint32_t pc = begin; pc < k_.insts.size(); ++pc)
+    if (k_.insts[pc].kind == Kind::wgmma)
+      accumulators.insert(accumulators.end(), k_.insts[pc].writes, k_.insts[pc].writes + k_.insts[pc].num_writes);
+  for (uint32_t pc = begin; pc < k_.insts.size(); ++pc) {
+    Inst& in = k_.insts[pc];
+    if (in.kind != Kind::wgmma_sync || k_.tensor_ops[in.tensor_op].sync != tensor::TensorOp::Sync::wait) continue;
+    for (uint32_t slot : accumulators) note(in.num_reads, in.reads, slot);
   }
 }
 

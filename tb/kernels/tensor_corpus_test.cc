@@ -568,5 +568,148 @@ INSTANTIATE_TEST_SUITE_P(Corpus, Fp4MmaGemm,
                                            Fp4Case{"fp4_mma_gemm_mxf4", false, 32, 1},
                                            Fp4Case{"fp4_mma_gemm_mxf4", false, 32, 2}));
 
+// ---- the corpus's Hopper wgmma GEMMs (tb/corpus/src/wgmma_gemm.cu, sm_90a):
+// tiles staged in shared memory, descriptors built in the kernel, against
+// the numerics row of wgmma on the SM that runs it (mma::find_row, family
+// wgmma) applied in the kernel's k order: one block-FMA step per
+// instruction's k, ascending, from C (or from +0 where the first step's
+// scale-d is 0), A negated where the kernel's imm-scale-a is -1.
+
+struct WgmmaCase {
+  std::string entry;
+  mma::Elem in, out;
+  int tile_n, k_step, k;  // the CTA's tile width, the K of one stage, the instruction's k
+  bool has_c, neg_a;      // C an argument (else D = A B); imm-scale-a -1
+  int in_bytes, out_bytes;
+};
+
+const WgmmaCase kWgmmaCases[] = {
+    {"wgmma_gemm_f16_f32", mma::Elem::f16, mma::Elem::f32, 64, 64, 16, true, false, 2, 4},
+    {"wgmma_gemm_f16_f32_regs", mma::Elem::f16, mma::Elem::f32, 32, 16, 16, true, true, 2, 4},
+    {"wgmma_gemm_f16_f16", mma::Elem::f16, mma::Elem::f16, 16, 16, 16, false, false, 2, 2},
+    {"wgmma_gemm_tf32_f32", mma::Elem::tf32, mma::Elem::f32, 32, 8, 8, true, false, 4, 4},
+    {"wgmma_gemm_e4m3_f32", mma::Elem::e4m3, mma::Elem::f32, 32, 128, 32, true, false, 1, 4},
+};
+
+// A's element negated: its sign bit flipped.
+uint64_t negated(uint64_t v, mma::Elem e) {
+  switch (e) {
+    case mma::Elem::tf32: return v ^ 0x80000000u;
+    case mma::Elem::e4m3: return v ^ 0x80u;
+    default: return v ^ 0x8000u;
+  }
+}
+
+uint64_t wgmma_reference(const mma::NumericsRow& row, const WgmmaCase& w, int kk, const uint64_t* a_row,
+                         const std::vector<uint64_t>& b, int n, int j, uint64_t c) {
+  std::vector<uint64_t> x(size_t(w.k)), y(size_t(w.k));
+  uint64_t acc = c;
+  for (int k0 = 0; k0 < kk; k0 += w.k) {
+    for (int t = 0; t < w.k; ++t) {
+      x[size_t(t)] = w.neg_a ? negated(a_row[k0 + t], w.in) : a_row[k0 + t];
+      y[size_t(t)] = b[size_t(k0 + t) * n + j];
+      if (row.truncate_inputs) x[size_t(t)] >>= 13, y[size_t(t)] >>= 13;  // tf32: the f32 register's top 19 bits
+    }
+    acc = mma::block_fma(row, size_t(w.k), x.data(), y.data(), acc);
+  }
+  return acc;
+}
+
+class WgmmaGemm : public ::testing::TestWithParam<std::tuple<int, int>> {};
+
+TEST_P(WgmmaGemm, EveryElementIsTheRowAppliedInTheKernelsKOrder) {
+  const auto& [which, size] = GetParam();
+  const WgmmaCase& w = kWgmmaCases[which];
+  const Kernel k = load_corpus("wgmma_gemm", "sm_90a", w.entry);
+  const int m = 64 * size, n = w.tile_n * (size + 1), kk = w.k_step * (3 - size);
+  SplitMix64 r{uint64_t(which * 17 + size)};
+  std::vector<uint64_t> a(size_t(m) * kk), b(size_t(kk) * n), c(size_t(m) * n);
+  for (auto& v : a) v = w.in == mma::Elem::e4m3 ? random_e4m3(r) : random_input(r, w.in);
+  for (auto& v : b) v = w.in == mma::Elem::e4m3 ? random_e4m3(r) : random_input(r, w.in);
+  for (auto& v : c) v = w.has_c ? random_acc(r, w.out) : 0;
+  Launch l;
+  l.grid = {uint32_t(n / w.tile_n), uint32_t(m / 64)};
+  l.block = {128};
+  l.args = {Arg::buffer(pack_bytes(a, w.in_bytes)), Arg::buffer(pack_bytes(b, w.in_bytes))};
+  if (w.has_c) l.args.push_back(Arg::buffer(pack_bytes(c, w.out_bytes)));
+  l.args.push_back(Arg::zeros(c.size() * size_t(w.out_bytes)));
+  for (int v : {m, n, kk}) l.args.push_back(Arg::s32(v));
+  const unsigned d_arg = w.has_c ? 3 : 2;
+  int sm = 90;
+#ifdef PTXFU_KERNELS_ON_MODEL
+  const char* config = std::getenv("PTXFU_TEST_CONFIG");
+  sm = std::atoi((config ? config : "sm_90") + 3);
+#endif
+  const mma::NumericsRow* row = mma::find_row(sm, mma::Family::wgmma, w.in, w.out);
+  if (!row) {  // the SM that runs it (the model's config) has no wgmma: a fault
+#ifdef PTXFU_KERNELS_ON_MODEL
+    const ModelRun run = run_on_model(k, l, false);
+    EXPECT_FALSE(run.result.ok);
+    EXPECT_TRUE(Contains(run.result.error, "is not available on sm_" + std::to_string(sm))) << run.result.error;
+#endif
+    GTEST_SKIP() << "sm_" << sm << " has no wgmma";
+  }
+  const RunResult run = run_ok(k, l);
+  ASSERT_TRUE(run.ok) << run.error;
+  const std::vector<uint8_t>& got = run.memory.arg_buffer(d_arg)->bytes;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      const uint64_t want = wgmma_reference(*row, w, kk, &a[size_t(i) * kk], b, n, j, c[size_t(i) * n + j]);
+      uint64_t d = 0;
+      std::memcpy(&d, &got[(size_t(i) * n + j) * size_t(w.out_bytes)], size_t(w.out_bytes));
+      ASSERT_EQ(d, want) << w.entry << " on sm_" << sm << ", " << m << "x" << n << "x" << kk << ": element (" << i
+                         << ", " << j << ")";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, WgmmaGemm, ::testing::Combine(::testing::Range(0, 5), ::testing::Values(1, 2)));
+
+#ifdef PTXFU_KERNELS_ON_MODEL
+// `count` wgmma m64n8k16 f16->f32 on one warpgroup, each accumulating into
+// the previous one's D (a dependent chain) or each into its own, then
+// commit_group and wait_group 0.
+std::string wgmma_chain(int count, bool dependent) {
+  std::string s =
+      ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry chain()\n{\n  .reg .b64 %rd<3>;\n"
+      "  .reg .f32 %f<200>;\n  .shared .align 1024 .b8 s[2048];\n"
+      "  mov.u64 %rd1, 68720001024;\n  mov.u64 %rd2, 68720001088;\n  wgmma.fence.sync.aligned;\n";
+  // the descriptors: start 0 and 1024, LBO 128, SBO 256 (encoded 8 and 16; 16 << 32 | 8 << 16 | start / 16)
+  for (int i = 0; i < count; ++i) {
+    const int d = dependent ? 0 : 4 * i;
+    s += fmt::format(
+        "  wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {{%f{}, %f{}, %f{}, %f{}}}, %rd1, %rd2, 1, 1, 1, 0, "
+        "0;\n",
+        d, d + 1, d + 2, d + 3);
+  }
+  return s + "  wgmma.commit_group.sync.aligned;\n  wgmma.wait_group.sync.aligned 0;\n  ret;\n}\n";
+}
+
+// The tensor unit's timing for wgmma as the sm_90 config's YAML gives it,
+// read here apart from the model: each warp's 16 x N x K share holds its
+// sub-partition's unit max(units.tensor.interval, ceil(16 N K / rate)) cycles;
+// a wgmma that reads the previous one's accumulators waits max(latency,
+// that) cycles.
+TEST(WgmmaTiming, ChainsTakeTheConfigsLatencyAndIndependentWgmmasItsRate) {
+  const std::string text = read_file(std::string(PTXFU_SOURCE_DIR) + "/configs/sm_90.yaml");
+  const YAML::Node y = YAML::Load(text);
+  const double rate = y["tensor"]["rates"]["f16.f32"].as<double>();
+  const uint64_t occupancy =
+      std::max(y["units"]["tensor"]["interval"].as<uint64_t>(), uint64_t(std::ceil(16.0 * 8 * 16 / rate)));
+  const uint64_t latency = std::max<uint64_t>(y["tensor"]["latency"].as<uint64_t>(), occupancy);
+  uint64_t cycles[2][2];
+  for (int dep = 0; dep < 2; ++dep)
+    for (int n = 0; n < 2; ++n) {
+      const Kernel k = load_kernel(wgmma_chain(16 * (n + 1), dep == 1), "chain.ptx");
+      Launch l;
+      l.block = {128};
+      const ModelRun run = run_on_model(k, l, false, 0, text);
+      ASSERT_TRUE(run.result.ok) << run.result.error;
+      cycles[dep][n] = run.cycles;
+    }
+  EXPECT_EQ(cycles[1][1] - cycles[1][0], 16 * latency) << "16 more dependent wgmma";
+  EXPECT_EQ(cycles[0][1] - cycles[0][0], 16 * occupancy) << "16 more independent wgmma";
+}
+#endif
+
 }  // namespace
 }  // namespace ptxfu::kernel::testing

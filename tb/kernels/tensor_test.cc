@@ -1,5 +1,6 @@
 // The warp-wide matrix instructions of the kernel executor (mma.sync,
-// ldmatrix, stmatrix, movmatrix). Oracles written apart from src/kernel:
+// ldmatrix, stmatrix, movmatrix) and the warpgroup's wgmma.mma_async (at the
+// end). Oracles written apart from src/kernel:
 // the fragment layouts as the PTX ISA states them shape by shape ("Matrix
 // Fragments for mma.m16n8k16" and its siblings), piecewise as there, and,
 // for the arithmetic, the engine's matrix semantics (mma::matmul on whole
@@ -544,6 +545,314 @@ TEST(TensorLdmatrix, OnlyTheThreadsWhoseRowsTheCountUsesGiveAddresses) {
       EXPECT_TRUE(Contains(r.error, "by thread (8,0,0) in block (0,0,0), warp 0, lane 8")) << r.error;
     }
   }
+}
+
+}  // namespace
+}  // namespace ptxfu::kernel::testing
+
+namespace ptxfu::kernel::testing {
+namespace {
+
+// ---- wgmma.mma_async m64n8k16 f32.f16.f16 on one warpgroup: shared memory
+// filled from a global image the test lays out, the descriptors kernel
+// arguments, each thread's four accumulators dumped as they lie. Oracles
+// written apart from src/kernel: the canonical layouts of the shared-memory
+// matrices (core matrices of 8 rows of 16 bytes; the 128-byte swizzle XORs
+// the 16-byte chunk with the row within its 1024-byte atom), the
+// accumulator fragment as the PTX ISA states it (warp w, rows 16w + g and
+// 16w + g + 8, columns 2t and 2t + 1), and small integers whose products
+// and sums are exact in f32 (the host's integer arithmetic).
+
+constexpr unsigned kImageBytes = 12288;  // A at 0 (up to 8 KiB), B at 8192
+
+std::string wgmma_kernel(int trans_a, int trans_b, unsigned block_threads = 128) {
+  return fmt::format(
+      ".version 8.0\n.target sm_90a\n.address_size 64\n"
+      ".visible .entry wg(.param .u64 image, .param .u64 out, .param .u64 da, .param .u64 db)\n{{\n"
+      "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<10>;\n  .reg .f32 %f<5>;\n"
+      "  .shared .align 1024 .b8 s[{0}];\n"
+      "  ld.param.u64 %rd1, [image];\n  ld.param.u64 %rd2, [out];\n"
+      "  ld.param.u64 %rd3, [da];\n  ld.param.u64 %rd4, [db];\n"
+      "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, 0;\n"
+      "$copy:\n"
+      "  mad.lo.u32 %r3, %r2, {1}, %r1;\n  shl.b32 %r3, %r3, 2;\n"
+      "  cvt.u64.u32 %rd5, %r3;\n  add.u64 %rd6, %rd1, %rd5;\n  ld.global.u32 %r4, [%rd6];\n"
+      "  mov.u32 %r5, s;\n  add.u32 %r5, %r5, %r3;\n  st.shared.u32 [%r5], %r4;\n"
+      "  add.u32 %r2, %r2, 1;\n  setp.lt.u32 %p1, %r2, {2};\n  @%p1 bra $copy;\n"
+      "  bar.sync 0;\n"
+      "  mov.f32 %f1, 0f00000000;\n  mov.f32 %f2, 0f00000000;\n  mov.f32 %f3, 0f00000000;\n"
+      "  mov.f32 %f4, 0f00000000;\n  setp.ne.u32 %p1, %r1, 4096;\n"
+      "  wgmma.fence.sync.aligned;\n"
+      "  wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {{%f1, %f2, %f3, %f4}}, %rd3, %rd4, %p1, 1, 1, {3}, "
+      "{4};\n"
+      "  wgmma.commit_group.sync.aligned;\n  wgmma.wait_group.sync.aligned 0;\n"
+      "  mul.wide.u32 %rd7, %r1, 16;\n  add.u64 %rd8, %rd2, %rd7;\n"
+      "  st.global.v4.f32 [%rd8], {{%f1, %f2, %f3, %f4}};\n  ret;\n}}\n",
+      kImageBytes, block_threads, kImageBytes / (block_threads * 4), trans_a, trans_b);
+}
+
+struct Placement {
+  unsigned lbo, sbo;
+  bool swizzle;
+};
+
+// Byte offset of (mn, k) of a 2-byte matrix at a 1024-byte-aligned base.
+unsigned layout_offset(const Placement& p, bool k_major, unsigned mn, unsigned k) {
+  const unsigned row = k_major ? mn : k, byte = k_major ? 2 * k : 2 * mn;  // a core-matrix row and the byte along it
+  if (!p.swizzle)
+    return k_major ? (mn / 8) * p.sbo + (byte / 16) * p.lbo + (mn % 8) * 16 + byte % 16
+                   : (byte / 16) * p.sbo + (k / 8) * p.lbo + (k % 8) * 16 + byte % 16;
+  const unsigned atom_row = row % 8, chunk = (byte % 128) / 16 ^ atom_row;
+  const unsigned atom = k_major ? (mn / 8) * p.sbo : (byte / 128) * p.lbo + (k / 8) * p.sbo;
+  return atom + atom_row * 128 + chunk * 16 + byte % 16;
+}
+
+uint64_t descriptor(unsigned start, const Placement& p) {
+  return uint64_t{start >> 4} | uint64_t{p.lbo >> 4} << 16 | uint64_t{p.sbo >> 4} << 32 |
+         (p.swizzle ? uint64_t{1} << 62 : 0);
+}
+
+uint16_t f16_of_int(int v) {  // |v| < 2048: exact
+  if (v == 0) return 0;
+  const unsigned m = static_cast<unsigned>(v < 0 ? -v : v);
+  int e = 31 - __builtin_clz(m);
+  return static_cast<uint16_t>((v < 0 ? 0x8000 : 0) | (e + 15) << 10 | ((m << (10 - e)) & 0x3ff));
+}
+
+TEST(TensorWgmma, EveryDescriptorLayoutAndTransposeGivesTheHostProduct) {
+  const Placement none{128, 256, false}, sw{2048, 1024, true};
+  for (bool swizzle : {false, true})
+    for (int ta = 0; ta < 2; ++ta)
+      for (int tb = 0; tb < 2; ++tb) {
+        const Placement& p = swizzle ? sw : none;
+        SplitMix64 r{uint64_t(ta * 2 + tb + (swizzle ? 4 : 0))};
+        int a[64][16], b[16][8];
+        std::vector<uint8_t> image(kImageBytes);
+        for (unsigned m = 0; m < 64; ++m)
+          for (unsigned k = 0; k < 16; ++k) {
+            a[m][k] = int(r.next() % 15) - 7;
+            const uint16_t h = f16_of_int(a[m][k]);
+            std::memcpy(&image[layout_offset(p, ta == 0, m, k)], &h, 2);
+          }
+        for (unsigned k = 0; k < 16; ++k)
+          for (unsigned n = 0; n < 8; ++n) {
+            b[k][n] = int(r.next() % 15) - 7;
+            const uint16_t h = f16_of_int(b[k][n]);
+            std::memcpy(&image[8192 + layout_offset(p, tb == 0, n, k)], &h, 2);
+          }
+        Launch l;
+        l.block = {128};
+        l.args = {Arg::buffer(image), Arg::zeros(128 * 16), Arg::u64(descriptor(0, p)), Arg::u64(descriptor(8192, p))};
+        const RunResult run = run_ok(load_kernel(wgmma_kernel(ta, tb), "wg.ptx"), l);
+        ASSERT_TRUE(run.ok) << run.error;
+        const auto got = values_of<float>(run.memory, 1);
+        for (unsigned tid = 0; tid < 128; ++tid)
+          for (unsigned i = 0; i < 4; ++i) {
+            const unsigned lane = tid % 32, row = 16 * (tid / 32) + lane / 4 + 8 * (i / 2),
+                           col = 2 * (lane % 4) + i % 2;
+            int want = 0;
+            for (unsigned k = 0; k < 16; ++k) want += a[row][k] * b[k][col];
+            ASSERT_EQ(got[tid * 4 + i], float(want)) << (swizzle ? "128B swizzle" : "no swizzle") << " trans-a " << ta
+                                                     << " trans-b " << tb << ": D(" << row << ", " << col << ")";
+          }
+      }
+}
+
+// Bad use, in compute-sanitizer's words where it has some, with the PTX line.
+RunResult run_wgmma(uint64_t da, uint64_t db, unsigned threads = 128) {
+  Launch l;
+  l.block = {threads};
+  l.args = {Arg::zeros(kImageBytes), Arg::zeros(threads * 16), Arg::u64(da), Arg::u64(db)};
+  return run_functional(load_kernel(wgmma_kernel(0, 0, threads), "wg.ptx"), l);
+}
+
+TEST(TensorWgmmaErrors, AWarpgroupOfFewerThanFourWarpsIsADivergentWarpgroup) {
+  const RunResult r = run_wgmma(descriptor(0, {128, 256, false}), descriptor(8192, {128, 256, false}), 64);
+  ASSERT_FALSE(r.ok);
+  EXPECT_TRUE(Contains(r.error,
+                       "wg.ptx:35:3: error: Barrier error detected. Divergent thread(s) in warpgroup: "
+                       "'wgmma.fence.sync.aligned' is executed by a whole warpgroup, warps 0 to 3 of the "
+                       "block, but in block (0,0,0) warp 2 does not exist (the block has 2 warps)"))
+      << r.error;
+}
+
+TEST(TensorWgmmaErrors, AWarpgroupWhoseWarpsExitedBeforeTheirWgmmaIsADivergentWarpgroup) {
+  std::string text = wgmma_kernel(0, 0);
+  const std::string bar = "  bar.sync 0;\n";
+  text.insert(text.find(bar) + bar.size(), "  setp.ge.u32 %p1, %r1, 64;\n  @%p1 exit;\n");
+  Launch l;
+  l.block = {128};
+  const Placement none{128, 256, false};
+  l.args = {Arg::zeros(kImageBytes), Arg::zeros(128 * 16), Arg::u64(descriptor(0, none)),
+            Arg::u64(descriptor(8192, none))};
+  const RunResult r = run_functional(load_kernel(text, "wg.ptx"), l);
+  ASSERT_FALSE(r.ok);
+  EXPECT_TRUE(Contains(r.error,
+                       "wg.ptx:38:3: error: Barrier error detected. Divergent thread(s) in warpgroup: "
+                       "'wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16' is executed by a whole "
+                       "warpgroup, warps 0 to 3 of the block, but in block (0,0,0) warp 2 has exited after "
+                       "0 of them"))
+      << r.error;
+}
+
+TEST(TensorWgmmaErrors, ASwizzledMatrixOutsideItsAtomsFirstRowIsMisaligned) {
+  const Placement sw{16, 1024, true};
+  const RunResult r = run_wgmma(descriptor(512, sw), descriptor(8192, sw));
+  ASSERT_FALSE(r.ok);
+  EXPECT_TRUE(Contains(r.error,
+                       "wg.ptx:36:3: error: Misaligned Shared Address: the descriptor of A (start 0x200, "
+                       "LBO 16, SBO 1024, layout 128B swizzle)"))
+      << r.error;
+}
+
+TEST(TensorWgmmaErrors, TheSwizzlesTheExecutorDoesNotTakeAreRefusedByName) {
+  const RunResult r = run_wgmma(descriptor(0, {128, 256, false}), descriptor(8192, {128, 256, false}) | 2ull << 62);
+  ASSERT_FALSE(r.ok);
+  EXPECT_TRUE(Contains(r.error, "the 64-byte swizzle is not supported by the kernel executor")) << r.error;
+}
+
+TEST(TensorWgmmaErrors, AMatrixBeyondSharedMemoryIsAnInvalidSharedRead) {
+  const RunResult r = run_wgmma(descriptor(0, {128, 256, false}), descriptor(12288 - 64, {128, 256, false}));
+  ASSERT_FALSE(r.ok);
+  EXPECT_TRUE(Contains(r.error, "error: Invalid __shared__ read of size 2 bytes at 0x3040 through the descriptor of B"))
+      << r.error;
+  EXPECT_TRUE(Contains(r.error, "address is out of bounds: the CTA has 12288 bytes of shared memory")) << r.error;
+}
+
+TEST(TensorWgmmaErrors, WgmmaOnATargetWithoutItIsRefusedAtLoadInPtxassWords) {
+  std::string text = wgmma_kernel(0, 0);
+  text.replace(text.find("sm_90a"), 6, "sm_90");
+  try {
+    load_kernel(text, "wg.ptx");
+    FAIL() << "loaded";
+  } catch (const KernelError& e) {
+    EXPECT_TRUE(Contains(e.what(),
+                         "wg.ptx:36:3: error: Instruction 'wgmma.mma_async with floating point types' not "
+                         "supported on .target 'sm_90'"))
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ptxfu::kernel::testing
+
+namespace ptxfu::kernel::testing {
+namespace {
+
+// ---- wgmma forms beyond the corpus's: A and B K-major without swizzle in a
+// 16 KiB image (A at 0, B at 8192), D dumped register by register, against
+// the engine on whole matrices (mma::matmul: no fragments, no descriptors).
+
+struct WgForm {
+  std::string name;  // the instruction
+  int n, k, elem_bytes;
+  std::string d_reg, imms;  // D's register type; the immediates after scale-d
+  bool f16_d;
+};
+
+std::string wgmma_form_kernel(const WgForm& f) {
+  const int regs = f.f16_d ? f.n / 4 : f.n / 2;
+  std::string frag, stores;
+  for (int j = 0; j < regs; ++j) {
+    frag += fmt::format("{}%d{}", j ? ", " : "", j);
+    stores += fmt::format("  st.global.{} [%rd8+{}], %d{};\n", f.d_reg == "f32" ? "f32" : "u32", 4 * j, j);
+  }
+  return fmt::format(
+      ".version 8.0\n.target sm_90a\n.address_size 64\n"
+      ".visible .entry wg(.param .u64 image, .param .u64 out, .param .u64 da, .param .u64 db)\n{{\n"
+      "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<10>;\n  .reg .{0} %d<{1}>;\n"
+      "  .shared .align 1024 .b8 s[16384];\n"
+      "  ld.param.u64 %rd1, [image];\n  ld.param.u64 %rd2, [out];\n"
+      "  ld.param.u64 %rd3, [da];\n  ld.param.u64 %rd4, [db];\n"
+      "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, 0;\n"
+      "$copy:\n"
+      "  mad.lo.u32 %r3, %r2, 128, %r1;\n  shl.b32 %r3, %r3, 2;\n"
+      "  cvt.u64.u32 %rd5, %r3;\n  add.u64 %rd6, %rd1, %rd5;\n  ld.global.u32 %r4, [%rd6];\n"
+      "  mov.u32 %r5, s;\n  add.u32 %r5, %r5, %r3;\n  st.shared.u32 [%r5], %r4;\n"
+      "  add.u32 %r2, %r2, 1;\n  setp.lt.u32 %p1, %r2, 32;\n  @%p1 bra $copy;\n"
+      "  bar.sync 0;\n  setp.eq.u32 %p1, %r1, 4096;\n"
+      "  wgmma.fence.sync.aligned;\n"
+      "  {2} {{{3}}}, %rd3, %rd4, %p1{4};\n"
+      "  wgmma.commit_group.sync.aligned;\n  wgmma.wait_group.sync.aligned 0;\n"
+      "  mul.wide.u32 %rd7, %r1, {5};\n  add.u64 %rd8, %rd2, %rd7;\n{6}  ret;\n}}\n",
+      f.d_reg, regs, f.name, frag, f.imms, 4 * regs, stores);
+}
+
+uint64_t random_element(SplitMix64& r, std::string_view type) {
+  const uint64_t v = r.next();
+  if (type == "f16") return (v & 0x8000) | ((11 + (v >> 16) % 8) << 10) | (v >> 32 & 0x3ff);
+  if (type == "bf16") return (v & 0x8000) | ((123 + (v >> 16) % 8) << 7) | (v >> 32 & 0x7f);
+  if (type == "e5m2") return (v & 0x80) | ((13 + (v >> 8) % 4) << 2) | (v >> 16 & 3);
+  if (type == "e4m3") return (v & 0x80) | ((4 + (v >> 8) % 8) << 3) | (v >> 16 & 7);
+  return v & 0xff;  // s8, u8
+}
+
+TEST(TensorWgmma, FormsAndWidthsComputeWhatTheEngineComputesOnWholeMatrices) {
+  const WgForm forms[] = {
+      {"wgmma.mma_async.sync.aligned.m64n24k16.f32.bf16.bf16", 24, 16, 2, "f32", ", 1, 1, 0, 0", false},
+      {"wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", 256, 16, 2, "f32", ", 1, 1, 0, 0", false},
+      {"wgmma.mma_async.sync.aligned.m64n40k16.f16.f16.f16", 40, 16, 2, "b32", ", 1, -1, 0, 0", true},
+      {"wgmma.mma_async.sync.aligned.m64n8k32.f16.e5m2.e5m2", 8, 32, 1, "b32", ", -1, 1", true},
+      {"wgmma.mma_async.sync.aligned.m64n16k32.f32.e4m3.e4m3", 16, 32, 1, "f32", ", 1, 1", false},
+      {"wgmma.mma_async.sync.aligned.m64n48k32.s32.s8.s8", 48, 32, 1, "b32", "", false},
+      {"wgmma.mma_async.sync.aligned.m64n24k32.satfinite.s32.u8.u8", 24, 32, 1, "b32", "", false},
+  };
+  for (const WgForm& f : forms) {
+    const mma::Instruction inst = mma::parse_instruction(f.name, "sm_90a");
+    const std::string type(mma::elem_name(inst.a));
+    SplitMix64 r{uint64_t(f.n * 7 + f.k)};
+    std::vector<uint64_t> a(64 * size_t(f.k)), b(size_t(f.k) * f.n), c(64 * size_t(f.n), 0);
+    std::vector<uint8_t> image(16384);
+    const Placement p{128, 256, false};
+    const bool neg_a = f.imms.rfind(", -1", 0) == 0, neg_b = f.imms.find(", 1, -1") == 0;
+    const uint64_t sign = uint64_t{1} << (8 * f.elem_bytes - 1);
+    for (unsigned m = 0; m < 64; ++m)
+      for (unsigned k = 0; k < unsigned(f.k); ++k) {
+        const uint64_t v = random_element(r, type);
+        a[m * f.k + k] = neg_a ? v ^ sign : v;  // imm-scale-a -1: A's sign bits flipped
+        std::memcpy(&image[(m / 8) * p.sbo + (k * f.elem_bytes / 16) * p.lbo + (m % 8) * 16 + k * f.elem_bytes % 16],
+                    &v, size_t(f.elem_bytes));
+      }
+    for (unsigned n = 0; n < unsigned(f.n); ++n)
+      for (unsigned k = 0; k < unsigned(f.k); ++k) {
+        const uint64_t v = random_element(r, type);
+        b[k * f.n + n] = neg_b ? v ^ sign : v;
+        std::memcpy(
+            &image[8192 + (n / 8) * p.sbo + (k * f.elem_bytes / 16) * p.lbo + (n % 8) * 16 + k * f.elem_bytes % 16], &v,
+            size_t(f.elem_bytes));
+      }
+    const int regs = f.f16_d ? f.n / 4 : f.n / 2;
+    Launch l;
+    l.block = {128};
+    l.args = {Arg::buffer(image), Arg::zeros(128 * 4 * size_t(regs)), Arg::u64(descriptor(0, p)),
+              Arg::u64(descriptor(8192, p))};
+    const RunResult run = run_ok(load_kernel(wgmma_form_kernel(f), "wg.ptx"), l);
+    ASSERT_TRUE(run.ok) << f.name << ": " << run.error;
+    const auto got = values_of<uint32_t>(run.memory, 1);
+    const std::vector<uint64_t> want = mma::matmul(inst, 64, f.n, f.k, a, b, c);
+    for (unsigned tid = 0; tid < 128; ++tid)
+      for (int i = 0; i < f.n / 2; ++i) {
+        const unsigned lane = tid % 32;
+        const unsigned row = 16 * (tid / 32) + lane / 4 + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * (lane % 4) + i % 2;
+        const uint32_t reg = got[tid * regs + (f.f16_d ? i / 2 : i)];
+        const uint64_t d = f.f16_d ? reg >> (16 * (i % 2)) & 0xffff : reg;
+        ASSERT_EQ(d, want[row * f.n + col]) << f.name << ": D(" << row << ", " << col << ")";
+      }
+  }
+}
+
+// The wgmma kernels these tests write are PTX that NVIDIA's assembler accepts.
+TEST(TensorWgmma, EveryGeneratedKernelIsLegalPtx) {
+  const std::string ptxas = testing_support::find_ptxas();
+  if (ptxas.empty()) GTEST_SKIP() << "no ptxas";
+  for (int ta = 0; ta < 2; ++ta)
+    for (int tb = 0; tb < 2; ++tb) EXPECT_EQ(ptxas_errors(ptxas, wgmma_kernel(ta, tb), "sm_90a"), "") << ta << tb;
+  const WgForm forms[] = {
+      {"wgmma.mma_async.sync.aligned.m64n40k16.f16.f16.f16", 40, 16, 2, "b32", ", 1, -1, 0, 0", true},
+      {"wgmma.mma_async.sync.aligned.m64n8k32.f16.e5m2.e5m2", 8, 32, 1, "b32", ", -1, 1", true},
+      {"wgmma.mma_async.sync.aligned.m64n24k32.satfinite.s32.u8.u8", 24, 32, 1, "b32", "", false},
+  };
+  for (const WgForm& f : forms) EXPECT_EQ(ptxas_errors(ptxas, wgmma_form_kernel(f), "sm_90a"), "") << f.name;
 }
 
 }  // namespace
