@@ -388,6 +388,7 @@ class Memory {
   std::vector<uint8_t> constant;
   std::vector<uint8_t> params;
   std::vector<PrintfRecord> printf;  // in the order the calls ran
+  size_t printf_bytes = 0;           // their text, in all
 
   // The buffer of parameter `arg`, or nullptr.
   const Buffer* arg_buffer(unsigned arg) const;

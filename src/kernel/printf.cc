@@ -200,6 +200,8 @@ class Formatter {
     }
     bool star = false;
     s.width = number(i, at, star);
+    if (star && s.width < -static_cast<int>(kMaxPrintfField))
+      bad(at, i, fmt::format("a width or precision above {}", kMaxPrintfField));
     if (star && s.width < 0) s.minus = true, s.width = -s.width;  // a negative '*' width is '-'
     if (i < f_.size() && f_[i] == '.') {
       ++i;

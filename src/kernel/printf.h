@@ -28,6 +28,9 @@ using DeviceRead = std::function<uint64_t(uint64_t address, unsigned bytes)>;
 inline constexpr size_t kMaxPrintfString = size_t{1} << 16;
 // The widest field or longest precision a conversion may ask for.
 inline constexpr unsigned kMaxPrintfField = 1u << 16;
+// The most text one launch's printf calls may make (CUDA drops what does not
+// fit its 1 MiB FIFO by default; the model keeps more and then stops the run).
+inline constexpr size_t kMaxPrintfOutput = size_t{64} << 20;
 
 // The text of one vprintf call: `format` (its bytes, without the NUL) with
 // its arguments packed at device address `args` (0 when there are none).

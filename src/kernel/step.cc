@@ -431,6 +431,9 @@ class Exec {
           shown = read_device_string(format, kMaxPrintfString, read, "the format");
           unsigned used = 0;
           std::string text = format_vprintf(shown, args, read, &used);
+          mem_.printf_bytes += text.size();
+          if (mem_.printf_bytes > kMaxPrintfOutput)
+            throw PrintfError(fmt::format("the launch's printf output exceeds {} MiB", kMaxPrintfOutput >> 20));
           mem_.printf.push_back({cta, w_.index, lane, std::move(text)});
           result = static_cast<int32_t>(used);
         }

@@ -345,6 +345,9 @@ TEST(Printf, MalformedFormatsAreErrors) {
     }
   }
   EXPECT_THROW(format_with("%s", ArgBuffer{}.add(uint64_t{0x99999})), std::out_of_range);  // the reader's error
+  // a '*' width of INT_MIN (whose negation overflows) and a huge '*' precision
+  EXPECT_THROW(format_with("%*d", ArgBuffer{}.add(int32_t{-2147483647 - 1}).add(1)), PrintfError);
+  EXPECT_THROW(format_with("%.*f", ArgBuffer{}.add(int32_t{2147483647}).add(1.0)), PrintfError);
 }
 
 // A kernel whose printf call has a format and one 64-bit argument given
