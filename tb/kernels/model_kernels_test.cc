@@ -9,6 +9,8 @@
 #include <fstream>
 #include <regex>
 
+#include <nlohmann/json.hpp>
+
 #include "kernel_test_util.h"
 #include "model_run.h"
 #include "models/config.h"
@@ -441,6 +443,24 @@ TEST(SimCli, PrintfConstAndBufferOffsets) {
   const Cli past = ptxfu("sim " + ptx + " --entry _Z14printf_formatsPKfi --arg buf:zeros:16+17 --arg s32:0");
   EXPECT_EQ(past.status, 1);
   EXPECT_TRUE(Contains(past.out, "offset 17 is past the end of the 16-byte buffer"));
+}
+
+// --profile's ld.param lines: unit cbank, no pipe_busy (the softmax example of docs/sim.md).
+TEST(SimCli, ProfileShowsKernelParametersAsConstantBankReads) {
+  const Cli r = ptxfu("sim " + std::string(PTXFU_CORPUS_DIR) +
+                      "/softmax.sm_90.ptx --entry softmax_warp_per_row --grid 16 --block 128 --arg "
+                      "buf:random:65536:1 --arg buf:zeros:65536 --arg s32:64 --arg s32:256 --config sm_80 --profile "
+                      "--json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  unsigned params = 0;
+  for (const nlohmann::json& line : j["lines"]) {
+    if (line["source"].get<std::string>().find("ld.param.") == std::string::npos) continue;
+    ++params;
+    EXPECT_EQ(line["unit"], "cbank") << line.dump();
+    EXPECT_EQ(line["stalls"].value("pipe_busy", 0), 0) << line.dump();
+  }
+  EXPECT_EQ(params, 4u);
 }
 
 TEST(SimCli, StraightLineProgramsRefuseKernelOptions) {
