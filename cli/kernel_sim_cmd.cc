@@ -60,7 +60,7 @@ std::map<unsigned, LineSums> line_sums(const std::vector<InstructionProfile>& pr
     s.active_lanes += p.active_lanes;
     for (size_t j = 0; j < s.stalls.size(); ++j) s.stalls[j] += p.stalls[j];
     s.stall_total += p.stall_total();
-    const std::string unit(models::name(p.unit));
+    const std::string unit(p.constant_bank ? "cbank" : models::name(p.unit));
     if (s.units.find(unit) == std::string::npos) s.units += (s.units.empty() ? "" : "+") + unit;
   }
   return sums;
@@ -252,7 +252,8 @@ int run_straight_line(const SimCmdOptions& o, std::string text, std::ostream& ou
 }
 
 // The launch --grid, --block, --shared-bytes and the --args describe.
-kernel::Launch launch_of(const SimCmdOptions& o, const kernel::Function& e) {
+kernel::Launch launch_of(const SimCmdOptions& o, const kernel::Kernel& k) {
+  const kernel::Function& e = k.entry();
   kernel::Launch launch;
   launch.grid = parse_dim3(o.grid, "--grid");
   launch.block = parse_dim3(o.block, "--block");
@@ -265,6 +266,7 @@ kernel::Launch launch_of(const SimCmdOptions& o, const kernel::Function& e) {
   }
   for (size_t i = 0; i < o.args.size(); ++i)
     launch.args.push_back(parse_arg(o.args[i], static_cast<unsigned>(i), e.params[i]));
+  for (const std::string& spec : o.constants) launch.variables.push_back(sweep::parse_variable_fill(spec, k));
   return launch;
 }
 
@@ -298,6 +300,7 @@ void print_kernel_json(const KernelRun& run, std::ostream& out) {
                     {"shared_bytes_per_cta", r.residency.shared_per_cta}};
   add_pipes_and_stalls(r, j);
   j["outputs"] = written;
+  if (!o.no_printf) j["printf"] = kernel::printf_output(r.memory);
   add_rtl_cosim_json(r, j);
   if (o.profile) j["lines"] = profile_json(instruction_profiles(k, r), listing(k));
   j["host_seconds"] = r.host_seconds;
@@ -306,6 +309,7 @@ void print_kernel_json(const KernelRun& run, std::ostream& out) {
 
 void print_kernel_text(const KernelRun& run, std::ostream& out) {
   const auto& [o, config, k, job, r, written] = run;
+  if (!o.no_printf) out << kernel::printf_output(r.memory);  // what the kernel printed, first, as a program shows it
   out << fmt::format("ptxfu sim: {} '{}' on {} ({}), grid ({},{},{}) x block ({},{},{}), {}\n", o.program_path,
                      k.entry().name, config.name, config.description, job.launch.grid.x, job.launch.grid.y,
                      job.launch.grid.z, job.launch.block.x, job.launch.block.y, job.launch.block.z,
@@ -332,7 +336,7 @@ int run_kernel(const SimCmdOptions& o, std::string text, std::ostream& out, std:
   models::SimJob job;
   job.config = &config;
   job.kernel = &k;
-  job.launch = launch_of(o, k.entry());
+  job.launch = launch_of(o, k);
   job.registers_per_thread = o.registers_per_thread;
   job.max_cycles = o.max_cycles;
   if (!apply_sim_options(o, job, err)) return 2;
@@ -356,10 +360,10 @@ int run_kernel_sim(const SimCmdOptions& o, std::string text, std::ostream& out, 
   try {
     if (kernel::defines_functions(text)) return run_kernel(o, std::move(text), out, err);
     if (!o.entry.empty() || o.grid != "1" || o.block != "1" || !o.args.empty() || !o.out_dir.empty() ||
-        o.shared_bytes || o.registers_per_thread) {
+        o.shared_bytes || o.registers_per_thread || !o.constants.empty()) {
       err << "ptxfu sim: " << o.program_path
-          << ": --entry, --grid, --block, --arg, --out-dir, --shared-bytes and --regs-per-thread need a kernel (a "
-             "file with an .entry); this file is a straight-line program\n";
+          << ": --entry, --grid, --block, --arg, --const, --out-dir, --shared-bytes and --regs-per-thread need a "
+             "kernel (a file with an .entry); this file is a straight-line program\n";
       return 2;
     }
     return run_straight_line(o, std::move(text), out, err);

@@ -33,6 +33,8 @@ struct SimCmdOptions {
   uint64_t max_cycles = 1'000'000'000;
   unsigned registers_per_thread = 0;  // 0: estimated from the kernel's registers
   bool profile = false;
+  std::vector<std::string> constants;  // --const NAME=FILE | NAME=random:SEED
+  bool no_printf = false;              // keep the kernel's printf text out of the output
 };
 
 struct BenchCmdOptions {

@@ -123,6 +123,7 @@ void print_json(const HostProgram& p, const RunCmdOptions& o, const std::string&
     one["grid"] = {l.grid.x, l.grid.y, l.grid.z};
     one["block"] = {l.block.x, l.block.y, l.block.z};
     one.update(launch_json(r));
+    one["printf"] = r.printf;
     one["residency"] = {{"ctas", r.residency.ctas},
                         {"limit", r.residency.limit},
                         {"warps_per_cta", r.residency.warps_per_cta},
@@ -161,6 +162,7 @@ void print_text(const HostProgram& p, const RunCmdOptions& o, const std::string&
     out << fmt::format("\nlaunch {}: {} '{}', grid ({},{},{}) x block ({},{},{}), cycles {} .. {}\n", i + 1,
                        l.kernel_path, r.kernel, l.grid.x, l.grid.y, l.grid.z, l.block.x, l.block.y, l.block.z,
                        r.start_cycle, r.end_cycle);
+    out << r.printf;  // what the kernel's printf calls printed, as `sim` shows it
     out << fmt::format(
         "  cycles             {}\n  warp instructions  {}\n  IPC                {:.3f} (warp-instructions per cycle, "
         "whole SM)\n  CTAs               {} ({} resident at once, limited by {}; {} warps, {} registers per thread, "

@@ -129,6 +129,9 @@ struct LaunchResult {
     std::string limit;
   } residency;
   std::vector<LineUse> profile;  // per instruction
+  // What the kernel's printf calls printed: by block, then warp, then lane,
+  // then call order (as `ptxfu sim` prints it).
+  std::string printf;
   double host_seconds = 0;
   bool ok = true;
   std::string error;  // why the kernel stopped, when !ok

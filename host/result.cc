@@ -32,11 +32,16 @@ LaunchResult to_launch_result(const kernel::Kernel& k, const models::SimResult& 
     const kernel::Inst& in = k.insts[i];
     if (in.kind == kernel::Kind::func_end) continue;  // synthetic
     const models::LineProfile& p = r.lines[i];
-    LineUse l{in.line, std::string(in.mnemonic), std::string(models::name(p.unit)), p.warp_instructions, p.active_lanes,
+    LineUse l{in.line,
+              std::string(in.mnemonic),
+              std::string(p.constant_bank ? "cbank" : models::name(p.unit)),
+              p.warp_instructions,
+              p.active_lanes,
               {}};
     for (size_t j = 0; j < p.stalls.size(); ++j) l.stalls[std::string(models::kWarpStallNames[j])] = p.stalls[j];
     out.profile.push_back(std::move(l));
   }
+  out.printf = kernel::printf_output(r.memory);
   out.host_seconds = r.host_seconds;
   out.ok = r.ok;
   out.error = r.error;
@@ -80,6 +85,7 @@ std::string LaunchResult::to_json() const {
                      {"active_lanes", l.active_lanes},
                      {"stalls", l.stalls}});
   j["profile"] = std::move(lines);
+  j["printf"] = printf;
   j["host_seconds"] = host_seconds;
   j["ok"] = ok;
   if (!ok) j["error"] = error;

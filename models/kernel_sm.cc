@@ -248,10 +248,16 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
     info.writes_carry = arith && isa::writes_carry(in.form);
     info.memory_path = kernel::row(in.kind).memory_path;
     info.control = kernel::row(in.kind).control;
+    info.constant_bank = kernel::reads_constant_bank(in);
+    if (info.constant_bank)  // a constant-cache hit: the config's const (or param) latency, no unit occupied
+      info.timing.latency = in.space == kernel::Space::const_ ? config_.memory.constant : config_.memory.param;
     pcs_.push_back(info);
   }
   lines_.resize(kernel_.insts.size());
-  for (size_t i = 0; i < lines_.size(); ++i) lines_[i].unit = pcs_[i].timing.unit;
+  for (size_t i = 0; i < lines_.size(); ++i) {
+    lines_[i].unit = pcs_[i].timing.unit;
+    lines_[i].constant_bank = pcs_[i].constant_bank;
+  }
   for (size_t i = 0; job.rtl_half && i < kernel_.insts.size(); ++i) {
     const kernel::Inst& in = kernel_.insts[i];
     bool plain =
@@ -400,6 +406,7 @@ WarpStall KernelSm::check(Slot& s, uint64_t t, uint64_t& until, bool& known) con
     if (operands != WarpStall::not_selected) return operands;
     s.operands_free_pc = pc;
   }
+  if (pcs_[pc].constant_bank) return WarpStall::not_selected;  // ready: it needs no unit
   const uint64_t free_at = parts_[s.part].unit_free_at[static_cast<size_t>(pcs_[pc].timing.unit)];
   if (free_at > t) {
     later(free_at);  // a unit only gets busier: the warp waits at least until then
@@ -452,8 +459,8 @@ size_t KernelSm::consider(size_t slot, uint64_t t) {
   watch.recheck_at = known && !ready ? until : 0;
   watch.wake = until;
   // check() looks at the unit last: past it, only the unit can hold the warp.
-  watch.ready_unit =
-      ready || s.reason == WarpStall::pipe_busy ? static_cast<uint8_t>(pcs_[s.warp->pc()].timing.unit) : kNoUnit;
+  const bool unit = (ready || s.reason == WarpStall::pipe_busy) && !pcs_[s.warp->pc()].constant_bank;
+  watch.ready_unit = unit ? static_cast<uint8_t>(pcs_[s.warp->pc()].timing.unit) : kNoUnit;
   return ready ? slot : kNone;
 }
 
@@ -603,8 +610,9 @@ void KernelSm::set_reason(Slot& s, WarpStall reason, uint64_t t) {
 
 void KernelSm::set_timing(Timing& t, const kernel::Inst& in, const kernel::StepResult& r) const {
   t = pcs_[r.pc].timing;  // in place: a copy through a temporary costs a store-forwarding stall per issue
-  if (t.unit == Unit::lsu && (in.kind == kernel::Kind::ld || in.kind == kernel::Kind::st ||
-                              in.kind == kernel::Kind::atom || in.kind == kernel::Kind::red))
+  if (t.unit == Unit::lsu && !pcs_[r.pc].constant_bank &&
+      (in.kind == kernel::Kind::ld || in.kind == kernel::Kind::st || in.kind == kernel::Kind::atom ||
+       in.kind == kernel::Kind::red))
     t.interval *= transactions(r, in, config_.memory);
 }
 
@@ -702,6 +710,13 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   if (info.writes_carry) {
     s.carry.written_at = t;
     s.carry.writer = row;
+  }
+  if (info.constant_bank) {  // no unit: its result is out after the constant cache's latency
+    op.issue_cycle = op.free_cycle = t;
+    op.done_cycle = t + op.timing.latency;
+    complete(txn, op.done_cycle);
+    release(txn);
+    return;
   }
   if (op.timing.unit == Unit::lsu && in.kind != kernel::Kind::fence && in.kind != kernel::Kind::nop)
     op.access = {true, r.space, in.kind == kernel::Kind::atom || in.kind == kernel::Kind::red};

@@ -54,7 +54,8 @@ static_assert(std::size(kWarpStallNames) == static_cast<size_t>(WarpStall::kCoun
 
 // What one PTX instruction did over the whole run.
 struct LineProfile {
-  Unit unit = Unit::alu;  // the unit it runs on
+  Unit unit = Unit::alu;       // the unit it runs on
+  bool constant_bank = false;  // none: a constant-bank read (kernel::reads_constant_bank)
   uint64_t warp_instructions = 0;
   uint64_t active_lanes = 0;  // summed over its warp-instructions (the SIMT stack's lanes, guard aside)
   std::array<uint64_t, static_cast<size_t>(WarpStall::kCount)> stalls{};  // warp-cycles spent waiting to issue it

@@ -177,8 +177,9 @@ class KernelSm : public sc_core::sc_module {
     uint32_t regs_begin = 0;  // in pc_regs_: its reads, then its writes (frame slots)
     uint8_t num_reads = 0, num_writes = 0;
     bool reads_carry = false, writes_carry = false;  // the carry flag, a register like the others
-    bool memory_path = false;  // its results come from the memory path: waiting for them is a memory stall
-    bool control = false;      // holds its warp until it resolves
+    bool memory_path = false;    // its results come from the memory path: waiting for them is a memory stall
+    bool control = false;        // holds its warp until it resolves
+    bool constant_bank = false;  // reads the constant bank: no unit, its result after the constant cache's latency
   };
   std::vector<PcInfo> pcs_;  // per instruction
   kernel::StepResult step_;  // the last issue's, reused (kernel::step's per-issue form)

@@ -49,6 +49,7 @@ void bind_results(py::module_& m) {
       .def_readonly("units", &ptxfu::LaunchResult::units)
       .def_readonly("stalls", &ptxfu::LaunchResult::stalls)
       .def_readonly("host_seconds", &ptxfu::LaunchResult::host_seconds)
+      .def_readonly("printf", &ptxfu::LaunchResult::printf)
       .def_readonly("ok", &ptxfu::LaunchResult::ok)
       .def_readonly("error", &ptxfu::LaunchResult::error)
       .def_property_readonly("residency",

@@ -72,7 +72,53 @@ Arg buffer_arg(std::string_view value, const Bad& bad) {
   return Arg::buffer(std::vector<uint8_t>(text.begin(), text.end()));
 }
 
+// A buffer spec with an optional trailing +OFFSET (bytes): the parameter
+// gets the address that many bytes into the buffer, as `ptxfu run`'s NAME+K
+// (whose K counts elements of the buffer's type; these buffers have none).
+template <typename Bad>
+Arg buffer_with_offset(std::string_view value, const Bad& bad) {
+  const size_t plus = value.rfind('+');
+  uint64_t offset = 0;
+  if (plus == std::string_view::npos || !parse_u64(value.substr(plus + 1), offset)) return buffer_arg(value, bad);
+  Arg a = buffer_arg(value.substr(0, plus), bad);
+  if (offset > a.data.size())
+    throw bad(fmt::format("offset {} is past the end of the {}-byte buffer", offset, a.data.size()));
+  a.offset = offset;
+  return a;
+}
+
 }  // namespace
+
+kernel::VariableFill parse_variable_fill(std::string_view spec, const kernel::Kernel& k) {
+  const size_t eq = spec.find('=');
+  auto bad = [&](const std::string& why) { return KernelError(fmt::format("--const '{}': {}", spec, why)); };
+  if (eq == std::string_view::npos || eq == 0) throw bad("expected NAME=FILE or NAME=random:SEED");
+  kernel::VariableFill f;
+  f.name = std::string(spec.substr(0, eq));
+  const std::string_view value = spec.substr(eq + 1);
+  if (value.substr(0, 7) == "random:") {
+    uint64_t seed = 0;
+    if (!parse_u64(value.substr(7), seed)) throw bad("expected NAME=random:SEED with SEED an integer");
+    size_t bytes = 0;  // an unknown name is make_memory's error, with the names there are
+    for (const auto* list : {&k.constants, &k.globals})
+      for (const kernel::GlobalVariable& v : *list)
+        if (v.name == f.name) bytes = v.init.size();
+    f.bytes.resize(bytes);
+    for (size_t i = 0; i < f.bytes.size(); i += 8) {
+      const uint64_t r = util::splitmix64(seed);
+      for (size_t b = 0; b < 8 && i + b < f.bytes.size(); ++b) f.bytes[i + b] = static_cast<uint8_t>(r >> (8 * b));
+    }
+    return f;
+  }
+  std::string text;
+  switch (models::read_text_file(std::string(value), kMaxBufferBytes, text)) {
+    case models::ReadStatus::cannot_open: throw bad("cannot open the file");
+    case models::ReadStatus::too_large: throw bad(fmt::format("the file is larger than {} bytes", kMaxBufferBytes));
+    case models::ReadStatus::ok: break;
+  }
+  f.bytes.assign(text.begin(), text.end());
+  return f;
+}
 
 kernel::Dim3 parse_dim3(std::string_view text, std::string_view option) {
   uint32_t v[3] = {1, 1, 1};
@@ -99,7 +145,7 @@ Arg parse_arg(std::string_view spec, unsigned index, const kernel::Param& p) {
   const size_t colon = spec.find(':');
   if (colon == std::string_view::npos) throw bad("expected TYPE:VALUE (u32:1024, f32:0.5, buf:FILE, ...)");
   const std::string_view type = spec.substr(0, colon), value = spec.substr(colon + 1);
-  if (type == "buf") return buffer_arg(value, bad);
+  if (type == "buf") return buffer_with_offset(value, bad);
   struct ScalarType {
     std::string_view name;
     unsigned bytes;

@@ -237,7 +237,8 @@ class LaunchResult:
     stalls (issue-less cycles by reason), residency, profile (a NumPy
     structured array, one row per instruction: line, instruction, unit,
     warp_instructions, active_lanes and a column per stall reason),
-    start_cycle and end_cycle on the device's timeline; to_json()."""
+    start_cycle and end_cycle on the device's timeline, printf (the text the
+    kernel's printf calls made, by block, warp, lane, then call); to_json()."""
 
     def __init__(self, r):
         self._r = r
@@ -250,6 +251,7 @@ class LaunchResult:
             "ctas",
             "ipc",
             "host_seconds",
+            "printf",
             "ok",
             "error",
         ):

@@ -289,3 +289,52 @@ def test_attention_forward_within_its_derived_bound(n, d):
     assert np.max(np.abs(out.get() - want_out)) <= out_abs
     np.testing.assert_allclose(p.get().sum(axis=1), 1, rtol=p_rel + n * 2.0**-24)
     assert [r.kernel for r in runs] == ["scores", "softmax_rows", "weighted_sum"]
+
+
+PRINTF_PTX = os.path.join(SOURCE_DIR, "tb", "corpus", "ptx", "printf_const.sm_80.ptx")
+NAMES = ["alpha", "beta", "gamma"]  # the kernel's string table (tb/corpus/src/printf_const.cu)
+TABLE = [1, 2, 3, 4]
+
+
+def printf_reference(i, block, v, n):
+    """What thread i of printf_formats prints, by Python's % formatting (which
+    ignores C's length modifiers: they are dropped here)."""
+    v = np.float32(v)
+    big = i * -1000000007
+    # C's '#' adds no 0X to a zero; Python's always does
+    first = "t%03d b%d: %-6s|%5.2f|%e|%g|%c|%x|%s|%o|%+i|%u\n" % (
+        i,
+        block,
+        NAMES[i % 3],
+        float(v),
+        float(np.float32(v * np.float32(1e10))),
+        float(v) / 3.0,
+        ord("a") + i % 26,
+        (i * 2654435761) % 2**32,
+        "%#X" % i if i else "0",
+        i,
+        i - 5,
+        i,
+    )
+    second = "  %d %d %d %d %% %08.3f %-8d| %.3s %*d\n" % (
+        big,
+        big % 2**64,
+        i,
+        n,
+        -float(v),
+        i,
+        NAMES[(i + 1) % 3],
+        4,
+        TABLE[(i & 1) * 2],
+    )
+    return first + second
+
+
+def test_printf_text_is_what_python_formats(dev):
+    m = dev.load_module(PRINTF_PTX)
+    x = np.random.default_rng(5).uniform(-500, 500, 24).astype(np.float32)
+    x[:3] = [0.0, -0.0, 2.5e7]
+    n = 21
+    r = m.get_function("_Z14printf_formatsPKfi")(grid=3, block=8, args=(dev.to_device(x), np.int32(n)))
+    assert r.printf == "".join(printf_reference(i, i // 8, x[i], n) for i in range(n))
+    assert json.loads(r.to_json())["printf"] == r.printf

@@ -194,6 +194,10 @@ enum class AtomOp : uint8_t { add, min, max, inc, dec, and_, or_, xor_, exch, ca
 enum class ShflMode : uint8_t { up, down, bfly, idx };
 enum class VoteMode : uint8_t { all, any, uni, ballot };
 
+// A call the executor runs itself: a function of CUDA's runtime that a
+// module declares without a body (.extern .func).
+enum class Builtin : uint8_t { none, vprintf };
+
 // wgmma.mma_async m64n256 with f32 accumulators: 128 fragment registers, read
 // and written, and A's four, two descriptors and scale-d.
 inline constexpr unsigned kMaxRegsPerInst = 136;
@@ -226,7 +230,8 @@ struct Inst {
   uint32_t function = 0;                 // the function the instruction belongs to
   uint32_t first_arg = 0, num_args = 0;  // call: arguments, then return values, in Kernel::call_params
   uint32_t num_rets = 0;
-  uint32_t tensor_op = 0;  // mma/ldmatrix/stmatrix/movmatrix/wgmma: its row in Kernel::tensor_ops
+  Builtin builtin = Builtin::none;  // call: the runtime function it calls (target is kNoPc)
+  uint32_t tensor_op = 0;           // mma/ldmatrix/stmatrix/movmatrix/wgmma: its row in Kernel::tensor_ops
   // Registers read and written (frame slots), for a scoreboard.
   uint8_t num_reads = 0, num_writes = 0;
   uint32_t reads[kMaxRegsPerInst];
@@ -234,6 +239,15 @@ struct Inst {
 
   Unit unit() const { return row(kind).unit; }
 };
+
+// Whether an instruction reads the constant bank: ld.param of a kernel
+// parameter and ld.const. On the hardware these are operands of the
+// instruction that uses them (c[bank][offset]) or a load from the constant
+// cache, not load/store-unit traffic.
+inline bool reads_constant_bank(const Inst& in) {
+  return in.kind == Kind::ld &&
+         (in.space == Space::const_ || (in.space == Space::param && in.addr.param == Address::Param::kernel));
+}
 
 // A parameter of a .func (or the .entry): where it lives and its size.
 struct Param {
@@ -329,23 +343,39 @@ struct Arg {
   unsigned bytes = 0;         // scalar width
   uint64_t value = 0;         // scalar bits
   std::vector<uint8_t> data;  // buffer contents
+  uint64_t offset = 0;        // buffer: the parameter receives its address plus this many bytes
 
-  static Arg u32(uint32_t v) { return {Kind::integer, 4, v, {}}; }
-  static Arg s32(int32_t v) { return {Kind::integer, 4, static_cast<uint32_t>(v), {}}; }
-  static Arg u64(uint64_t v) { return {Kind::integer, 8, v, {}}; }
-  static Arg s64(int64_t v) { return {Kind::integer, 8, static_cast<uint64_t>(v), {}}; }
-  static Arg u16(uint16_t v) { return {Kind::integer, 2, v, {}}; }
+  static Arg u32(uint32_t v) { return {Kind::integer, 4, v, {}, 0}; }
+  static Arg s32(int32_t v) { return {Kind::integer, 4, static_cast<uint32_t>(v), {}, 0}; }
+  static Arg u64(uint64_t v) { return {Kind::integer, 8, v, {}, 0}; }
+  static Arg s64(int64_t v) { return {Kind::integer, 8, static_cast<uint64_t>(v), {}, 0}; }
+  static Arg u16(uint16_t v) { return {Kind::integer, 2, v, {}, 0}; }
   static Arg f32(float v);
   static Arg f64(double v);
-  static Arg f32_bits(uint32_t bits) { return {Kind::floating, 4, bits, {}}; }
-  static Arg buffer(std::vector<uint8_t> bytes) { return {Kind::buffer, 8, 0, std::move(bytes)}; }
+  static Arg f32_bits(uint32_t bits) { return {Kind::floating, 4, bits, {}, 0}; }
+  static Arg buffer(std::vector<uint8_t> bytes) { return {Kind::buffer, 8, 0, std::move(bytes), 0}; }
   static Arg zeros(size_t bytes) { return buffer(std::vector<uint8_t>(bytes)); }
+};
+
+// The bytes a module .const or .global variable holds at the launch, in
+// place of its initialiser (CUDA's cudaMemcpyToSymbol before the launch).
+struct VariableFill {
+  std::string name;
+  std::vector<uint8_t> bytes;  // exactly the variable's size
 };
 
 struct Launch {
   Dim3 grid, block;
   std::vector<Arg> args;
   uint32_t shared_bytes = 0;  // dynamic (.extern .shared) bytes per CTA
+  std::vector<VariableFill> variables;
+};
+
+// The text one thread's printf call (vprintf) made.
+struct PrintfRecord {
+  uint64_t cta = 0;  // linear: x + y * grid.x + z * grid.x * grid.y
+  uint32_t warp = 0, lane = 0;
+  std::string text;
 };
 
 // A global allocation: a kernel argument's buffer or a module .global variable.
@@ -363,6 +393,8 @@ class Memory {
   std::vector<Buffer> buffers;  // by increasing base
   std::vector<uint8_t> constant;
   std::vector<uint8_t> params;
+  std::vector<PrintfRecord> printf;  // in the order the calls ran
+  size_t printf_bytes = 0;           // their text, in all
 
   // The buffer of parameter `arg`, or nullptr.
   const Buffer* arg_buffer(unsigned arg) const;
@@ -370,6 +402,10 @@ class Memory {
   // buffer whose end or start is closest below addr (for messages).
   Buffer* find(uint64_t addr, uint64_t n, const Buffer** nearest = nullptr);
 };
+
+// Every thread's printf text, by block, then warp, then lane, then call
+// order: the same whatever order the warps ran in.
+std::string printf_output(const Memory& m);
 
 // Validates the arguments against the entry's parameters (count, widths)
 // and places the buffers. Throws KernelError naming the parameter.

@@ -650,7 +650,9 @@ void Lowerer::call(Inst& in, const isa::Statement& st, const Words& words) {
   const auto s = lookup(trim(target.text));
   if (!s) fail(target, fmt::format("Unknown symbol '{}'", target.text));
   if (s->kind == Symbol::Kind::function) {
-    if (s->slot == kNoPc) fail(target, fmt::format("'{}' has no body in this module", target.text));
+    if (s->slot == kNoPc && trim(target.text) == "vprintf") in.builtin = Builtin::vprintf;
+    if (s->slot == kNoPc && in.builtin == Builtin::none)
+      fail(target, fmt::format("'{}' has no body in this module", target.text));
     in.target = s->slot;
   } else if (s->kind == Symbol::Kind::reg && s->bits == 64) {
     in.src[0] = source(in, target.text, 64, false);
@@ -669,6 +671,10 @@ void Lowerer::call(Inst& in, const isa::Statement& st, const Words& words) {
   for (std::string_view r : rets) param(r, st.operands[0]);
   in.num_args = static_cast<uint32_t>(args.size());
   in.num_rets = static_cast<uint32_t>(rets.size());
+  if (in.builtin == Builtin::vprintf && (args.size() != 2 || rets.size() > 1))
+    fail(st.mnemonic, fmt::format("call to 'vprintf' passes {} arguments and {} return values; it takes 2 (the "
+                                  "format and the argument buffer) and 1",
+                                  args.size(), rets.size()));
   if (in.target != kNoPc) {
     const isa::Function& f = symbols_.definition(in.target);
     if (f.params.size() != args.size() || f.returns.size() != rets.size())

@@ -47,8 +47,8 @@ void Resolver::start(std::string_view entry_name) {
   if (!entry)
     throw KernelError(fmt::format("{}: no .entry named '{}' (the module has {})", k_.file, entry_name, entry_list()));
   for (const isa::Function& f : m_.functions) function_names_.emplace(f.name, &f);
+  add_function(*entry);  // function 0, before an initialiser names another
   module_variables();
-  add_function(*entry);
 }
 
 std::string Resolver::entry_list() const {
@@ -64,32 +64,88 @@ uint64_t Resolver::variable_bytes(const isa::Declaration& d) const {
   return uint64_t{eb} * d.vector * (d.is_array ? d.elements : 1);
 }
 
-std::vector<uint8_t> Resolver::initial_bytes(const isa::Declaration& d, uint64_t bytes) const {
+namespace {
+
+// One element of an initialiser: from s[i] to the next ',' or '}' outside
+// parentheses, without surrounding blanks.
+std::string_view next_element(std::string_view s, size_t& i) {
+  while (i < s.size() && (s[i] == '{' || s[i] == '}' || s[i] == ',' || std::isspace(static_cast<unsigned char>(s[i]))))
+    ++i;
+  const size_t from = i;
+  int depth = 0;
+  for (; i < s.size(); ++i) {
+    if (s[i] == '(') ++depth;
+    if (s[i] == ')') --depth;
+    if (depth <= 0 && (s[i] == ',' || s[i] == '}')) break;
+  }
+  std::string_view e = s.substr(from, i - from);
+  while (!e.empty() && std::isspace(static_cast<unsigned char>(e.back()))) e.remove_suffix(1);
+  return e;
+}
+
+// An address constant: SYM, generic(SYM), either followed by +N or -N.
+bool address_literal(std::string_view lit, std::string_view& symbol, int64_t& addend) {
+  std::string_view rest;
+  if (lit.substr(0, 8) == "generic(") {
+    const size_t close = lit.find(')');
+    if (close == std::string_view::npos) return false;
+    symbol = lit.substr(8, close - 8);
+    rest = lit.substr(close + 1);
+  } else {
+    const size_t op = lit.find_first_of("+-");
+    symbol = lit.substr(0, op);
+    rest = op == std::string_view::npos ? "" : lit.substr(op);
+  }
+  while (!symbol.empty() && std::isspace(static_cast<unsigned char>(symbol.back()))) symbol.remove_suffix(1);
+  while (!symbol.empty() && std::isspace(static_cast<unsigned char>(symbol.front()))) symbol.remove_prefix(1);
+  if (symbol.empty() || !(std::isalpha(static_cast<unsigned char>(symbol[0])) || symbol[0] == '_' || symbol[0] == '$' ||
+                          symbol[0] == '%'))
+    return false;
+  addend = 0;
+  std::string r;
+  for (char c : rest)
+    if (!std::isspace(static_cast<unsigned char>(c))) r += c;
+  if (r.empty()) return true;
+  uint64_t v = 0;
+  if ((r[0] != '+' && r[0] != '-') || !isa::literal_bits(std::string_view(r).substr(1), 64, false, v)) return false;
+  addend = r[0] == '-' ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  return true;
+}
+
+}  // namespace
+
+std::vector<uint8_t> Resolver::initial_bytes(const isa::Declaration& d, uint64_t bytes,
+                                             std::vector<AddressFixup>& addresses) const {
   std::vector<uint8_t> out(bytes);
   if (d.init.empty()) return out;
   const auto type = isa::find_type(d.type);
   const unsigned eb = type_bytes(d.type);
   const bool floating = isa::is_float(*type);
   uint64_t at = 0;
-  std::string_view s = d.init;
-  size_t i = 0;
-  while (i < s.size()) {
-    const char c = s[i];
-    if (c == '{' || c == '}' || c == ',' || std::isspace(static_cast<unsigned char>(c))) {
-      ++i;
-      continue;
-    }
-    size_t j = i;
-    while (j < s.size() && s[j] != ',' && s[j] != '}' && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
-    const std::string_view lit = s.substr(i, j - i);
-    uint64_t v = 0;
-    if (!isa::literal_bits(lit, eb * 8, floating, v))
-      fail(k_, d.loc, fmt::format("initialiser '{}' of '{}': only numbers are supported", lit, d.name));
+  const std::string_view s = d.init;
+  for (size_t i = 0; i < s.size();) {
+    const std::string_view lit = next_element(s, i);
+    if (lit.empty()) continue;
     if (at + eb > bytes)
       fail(k_, d.loc, fmt::format("initialiser of '{}' has more values than the variable holds", d.name));
-    for (unsigned b = 0; b < eb; ++b) out[at + b] = static_cast<uint8_t>(v >> (8 * b));
+    uint64_t v = 0;
+    AddressFixup a;
+    if (isa::literal_bits(lit, eb * 8, floating, v)) {
+      for (unsigned b = 0; b < eb; ++b) out[at + b] = static_cast<uint8_t>(v >> (8 * b));
+    } else if (address_literal(lit, a.symbol, a.addend)) {
+      if (eb != 8)
+        fail(k_, d.loc,
+             fmt::format("initialiser '{}' of '{}': an address needs 64-bit elements, not .{}", lit, d.name, d.type));
+      a.at = at;
+      a.loc = d.loc;
+      addresses.push_back(a);
+    } else {
+      fail(k_, d.loc,
+           fmt::format("initialiser '{}' of '{}': expected a number or an address (SYM, generic(SYM), "
+                       "either +N)",
+                       lit, d.name));
+    }
     at += eb;
-    i = j;
   }
   return out;
 }
@@ -98,6 +154,26 @@ void Resolver::module_variables() {
   for (const isa::Declaration& d : m_.globals) {
     if (d.space == StateSpace::reg || d.space == StateSpace::param) continue;
     place_variable(d, nullptr);
+  }
+  // Addresses in initialisers, once every variable has its place (a table may name one declared after it).
+  for (const AddressFixup& a : fixups_) {
+    const auto sym = lookup(a.symbol);
+    if (!sym || (sym->kind != Symbol::Kind::var && sym->kind != Symbol::Kind::function))
+      fail(k_, a.loc, fmt::format("initialiser names '{}', which is not a module variable or function", a.symbol));
+    if (sym->kind == Symbol::Kind::var && sym->space != Space::global && sym->space != Space::const_)
+      fail(k_, a.loc,
+           fmt::format("initialiser takes the address of '{}', a .{} variable: only .global and .const "
+                       "addresses are known at load",
+                       a.symbol, name(sym->space)));
+    if (sym->kind == Symbol::Kind::function && sym->slot == kNoPc)
+      fail(k_, a.loc, fmt::format("initialiser takes the address of '{}', which has no body in this module", a.symbol));
+    const uint64_t base = sym->kind == Symbol::Kind::function ? kCodeBase + 16 * uint64_t{sym->slot} : sym->address;
+    const uint64_t v = base + static_cast<uint64_t>(a.addend);
+    std::vector<uint8_t>& bytes = a.constant ? k_.constants[a.variable].init : k_.globals[a.variable].init;
+    for (unsigned b = 0; b < 8; ++b) bytes[a.at + b] = static_cast<uint8_t>(v >> (8 * b));
+    if (a.constant)
+      for (unsigned b = 0; b < 8; ++b)
+        constant_[k_.constants[a.variable].address - kConstBase + a.at + b] = static_cast<uint8_t>(v >> (8 * b));
   }
 }
 
@@ -112,7 +188,12 @@ void Resolver::place_variable(const isa::Declaration& d, std::unordered_map<std:
       global_end_ = align_up(global_end_, align);
       s.space = Space::global;
       s.address = kGlobalBase + global_end_;
-      k_.globals.push_back({d.name, s.address, initial_bytes(d, bytes)});
+      std::vector<AddressFixup> addresses;
+      k_.globals.push_back({d.name, s.address, initial_bytes(d, bytes, addresses)});
+      for (AddressFixup& a : addresses) {
+        a.variable = k_.globals.size() - 1;
+        fixups_.push_back(a);
+      }
       global_end_ += bytes;
       if (global_end_ > (uint64_t{1} << 30)) fail(k_, d.loc, "module .global variables exceed 1 GiB");
       break;
@@ -121,8 +202,14 @@ void Resolver::place_variable(const isa::Declaration& d, std::unordered_map<std:
       const uint64_t off = align_up(constant_.size(), align);
       s.space = Space::const_;
       s.address = kConstBase + off;
-      std::vector<uint8_t> init = initial_bytes(d, bytes);
+      std::vector<AddressFixup> addresses;
+      std::vector<uint8_t> init = initial_bytes(d, bytes, addresses);
       k_.constants.push_back({d.name, s.address, init});
+      for (AddressFixup& a : addresses) {
+        a.variable = k_.constants.size() - 1;
+        a.constant = true;
+        fixups_.push_back(a);
+      }
       constant_.resize(off);
       constant_.insert(constant_.end(), init.begin(), init.end());
       if (constant_.size() > (uint64_t{1} << 26)) fail(k_, d.loc, ".const variables exceed 64 MiB");

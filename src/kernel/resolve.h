@@ -76,8 +76,19 @@ class Resolver {
  private:
   std::string entry_list() const;
   uint64_t variable_bytes(const isa::Declaration& d) const;
-  // The initial bytes of a variable ("= {1, 2}", "= 0f3F800000").
-  std::vector<uint8_t> initial_bytes(const isa::Declaration& d, uint64_t bytes) const;
+  // An address in a variable's initialiser, written once every variable is placed.
+  struct AddressFixup {
+    std::string_view symbol;
+    int64_t addend = 0;
+    uint64_t at = 0;      // byte offset in the variable
+    size_t variable = 0;  // index in Kernel::globals, or Kernel::constants when `constant`
+    bool constant = false;
+    isa::SourceLoc loc;
+  };
+  // The initial bytes of a variable ("= {1, 2}", "= 0f3F800000"); the
+  // addresses it takes ("generic($str)", "tbl+8") go to `addresses`.
+  std::vector<uint8_t> initial_bytes(const isa::Declaration& d, uint64_t bytes,
+                                     std::vector<AddressFixup>& addresses) const;
   void module_variables();
   // Places a variable in its space and records its symbol (in `scope`, or
   // the module's when null).
@@ -97,6 +108,7 @@ class Resolver {
   std::vector<std::unordered_map<std::string_view, Symbol>> scopes_;
   std::unordered_map<std::string_view, uint32_t> labels_;
   std::vector<uint8_t> constant_;
+  std::vector<AddressFixup> fixups_;
   uint64_t global_end_ = 0;  // bytes of module .global variables
   uint64_t extern_align_ = 16;
   uint32_t cur_ = 0;  // the function being loaded

@@ -24,13 +24,13 @@ std::string_view name(Space s) {
 Arg Arg::f32(float v) {
   uint32_t u;
   std::memcpy(&u, &v, 4);
-  return {Kind::floating, 4, u, {}};
+  return {Kind::floating, 4, u, {}, 0};
 }
 
 Arg Arg::f64(double v) {
   uint64_t u;
   std::memcpy(&u, &v, 8);
-  return {Kind::floating, 8, u, {}};
+  return {Kind::floating, 8, u, {}, 0};
 }
 
 const Buffer* Memory::arg_buffer(unsigned arg) const {
@@ -57,6 +57,31 @@ namespace {
 
 constexpr uint64_t kGuard = uint64_t{1} << 20;  // unmapped bytes after every buffer
 uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+// Launch::variables into the constant bank and the module's .global buffers.
+void fill_variables(const Kernel& k, const Launch& launch, Memory& m) {
+  for (const VariableFill& f : launch.variables) {
+    auto fill = [&](const GlobalVariable& v, uint8_t* to) {
+      if (f.bytes.size() != v.init.size())
+        throw KernelError(
+            fmt::format("{}: variable '{}' holds {} bytes; {} given", k.file, f.name, v.init.size(), f.bytes.size()));
+      std::copy(f.bytes.begin(), f.bytes.end(), to);
+    };
+    const auto named = [&](const GlobalVariable& v) { return v.name == f.name; };
+    if (auto c = std::find_if(k.constants.begin(), k.constants.end(), named); c != k.constants.end()) {
+      fill(*c, m.constant.data() + (c->address - kConstBase));
+    } else if (auto g = std::find_if(k.globals.begin(), k.globals.end(), named); g != k.globals.end()) {
+      fill(*g, m.find(g->address, g->init.size())->bytes.data());
+    } else {
+      std::string names;
+      for (const auto* list : {&k.constants, &k.globals})
+        for (const GlobalVariable& v : *list)
+          if (v.name.substr(0, 1) != "$") names += (names.empty() ? "" : ", ") + std::string(v.name);
+      throw KernelError(fmt::format("{}: no .const or .global variable named '{}' (the module has {})", k.file, f.name,
+                                    names.empty() ? "none" : names));
+    }
+  }
+}
 
 }  // namespace
 
@@ -98,7 +123,9 @@ Memory make_memory(const Kernel& k, const Launch& launch) {
     uint64_t value = a.value;
     if (a.kind == Arg::Kind::buffer) {
       if (p.bytes != 8 || p.floating) throw bad("a buffer's address needs a 64-bit integer parameter");
-      value = cursor;
+      if (a.offset > a.data.size())
+        throw bad(fmt::format("offset {} is past the end of the {}-byte buffer", a.offset, a.data.size()));
+      value = cursor + a.offset;
       m.buffers.push_back({cursor, a.data, static_cast<int>(i), std::string(p.name)});
       cursor = align_up(cursor + a.data.size() + kGuard, kGuard);
     } else {
@@ -109,6 +136,7 @@ Memory make_memory(const Kernel& k, const Launch& launch) {
       m.params[p.offset + byte] = static_cast<uint8_t>(value >> (8 * byte));
   }
   std::sort(m.buffers.begin(), m.buffers.end(), [](const Buffer& x, const Buffer& y) { return x.base < y.base; });
+  fill_variables(k, launch, m);
   return m;
 }
 

@@ -8,6 +8,7 @@
 
 #include "exec/execute.h"
 #include "kernel/kernel.h"
+#include "kernel/printf.h"
 #include "util/bits.h"
 
 // A kind without its case in execute() is an error, not a silent no-op.
@@ -400,9 +401,61 @@ class Exec {
     w_.params.resize(callee.param_base);
   }
 
+  // A .param of the calling frame for `lane`, as a call's argument `index`.
+  uint8_t* call_param(const Inst& in, uint32_t index, unsigned lane) {
+    const CallParam& p = k_.call_params[in.first_arg + index];
+    return w_.params.data() + frame_.param_base + size_t{lane} * k_.functions[frame_.function].param_bytes + p.offset;
+  }
+
+  // CUDA's vprintf(format, args) for each executing lane, in lane order:
+  // the text goes to the launch's printf records; the return value is the
+  // number of arguments the format consumed (-1 for a null format), as
+  // CUDA's printf returns.
+  void vprintf(const Inst& in, uint32_t exec) {
+    const Dim3& g = cta_.launch->grid;
+    const uint64_t cta = cta_.ctaid.x + uint64_t{g.x} * (cta_.ctaid.y + uint64_t{g.y} * cta_.ctaid.z);
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if (!(exec >> lane & 1)) continue;
+      uint64_t format = 0, args = 0;
+      std::memcpy(&format, call_param(in, 0, lane), std::min(8u, k_.call_params[in.first_arg].bytes));
+      std::memcpy(&args, call_param(in, 1, lane), std::min(8u, k_.call_params[in.first_arg + 1].bytes));
+      const DeviceRead read = [&](uint64_t a, unsigned n) {
+        uint64_t v = 0;
+        std::memcpy(&v, memory(lane, Space::generic, a, n, false), n);
+        return v;
+      };
+      int32_t result = -1;
+      std::string shown;  // the format, as far as it was read
+      try {
+        if (format != 0) {
+          shown = read_device_string(format, kMaxPrintfString, read, "the format");
+          unsigned used = 0;
+          std::string text = format_vprintf(shown, args, read, &used);
+          mem_.printf_bytes += text.size();
+          if (mem_.printf_bytes > kMaxPrintfOutput)
+            throw PrintfError(fmt::format("the launch's printf output exceeds {} MiB", kMaxPrintfOutput >> 20));
+          mem_.printf.push_back({cta, w_.index, lane, std::move(text)});
+          result = static_cast<int32_t>(used);
+        }
+      } catch (const PrintfError& e) {
+        std::string quoted;
+        for (char c : shown.substr(0, 200)) quoted += c == '\n' ? "\\n" : std::string(1, c);
+        throw Fault{fmt::format("{}: error: printf format \"{}\": {}, by thread ({},{},{}) in block ({},{},{})",
+                                k_.where(in), quoted, e.what(), tid(lane, 0), tid(lane, 1), tid(lane, 2), cta_.ctaid.x,
+                                cta_.ctaid.y, cta_.ctaid.z)};
+      }
+      if (in.num_rets == 1) {
+        const uint32_t n = std::min(4u, k_.call_params[in.first_arg + 2].bytes);
+        std::memcpy(call_param(in, 2, lane), &result, n);
+      }
+    }
+    result_->space = in.space;
+  }
+
   void call(const Inst& in, uint32_t exec, uint32_t pc) {
     w_.stack.back().pc = pc + 1;
     if (exec == 0) return;
+    if (in.builtin == Builtin::vprintf) return vprintf(in, exec);
     // Lanes grouped by callee, in the order of their lowest lane.
     std::vector<std::pair<uint32_t, uint32_t>> groups;  // (function, lanes)
     for (unsigned lane = 0; lane < 32; ++lane) {

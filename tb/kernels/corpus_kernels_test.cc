@@ -2,6 +2,7 @@
 // functional executor, against host references written here in C++.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <tuple>
 
@@ -787,6 +788,124 @@ TEST_P(Layernorm, LayernormAndRmsnormWithinTheRsqrtBound) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Archs, Layernorm, ::testing::Values("sm_75", "sm_90", "sm_100"));
+
+// ---- printf_const.cu: printf's text against the C library's snprintf with
+// the same formats and arguments, computed here; __constant__ memory filled
+// before the launch (Launch::variables) against a host evaluation.
+
+const char* const kNames[3] = {"alpha", "beta", "gamma"};
+const int kTable[4] = {1, 2, 3, 4};
+
+// What thread i of the kernel prints, formatted by the host's C library.
+std::string printf_formats_reference(int i, int block, float v, int n) {
+  char a[512], b[512];
+  const long long big = static_cast<long long>(i) * -1000000007LL;
+  std::snprintf(a, sizeof a, "t%03d b%d: %-6s|%5.2f|%e|%g|%c|%x|%#X|%o|%+i|%u\n", i, block, kNames[i % 3],
+                static_cast<double>(v), static_cast<double>(v * 1e10f), static_cast<double>(v) / 3.0, 'a' + i % 26,
+                static_cast<unsigned>(i) * 2654435761u, i, i, i - 5, static_cast<unsigned>(i));
+  std::snprintf(b, sizeof b, "  %lld %llu %ld %lu %% %08.3f %-8d| %.3s %*d\n", big,
+                static_cast<unsigned long long>(big), static_cast<long>(i), static_cast<unsigned long>(n),
+                static_cast<double>(-v), i, kNames[(i + 1) % 3], 4, kTable[(i & 1) * 2]);
+  return std::string(a) + b;
+}
+
+class PrintfConst : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PrintfConst, PrintfTextMatchesTheHostsFormatter) {
+  const Kernel k = load_corpus("printf_const", GetParam(), "_Z14printf_formatsPKfi");
+  // Two CTAs of 40 threads: a full warp and a partial one each; threads at n and above print nothing.
+  const int n = 70;
+  SplitMix64 rng{11};
+  std::vector<float> x(80);
+  for (float& v : x) v = rng.uniform(-1000.0f, 1000.0f);
+  x[1] = 0.0f, x[2] = -0.0f, x[3] = 1e-30f, x[4] = 3.0e7f, x[5] = 0.5f, x[6] = -2.5e-5f;
+  Launch l;
+  l.grid = {2};
+  l.block = {40};
+  l.args = {Arg::buffer(bytes_of(x)), Arg::s32(n)};
+  const RunResult r = run_ok(k, l);
+  std::string want;
+  for (int i = 0; i < n; ++i) want += printf_formats_reference(i, i / 40, x[i], n);
+  EXPECT_EQ(printf_output(r.memory), want);
+  EXPECT_EQ(r.memory.printf.size(), 2u * n);
+}
+
+// The module's initialisers that take addresses: the string table and
+// generic(kTable)+8.
+TEST_P(PrintfConst, AddressInitialisersHoldTheVariablesAddresses) {
+  const Kernel k = load_corpus("printf_const", GetParam(), "_Z14printf_formatsPKfi");
+  auto find = [&](std::string_view name) -> const GlobalVariable& {
+    for (const GlobalVariable& v : k.globals)
+      if (v.name == name) return v;
+    ADD_FAILURE() << "no variable " << name;
+    return k.globals.front();
+  };
+  auto word = [](const GlobalVariable& v, size_t i) {
+    uint64_t w = 0;
+    std::memcpy(&w, v.init.data() + 8 * i, 8);
+    return w;
+  };
+  const GlobalVariable& ptrs = find("kTablePtrs");
+  EXPECT_EQ(word(ptrs, 0), find("kTable").address);
+  EXPECT_EQ(word(ptrs, 1), find("kTable").address + 8);
+  const GlobalVariable& names = find("kNames");
+  for (size_t i = 0; i < 3; ++i) {
+    const uint64_t a = word(names, i);
+    const GlobalVariable* str = nullptr;
+    for (const GlobalVariable& v : k.globals)
+      if (v.address == a) str = &v;
+    ASSERT_NE(str, nullptr) << i;
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(str->init.data())), kNames[i]);
+  }
+}
+
+TEST_P(PrintfConst, ConstantMemoryFilledBeforeTheLaunch) {
+  const Kernel k = load_corpus("printf_const", GetParam(), "_Z10const_polyPKfPfPji");
+  const uint32_t n = 100;
+  SplitMix64 rng{3};
+  std::vector<float> x(n), coeffs(8);
+  std::vector<uint32_t> mask(4);
+  for (float& v : x) v = rng.uniform(-2.0f, 2.0f);
+  for (float& c : coeffs) c = rng.uniform(-3.0f, 3.0f);
+  for (uint32_t& m : mask) m = static_cast<uint32_t>(rng.next());
+  Launch l;
+  l.grid = {2};
+  l.block = {64};
+  l.args = {Arg::buffer(bytes_of(x)), Arg::zeros(n * 4), Arg::zeros(n * 4), Arg::s32(n)};
+  l.variables = {{"kCoeffs", bytes_of(coeffs)}, {"kMask", bytes_of(mask)}};
+  const RunResult r = run_ok(k, l);
+  const auto y = values_of<float>(r.memory, 1);
+  const auto bits = values_of<uint32_t>(r.memory, 2);
+  for (uint32_t i = 0; i < n; ++i) {
+    float acc = 0.0f;
+    for (int c = 7; c >= 0; --c) acc = std::fma(acc, x[i], coeffs[c]);  // nvcc contracts acc * x + c
+    ASSERT_EQ(bits_of(y[i]), bits_of(acc)) << "i=" << i;
+    ASSERT_EQ(bits[i], bits_of(x[i]) ^ mask[i & 3]) << "i=" << i;
+  }
+}
+
+TEST_P(PrintfConst, ConstantFillsNameTheVariable) {
+  const Kernel k = load_corpus("printf_const", GetParam(), "_Z10const_polyPKfPfPji");
+  Launch l;
+  l.args = {Arg::zeros(4), Arg::zeros(4), Arg::zeros(4), Arg::s32(1)};
+  l.variables = {{"kCoeffs", std::vector<uint8_t>(31)}};
+  try {
+    make_memory(k, l);
+    ADD_FAILURE() << "a 31-byte fill of a 32-byte variable was taken";
+  } catch (const KernelError& e) {
+    EXPECT_TRUE(Contains(e.what(), "variable 'kCoeffs' holds 32 bytes; 31 given"));
+  }
+  l.variables = {{"kCoef", std::vector<uint8_t>(32)}};
+  try {
+    make_memory(k, l);
+    ADD_FAILURE() << "an unknown variable was taken";
+  } catch (const KernelError& e) {
+    EXPECT_TRUE(Contains(e.what(), "no .const or .global variable named 'kCoef'"));
+    EXPECT_TRUE(Contains(e.what(), "kCoeffs"));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Archs, PrintfConst, ::testing::Values("sm_75", "sm_90", "sm_100"));
 
 }  // namespace
 }  // namespace ptxfu::kernel::testing

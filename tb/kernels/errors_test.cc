@@ -3,11 +3,17 @@
 // limit) name the PTX line, the block, warp, lane and thread, and the
 // address, as compute-sanitizer does; bad modules, entries and arguments are
 // refused before anything runs.
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <limits>
 #include <set>
+#include <stdexcept>
 #include <string>
 
 #include "isa/opcodes.h"
 #include "kernel/lower.h"
+#include "kernel/printf.h"
 #include "kernel_test_util.h"
 
 namespace ptxfu::kernel::testing {
@@ -208,6 +214,183 @@ TEST(KernelErrors, LaunchShape) {
   Launch l;
   l.block = {2048};
   EXPECT_TRUE(Contains(run_functional(k, l).error, "a block has 1 to 1024 threads"));
+}
+
+}  // namespace
+}  // namespace ptxfu::kernel::testing
+
+namespace ptxfu::kernel::testing {
+namespace {
+
+// ---- printf: the formatter against the C library's snprintf, and its errors
+
+// An argument buffer as CUDA packs one: each value at the next multiple of its size.
+struct ArgBuffer {
+  std::vector<uint8_t> bytes;
+  template <typename T>
+  ArgBuffer& add(T v) {
+    bytes.resize((bytes.size() + sizeof(T) - 1) / sizeof(T) * sizeof(T));
+    const size_t at = bytes.size();
+    bytes.resize(at + sizeof(T));
+    std::memcpy(bytes.data() + at, &v, sizeof(T));
+    return *this;
+  }
+  template <typename... T>
+  ArgBuffer& add_all(T... v) {
+    (add(v), ...);
+    return *this;
+  }
+};
+
+constexpr uint64_t kArgs = 0x1000, kText = 0x8000;  // where the fake device memory holds them
+
+std::string format_with(const std::string& format, const ArgBuffer& args, const std::string& text = "") {
+  const DeviceRead read = [&](uint64_t a, unsigned n) -> uint64_t {
+    uint64_t v = 0;
+    if (a >= kArgs && a + n <= kArgs + args.bytes.size())
+      std::memcpy(&v, args.bytes.data() + (a - kArgs), n);
+    else if (a >= kText && a + n <= kText + text.size() + 1)
+      std::memcpy(&v, text.c_str() + (a - kText), n);
+    else
+      throw std::out_of_range("unmapped");
+    return v;
+  };
+  return format_vprintf(format, kArgs, read);
+}
+
+template <typename... T>
+std::string c_library(const char* format, T... v) {
+  char out[1024];
+  std::snprintf(out, sizeof out, format, v...);
+  return out;
+}
+
+// The formatter's text for `format` with the arguments as CUDA packs them, against the C library's.
+#define EXPECT_FORMATS_AS_C(format, ...) \
+  EXPECT_EQ(format_with(format, ArgBuffer{}.add_all(__VA_ARGS__)), c_library(format, __VA_ARGS__)) << (format)
+
+TEST(Printf, IntegersAsTheCLibrary) {
+  for (int v : {0, 1, -1, 42, -2147483647 - 1, 2147483647}) {
+    for (const char* f : {"%d", "%i", "%5d", "%-5d|", "%+d", "% d", "%05d", "%.3d", "%.0d", "%08.3d", "%-+8d|"})
+      EXPECT_FORMATS_AS_C(f, v);
+    for (const char* f : {"%u", "%x", "%X", "%o", "%#x", "%#X", "%#o", "%#.0o", "%.0x", "%#10x", "%-#10o|", "%010X"})
+      EXPECT_FORMATS_AS_C(f, static_cast<unsigned>(v));
+    EXPECT_FORMATS_AS_C("%c|%3c|%-3c|", 'a' + (v & 15), 'A' + (v & 7), static_cast<int>('z'));
+  }
+  for (long long v : {0LL, -1LL, 1234567890123LL, -9223372036854775807LL - 1}) {
+    for (const char* f : {"%lld", "%ld", "%+20lld", "%-20ld|", "%.25lld"}) EXPECT_FORMATS_AS_C(f, v);
+    for (const char* f : {"%llu", "%lu", "%llx", "%#lX", "%lo", "%zu", "%jx"})
+      EXPECT_FORMATS_AS_C(f, static_cast<unsigned long long>(v));
+  }
+  // hh and h narrow a 4-byte int argument, as the C library does
+  EXPECT_EQ(format_with("%hhd %hu %hhx", ArgBuffer{}.add(300).add(-1).add(0x1ff)),
+            c_library("%hhd %hu %hhx", 300, -1, 0x1ff));
+}
+
+TEST(Printf, DoublesAsTheCLibrary) {
+  const double values[] = {0.0,
+                           -0.0,
+                           1.0,
+                           0.1,
+                           2.5,
+                           -2.5,
+                           1.0 / 3,
+                           123456.0,
+                           1234567.0,
+                           1e-5,
+                           1e-4,
+                           1e15,
+                           1e16,
+                           5e-324,
+                           1.7976931348623157e308,
+                           3.14159265358979,
+                           100.0,
+                           0.5,
+                           std::numeric_limits<double>::infinity(),
+                           -std::numeric_limits<double>::infinity()};
+  const char* formats[] = {"%f",     "%e",   "%g",    "%G",       "%E",        "%F",    "%.3f",   "%10.4e",
+                           "%-12g|", "%+g",  "% g",   "%#g",      "%#.0f",     "%#.0e", "%08.3f", "%.0e",
+                           "%.10g",  "%.0g", "%#.3g", "%+012.4e", "%-+10.1f|", "%lf"};
+  for (double v : values)
+    for (const char* f : formats) EXPECT_FORMATS_AS_C(f, v);
+  EXPECT_EQ(format_with("%f %5.1F", ArgBuffer{}.add(std::nan("")).add(std::nan(""))), "nan   NAN");
+}
+
+TEST(Printf, StringsPointersStarsAndPercent) {
+  ArgBuffer a;
+  a.add(kText).add(uint64_t{0}).add(7).add(3).add(kText).add(kText).add(uint64_t{0x1234abcd}).add(uint64_t{0});
+  // glibc's spellings of a null string and a null pointer
+  EXPECT_EQ(format_with("[%s] [%s] [%*.*s] %% [%-8.2s] [%p] [%p]", a, "hello"),
+            "[hello] [(null)] [    hel] % [he      ] [0x1234abcd] [(nil)]");
+  EXPECT_EQ(format_with("%s|%.2s", ArgBuffer{}.add(kText).add(kText), "hello"), c_library("%s|%.2s", "hello", "hello"));
+  // a negative '*' width means '-'
+  EXPECT_EQ(format_with("[%*d]", ArgBuffer{}.add(-5).add(42)), c_library("[%*d]", -5, 42));
+}
+
+TEST(Printf, MalformedFormatsAreErrors) {
+  struct Case {
+    const char* format;
+    const char* message;
+  };
+  for (const Case& c :
+       {Case{"%q", "conversion '%q' at offset 0: unknown conversion 'q'"},
+        Case{"ab%5", "conversion '%5' at offset 2: the format ends inside the conversion"},
+        Case{"%n", "%n is not supported"}, Case{"%Lf", "unknown conversion 'L'"},
+        Case{"%lc", "wide characters are not supported"}, Case{"%99999999d", "a width or precision above 65536"},
+        Case{"%hf", "a length other than 'l' does not apply to a double"}}) {
+    try {
+      format_with(c.format, ArgBuffer{}.add(1.0).add(1.0));
+      ADD_FAILURE() << c.format << " was taken";
+    } catch (const PrintfError& e) {
+      EXPECT_TRUE(Contains(e.what(), c.message)) << c.format;
+    }
+  }
+  EXPECT_THROW(format_with("%s", ArgBuffer{}.add(uint64_t{0x99999})), std::out_of_range);  // the reader's error
+  // a '*' width of INT_MIN (whose negation overflows) and a huge '*' precision
+  EXPECT_THROW(format_with("%*d", ArgBuffer{}.add(int32_t{-2147483647 - 1}).add(1)), PrintfError);
+  EXPECT_THROW(format_with("%.*f", ArgBuffer{}.add(int32_t{2147483647}).add(1.0)), PrintfError);
+}
+
+// A kernel whose printf call has a format and one 64-bit argument given
+// per test: errors in the executor's words, with the call's line.
+std::string vprintf_module(const std::string& format) {
+  std::string bytes;
+  for (char c : format) bytes += std::to_string(static_cast<unsigned char>(c)) + ", ";
+  return ".version 8.0\n.target sm_80\n.address_size 64\n"
+         ".extern .func (.param .b32 func_retval0) vprintf (.param .b64 vprintf_param_0, .param .b64 "
+         "vprintf_param_1);\n"
+         ".global .align 1 .b8 $str[" +
+         std::to_string(format.size() + 1) + "] = {" + bytes +
+         "0};\n"
+         ".visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1)\n{\n"
+         ".local .align 8 .b8 __local_depot0[8];\n.reg .b64 %rd<8>;\n.reg .b32 %r<2>;\n"
+         "ld.param.u64 %rd1, [k_param_0];\nmov.u64 %rd2, __local_depot0;\ncvta.local.u64 %rd3, %rd2;\n"
+         "st.local.u64 [%rd2], %rd1;\nmov.u64 %rd4, $str;\ncvta.global.u64 %rd5, %rd4;\n"
+         "{\n.param .b64 param0;\nst.param.b64 [param0], %rd5;\n.param .b64 param1;\nst.param.b64 [param1], %rd3;\n"
+         ".param .b32 retval0;\ncall.uni (retval0), vprintf, (param0, param1);\nld.param.b32 %r1, [retval0];\n}\n"
+         "ld.param.u64 %rd6, [k_param_1];\nst.global.u32 [%rd6], %r1;\nret;\n}\n";
+}
+
+TEST(Printf, KernelFaultsNameTheCallAndThread) {
+  Launch l;
+  l.block = {2};
+  l.args = {Arg::u64(0x4242), Arg::zeros(4)};
+  const Kernel bad_format = load_kernel(vprintf_module("x=%y\n"), "printf.ptx");
+  RunResult r = run_functional(bad_format, l);
+  ASSERT_FALSE(r.ok);
+  EXPECT_TRUE(Contains(r.error, "printf.ptx:23:1: error: printf format \"x=%y\\n\": conversion '%y' at offset 2"));
+  EXPECT_TRUE(Contains(r.error, "by thread (0,0,0) in block (0,0,0)"));
+  const Kernel bad_string = load_kernel(vprintf_module("%s\n"), "printf.ptx");
+  r = run_functional(bad_string, l);
+  ASSERT_FALSE(r.ok);
+  EXPECT_TRUE(Contains(r.error, "Invalid generic read of size 1 bytes at 0x4242"));
+  EXPECT_TRUE(Contains(r.error, "address is not in any allocation"));
+  // A null %s prints (null); printf returns the number of arguments it read.
+  l.args = {Arg::u64(0), Arg::zeros(4)};
+  r = run_functional(bad_string, l);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(printf_output(r.memory), "(null)\n(null)\n");
+  EXPECT_EQ(values_of<int32_t>(r.memory, 1)[0], 1);
 }
 
 }  // namespace

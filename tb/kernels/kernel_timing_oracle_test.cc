@@ -39,6 +39,9 @@ struct KInstr {
   std::string spelling, cls;               // arith: the form and its class
   std::vector<std::string> reads, writes;  // register names (no calls: one frame); the carry flag is "CC"
   bool access = false, atomic = false, control = false;
+  // ld.param and ld.const read the constant bank (the README's timing rules):
+  // no unit waits or is occupied; the result after memory.param / memory.const.
+  bool constant_bank = false;
   unsigned access_bytes = 0;
 };
 
@@ -86,6 +89,7 @@ KInstr decode_line(std::string line) {
   const std::string rest = line.size() > op.size() ? line.substr(op.size()) : "";
   k.access = starts(op, "ld.") || starts(op, "st.") || starts(op, "atom.") || starts(op, "red.");
   k.atomic = starts(op, "atom.") || starts(op, "red.");
+  k.constant_bank = starts(op, "ld.param.") || starts(op, "ld.const.");
   k.control =
       op == "bra" || starts(op, "bra.") || starts(op, "call") || op == "ret" || op == "exit" || starts(op, "bar");
   const bool writes_first = !starts(op, "st.") && !starts(op, "red.") && !k.control;
@@ -255,7 +259,7 @@ uint64_t oracle_cycles(const OConfig& c, const Kernel& k, const Launch& l, const
             ready &= when <= t;
           }
           for (const std::string& r : in.writes) ready &= !o.ready.count(r) || o.ready[r] <= t;
-          ready &= unit_free[p][tm.unit] <= t;
+          if (!in.constant_bank) ready &= unit_free[p][tm.unit] <= t;
           if (ready) {
             chosen = s;
             break;
@@ -289,7 +293,7 @@ uint64_t oracle_cycles(const OConfig& c, const Kernel& k, const Launch& l, const
           }
         }
         const uint64_t done = t + latency;
-        unit_free[p][tm.unit] = t + testing_support::occupancy(tm);
+        if (!in.constant_bank) unit_free[p][tm.unit] = t + testing_support::occupancy(tm);
         for (const std::string& reg : in.writes) {
           o.ready[reg] = done;
           o.written[reg] = t;

@@ -2,10 +2,14 @@
 // that follow from the config's latencies (dependent chains, memory, bank
 // conflicts), stalls attributed to the instruction that waited, the error
 // paths, and `ptxfu sim KERNEL.ptx` from the command line.
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
+
+#include <nlohmann/json.hpp>
 
 #include "kernel_test_util.h"
 #include "model_run.h"
@@ -235,6 +239,42 @@ TEST(ModelTiming, MoreCtasThanFitRunInWaves) {
   EXPECT_EQ(b.cycles, 4 * a.cycles);
 }
 
+// ld.param and ld.const are constant-bank operands: no unit holds them, so
+// no warp waits at one for a busy unit (the softmax kernel's first ld.param
+// was its top pipe_busy line when they went through the load/store unit), and
+// a consumer has the value the config's const/param latency after the issue.
+TEST(ModelTiming, ConstantBankReadsOccupyNoUnit) {
+  const Kernel k = load_corpus("softmax", "sm_90", "softmax_warp_per_row");
+  Launch l;
+  l.grid = {16};
+  l.block = {128};
+  l.args = {Arg::zeros(65536), Arg::zeros(65536), Arg::s32(64), Arg::s32(256)};
+  const ModelRun r = run_on_model(k, l, false);
+  ASSERT_TRUE(r.result.ok) << r.result.error;
+  unsigned params = 0;
+  for (size_t i = 0; i < k.insts.size(); ++i) {
+    if (k.insts[i].mnemonic.substr(0, 9) != "ld.param.") continue;
+    ++params;
+    EXPECT_EQ(r.issued[i], 64u);  // every warp of 16 CTAs of 4 warps
+    EXPECT_EQ(r.lines[i][static_cast<size_t>(WarpStall::pipe_busy)], 0u) << k.where(k.insts[i]);
+  }
+  EXPECT_EQ(params, 4u);
+  // One warp: ld.const's result is read by an add; the add issues the const latency later.
+  const Kernel c = load_text(
+      ".version 8.0\n.target sm_90\n.address_size 64\n.const .align 4 .b8 tab[16];\n"
+      ".visible .entry k()\n{\n.reg .b32 %r<4>;\nld.const.u32 %r1, [tab+4];\n"
+      "add.s32 %r2, %r1, %r1;\nret;\n}\n");
+  const ArchConfig cfg = test_config();
+  models::Timing load = cfg.units[static_cast<size_t>(models::Unit::lsu)];
+  load.latency = cfg.memory.constant;
+  const models::Timing add = cfg.timing_for(c.insts[1].form);
+  Launch one;
+  const ModelRun a = run_on_model(c, one, false), b = run_on_model(c, one, true);
+  ASSERT_TRUE(a.result.ok) << a.result.error;
+  EXPECT_EQ(a.lines[1][static_cast<size_t>(WarpStall::memory)], cfg.dependent_latency(load, add) - 1);
+  EXPECT_EQ(a.cycles, b.cycles);
+}
+
 // ---- errors on the model
 
 TEST(ModelErrors, CycleLimit) {
@@ -357,6 +397,70 @@ TEST(SimCli, StraightLineProfileAnnotatesTheFilesLines) {
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_TRUE(Contains(r.out, "\"line\": 13,"));
   EXPECT_TRUE(Contains(r.out, "\"source\": \"fma.rn.f32 %f2, %f0, %f1, %f1;    // 1.25\""));
+}
+
+// printf's text comes first on stdout (--no-printf: none; --json: the
+// "printf" key); --const fills __constant__ memory; buf:...+OFFSET passes an
+// address inside a buffer.
+TEST(SimCli, PrintfConstAndBufferOffsets) {
+  const std::string ptx = std::string(PTXFU_CORPUS_DIR) + "/printf_const.sm_80.ptx";
+  const testing_support::ScratchDir scratch;
+  const std::string x = scratch / "x.bin", coeffs = scratch / "coeffs.bin", dir = scratch / "out";
+  std::filesystem::remove_all(dir);
+  std::vector<float> xs = {9.0f, 0.5f, -1.25f, 3.0f}, cs = {1, 2, 3, 4, 5, 6, 7, 8};
+  std::ofstream(x, std::ios::binary).write(reinterpret_cast<const char*>(xs.data()), 16);
+  std::ofstream(coeffs, std::ios::binary).write(reinterpret_cast<const char*>(cs.data()), 32);
+  const std::string run = "sim " + ptx + " --entry _Z14printf_formatsPKfi --block 2 --arg buf:" + x + "+4 --arg s32:2";
+  const Cli printed = ptxfu(run), silent = ptxfu(run + " --no-printf"), json = ptxfu(run + " --json");
+  ASSERT_EQ(printed.status, 0) << printed.out;
+  EXPECT_EQ(printed.out.rfind("t000 b0: alpha | 0.50|", 0), 0u) << printed.out;  // x[1]: the +4 offset
+  EXPECT_TRUE(Contains(printed.out, "t001 b0: beta  |-1.25|"));
+  EXPECT_EQ(silent.out.rfind("ptxfu sim: ", 0), 0u) << silent.out;
+  EXPECT_TRUE(Contains(json.out, "\"printf\": \"t000 b0: alpha | 0.50|"));
+  const std::string poly = "sim " + ptx + " --entry _Z10const_polyPKfPfPji --block 4 --arg buf:" + x +
+                           " --arg buf:zeros:16 --arg buf:zeros:16 --arg s32:4 --out-dir " + dir;
+  const Cli filled = ptxfu(poly + " --const kCoeffs=" + coeffs + " --const kMask=random:5");
+  ASSERT_EQ(filled.status, 0) << filled.out;
+  const std::string y = read_file(dir + "/arg1.bin"), bits = read_file(dir + "/arg2.bin");
+  SplitMix64 rng{5};
+  const uint64_t m01 = rng.next(), m23 = rng.next();
+  const uint32_t mask[4] = {static_cast<uint32_t>(m01), static_cast<uint32_t>(m01 >> 32), static_cast<uint32_t>(m23),
+                            static_cast<uint32_t>(m23 >> 32)};
+  for (int i = 0; i < 4; ++i) {
+    float acc = 0.0f, got;
+    uint32_t got_bits;
+    for (int c = 7; c >= 0; --c) acc = std::fma(acc, xs[i], cs[c]);
+    std::memcpy(&got, y.data() + 4 * i, 4);
+    std::memcpy(&got_bits, bits.data() + 4 * i, 4);
+    EXPECT_EQ(bits_of(got), bits_of(acc)) << i;
+    EXPECT_EQ(got_bits, bits_of(xs[i]) ^ mask[i]) << i;
+  }
+  const Cli small = ptxfu(poly + " --const kMask=" + coeffs), unknown = ptxfu(poly + " --const kMasks=random:1");
+  EXPECT_EQ(small.status, 1);
+  EXPECT_TRUE(Contains(small.out, "variable 'kMask' holds 16 bytes; 32 given"));
+  EXPECT_EQ(unknown.status, 1);
+  EXPECT_TRUE(Contains(unknown.out, "no .const or .global variable named 'kMasks'"));
+  const Cli past = ptxfu("sim " + ptx + " --entry _Z14printf_formatsPKfi --arg buf:zeros:16+17 --arg s32:0");
+  EXPECT_EQ(past.status, 1);
+  EXPECT_TRUE(Contains(past.out, "offset 17 is past the end of the 16-byte buffer"));
+}
+
+// --profile's ld.param lines: unit cbank, no pipe_busy (the softmax example of docs/sim.md).
+TEST(SimCli, ProfileShowsKernelParametersAsConstantBankReads) {
+  const Cli r = ptxfu("sim " + std::string(PTXFU_CORPUS_DIR) +
+                      "/softmax.sm_90.ptx --entry softmax_warp_per_row --grid 16 --block 128 --arg "
+                      "buf:random:65536:1 --arg buf:zeros:65536 --arg s32:64 --arg s32:256 --config sm_80 --profile "
+                      "--json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  unsigned params = 0;
+  for (const nlohmann::json& line : j["lines"]) {
+    if (line["source"].get<std::string>().find("ld.param.") == std::string::npos) continue;
+    ++params;
+    EXPECT_EQ(line["unit"], "cbank") << line.dump();
+    EXPECT_EQ(line["stalls"].value("pipe_busy", 0), 0) << line.dump();
+  }
+  EXPECT_EQ(params, 4u);
 }
 
 TEST(SimCli, StraightLineProgramsRefuseKernelOptions) {
