@@ -23,6 +23,7 @@ enum class OperandForm : uint8_t {
   address,  // [%rd1+16], [name], [name+4]
   vector,   // {%r1, %r2}
   group,    // (%r1, %r2): call's argument lists
+  indexed,  // [tex, {%r1, %r2}], [%rd1, {%r1}]: a texture, surface or tensormap and its coordinates
 };
 
 inline constexpr unsigned kMaxOperands = 8;
