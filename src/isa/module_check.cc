@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "isa/async_forms.h"
 #include "isa/opcodes.h"
 #include "isa/sync_forms.h"
 #include "isa/table.h"
@@ -216,6 +217,10 @@ bool check_statement(const Statement& st, const Capabilities& caps, const Regist
   if (is_sync_statement(st)) {  // fence, membar, elect, setmaxnreg, ... (sync_forms.h)
     other_instruction = false;
     return check_sync_statement(st, caps, regs, err);
+  }
+  if (is_async_statement(st)) {  // mbarrier, cp.async.bulk, ld/st hints, ... (async_forms.h)
+    other_instruction = false;
+    return check_async_statement(st, caps, regs, err);
   }
   other_instruction = !is_table_statement(st) && is_other_instruction(opcode);
   if (other_instruction) {
