@@ -20,6 +20,8 @@ enum Flags : uint8_t {
   kPtxFirst = 1,      // the PTX version's message before the target's
   kInstruction = 2,   // the target's message is "Instruction 'X' not supported on .target 'sm_NN'"
   kArchSpecific = 4,  // only the 'a' and 'f' targets
+  kOperandsLate = 8,  // the operands after the gates
+  kHookFirst = 16,    // the row's hook before its words are judged
 };
 
 // One instruction form. `groups`: "class=.w1 .w2; class!=.w3" (a '!' marks
@@ -29,13 +31,16 @@ enum Flags : uint8_t {
 // a address, x [handle, {coordinates}], v vector, _ the sink.
 // `messages`: "class=text; .word=text" for words of a class the row does
 // not take ({0}: the word, {1}: the name); `rules`: "a>b=text": a word of
-// class a needs one of class b.
+// class a needs one of class b. `spaces`: the destination and source state
+// spaces that select the row among those of its prefix ("dst src").
+// `subject`: how the gates name the row, where not "Feature '{name}'".
 struct Row {
   std::string_view prefix, name, groups, operands;
   uint16_t sm = 0, ptx = 0;
   uint8_t flags = 0;
   std::string_view messages = {}, rules = {};
   Hook hook = nullptr;
+  std::string_view spaces = {}, subject = {};
 };
 
 struct Ctx {
@@ -70,11 +75,126 @@ bool arrive_rules(const Ctx& c, std::string& message) {
   return true;
 }
 
+// "{c, ...}" of "[handle, {c, ...}]".
+std::string_view coordinates(std::string_view indexed) {
+  const size_t open = indexed.find('{'), close = indexed.rfind('}');
+  return indexed.substr(open, close - open + 1);
+}
+
+// Qualifiers that each add an operand at the end: the multicast mask, the
+// cache policy, the copy mask.
+constexpr std::string_view kExtraWords[] = {".multicast::cluster", ".L2::cache_hint", ".cp_mask"};
+
+unsigned extra_operands(const Ctx& c) {
+  unsigned n = 0;
+  for (std::string_view w : kExtraWords) n += c.has(w);
+  return n;
+}
+
+// The fewest operands any of the row's patterns has.
+unsigned min_operands(const Row& r) {
+  unsigned best = 99, n = 1;
+  for (char ch : r.operands) {
+    if (ch == ',') ++n;
+    if (ch == ';') best = std::min(best, n), n = 1;
+  }
+  return r.operands.empty() ? 0 : std::min(best, n);
+}
+
+bool mismatch(const Ctx& c, std::string& message) {
+  message = fmt::format("Arguments mismatch for instruction '{}'", c.row.name);
+  return false;
+}
+
+// A bulk copy: one operand for each of its extra qualifiers.
+bool bulk_rules(const Ctx& c, std::string& message) {
+  if (c.st.num_operands != min_operands(c.row) + extra_operands(c)) return mismatch(c, message);
+  return true;
+}
+
+// A bulk copy into the CTA's own shared memory came in PTX 8.6.
+bool bulk_cta_rules(const Ctx& c, std::string& message) {
+  if (c.caps.ptx < 86) {
+    message = fmt::format(
+        "Feature '{} with destination state space as .shared::cta' requires PTX ISA .version 8.6 or later", c.row.name);
+    return false;
+  }
+  return bulk_rules(c, message);
+}
+
+unsigned dims_of(const Ctx& c) {
+  for (std::string_view w : c.words)
+    if (w.size() == 3 && w[0] == '.' && w[1] >= '1' && w[1] <= '5' && w[2] == 'd')
+      return static_cast<unsigned>(w[1] - '0');
+  return 0;
+}
+
+// A tensor copy: its dimension, the coordinates (one per dimension), and
+// for .im2col from 3d on the offsets (dimension - 2 of them) as an operand.
+bool tensor_rules(const Ctx& c, std::string& message) {
+  // .cta_group::2 (a CTA pair's shared memory): PTX 8.6, the sm_100 family's 'a'/'f' targets
+  constexpr std::string_view kPairTargets[] = {"sm_100a", "sm_100f", "sm_101a", "sm_101f",
+                                               "sm_103a", "sm_103f", "sm_110a", "sm_110f"};
+  if (c.has(".cta_group::2") && c.caps.ptx < 86) {
+    message = fmt::format("Modifier '.cta_group::2' on '{}' requires PTX ISA .version 8.6 or later", c.row.name);
+    return false;
+  }
+  if (c.has(".cta_group::2") &&
+      std::find(std::begin(kPairTargets), std::end(kPairTargets), c.caps.target_name) == std::end(kPairTargets)) {
+    message = fmt::format("Feature '.cta_group::2' not supported on .target '{}'", c.caps.target_name);
+    return false;
+  }
+  const unsigned dims = dims_of(c);
+  if (dims == 0) {
+    message = fmt::format(".dim modifier required for instruction '{}'", c.row.name);
+    return false;
+  }
+  const bool im2col = c.has(".im2col");
+  if (im2col && dims < 3 && c.row.spaces != ".global .shared::cta") {
+    message = fmt::format("Modifier '.{}d' cannot be combined with modifier '.im2col'", dims);
+    return false;
+  }
+  const unsigned offsets = im2col && dims >= 3 ? 1 : 0;
+  if (c.st.num_operands != min_operands(c.row) + extra_operands(c) + offsets) return mismatch(c, message);
+  for (unsigned k = 0; k < c.st.num_operands; ++k) {
+    if (c.st.forms[k] != OperandForm::indexed) continue;
+    const std::string_view t = c.st.operands[k].text;
+    if (vector_elements(coordinates(t), nullptr, 0) != dims) {
+      message = fmt::format("Argument {} of instruction '{}': Argument vector size mismatch", k + 1, c.row.name);
+      return false;
+    }
+  }
+  if (offsets &&
+      (c.st.forms[c.st.num_operands - 1 - extra_operands(c)] != OperandForm::vector ||
+       vector_elements(c.st.operands[c.st.num_operands - 1 - extra_operands(c)].text, nullptr, 0) != dims - 2))
+    return mismatch(c, message);
+  return true;
+}
+
+bool tensor_cta_rules(const Ctx& c, std::string& message) {
+  if (c.caps.ptx < 86) {
+    message = fmt::format(
+        "Feature '{} with destination state space as .shared::cta' requires PTX ISA .version 8.6 or later", c.row.name);
+    return false;
+  }
+  return tensor_rules(c, message);
+}
+
 constexpr std::string_view kMbSem = "sem=.release .relaxed; scope=.cta .cluster; ";
 constexpr std::string_view kMbSpace = "space=.shared .shared::cta .shared::cluster; type!=.b64";
 constexpr std::string_view kMbRules =
     "scope>sem=Modifier '{0}' requires order with '{1}' instruction; "
     "sem>scope=Modifier '{0}' requires scope with '{1}' instruction";
+constexpr std::string_view kBulkLoad =
+    "space=.shared::cluster .shared::cta .global; cm!=.mbarrier::complete_tx::bytes; mc=.multicast::cluster; "
+    "hint=.L2::cache_hint";
+constexpr std::string_view kBulkLoadCta =
+    "space=.shared::cluster .shared::cta .global; cm!=.mbarrier::complete_tx::bytes; hint=.L2::cache_hint";
+constexpr std::string_view kBulkLoadOps = "a,a,wi,a;a,a,wi,a,hq;a,a,wi,a,h,q";
+constexpr std::string_view kTensorLoad =
+    "space=.shared::cluster .shared::cta .global; dim=.1d .2d .3d .4d .5d; mode=.tile .im2col; "
+    "cm!=.mbarrier::complete_tx::bytes; mc=.multicast::cluster; hint=.L2::cache_hint; cg=.cta_group::1 .cta_group::2";
+constexpr std::string_view kTensorLoadOps = "a,x,a;a,x,a,vhq;a,x,a,vhq,hq;a,x,a,v,h,q";
 constexpr std::string_view kSpaceWrong = "space=State space incorrect for instruction '{1}'";
 constexpr std::string_view kMbInit =
     "space=State space incorrect for instruction '{1}'; .shared::cluster=Illegal modifier '::cluster' for "
@@ -97,10 +217,10 @@ constexpr std::string_view kMbWaitMessages =
 const Row kRows[] = {
     {"mbarrier.init", "mbarrier.init", "space=.shared .shared::cta; type!=.b64", "a,wi", 80, 70, kPtxFirst, kMbInit},
     {"mbarrier.inval", "mbarrier.inval", "space=.shared .shared::cta; type!=.b64", "a", 80, 70, kPtxFirst, kMbInit},
-    {"mbarrier.arrive", "mbarrier.arrive", kMbArrive, "q_,a;q_,a,wi", 80, 70, kPtxFirst, kSpaceWrong, kMbRules, arrive_rules},
-    {"mbarrier.arrive_drop", "mbarrier.arrive_drop", kMbArrive, "q_,a;q_,a,wi", 80, 70, kPtxFirst, kSpaceWrong, kMbRules,
+    {"mbarrier.arrive", "mbarrier.arrive", kMbArrive, "q_,a;q_,a,wi", 80, 70, kPtxFirst | kHookFirst, kSpaceWrong, kMbRules, arrive_rules},
+    {"mbarrier.arrive_drop", "mbarrier.arrive_drop", kMbArrive, "q_,a;q_,a,wi", 80, 70, kPtxFirst | kHookFirst, kSpaceWrong, kMbRules,
      arrive_rules},
-    {"mbarrier.arrive.expect_tx", "mbarrier.arrive.expect_tx", kMbArriveTx, "q_,a,wi", 90, 80, kPtxFirst, kSpaceWrong,
+    {"mbarrier.arrive.expect_tx", "mbarrier.arrive.expect_tx", kMbArriveTx, "q_,a,wi", 90, 80, kPtxFirst | kHookFirst, kSpaceWrong,
      kMbRules, arrive_rules},
     {"mbarrier.arrive_drop.expect_tx", "mbarrier.arrive_drop.expect_tx", kMbArriveTx, "q_,a,wi", 90, 80, kPtxFirst,
      kSpaceWrong, kMbRules, arrive_rules},
@@ -114,6 +234,31 @@ const Row kRows[] = {
      kMbWaitMessages, kMbRules},
     {"mbarrier.pending_count", "mbarrier.pending_count", "type!=.b64", "w,q", 80, 70, kPtxFirst,
      "space=No state space qualifier expected for instruction '{1}'"},
+    {"cp.async.bulk", "cp.async.bulk", kBulkLoad, kBulkLoadOps, 90, 80, 0, {}, {}, bulk_rules,
+     ".shared::cluster .global"},
+    {"cp.async.bulk", "cp.async.bulk", kBulkLoadCta, kBulkLoadOps, 90, 80, 0,
+     ".multicast::cluster=Illegal modifier '{0}' for instruction '{1}' with '.shared::cta.global'", {},
+     bulk_cta_rules, ".shared::cta .global"},
+    {"cp.async.bulk", "cp.async.bulk", kBulkLoadCta, kBulkLoadOps, 90, 80, 0,
+     ".multicast::cluster=Illegal modifier '{0}' for instruction '{1}' with '.shared::cluster.shared::cta'", {},
+     bulk_rules, ".shared::cluster .shared::cta"},
+    {"cp.async.bulk", "cp.async.bulk", "space=.global .shared::cta; cm!=.bulk_group; hint=.L2::cache_hint; "
+     "mask=.cp_mask", "a,a,wi;a,a,wi,qh", 90, 80, 0, {}, {}, bulk_rules, ".global .shared::cta"},
+    {"cp.async.bulk.prefetch", "cp.async.bulk.prefetch", "level!=.L2; space!=.global; hint=.L2::cache_hint",
+     "a,wi;a,wi,q", 90, 80, 0, {}, {}, bulk_rules},
+    {"cp.async.bulk.commit_group", "cp.async.bulk.commit_group", "", "", 90, 80},
+    {"cp.async.bulk.wait_group", "cp.async.bulk.wait_group", "", "i", 90, 80},
+    {"cp.async.bulk.wait_group.read", "cp.async.bulk.wait_group", "", "i", 90, 80, kOperandsLate, {}, {}, nullptr,
+     {}, "Modifier '.read'"},
+    {"cp.async.bulk.tensor", "cp.async.bulk.tensor", kTensorLoad, kTensorLoadOps, 90, 80, 0, {}, {}, tensor_rules,
+     ".shared::cluster .global"},
+    {"cp.async.bulk.tensor", "cp.async.bulk.tensor", kTensorLoad, kTensorLoadOps, 90, 80, 0, {}, {},
+     tensor_cta_rules, ".shared::cta .global"},
+    {"cp.async.bulk.tensor", "cp.async.bulk.tensor", "space=.global .shared::cta; dim=.1d .2d .3d .4d .5d; "
+     "mode=.tile .im2col_no_offs; cm!=.bulk_group; hint=.L2::cache_hint", "x,a;x,a,q", 90, 80, 0, {}, {},
+     tensor_rules, ".global .shared::cta"},
+    {"cp.async.bulk.prefetch.tensor", "cp.async.bulk.prefetch.tensor", "dim=.1d .2d .3d .4d .5d; level!=.L2; "
+     "space!=.global; mode=.tile .im2col; hint=.L2::cache_hint", "x;x,vq;x,v,q", 90, 80, 0, {}, {}, tensor_rules},
 };
 // clang-format on
 
@@ -126,6 +271,7 @@ struct WordGate {
 };
 const WordGate kWordGates[] = {
     {".shared::cta", "", 0, 78, "Feature '::cta'"},
+    {".cp_mask", "cp.async.bulk", 100, 86, "Feature '.cp_mask'", true},
     {".shared::cluster", "", 90, 80, "Feature '.shared::cluster'"},
     {".cluster", "", 90, 78, "Feature '.cluster scope'"},
     {".release", "mbarrier", 0, 80, "Modifier '{0}' on '{1}'"},
@@ -142,7 +288,7 @@ struct Group {
 };
 struct ParsedRow {
   const Row* row;
-  std::vector<std::string_view> prefix;
+  std::vector<std::string_view> prefix, spaces;
   std::vector<Group> groups;
 };
 
@@ -179,7 +325,7 @@ const std::vector<ParsedRow>& parsed_rows() {
   static const std::vector<ParsedRow> rows = [] {
     std::vector<ParsedRow> out;
     for (const Row& r : kRows) {
-      ParsedRow p{&r, words_of(r.prefix), {}};
+      ParsedRow p{&r, words_of(r.prefix), split(r.spaces, ' '), {}};
       for (std::string_view g : split(r.groups, ';')) {
         const size_t eq = g.find('=');
         Group group{trim(g.substr(0, eq)), split(g.substr(eq + 1), ' ')};
@@ -193,6 +339,11 @@ const std::vector<ParsedRow>& parsed_rows() {
   return rows;
 }
 
+// What ptxas says when a required group is missing, by class.
+constexpr std::string_view kMissing =
+    "cm=.completion_mechanism modifier required for instruction '{1}'; "
+    "space=State space modifier required for instruction '{1}'; level=.level modifier required for instruction '{1}'";
+
 // Words ptxas knows in every instruction, by class, beyond those the rows take.
 constexpr std::string_view kVocabulary[][2] = {
     {"type",
@@ -200,6 +351,7 @@ constexpr std::string_view kVocabulary[][2] = {
     {"space", ".global .shared .local .const .param .shared::cta .shared::cluster"},
     {"sem", ".relaxed .acquire .release .acq_rel .sc .weak .volatile"},
     {"scope", ".cta .cluster .gpu .sys"},
+    {"level", ".L1 .L2"},
 };
 
 // The class of a word some row takes, or empty.
@@ -214,12 +366,22 @@ std::string_view class_of(std::string_view w) {
   return {};
 }
 
-// The row whose prefix is longest among those the mnemonic starts with.
-const ParsedRow* select_row(const Words& words) {
+// The row whose prefix is longest among those the mnemonic starts with and,
+// among rows of one prefix, whose state spaces are the mnemonic's (else the
+// first of them, with `spaces_wrong`).
+const ParsedRow* select_row(const Words& words, bool& spaces_wrong) {
   const ParsedRow* best = nullptr;
+  Words spaces;
+  for (std::string_view w : words)
+    if (class_of(w) == "space") spaces.push_back(w);
+  spaces_wrong = false;
   for (const ParsedRow& p : parsed_rows()) {
     if (p.prefix.size() > words.size() || !std::equal(p.prefix.begin(), p.prefix.end(), words.begin())) continue;
-    if (!best || p.prefix.size() > best->prefix.size()) best = &p;
+    const bool fits = p.spaces.empty() || p.spaces == spaces;
+    if (best && p.prefix.size() < best->prefix.size()) continue;
+    if (best && p.prefix.size() == best->prefix.size() && (!fits || !spaces_wrong)) continue;
+    best = &p;
+    spaces_wrong = !fits;
   }
   return best;
 }
@@ -237,6 +399,18 @@ std::string fill(std::string_view pattern, std::string_view word, std::string_vi
   return fmt::format(fmt::runtime(pattern), word, name);
 }
 
+// The coordinates of [handle, {c, ...}]: 32-bit registers or immediates.
+bool coordinates_fit(std::string_view text, const RegisterTable* regs) {
+  std::string_view e[8];
+  const unsigned n = std::min(vector_elements(coordinates(text), e, 8), 8u);
+  for (unsigned k = 0; k < n; ++k) {
+    if (classify_literal(e[k]) == LiteralKind::integer) continue;
+    const auto reg = regs ? regs->lookup(e[k]) : std::nullopt;
+    if (!reg || reg->bits != 32) return false;
+  }
+  return true;
+}
+
 bool operand_fits(const Statement& st, unsigned k, std::string_view kinds, const RegisterTable* regs) {
   const OperandForm form = st.forms[k];
   const std::string_view text = st.operands[k].text;
@@ -246,7 +420,7 @@ bool operand_fits(const Statement& st, unsigned k, std::string_view kinds, const
         if (form == OperandForm::address) return true;
         break;
       case 'x':
-        if (form == OperandForm::indexed) return true;
+        if (form == OperandForm::indexed && coordinates_fit(text, regs)) return true;
         break;
       case 'v':
         if (form == OperandForm::vector) return true;
@@ -270,15 +444,17 @@ bool operand_fits(const Statement& st, unsigned k, std::string_view kinds, const
   return false;
 }
 
-bool operands_fit(const Row& r, const Statement& st, const RegisterTable* regs) {
+// Whether the operands fit one of the row's patterns; `early`: those there
+// are fit a pattern's first operands (ptxas counts them later).
+bool operands_fit(const Row& r, const Statement& st, const RegisterTable* regs, bool early) {
   for (std::string_view pattern : split(r.operands, ';')) {
     const auto kinds = split(pattern, ',');
-    if (kinds.size() != st.num_operands) continue;
+    if (early ? kinds.size() < st.num_operands : kinds.size() != st.num_operands) continue;
     bool ok = true;
     for (unsigned k = 0; k < st.num_operands && ok; ++k) ok = operand_fits(st, k, kinds[k], regs);
     if (ok) return true;
   }
-  return r.operands.empty() && st.num_operands == 0;
+  return st.num_operands == 0 && (early || r.operands.empty());
 }
 
 std::string format_ptx(uint16_t v) { return fmt::format("{}.{}", v / 10, v % 10); }
@@ -291,14 +467,15 @@ bool arch_specific_target(const Capabilities& caps) {
 bool check_gate(const Row& r, const Capabilities& caps, std::string& message) {
   const bool target_ok = caps.sm >= r.sm && (!(r.flags & kArchSpecific) || arch_specific_target(caps));
   const bool ptx_ok = caps.ptx >= r.ptx;
+  const std::string subject = r.subject.empty() ? fmt::format("Feature '{}'", r.name) : std::string(r.subject);
   if (!ptx_ok && (target_ok || (r.flags & kPtxFirst))) {
-    message = fmt::format("Feature '{}' requires PTX ISA .version {} or later", r.name, format_ptx(r.ptx));
+    message = fmt::format("{} requires PTX ISA .version {} or later", subject, format_ptx(r.ptx));
     return false;
   }
   if (target_ok) return true;
   message = (r.flags & kInstruction)
                 ? fmt::format("Instruction '{}' not supported on .target '{}'", r.name, caps.target_name)
-                : fmt::format("Feature '{}' requires .target sm_{} or higher", r.name, r.sm);
+                : fmt::format("{} requires .target sm_{} or higher", subject, r.sm);
   return false;
 }
 
@@ -357,6 +534,7 @@ bool check_words(const ParsedRow& p, const Words& words, std::string& message) {
   std::vector<std::string_view> seen(p.groups.size());
   for (std::string_view w : words) {
     const int g = group_of(p, w);
+    if (!p.spaces.empty() && g >= 0 && p.groups[g].cls == "space") continue;  // the row's own pair
     if (g < 0) {
       std::string_view text = lookup(r.messages, w);
       if (text.empty()) text = lookup(r.messages, class_of(w));
@@ -369,6 +547,14 @@ bool check_words(const ParsedRow& p, const Words& words, std::string& message) {
       return false;
     }
     seen[g] = w;
+  }
+  for (size_t g = 0; g < p.groups.size(); ++g) {
+    if (!seen[g].empty() || !p.groups[g].required || p.groups[g].cls == "type") continue;
+    if (p.groups[g].cls == "space" && !p.spaces.empty()) continue;
+    std::string_view text = lookup(r.messages, fmt::format("!{}", p.groups[g].cls));
+    if (text.empty()) text = lookup(kMissing, p.groups[g].cls);
+    message = fill(text, p.groups[g].words[0], r.name);
+    return false;
   }
   for (std::string_view rule : split(r.rules, ';')) {
     const size_t gt = rule.find('>'), eq = rule.find('=');
@@ -387,24 +573,46 @@ bool check_words(const ParsedRow& p, const Words& words, std::string& message) {
   return true;
 }
 
-bool judge(const ParsedRow& p, const Words& words, const Statement& st, const Capabilities& caps,
+// [handle, {coordinates}]: at most five, each a 32-bit register or an immediate.
+bool check_coordinates(const Statement& st, std::string& message) {
+  for (unsigned k = 0; k < st.num_operands; ++k) {
+    if (st.forms[k] != OperandForm::indexed) continue;
+    const std::string_view t = st.operands[k].text;
+    const unsigned n = vector_elements(coordinates(t), nullptr, 0);
+    if (n > 5) {
+      message = fmt::format("Illegal vector size: {}", n);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool judge(const ParsedRow& p, bool spaces_wrong, const Words& words, const Statement& st, const Capabilities& caps,
            const RegisterTable* regs, std::string& message) {
   const Row& r = *p.row;
-  if (!check_words_early(p, words, message)) return false;
-  if (!operands_fit(r, st, regs)) {
-    message = fmt::format("Arguments mismatch for instruction '{}'", r.name);
+  const Ctx c{r, st, words, caps, regs};
+  if (!check_words_early(p, words, message) || !check_coordinates(st, message)) return false;
+  // the extra qualifiers' operands stand last: registers, not addresses
+  const bool last_plain = st.num_operands > 0 && st.forms[st.num_operands - 1] == OperandForm::plain;
+  const bool early = spaces_wrong || (operands_fit(r, st, regs, true) && (extra_operands(c) == 0 || last_plain));
+  if (!early && !(r.flags & kOperandsLate)) return mismatch(c, message);
+  if (!check_gate(r, caps, message) || !check_word_gates(p, words, caps, message)) return false;
+  if (spaces_wrong) {
+    message = fmt::format("State space incorrect for instruction '{}'", r.name);
     return false;
   }
-  if (!check_gate(r, caps, message) || !check_word_gates(p, words, caps, message)) return false;
-  if (r.hook != nullptr && !r.hook(Ctx{r, st, words, caps, regs}, message)) return false;
-  return check_words(p, words, message);
+  if (!early) return mismatch(c, message);
+  if ((r.flags & kHookFirst) && !r.hook(c, message)) return false;
+  if (!check_words(p, words, message)) return false;
+  if (r.hook != nullptr && !(r.flags & kHookFirst) && !r.hook(c, message)) return false;
+  return operands_fit(r, st, regs, false) || mismatch(c, message);
 }
 
 }  // namespace
 
 bool is_async_statement(const Statement& st) {
   const std::string_view m = st.mnemonic.text;
-  for (std::string_view op : {"mbarrier"})
+  for (std::string_view op : {"mbarrier", "cp.async.bulk", "cp.reduce.async.bulk"})
     if (m == op || (m.size() > op.size() && m.substr(0, op.size()) == op && m[op.size()] == '.')) return true;
   return false;
 }
@@ -412,7 +620,8 @@ bool is_async_statement(const Statement& st) {
 bool check_async_statement(const Statement& st, const Capabilities& caps, const RegisterTable* regs, Diagnostic& err) {
   const Words all = words_of(st.mnemonic.text);
   std::string message;
-  const ParsedRow* p = select_row(all);
+  bool spaces_wrong = false;
+  const ParsedRow* p = select_row(all, spaces_wrong);
   if (p == nullptr) {
     message = fmt::format("Not a name of any known instruction: '{}'", all[0]);
     for (size_t k = 1; k < all.size(); ++k)
@@ -422,7 +631,7 @@ bool check_async_statement(const Statement& st, const Capabilities& caps, const 
       }
   } else {
     const Words words(all.begin() + static_cast<std::ptrdiff_t>(p->prefix.size()), all.end());
-    if (judge(*p, words, st, caps, regs, message)) return true;
+    if (judge(*p, spaces_wrong, words, st, caps, regs, message)) return true;
   }
   err = {st.mnemonic.column, message, st.mnemonic.line};
   return false;
