@@ -14,6 +14,7 @@ using Words = std::vector<std::string_view>;
 // Judges a row's own rule that its data cannot say (a word that needs an
 // operand, an operand that needs a target); true when it holds.
 struct Ctx;
+std::string_view class_of(std::string_view w);
 using Hook = bool (*)(const Ctx&, std::string& message);
 
 enum Flags : uint8_t {
@@ -150,8 +151,9 @@ bool tensor_rules(const Ctx& c, std::string& message) {
     return false;
   }
   const bool im2col = c.has(".im2col");
-  if (im2col && dims < 3 && c.row.spaces != ".global .shared::cta") {
-    message = fmt::format("Modifier '.{}d' cannot be combined with modifier '.im2col'", dims);
+  const std::string_view mode = im2col ? ".im2col" : c.has(".im2col_no_offs") ? ".im2col_no_offs" : "";
+  if (!mode.empty() && dims < 3) {
+    message = fmt::format("Modifier '.{}d' cannot be combined with modifier '{}'", dims, mode);
     return false;
   }
   const unsigned offsets = im2col && dims >= 3 ? 1 : 0;
@@ -175,6 +177,77 @@ bool tensor_cta_rules(const Ctx& c, std::string& message) {
   if (c.caps.ptx < 86) {
     message = fmt::format(
         "Feature '{} with destination state space as .shared::cta' requires PTX ISA .version 8.6 or later", c.row.name);
+    return false;
+  }
+  return tensor_rules(c, message);
+}
+
+// The types each reduction takes, into global memory and into another
+// CTA's shared memory (.shared::cluster).
+struct Reduction {
+  std::string_view op, global, cluster;
+};
+constexpr Reduction kReductions[] = {
+    {".add", ".u32 .s32 .u64 .f32 .f64 .f16 .bf16", ".u32 .s32 .u64"},
+    {".min", ".u32 .s32 .u64 .s64 .f16 .bf16", ".u32 .s32"},
+    {".max", ".u32 .s32 .u64 .s64 .f16 .bf16", ".u32 .s32"},
+    {".inc", ".u32", ".u32"},
+    {".dec", ".u32", ".u32"},
+    {".and", ".b32 .b64", ".b32"},
+    {".or", ".b32 .b64", ".b32"},
+    {".xor", ".b32 .b64", ".b32"},
+};
+
+bool listed(std::string_view list, std::string_view w) {
+  for (size_t at = list.find(w); at != std::string_view::npos; at = list.find(w, at + 1))
+    if ((at + w.size() == list.size() || list[at + w.size()] == ' ') && (at == 0 || list[at - 1] == ' ')) return true;
+  return false;
+}
+
+// cp.reduce.async.bulk: the type the operation takes; .noftz with a 16-bit
+// float add, never with min or max.
+bool reduce_rules(const Ctx& c, std::string& message) {
+  std::string_view type;
+  const Reduction* red = nullptr;
+  for (std::string_view w : c.words) {
+    if (class_of(w) == "type") type = w;
+    for (const Reduction& r : kReductions)
+      if (r.op == w) red = &r;
+  }
+  if (red == nullptr) {
+    message = fmt::format("Reduction operation is required for instruction '{}'", c.row.name);
+    return false;
+  }
+  if (!listed(red->global, type)) {
+    message = fmt::format("Incorrect type '{}' for operation '{}' in instruction '{}'", type, red->op, c.row.name);
+    return false;
+  }
+  const bool half = type == ".f16" || type == ".bf16";
+  if (c.has(".noftz") && red->op != ".add") {
+    message = fmt::format("Illegal modifier '.noftz' for instruction '{}' with '{}'", c.row.name, red->op);
+    return false;
+  }
+  if (half && red->op == ".add" && !c.has(".noftz")) {
+    message = fmt::format("Modifier '.noftz' required for instruction '{}' with type '{}' and operation '.add'",
+                          c.row.name, type);
+    return false;
+  }
+  if (c.row.spaces == ".shared::cluster .shared::cta" && !listed(red->cluster, type)) {
+    message = type == ".s64"
+                  ? "Illegal type for cp.reduce.async.bulk with .shared::cluster destination state space"
+                  : fmt::format("Illegal reduction operation for instruction '{}.shared::cluster.shared::cta{}'",
+                                c.row.name, type);
+    return false;
+  }
+  return c.st.num_operands == min_operands(c.row) + extra_operands(c) || mismatch(c, message);
+}
+
+// cp.reduce.async.bulk.tensor: the tensor's rules, and an operation.
+bool reduce_tensor_rules(const Ctx& c, std::string& message) {
+  bool op = false;
+  for (const Reduction& r : kReductions) op |= c.has(r.op);
+  if (!op) {
+    message = fmt::format("Reduction operation is required for instruction '{}'", c.row.name);
     return false;
   }
   return tensor_rules(c, message);
@@ -257,6 +330,17 @@ const Row kRows[] = {
     {"cp.async.bulk.tensor", "cp.async.bulk.tensor", "space=.global .shared::cta; dim=.1d .2d .3d .4d .5d; "
      "mode=.tile .im2col_no_offs; cm!=.bulk_group; hint=.L2::cache_hint", "x,a;x,a,q", 90, 80, 0, {}, {},
      tensor_rules, ".global .shared::cta"},
+    {"cp.reduce.async.bulk", "cp.reduce.async.bulk", "space=.global .shared::cta; cm!=.bulk_group; "
+     "hint=.L2::cache_hint; op=.add .min .max .inc .dec .and .or .xor; ftz=.noftz; type!=.u32 .s32 .u64 .s64 .b32 "
+     ".b64 .f32 .f64 .f16 .bf16", "a,a,wi;a,a,wi,q", 90, 80, 0, {}, {}, reduce_rules, ".global .shared::cta"},
+    {"cp.reduce.async.bulk", "cp.reduce.async.bulk", "space=.shared::cluster .shared::cta; "
+     "cm!=.mbarrier::complete_tx::bytes; op=.add .min .max .inc .dec .and .or .xor; type!=.u32 .s32 .u64 .s64 .b32 "
+     ".b64", "a,a,wi,a", 90, 80, 0, "!type=Arguments mismatch for instruction '{1}'", {}, reduce_rules,
+     ".shared::cluster .shared::cta"},
+    {"cp.reduce.async.bulk.tensor", "cp.reduce.async.bulk.tensor", "space=.global .shared::cta; "
+     "dim=.1d .2d .3d .4d .5d; op=.add .min .max .inc .dec .and .or .xor; mode=.tile .im2col_no_offs; "
+     "cm!=.bulk_group; hint=.L2::cache_hint; type=", "x,a;x,a,q", 90, 80, 0, {}, {}, reduce_tensor_rules,
+     ".global .shared::cta"},
     {"cp.async.bulk.prefetch.tensor", "cp.async.bulk.prefetch.tensor", "dim=.1d .2d .3d .4d .5d; level!=.L2; "
      "space!=.global; mode=.tile .im2col; hint=.L2::cache_hint", "x;x,vq;x,v,q", 90, 80, 0, {}, {}, tensor_rules},
 };
@@ -520,7 +604,9 @@ bool check_words_early(const ParsedRow& p, const Words& words, std::string& mess
     for (std::string_view w : words)
       if (class_of(w) == "type") all_in &= std::find(g.words.begin(), g.words.end(), w) != g.words.end();
     if ((g.required && n == 0) || !all_in || n > 1) {
-      message = fmt::format("Unexpected instruction types specified for '{}'", p.row->name);
+      const std::string_view text = lookup(p.row->messages, "!type");
+      message = text.empty() ? fmt::format("Unexpected instruction types specified for '{}'", p.row->name)
+                             : fill(text, "", p.row->name);
       return false;
     }
   }
