@@ -1,6 +1,7 @@
 #include "isa/async_forms.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -18,11 +19,13 @@ std::string_view class_of(std::string_view w);
 using Hook = bool (*)(const Ctx&, std::string& message);
 
 enum Flags : uint8_t {
-  kPtxFirst = 1,      // the PTX version's message before the target's
-  kInstruction = 2,   // the target's message is "Instruction 'X' not supported on .target 'sm_NN'"
-  kArchSpecific = 4,  // only the 'a' and 'f' targets
-  kOperandsLate = 8,  // the operands after the gates
-  kHookFirst = 16,    // the row's hook before its words are judged
+  kPtxFirst = 1,       // the PTX version's message before the target's
+  kInstruction = 2,    // the target's message is "Instruction 'X' not supported on .target 'sm_NN'"
+  kArchSpecific = 4,   // only the 'a' and 'f' targets
+  kOperandsLate = 8,   // the operands after the gates
+  kHookFirst = 16,     // the row's hook before its words are judged
+  kWordsFirst = 32,    // the words before the gates
+  kMissingFirst = 64,  // a missing required group before a word the row does not take
 };
 
 // One instruction form. `groups`: "class=.w1 .w2; class!=.w3" (a '!' marks
@@ -42,6 +45,7 @@ struct Row {
   std::string_view messages = {}, rules = {};
   Hook hook = nullptr;
   std::string_view spaces = {}, subject = {};
+  std::string_view key = {};  // a word anywhere after the prefix that selects the row
 };
 
 struct Ctx {
@@ -253,6 +257,54 @@ bool reduce_tensor_rules(const Ctx& c, std::string& message) {
   return tensor_rules(c, message);
 }
 
+// createpolicy: the second priority (evict_unchanged or evict_first) after the first.
+bool policy_rules(const Ctx& c, std::string& message) {
+  int n = 0;
+  for (std::string_view w : c.words) {
+    if (w.rfind(".L2::evict_", 0) != 0 || n++ == 0) continue;
+    if (w != ".L2::evict_unchanged" && w != ".L2::evict_first") {
+      message = fmt::format("Unsupported modifier '.{}' as secondary_priority for instruction '{}'",
+                            w.substr(w.rfind("::") + 2), c.row.name);
+      return false;
+    }
+  }
+  if (c.st.num_operands == 2 && c.st.forms[1] == OperandForm::plain &&
+      classify_literal(c.st.operands[1].text) == LiteralKind::floating) {
+    uint64_t bits = 0;
+    literal_bits(c.st.operands[1].text, 32, true, bits);
+    float f = 0;
+    const auto b32 = static_cast<uint32_t>(bits);
+    static_assert(sizeof f == sizeof b32);
+    std::memcpy(&f, &b32, sizeof f);
+    if (!(f > 0.0F && f <= 1.0F)) {
+      message = fmt::format(
+          "Argument 2 of instruction '{}': value '{:.6f}' out of range, expected to be in range (0.000000 .. 1.000000]",
+          c.row.name, f);
+      return false;
+    }
+  }
+  return true;
+}
+
+// applypriority and discard work on 128-byte lines.
+bool line_rules(const Ctx& c, std::string& message) {
+  if (c.st.num_operands != 2) return mismatch(c, message);
+  const std::string_view size = c.st.operands[1].text;
+  uint64_t v = 0;
+  if (literal_bits(size, 64, false, v) && v == 128) return true;
+  message = fmt::format("Argument 2 of instruction '{}': unexpected value '{}', expected to be 128", c.row.name, size);
+  return false;
+}
+
+// prefetch: an eviction priority only in global memory (or generic).
+bool prefetch_rules(const Ctx& c, std::string& message) {
+  if (c.has(".local") && (c.has(".L2::evict_last") || c.has(".L2::evict_normal"))) {
+    message = "State space incorrect for feature 'cache eviction priority'";
+    return false;
+  }
+  return true;
+}
+
 constexpr std::string_view kMbSem = "sem=.release .relaxed; scope=.cta .cluster; ";
 constexpr std::string_view kMbSpace = "space=.shared .shared::cta .shared::cluster; type!=.b64";
 constexpr std::string_view kMbRules =
@@ -268,6 +320,18 @@ constexpr std::string_view kTensorLoad =
     "space=.shared::cluster .shared::cta .global; dim=.1d .2d .3d .4d .5d; mode=.tile .im2col; "
     "cm!=.mbarrier::complete_tx::bytes; mc=.multicast::cluster; hint=.L2::cache_hint; cg=.cta_group::1 .cta_group::2";
 constexpr std::string_view kTensorLoadOps = "a,x,a;a,x,a,vhq;a,x,a,vhq,hq;a,x,a,v,h,q";
+constexpr std::string_view kPolicy =
+    "prio!=.L2::evict_last .L2::evict_normal .L2::evict_first .L2::evict_unchanged; "
+    "second=.L2::evict_unchanged .L2::evict_first; type!=.b64";
+constexpr std::string_view kPolicyRange =
+    "space=.global; prio!=.L2::evict_last .L2::evict_normal .L2::evict_first .L2::evict_unchanged; "
+    "second=.L2::evict_unchanged .L2::evict_first; type!=.b64";
+constexpr std::string_view kPolicyMessages =
+    "l1evict=Modifier 'cache eviction priority' requires cache level L2 with '{1}' instruction";
+constexpr std::string_view kPrefetchMessages =
+    "space=State space incorrect for instruction '{1}'; .shared::cta=Illegal modifier '::cta' for instruction '{1}'; "
+    ".L2::evict_first=Illegal modifier '.evict_first' for instruction '{1}'; "
+    "!level=Cache level modifier required for instruction '{1}'";
 constexpr std::string_view kSpaceWrong = "space=State space incorrect for instruction '{1}'";
 constexpr std::string_view kMbInit =
     "space=State space incorrect for instruction '{1}'; .shared::cluster=Illegal modifier '::cluster' for "
@@ -341,6 +405,25 @@ const Row kRows[] = {
      "dim=.1d .2d .3d .4d .5d; op=.add .min .max .inc .dec .and .or .xor; mode=.tile .im2col_no_offs; "
      "cm!=.bulk_group; hint=.L2::cache_hint; type=", "x,a;x,a,q", 90, 80, 0, {}, {}, reduce_tensor_rules,
      ".global .shared::cta"},
+    {"createpolicy.fractional", "createpolicy.fractional", kPolicy, "q;q,f", 80, 74, kHookFirst, kPolicyMessages, {},
+     policy_rules},
+    {"createpolicy.range", "createpolicy.range", kPolicyRange, "q,a,wi,wi", 80, 74,
+     kHookFirst, kPolicyMessages, {}, policy_rules},
+    {"createpolicy.cvt", "createpolicy.cvt", "level!=.L2; type!=.b64", "q,q", 80, 74, 0,
+     "!level=.L2 modifier required for instruction '{1}'"},
+    {"prefetch", "prefetch", "space=.global .local; level!=.L1 .L2 .L2::evict_last .L2::evict_normal", "a", 0, 0,
+     kWordsFirst, kPrefetchMessages, {}, prefetch_rules},
+    {"prefetch", "prefetch", "space=.const .param; tensormap=.tensormap", "a", 90, 80, kWordsFirst,
+     ".global=Modifier '.tensormap' cannot be applied to '.global' space for instruction '{1}'; "
+     "level=Multiple cache operation modifiers specified", {}, nullptr, {}, "Modifier '.tensormap'", ".tensormap"},
+    {"prefetchu", "prefetchu", "level!=.L1", "a", 0, 0, kWordsFirst,
+     "space=State space incorrect for instruction '{1}'; !level=Cache level modifier required for instruction '{1}'"},
+    {"applypriority", "applypriority", "space=.global; level=.L2; prio!=.L2::evict_normal", "a,i", 80, 74, kHookFirst | kMissingFirst,
+     "space=State space incorrect for instruction '{1}'; evict=Unsupported modifier '{2}' for instruction '{1}'; "
+     "!prio=cache eviction priority modifier required for instruction '{1}'", {}, line_rules},
+    {"discard", "discard", "space=.global; level!=.L2", "a,i", 80, 74, kHookFirst | kMissingFirst,
+     "space=State space incorrect for instruction '{1}'; !level=.L2 modifier required for instruction '{1}'", {},
+     line_rules},
     {"cp.async.bulk.prefetch.tensor", "cp.async.bulk.prefetch.tensor", "dim=.1d .2d .3d .4d .5d; level!=.L2; "
      "space!=.global; mode=.tile .im2col; hint=.L2::cache_hint", "x;x,vq;x,v,q", 90, 80, 0, {}, {}, tensor_rules},
 };
@@ -356,6 +439,8 @@ struct WordGate {
 const WordGate kWordGates[] = {
     {".shared::cta", "", 0, 78, "Feature '::cta'"},
     {".cp_mask", "cp.async.bulk", 100, 86, "Feature '.cp_mask'", true},
+    {".L2::evict_last", "prefetch", 80, 74, "Modifier 'cache eviction priority' on '{1}'"},
+    {".L2::evict_normal", "prefetch", 80, 74, "Modifier 'cache eviction priority' on '{1}'"},
     {".shared::cluster", "", 90, 80, "Feature '.shared::cluster'"},
     {".cluster", "", 90, 78, "Feature '.cluster scope'"},
     {".release", "mbarrier", 0, 80, "Modifier '{0}' on '{1}'"},
@@ -436,6 +521,8 @@ constexpr std::string_view kVocabulary[][2] = {
     {"sem", ".relaxed .acquire .release .acq_rel .sc .weak .volatile"},
     {"scope", ".cta .cluster .gpu .sys"},
     {"level", ".L1 .L2"},
+    {"evict", ".L2::evict_last .L2::evict_normal .L2::evict_first .L2::evict_unchanged"},
+    {"l1evict", ".L1::evict_last .L1::evict_normal .L1::evict_first .L1::evict_unchanged .L1::no_allocate"},
 };
 
 // The class of a word some row takes, or empty.
@@ -462,6 +549,10 @@ const ParsedRow* select_row(const Words& words, bool& spaces_wrong) {
   for (const ParsedRow& p : parsed_rows()) {
     if (p.prefix.size() > words.size() || !std::equal(p.prefix.begin(), p.prefix.end(), words.begin())) continue;
     const bool fits = p.spaces.empty() || p.spaces == spaces;
+    const bool keyed = !p.row->key.empty();
+    if (keyed && std::find(words.begin() + 1, words.end(), p.row->key) == words.end()) continue;
+    if (best && !best->row->key.empty() && !keyed) continue;
+    if (best && keyed && best->row->key.empty()) best = nullptr;
     if (best && p.prefix.size() < best->prefix.size()) continue;
     if (best && p.prefix.size() == best->prefix.size() && (!fits || !spaces_wrong)) continue;
     best = &p;
@@ -479,8 +570,12 @@ std::string_view lookup(std::string_view table, std::string_view key) {
   return {};
 }
 
+// {0}: the word, {1}: the row's name, {2}: the word's last part (".evict_last" of ".L2::evict_last").
 std::string fill(std::string_view pattern, std::string_view word, std::string_view name) {
-  return fmt::format(fmt::runtime(pattern), word, name);
+  const size_t colons = word.rfind("::");
+  const std::string last =
+      colons == std::string_view::npos ? std::string(word) : "." + std::string(word.substr(colons + 2));
+  return fmt::format(fmt::runtime(pattern), word, name, last);
 }
 
 // The coordinates of [handle, {c, ...}]: 32-bit registers or immediates.
@@ -514,6 +609,10 @@ bool operand_fits(const Statement& st, unsigned k, std::string_view kinds, const
         break;
       case 'i':
         if (form == OperandForm::plain && classify_literal(text) == LiteralKind::integer) return true;
+        break;
+      case 'f':  // a float: an immediate, or a 32-bit register
+        if (form == OperandForm::plain && classify_literal(text) == LiteralKind::floating) return true;
+        if (const auto reg = regs ? regs->lookup(text) : std::nullopt; reg && reg->bits == 32) return true;
         break;
       default: {
         if (form != OperandForm::plain) break;
@@ -613,13 +712,33 @@ bool check_words_early(const ParsedRow& p, const Words& words, std::string& mess
   return true;
 }
 
+// A required group none of the words is in (the words of no group aside).
+bool check_missing(const ParsedRow& p, const Words& words, std::string& message) {
+  for (const Group& g : p.groups) {
+    if (!g.required || g.cls == "type" || (g.cls == "space" && !p.spaces.empty())) continue;
+    bool present = false;
+    for (std::string_view w : words) present |= std::find(g.words.begin(), g.words.end(), w) != g.words.end();
+    if (present) continue;
+    std::string_view text = lookup(p.row->messages, fmt::format("!{}", g.cls));
+    if (text.empty()) text = lookup(kMissing, g.cls);
+    message = fill(text, g.words[0], p.row->name);
+    return false;
+  }
+  return true;
+}
+
 // Words of a class the row does not take, two of one group, a required
 // group missing, and the rules between classes.
 bool check_words(const ParsedRow& p, const Words& words, std::string& message) {
   const Row& r = *p.row;
   std::vector<std::string_view> seen(p.groups.size());
+  if ((r.flags & kMissingFirst) && !check_missing(p, words, message)) return false;
   for (std::string_view w : words) {
-    const int g = group_of(p, w);
+    int g = group_of(p, w);
+    for (size_t h = g < 0 ? p.groups.size() : static_cast<size_t>(g) + 1;
+         g >= 0 && !seen[g].empty() && h < p.groups.size(); ++h)
+      if (std::find(p.groups[h].words.begin(), p.groups[h].words.end(), w) != p.groups[h].words.end())
+        g = static_cast<int>(h);  // a word two groups take: the next one (createpolicy's second priority)
     if (!p.spaces.empty() && g >= 0 && p.groups[g].cls == "space") continue;  // the row's own pair
     if (g < 0) {
       std::string_view text = lookup(r.messages, w);
@@ -682,6 +801,7 @@ bool judge(const ParsedRow& p, bool spaces_wrong, const Words& words, const Stat
   const bool last_plain = st.num_operands > 0 && st.forms[st.num_operands - 1] == OperandForm::plain;
   const bool early = spaces_wrong || (operands_fit(r, st, regs, true) && (extra_operands(c) == 0 || last_plain));
   if (!early && !(r.flags & kOperandsLate)) return mismatch(c, message);
+  if ((r.flags & kWordsFirst) && !check_words(p, words, message)) return false;
   if (!check_gate(r, caps, message) || !check_word_gates(p, words, caps, message)) return false;
   if (spaces_wrong) {
     message = fmt::format("State space incorrect for instruction '{}'", r.name);
@@ -698,7 +818,8 @@ bool judge(const ParsedRow& p, bool spaces_wrong, const Words& words, const Stat
 
 bool is_async_statement(const Statement& st) {
   const std::string_view m = st.mnemonic.text;
-  for (std::string_view op : {"mbarrier", "cp.async.bulk", "cp.reduce.async.bulk"})
+  for (std::string_view op : {"mbarrier", "cp.async.bulk", "cp.reduce.async.bulk", "createpolicy", "prefetch",
+                              "prefetchu", "applypriority", "discard"})
     if (m == op || (m.size() > op.size() && m.substr(0, op.size()) == op && m[op.size()] == '.')) return true;
   return false;
 }
