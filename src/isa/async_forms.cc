@@ -305,6 +305,104 @@ bool prefetch_rules(const Ctx& c, std::string& message) {
   return true;
 }
 
+std::string_view first_of(const Ctx& c, std::initializer_list<std::string_view> among) {
+  for (std::string_view w : c.words)
+    if (std::find(among.begin(), among.end(), w) != among.end()) return w;
+  return {};
+}
+
+// The last part of a '::' qualifier with its dot: ".evict_last" of ".L1::evict_last".
+std::string last_part(std::string_view w) { return "." + std::string(w.substr(w.rfind("::") + 2)); }
+
+// ld and st: how the memory order, scope, state space, cache operator and
+// eviction priorities combine.
+bool memory_order_rules(const Ctx& c, std::string& message) {
+  const std::string_view name = c.row.name;
+  const std::string_view sem = first_of(c, {".weak", ".relaxed", ".acquire", ".release", ".volatile"});
+  const std::string_view scope = first_of(c, {".cta", ".cluster", ".gpu", ".sys"});
+  const std::string_view space =
+      first_of(c, {".global", ".shared", ".local", ".const", ".param", ".shared::cta", ".shared::cluster"});
+  const std::string_view vec = first_of(c, {".v2", ".v4", ".v8"});
+  if (c.has(".mmio")) {
+    if (space == ".shared")
+      message = "Modifier '.mmio' cannot be applied to '.shared' space";
+    else if (sem != ".relaxed")
+      message = fmt::format("Modifier '.mmio' requires modifier '.relaxed' for instruction '{}'", name);
+    else if (scope.empty())
+      message = fmt::format("Modifier '.mmio' requires scope with '{}' instruction", name);
+    else if (scope != ".sys")
+      message = fmt::format("Modifier '.mmio' cannot be combined with modifier '{}'", scope);
+    else if (!vec.empty())
+      message = fmt::format("Modifier '.mmio' cannot be combined with modifier '{}'", vec);
+    return message.empty();
+  }
+  const bool ordered = sem == ".relaxed" || sem == ".acquire" || sem == ".release";
+  if (!scope.empty() && sem.empty())
+    message = fmt::format("Modifier '{}' requires memory order with '{}' instruction", scope, name);
+  else if (ordered && scope.empty())
+    message = fmt::format("Modifier '{}' requires scope with '{}' instruction", sem, name);
+  else if (!ordered && !sem.empty() && !scope.empty())
+    message = fmt::format("Modifier '{}' cannot be combined with modifier '{}'", sem, scope);
+  else if (sem != ".weak" && !sem.empty() && (space == ".local" || space == ".param" || space == ".const"))
+    message = fmt::format("Modifier '{}' cannot be applied to '{}' space", sem, space);
+  return message.empty();
+}
+
+bool cache_rules(const Ctx& c, std::string& message) {
+  const std::string_view name = c.row.name;
+  const std::string_view sem = first_of(c, {".relaxed", ".acquire", ".release", ".volatile"});
+  const std::string_view cache = first_of(c, {".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt"});
+  const std::string_view space =
+      first_of(c, {".global", ".shared", ".local", ".const", ".param", ".shared::cta", ".shared::cluster"});
+  const std::string_view l1 = first_of(
+      c, {".L1::evict_normal", ".L1::evict_unchanged", ".L1::evict_first", ".L1::evict_last", ".L1::no_allocate"});
+  const bool nc = c.has(".nc");
+  if (!sem.empty() && (!cache.empty() || nc))
+    message = fmt::format("Modifier '{}' cannot be combined with modifier '{}'", sem, nc ? ".nc" : cache);
+  else if (nc && space != ".global")
+    message = "Modifier '.nc' requires .global space";
+  else if (nc && !cache.empty() && cache != ".ca" && cache != ".cg" && cache != ".cs")
+    message = fmt::format("Illegal cache operation for instruction '{}.nc'", name);
+  else if (!l1.empty() && space == ".shared")
+    message =
+        fmt::format("Modifier '{}' cannot be applied to '.shared' space for instruction '{}'", last_part(l1), name);
+  else if (!l1.empty() && !cache.empty())
+    message = fmt::format("Modifier '{}' cannot be combined with modifier '{}'", last_part(l1), cache);
+  return message.empty();
+}
+
+bool ld_st_rules(const Ctx& c, std::string& message) {
+  const std::string_view name = c.row.name;
+  const std::string_view l2 = first_of(c, {".L2::evict_first", ".L2::evict_last", ".L2::evict_normal"});
+  const std::string_view vec = first_of(c, {".v2", ".v4", ".v8"});
+  const std::string_view type = first_of(c, {".b64", ".u64", ".s64", ".f64"});
+  if (!l2.empty() && !(vec == ".v8" && type.empty()) && !(vec == ".v4" && !type.empty())) {
+    message = fmt::format("Instruction '{}' requires '.v8.b32/.v4.b64' type with '{}' modifier.", name, l2);
+    return false;
+  }
+  const unsigned data = c.row.name == "ld" ? 0 : 1;  // the register operand
+  const auto reg = c.regs ? c.regs->lookup(c.st.operands[data].text) : std::nullopt;
+  if (c.has(".b128") && c.st.num_operands > data && c.st.forms[data] == OperandForm::plain && reg && reg->bits != 128)
+    return mismatch(c, message);
+  int l1 = 0;
+  for (std::string_view w : c.words) l1 += w.rfind(".L1::", 0) == 0;
+  if (l1 > 1) {
+    message = fmt::format("Duplicate '.L1::eviction_priority' modifier specified for instruction '{}'", name);
+    return false;
+  }
+  if (!memory_order_rules(c, message) || !cache_rules(c, message)) return false;
+  if (first_of(c, {".L2::64B", ".L2::128B", ".L2::256B"}).size() && c.has(".shared")) {
+    message = "State space incorrect for feature 'cache prefetching'";
+    return false;
+  }
+  if (c.has(".L2::cache_hint") && c.st.num_operands != 3) return mismatch(c, message);
+  if (c.st.num_operands == 3 && !c.has(".L2::cache_hint")) {  // the policy follows both operands
+    message = fmt::format(".L2::cache_hint modifier required for instruction '{}' with 3 arguments", name);
+    return false;
+  }
+  return true;
+}
+
 constexpr std::string_view kMbSem = "sem=.release .relaxed; scope=.cta .cluster; ";
 constexpr std::string_view kMbSpace = "space=.shared .shared::cta .shared::cluster; type!=.b64";
 constexpr std::string_view kMbRules =
@@ -332,6 +430,18 @@ constexpr std::string_view kPrefetchMessages =
     "space=State space incorrect for instruction '{1}'; .shared::cta=Illegal modifier '::cta' for instruction '{1}'; "
     ".L2::evict_first=Illegal modifier '.evict_first' for instruction '{1}'; "
     "!level=Cache level modifier required for instruction '{1}'";
+constexpr std::string_view kLdGroups =
+    "sem=.weak .relaxed .acquire .volatile; space=.global .shared .local .const .param .shared::cta .shared::cluster; "
+    "nc=.nc; cache=.ca .cg .cs .lu .cv; pf=.L2::64B .L2::128B .L2::256B; l1=.L1::evict_normal .L1::evict_unchanged "
+    ".L1::evict_first .L1::evict_last .L1::no_allocate; l2=.L2::evict_first .L2::evict_last .L2::evict_normal; "
+    "hint=.L2::cache_hint; vec=.v2 .v4 .v8; mmio=.mmio; scope=.cta .cluster .gpu .sys; type!=.b8 .b16 .b32 .b64 "
+    ".b128 .u8 .u16 .u32 .u64 .s8 .s16 .s32 .s64 .f32 .f64";
+constexpr std::string_view kStGroups =
+    "sem=.weak .relaxed .release .volatile; space=.global .shared .local .param .shared::cta .shared::cluster; "
+    "cache=.wb .cg .cs .wt; l1=.L1::evict_normal .L1::evict_unchanged .L1::evict_first .L1::evict_last "
+    ".L1::no_allocate; l2=.L2::evict_first .L2::evict_last .L2::evict_normal; hint=.L2::cache_hint; vec=.v2 .v4 .v8; "
+    "mmio=.mmio; scope=.cta .cluster .gpu .sys; type!=.b8 .b16 .b32 .b64 .b128 .u8 .u16 .u32 .u64 .s8 .s16 .s32 .s64 "
+    ".f32 .f64";
 constexpr std::string_view kSpaceWrong = "space=State space incorrect for instruction '{1}'";
 constexpr std::string_view kMbInit =
     "space=State space incorrect for instruction '{1}'; .shared::cluster=Illegal modifier '::cluster' for "
@@ -424,6 +534,9 @@ const Row kRows[] = {
     {"discard", "discard", "space=.global; level!=.L2", "a,i", 80, 74, kHookFirst | kMissingFirst,
      "space=State space incorrect for instruction '{1}'; !level=.L2 modifier required for instruction '{1}'", {},
      line_rules},
+    {"ld", "ld", kLdGroups, "rv,a;rv,a,q", 0, 0, kHookFirst, {}, {}, ld_st_rules},
+    {"st", "st", kStGroups, "a,rvn;a,rvn,q", 0, 0, kHookFirst, "space=State space incorrect for instruction '{1}'",
+     {}, ld_st_rules},
     {"cp.async.bulk.prefetch.tensor", "cp.async.bulk.prefetch.tensor", "dim=.1d .2d .3d .4d .5d; level!=.L2; "
      "space!=.global; mode=.tile .im2col; hint=.L2::cache_hint", "x;x,vq;x,v,q", 90, 80, 0, {}, {}, tensor_rules},
 };
@@ -437,12 +550,32 @@ struct WordGate {
   bool target_first = false;
 };
 const WordGate kWordGates[] = {
+    {".shared::cluster", "ld", 90, 78, "Feature '::cluster'"},
+    {".shared::cluster", "st", 90, 78, "Feature '::cluster'"},
+    {".mmio", "ld", 0, 82, "Feature '.mmio'"},
+    {".mmio", "st", 0, 82, "Feature '.mmio'"},
+    {".L2::cache_hint", "ld", 80, 74, "Modifier '.L2::cache_hint'", true},
+    {".L2::cache_hint", "st", 80, 74, "Modifier '.L2::cache_hint'", true},
+    {".L2::256B", "ld", 80, 0, "Modifier '.L2::256B'"},
+    {".L2::64B", "ld", 0, 74, "Feature 'cache prefetching'"},
+    {".L2::128B", "ld", 0, 74, "Feature 'cache prefetching'"},
+    {".L2::256B", "ld", 0, 74, "Feature 'cache prefetching'"},
+    {".L1::evict_normal", "ld", 0, 74, "Modifier '{2}' on '{1}'"},
+    {".L1::evict_unchanged", "ld", 0, 74, "Modifier '{2}' on '{1}'"},
+    {".L1::evict_first", "ld", 0, 74, "Modifier '{2}' on '{1}'"},
+    {".L1::evict_last", "ld", 0, 74, "Modifier '{2}' on '{1}'"},
+    {".L1::no_allocate", "ld", 0, 74, "Modifier '{2}' on '{1}'"},
+    {".L1::evict_normal", "st", 0, 74, "Modifier '{2}' on '{1}'"},
+    {".L1::evict_unchanged", "st", 0, 74, "Modifier '{2}' on '{1}'"},
+    {".L1::evict_first", "st", 0, 74, "Modifier '{2}' on '{1}'"},
+    {".L1::evict_last", "st", 0, 74, "Modifier '{2}' on '{1}'"},
+    {".L1::no_allocate", "st", 0, 74, "Modifier '{2}' on '{1}'"},
     {".shared::cta", "", 0, 78, "Feature '::cta'"},
     {".cp_mask", "cp.async.bulk", 100, 86, "Feature '.cp_mask'", true},
     {".L2::evict_last", "prefetch", 80, 74, "Modifier 'cache eviction priority' on '{1}'"},
     {".L2::evict_normal", "prefetch", 80, 74, "Modifier 'cache eviction priority' on '{1}'"},
-    {".shared::cluster", "", 90, 80, "Feature '.shared::cluster'"},
-    {".cluster", "", 90, 78, "Feature '.cluster scope'"},
+    {".shared::cluster", "mbarrier", 90, 80, "Feature '.shared::cluster'"},
+    {".cluster", "", 90, 78, "Feature '.cluster scope'", true},
     {".release", "mbarrier", 0, 80, "Modifier '{0}' on '{1}'"},
     {".acquire", "mbarrier", 0, 80, "Modifier '{0}' on '{1}'"},
     {".relaxed", "mbarrier.arrive", 90, 86, "Modifier '{0}' on '{1}'", true},
@@ -522,6 +655,7 @@ constexpr std::string_view kVocabulary[][2] = {
     {"scope", ".cta .cluster .gpu .sys"},
     {"level", ".L1 .L2"},
     {"evict", ".L2::evict_last .L2::evict_normal .L2::evict_first .L2::evict_unchanged"},
+    {"pf", ".L2::64B .L2::128B .L2::256B"},
     {"l1evict", ".L1::evict_last .L1::evict_normal .L1::evict_first .L1::evict_unchanged .L1::no_allocate"},
 };
 
@@ -610,6 +744,14 @@ bool operand_fits(const Statement& st, unsigned k, std::string_view kinds, const
       case 'i':
         if (form == OperandForm::plain && classify_literal(text) == LiteralKind::integer) return true;
         break;
+      case 'r':  // any register but a predicate
+        if (const auto reg = regs ? regs->lookup(text) : std::nullopt;
+            form == OperandForm::plain && reg && reg->kind != RegKind::predicate)
+          return true;
+        break;
+      case 'n':  // any immediate
+        if (form == OperandForm::plain && classify_literal(text) != LiteralKind::none) return true;
+        break;
       case 'f':  // a float: an immediate, or a 32-bit register
         if (form == OperandForm::plain && classify_literal(text) == LiteralKind::floating) return true;
         if (const auto reg = regs ? regs->lookup(text) : std::nullopt; reg && reg->bits == 32) return true;
@@ -675,11 +817,14 @@ bool check_word_gates(const ParsedRow& p, const Words& words, const Capabilities
   const Row& r = *p.row;
   for (const WordGate& g : kWordGates)
     for (std::string_view w : words) {
-      if (g.word != w || r.name.rfind(g.only, 0) != 0 || group_of(p, w) < 0) continue;
+      const bool row_of_gate =
+          g.only.empty() || r.name == g.only ||
+          (r.name.size() > g.only.size() && r.name.rfind(g.only, 0) == 0 && r.name[g.only.size()] == '.');
+      if (g.word != w || !row_of_gate || group_of(p, w) < 0) continue;
       const std::string subject = fill(g.subject, w, r.name);
       const std::string ptx = fmt::format("{} requires PTX ISA .version {} or later", subject, format_ptx(g.ptx));
       const std::string target = fmt::format("{} requires .target sm_{} or higher", subject, g.sm);
-      if (caps.sm < g.sm && (g.target_first || caps.ptx >= g.ptx))
+      if (message.empty() && caps.sm < g.sm && (g.target_first || caps.ptx >= g.ptx))
         message = target;
       else if (caps.ptx < g.ptx)
         message = ptx;
@@ -818,6 +963,7 @@ bool judge(const ParsedRow& p, bool spaces_wrong, const Words& words, const Stat
 
 bool is_async_statement(const Statement& st) {
   const std::string_view m = st.mnemonic.text;
+  if (m == "ld" || m == "st" || m.rfind("ld.", 0) == 0 || m.rfind("st.", 0) == 0) return true;
   for (std::string_view op : {"mbarrier", "cp.async.bulk", "cp.reduce.async.bulk", "createpolicy", "prefetch",
                               "prefetchu", "applypriority", "discard"})
     if (m == op || (m.size() > op.size() && m.substr(0, op.size()) == op && m[op.size()] == '.')) return true;
