@@ -191,6 +191,25 @@ void check_instruction(const Instruction& in, const std::vector<NameRef>& names,
       return;
     }
   }
+  // A special register the target or PTX version lacks (the cluster
+  // registers), named before anything else about the instruction.
+  for (uint32_t k = 0; k < in.num_names; ++k) {
+    const NameRef& n = names[in.first_name + k];
+    if (n.name[0] != '%' || scope.registers().lookup(n.name)) continue;
+    const auto sr = special_register(n.name.substr(0, n.name.find('.')));
+    if (!sr || (caps.sm >= sr->sm && caps.ptx >= sr->ptx)) continue;
+    const std::string_view base = n.name.substr(0, n.name.find('.'));
+    scope.error({st.mnemonic.line, st.mnemonic.column},
+                caps.ptx < sr->ptx ? fmt::format("Feature '{}' requires PTX ISA .version {}.{} or later", base,
+                                                 sr->ptx / 10, sr->ptx % 10)
+                                   : fmt::format("Feature '{}' requires .target sm_{} or higher", base, sr->sm));
+    return;
+  }
+  // mov.v4 of a whole vector special register (%tid, %clusterid) into four registers
+  if (const auto sr = st.num_operands == 2 ? special_register(st.operands[1].text) : std::nullopt;
+      sr && sr->vector && st.mnemonic.text.rfind("mov.v4.", 0) == 0 && st.forms[0] == OperandForm::vector &&
+      vector_elements(st.operands[0].text, nullptr, 0) == 4)
+    return;
   Diagnostic d;
   bool other = false;
   if (check_statement(st, caps, &scope.registers(), d, other) || other) {
