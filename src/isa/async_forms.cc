@@ -403,6 +403,66 @@ bool ld_st_rules(const Ctx& c, std::string& message) {
   return true;
 }
 
+// multimem: the orders each takes (with a scope, but .weak), the operation
+// and the types it takes (ld_reduce, red); vectors of floats only.
+struct MultimemReduction {
+  std::string_view op, ld_reduce, red;
+};
+constexpr MultimemReduction kMultimemReductions[] = {
+    {".add", ".u32 .s32 .u64 .f32 .f16x2 .bf16x2 .f64", ".u32 .s32 .u64 .f32 .f16x2 .bf16x2 .f64"},
+    {".min", ".u32 .s32 .u64 .f16x2 .bf16x2", ".u32 .s32 .u64"},
+    {".max", ".u32 .s32 .u64 .f16x2 .bf16x2", ".u32 .s32 .u64"},
+    {".and", ".b32 .b64", ".b32 .b64"},
+    {".or", ".b32 .b64", ".b32 .b64"},
+    {".xor", ".b32 .b64", ".b32 .b64"},
+    {".inc", "", ""},
+    {".dec", "", ""},
+};
+
+bool multimem_rules(const Ctx& c, std::string& message) {
+  const std::string_view name = c.row.name;
+  const std::string_view sem = first_of(c, {".weak", ".relaxed", ".acquire", ".release", ".acq_rel", ".sc"});
+  const std::string_view scope = first_of(c, {".cta", ".cluster", ".gpu", ".sys"});
+  const std::string_view allowed = name == "multimem.ld_reduce" ? ".weak .relaxed .acquire"
+                                   : name == "multimem.st"      ? ".weak .relaxed .release"
+                                                                : ".relaxed .release";
+  if (!scope.empty() && sem.empty())
+    message = fmt::format("Modifier '{}' requires order with '{}' instruction", scope, name);
+  else if (!sem.empty() && sem != ".weak" && scope.empty())
+    message = fmt::format("Modifier '{}' requires scope with '{}' instruction", sem, name);
+  else if (!sem.empty() && !listed(allowed, sem))
+    message = fmt::format("Illegal modifier '{}' for instruction '{}'", sem, name);
+  else if (sem == ".weak" && !scope.empty())
+    message = fmt::format("Modifier '.weak' cannot be combined with modifier '{}'", scope);
+  if (!message.empty()) return false;
+  std::string_view type;
+  for (std::string_view w : c.words)
+    if (class_of(w) == "type") type = w;
+  const bool floating = type == ".f32" || type == ".f16x2" || type == ".bf16x2";
+  if (first_of(c, {".v2", ".v4", ".v8"}).size() && !floating) {
+    message = fmt::format("Vector qualifier is not allowed for instruction '{}'", name);
+    return false;
+  }
+  if (name == "multimem.st") return true;
+  const MultimemReduction* red = nullptr;
+  for (const MultimemReduction& r : kMultimemReductions)
+    if (c.has(r.op)) red = &r;
+  if (red == nullptr) {
+    message = fmt::format("Reduction operation is required for instruction '{}'", name);
+    return false;
+  }
+  const std::string_view types = name == "multimem.ld_reduce" ? red->ld_reduce : red->red;
+  if (red->ld_reduce.empty()) {
+    message = fmt::format("Illegal reduction operation for instruction '{}'", name);
+    return false;
+  }
+  if (!listed(types, type)) {
+    message = fmt::format("Incorrect type '{}' for operation '{}' in instruction '{}'", type, red->op, name);
+    return false;
+  }
+  return true;
+}
+
 constexpr std::string_view kMbSem = "sem=.release .relaxed; scope=.cta .cluster; ";
 constexpr std::string_view kMbSpace = "space=.shared .shared::cta .shared::cluster; type!=.b64";
 constexpr std::string_view kMbRules =
@@ -442,6 +502,13 @@ constexpr std::string_view kStGroups =
     ".L1::no_allocate; l2=.L2::evict_first .L2::evict_last .L2::evict_normal; hint=.L2::cache_hint; vec=.v2 .v4 .v8; "
     "mmio=.mmio; scope=.cta .cluster .gpu .sys; type!=.b8 .b16 .b32 .b64 .b128 .u8 .u16 .u32 .u64 .s8 .s16 .s32 .s64 "
     ".f32 .f64";
+constexpr std::string_view kMultimem =
+    "sem=.weak .relaxed .acquire .release .acq_rel .sc; scope=.cta .cluster .gpu .sys; space=.global; "
+    "op=.add .min .max .and .or .xor .inc .dec; vec=.v2 .v4 .v8; type=.u32 .s32 .u64 .b32 .b64 .f32 .f64 .f16x2 "
+    ".bf16x2 .f16 .bf16";
+constexpr std::string_view kMultimemSt =
+    "sem=.weak .relaxed .acquire .release .acq_rel .sc; scope=.cta .cluster .gpu .sys; space=.global; "
+    "vec=.v2 .v4 .v8; type!=.u32 .s32 .u64 .s64 .b32 .b64 .f32 .f64 .f16x2 .bf16x2";
 constexpr std::string_view kSpaceWrong = "space=State space incorrect for instruction '{1}'";
 constexpr std::string_view kMbInit =
     "space=State space incorrect for instruction '{1}'; .shared::cluster=Illegal modifier '::cluster' for "
@@ -537,6 +604,10 @@ const Row kRows[] = {
     {"ld", "ld", kLdGroups, "rv,a;rv,a,q", 0, 0, kHookFirst, {}, {}, ld_st_rules},
     {"st", "st", kStGroups, "a,rvn;a,rvn,q", 0, 0, kHookFirst, "space=State space incorrect for instruction '{1}'",
      {}, ld_st_rules},
+    {"multimem.ld_reduce", "multimem.ld_reduce", kMultimem, "rv,a", 90, 81, kHookFirst, kSpaceWrong, {},
+     multimem_rules},
+    {"multimem.st", "multimem.st", kMultimemSt, "a,rvn", 90, 81, kHookFirst, kSpaceWrong, {}, multimem_rules},
+    {"multimem.red", "multimem.red", kMultimem, "a,rvn", 90, 81, kHookFirst, kSpaceWrong, {}, multimem_rules},
     {"cp.async.bulk.prefetch.tensor", "cp.async.bulk.prefetch.tensor", "dim=.1d .2d .3d .4d .5d; level!=.L2; "
      "space!=.global; mode=.tile .im2col; hint=.L2::cache_hint", "x;x,vq;x,v,q", 90, 80, 0, {}, {}, tensor_rules},
 };
@@ -579,6 +650,7 @@ const WordGate kWordGates[] = {
     {".release", "mbarrier", 0, 80, "Modifier '{0}' on '{1}'"},
     {".acquire", "mbarrier", 0, 80, "Modifier '{0}' on '{1}'"},
     {".relaxed", "mbarrier.arrive", 90, 86, "Modifier '{0}' on '{1}'", true},
+    {".relaxed", "mbarrier.arrive_drop", 90, 86, "Modifier '{0}' on '{1}'", true},
     {".relaxed", "mbarrier.test_wait", 90, 86, "Modifier '{0}' on '{1}'", true},
     {".relaxed", "mbarrier.try_wait", 90, 86, "Modifier '{0}' on '{1}'", true},
 };
@@ -965,7 +1037,7 @@ bool is_async_statement(const Statement& st) {
   const std::string_view m = st.mnemonic.text;
   if (m == "ld" || m == "st" || m.rfind("ld.", 0) == 0 || m.rfind("st.", 0) == 0) return true;
   for (std::string_view op : {"mbarrier", "cp.async.bulk", "cp.reduce.async.bulk", "createpolicy", "prefetch",
-                              "prefetchu", "applypriority", "discard"})
+                              "prefetchu", "applypriority", "discard", "multimem"})
     if (m == op || (m.size() > op.size() && m.substr(0, op.size()) == op && m[op.size()] == '.')) return true;
   return false;
 }
