@@ -463,6 +463,101 @@ bool multimem_rules(const Ctx& c, std::string& message) {
   return true;
 }
 
+// st.async and red.async: the scope picks the memory (.cluster: another
+// CTA's shared memory, with an mbarrier; .sys/.gpu: global memory, from
+// sm_100, without one); .release (sm_100) only into global memory.
+bool async_scope_rules(const Ctx& c, std::string_view sem, std::string& message) {
+  const std::string_view name = c.row.name;
+  const std::string_view scope = first_of(c, {".cta", ".cluster", ".gpu", ".sys"});
+  const std::string_view space = first_of(c, {".global", ".shared::cta", ".shared::cluster"});
+  const bool cm = c.has(".mbarrier::complete_tx::bytes");
+  const std::string illegal_cm =
+      fmt::format("Illegal modifier '.mbarrier::complete_tx::bytes' for instruction '{}' with '{{}}'", name);
+  const bool wide = scope == ".sys" || scope == ".gpu";
+  if (sem == ".release") {
+    if (scope == ".cta" || scope == ".cluster")
+      message = fmt::format("Illegal modifier '{}' for instruction '{}' with '.release'", scope, name);
+    else if (space == ".shared::cta" || space == ".shared::cluster")
+      message = fmt::format("Illegal modifier '{}' for instruction '{}' with '.release'", space, name);
+    else if (cm)
+      message = fmt::format(fmt::runtime(illegal_cm), wide ? scope : ".global");
+    else if (c.caps.sm < 100)
+      message = "Feature 'st.async/red.async with .release modifier' requires .target sm_100 or higher";
+    else if (scope.empty())
+      message = fmt::format("Modifier '.release' requires scope with '{}' instruction", name);
+    return message.empty();
+  }
+  if (wide && (space == ".shared::cta" || space == ".shared::cluster"))
+    message = fmt::format("Modifier '{}' requires '.global' space for instruction '{}'", scope, name);
+  else if (wide && cm)
+    message = fmt::format(fmt::runtime(illegal_cm), scope);
+  else if (scope == ".cluster" && !space.empty() && space != ".shared::cluster")
+    message = fmt::format("Modifier '.cluster' requires '.shared::cluster' space for instruction '{}'", name);
+  else if (scope == ".cluster" && !cm)
+    message = fmt::format("Modifier '.cluster' requires modifier '.completion_mechanism' for instruction '{}'", name);
+  else if (space == ".global" && cm)
+    message = fmt::format(fmt::runtime(illegal_cm), ".global");
+  else if (space == ".shared::cluster" && !cm)
+    message =
+        fmt::format("Modifier '.shared::cluster' requires modifier '.completion_mechanism' for instruction '{}'", name);
+  else if (space == ".global" && c.caps.sm < 100)
+    message = "Feature 'st.async/red.async with .global state space' requires .target sm_100 or higher";
+  else if (sem == ".weak" && !scope.empty())
+    message = fmt::format("Modifier '.weak' cannot be combined with modifier '{}'", scope);
+  return message.empty();
+}
+
+bool st_async_rules(const Ctx& c, std::string& message) {
+  const std::string_view sem = first_of(c, {".weak", ".relaxed", ".release"});
+  if (!async_scope_rules(c, sem, message)) return false;
+  if (sem == ".relaxed") {
+    message = "Illegal modifier '.relaxed' for instruction 'st.async'";
+    return false;
+  }
+  if (c.has(".v4") && first_of(c, {".b64", ".u64", ".s64", ".f64"}).size()) {
+    message = "Vector type too large, exceeds 128 bit limit";
+    return false;
+  }
+  return true;
+}
+
+// red.async: an order (.relaxed, or .release), the operation and its types.
+bool red_async_rules(const Ctx& c, std::string& message) {
+  const std::string_view name = c.row.name;
+  const std::string_view sem = first_of(c, {".relaxed", ".release"});
+  const std::string_view scope = first_of(c, {".cta", ".cluster", ".gpu", ".sys"});
+  if (!async_scope_rules(c, sem, message)) return false;
+  if (sem.empty())
+    message = fmt::format("order modifier required for instruction '{}'", name);
+  else if (sem == ".relaxed" && scope.empty())
+    message = fmt::format("Modifier '.relaxed' requires scope with '{}' instruction", name);
+  else if (scope == ".cta")
+    message = fmt::format("Illegal modifier '.cta' for instruction '{}'", name);
+  if (!message.empty()) return false;
+  struct Op {
+    std::string_view op, types;
+  };
+  static constexpr Op kOps[] = {
+      {".inc", ".u32"}, {".dec", ".u32"}, {".min", ".u32 .s32"}, {".max", ".u32 .s32"}, {".add", ".u32 .s32 .u64 .s64"},
+      {".and", ".b32"}, {".or", ".b32"},  {".xor", ".b32"},      {".exch", ""}};
+  const Op* op = nullptr;
+  for (const Op& o : kOps)
+    if (c.has(o.op)) op = &o;
+  std::string_view type;
+  for (std::string_view w : c.words)
+    if (class_of(w) == "type") type = w;
+  const auto value = c.regs ? c.regs->lookup(c.st.operands[1].text) : std::nullopt;
+  const unsigned bits = first_of(c, {".u64", ".s64", ".b64"}).empty() ? 32 : 64;
+  if (value && value->bits != bits) return mismatch(c, message);
+  if (op == nullptr)
+    message = fmt::format("Reduction operation is required for instruction '{}'", name);
+  else if (op->types.empty())
+    message = fmt::format("Illegal reduction operation for instruction '{}'", name);
+  else if (!listed(op->types, type))
+    message = fmt::format("Incorrect type '{}' for operation '{}' in instruction '{}'", type, op->op, name);
+  return message.empty();
+}
+
 constexpr std::string_view kMbSem = "sem=.release .relaxed; scope=.cta .cluster; ";
 constexpr std::string_view kMbSpace = "space=.shared .shared::cta .shared::cluster; type!=.b64";
 constexpr std::string_view kMbRules =
@@ -608,6 +703,14 @@ const Row kRows[] = {
      multimem_rules},
     {"multimem.st", "multimem.st", kMultimemSt, "a,rvn", 90, 81, kHookFirst, kSpaceWrong, {}, multimem_rules},
     {"multimem.red", "multimem.red", kMultimem, "a,rvn", 90, 81, kHookFirst, kSpaceWrong, {}, multimem_rules},
+    {"st.async", "st.async", "sem=.weak .relaxed .release; mmio=.mmio; scope=.cta .cluster .gpu .sys; "
+     "space=.global .shared::cta .shared::cluster; cm=.mbarrier::complete_tx::bytes; vec=.v2 .v4; "
+     "type!=.b32 .b64 .u32 .s32 .u64 .s64 .f32 .f64", "a,rvn,a;a,rvn", 90, 81, kHookFirst,
+     "!type=Arguments mismatch for instruction '{1}'", {}, st_async_rules},
+    {"red.async", "red.async", "sem=.relaxed .release; scope=.cta .cluster .gpu .sys; "
+     "space=.global .shared::cta .shared::cluster; cm=.mbarrier::complete_tx::bytes; "
+     "op=.inc .dec .min .max .add .and .or .xor .exch; type!=.u32 .s32 .u64 .s64 .b32 .b64", "a,rn,a;a,rn", 90, 81,
+     kHookFirst, ".cas=Illegal modifier '{0}' for instruction '{1}'", {}, red_async_rules},
     {"cp.async.bulk.prefetch.tensor", "cp.async.bulk.prefetch.tensor", "dim=.1d .2d .3d .4d .5d; level!=.L2; "
      "space!=.global; mode=.tile .im2col; hint=.L2::cache_hint", "x;x,vq;x,v,q", 90, 80, 0, {}, {}, tensor_rules},
 };
@@ -728,6 +831,7 @@ constexpr std::string_view kVocabulary[][2] = {
     {"level", ".L1 .L2"},
     {"evict", ".L2::evict_last .L2::evict_normal .L2::evict_first .L2::evict_unchanged"},
     {"pf", ".L2::64B .L2::128B .L2::256B"},
+    {"atom", ".cas .exch .inc .dec"},
     {"l1evict", ".L1::evict_last .L1::evict_normal .L1::evict_first .L1::evict_unchanged .L1::no_allocate"},
 };
 
@@ -1037,7 +1141,7 @@ bool is_async_statement(const Statement& st) {
   const std::string_view m = st.mnemonic.text;
   if (m == "ld" || m == "st" || m.rfind("ld.", 0) == 0 || m.rfind("st.", 0) == 0) return true;
   for (std::string_view op : {"mbarrier", "cp.async.bulk", "cp.reduce.async.bulk", "createpolicy", "prefetch",
-                              "prefetchu", "applypriority", "discard", "multimem"})
+                              "prefetchu", "applypriority", "discard", "multimem", "red.async"})
     if (m == op || (m.size() > op.size() && m.substr(0, op.size()) == op && m[op.size()] == '.')) return true;
   return false;
 }
