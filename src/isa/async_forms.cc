@@ -558,6 +558,69 @@ bool red_async_rules(const Ctx& c, std::string& message) {
   return message.empty();
 }
 
+// tensormap.replace: each field, the type its value has (a register of that
+// width, or for the enumerations an immediate), whether an ordinal (the
+// dimension, 0..4) comes first, and the largest immediate.
+struct TensormapField {
+  std::string_view field;
+  unsigned bits;
+  bool ordinal, immediate;
+};
+constexpr TensormapField kTensormapFields[] = {
+    {".global_address", 64, false, false}, {".rank", 32, false, false},
+    {".box_dim", 32, true, false},         {".global_dim", 32, true, false},
+    {".global_stride", 64, true, false},   {".element_stride", 32, true, false},
+    {".elemtype", 32, false, true},        {".interleave_layout", 32, false, true},
+    {".swizzle_mode", 32, false, true},    {".swizzle_atomicity", 32, false, true},
+    {".fill_mode", 32, false, true},
+};
+
+bool tensormap_rules(const Ctx& c, std::string& message) {
+  constexpr std::string_view kName = "tensormap.replace";
+  const TensormapField* f = nullptr;
+  for (const TensormapField& t : kTensormapFields)
+    if (c.has(t.field)) f = &t;
+  if (f == nullptr) return true;  // the missing field is the words' to name
+  const unsigned type_bits = c.has(".b64") ? 64 : 32;
+  if (f->immediate && type_bits != 32) {
+    message = fmt::format("Illegal modifier '{}' for instruction '{}' with type '.b64'", f->field, kName);
+    return false;
+  }
+  const unsigned want = 2 + (f->ordinal ? 1 : 0);
+  if (c.st.num_operands != want || type_bits != f->bits) return mismatch(c, message);
+  const Token& value = c.st.operands[want - 1];
+  const auto reg = c.regs ? c.regs->lookup(value.text) : std::nullopt;
+  uint64_t v = 0;
+  if (f->ordinal) {
+    const std::string_view ord = c.st.operands[1].text;
+    if (!literal_bits(ord, 64, false, v)) return mismatch(c, message);
+    if (v > 4) {
+      message = fmt::format(
+          "Argument 1 of instruction '{}': value '{}' expected to be in range [0..4] when {} "
+          "modifier is used.",
+          kName, ord, f->field);
+      return false;
+    }
+  }
+  if (f->immediate) {
+    if (!literal_bits(value.text, 64, false, v)) {
+      message = "Integer constant expression expected";
+      return false;
+    }
+    const unsigned top = c.caps.sm >= 100 ? 15 : 12;
+    if (f->field == ".elemtype" && v > top) {
+      message = fmt::format(
+          "Argument 1 of instruction '{}': value '{}' expected to be in range [0..{}] when .elemtype "
+          "modifier is used.",
+          kName, value.text, top);
+      return false;
+    }
+    return true;
+  }
+  if (!reg || reg->bits != f->bits) return mismatch(c, message);
+  return true;
+}
+
 constexpr std::string_view kMbSem = "sem=.release .relaxed; scope=.cta .cluster; ";
 constexpr std::string_view kMbSpace = "space=.shared .shared::cta .shared::cluster; type!=.b64";
 constexpr std::string_view kMbRules =
@@ -604,6 +667,10 @@ constexpr std::string_view kMultimem =
 constexpr std::string_view kMultimemSt =
     "sem=.weak .relaxed .acquire .release .acq_rel .sc; scope=.cta .cluster .gpu .sys; space=.global; "
     "vec=.v2 .v4 .v8; type!=.u32 .s32 .u64 .s64 .b32 .b64 .f32 .f64 .f16x2 .bf16x2";
+constexpr std::string_view kTensormap =
+    "mode!=.tile; field!=.global_address .rank .box_dim .global_dim .global_stride .element_stride .elemtype "
+    ".interleave_layout .swizzle_mode .swizzle_atomicity .fill_mode; space=.global .shared::cta; size!=.b1024; "
+    "type!=.b32 .b64";
 constexpr std::string_view kSpaceWrong = "space=State space incorrect for instruction '{1}'";
 constexpr std::string_view kMbInit =
     "space=State space incorrect for instruction '{1}'; .shared::cluster=Illegal modifier '::cluster' for "
@@ -711,6 +778,15 @@ const Row kRows[] = {
      "space=.global .shared::cta .shared::cluster; cm=.mbarrier::complete_tx::bytes; "
      "op=.inc .dec .min .max .add .and .or .xor .exch; type!=.u32 .s32 .u64 .s64 .b32 .b64", "a,rn,a;a,rn", 90, 81,
      kHookFirst, ".cas=Illegal modifier '{0}' for instruction '{1}'", {}, red_async_rules},
+    {"tensormap.replace", "tensormap.replace", kTensormap, "a,rni;a,i,rn", 90, 83,
+     kPtxFirst | kInstruction | kArchSpecific | kHookFirst,
+     "!mode=.tile modifier required for instruction '{1}'; !size=Tensormap size modifier required for instruction "
+     "'{1}'; .im2col=Illegal modifier '.tile' for instruction '{1}'; .swizzle_atomicity=Illegal modifier '{0}' for "
+     "instruction '{1}'", {}, tensormap_rules},
+    {"tensormap.replace", "tensormap.replace.swizzle_atomicity", kTensormap, "a,rni;a,i,rn", 100, 86,
+     kPtxFirst | kInstruction | kArchSpecific | kHookFirst,
+     "!mode=.tile modifier required for instruction 'tensormap.replace'; !size=Tensormap size modifier required for "
+     "instruction 'tensormap.replace'", {}, tensormap_rules, {}, {}, ".swizzle_atomicity"},
     {"cp.async.bulk.prefetch.tensor", "cp.async.bulk.prefetch.tensor", "dim=.1d .2d .3d .4d .5d; level!=.L2; "
      "space!=.global; mode=.tile .im2col; hint=.L2::cache_hint", "x;x,vq;x,v,q", 90, 80, 0, {}, {}, tensor_rules},
 };
@@ -1141,7 +1217,7 @@ bool is_async_statement(const Statement& st) {
   const std::string_view m = st.mnemonic.text;
   if (m == "ld" || m == "st" || m.rfind("ld.", 0) == 0 || m.rfind("st.", 0) == 0) return true;
   for (std::string_view op : {"mbarrier", "cp.async.bulk", "cp.reduce.async.bulk", "createpolicy", "prefetch",
-                              "prefetchu", "applypriority", "discard", "multimem", "red.async"})
+                              "prefetchu", "applypriority", "discard", "multimem", "red.async", "tensormap.replace"})
     if (m == op || (m.size() > op.size() && m.substr(0, op.size()) == op && m[op.size()] == '.')) return true;
   return false;
 }
