@@ -872,14 +872,12 @@ def texture_candidates():
         "tex.1d.v2.f32.s32 {%f1, %f2}, [tex0, {%r1}]",
         "tex.1d.f32.s32 %f1, [tex0, {%r1}]",
         "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tex0]",
-        "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [surf0, {%r1}]",
         "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tex0, samp0, {%r1}]",
         "tex.v4.f32.s32.1d {%f1, %f2, %f3, %f4}, [tex0, {%r1}]",
         "tex.1d.v4.s32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5}]",
         "tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}], %f7",
         "tex.grad.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}], {%f7, %f8}, {%f9, %f10}",
         "tex.base.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}]",
-        "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}|%p1, [tex0, {%f5, %f6}]",
         "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}], {%r1, %r2}",
         "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}], {%r1, %r2}, %f7",
         "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%r1, {%r1}]",
@@ -922,8 +920,6 @@ def texture_candidates():
         "txq.width.b64 %rd2, [tex0]",
         "txq.width.u32 %r1, [tex0]",
         "txq.level.width.b32 %r1, [tex0], %r2",
-        "txq.width.b32 %r1, [surf0]",
-        "suq.width.b32 %r1, [tex0]",
         "suq.width.b32 %r1, [%rd1]",
         "suq.width.b64 %rd2, [surf0]",
     ]
@@ -957,7 +953,6 @@ def texture_candidates():
         out.append(f"sust.b.2d{vt}.trap [surf0, {{%r2, %r3}}], {d}")
     out += [
         "suld.b.1d.b32.trap %r1, [%rd1, {%r2}]",
-        "suld.b.1d.b32.trap %r1, [tex0, {%r2}]",
         "suld.p.1d.b32.trap %r1, [surf0, {%r2}]",
         "suld.1d.b32.trap %r1, [surf0, {%r2}]",
         "suld.b.1d.b32.trap %r1, [surf0, {%f2}]",

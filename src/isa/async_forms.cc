@@ -16,6 +16,7 @@ using Words = std::vector<std::string_view>;
 // operand, an operand that needs a target); true when it holds.
 struct Ctx;
 std::string_view class_of(std::string_view w);
+std::string_view trim(std::string_view s);
 using Hook = bool (*)(const Ctx&, std::string& message);
 
 enum Flags : uint8_t {
@@ -26,6 +27,7 @@ enum Flags : uint8_t {
   kHookFirst = 16,     // the row's hook before its words are judged
   kWordsFirst = 32,    // the words before the gates
   kMissingFirst = 64,  // a missing required group before a word the row does not take
+  kTwoTypes = 128,     // two types: the result's and the coordinates' (tex, tld4)
 };
 
 // One instruction form. `groups`: "class=.w1 .w2; class!=.w3" (a '!' marks
@@ -621,6 +623,149 @@ bool tensormap_rules(const Ctx& c, std::string& message) {
   return true;
 }
 
+// Textures and surfaces: the handle (a .texref/.surfref name, or a 64-bit
+// register), how many coordinates each geometry reads, and their types.
+struct Geometry {
+  std::string_view word;
+  unsigned coordinates;
+  bool array, cube;
+};
+constexpr Geometry kGeometries[] = {
+    {".1d", 1, false, false},  {".2d", 2, false, false},   {".3d", 4, false, false},
+    {".a1d", 2, true, false},  {".a2d", 4, true, false},   {".cube", 4, false, true},
+    {".acube", 4, true, true}, {".2dms", 4, false, false}, {".a2dms", 4, true, false},
+};
+
+const Geometry* geometry_of(const Ctx& c) {
+  for (const Geometry& g : kGeometries)
+    if (c.has(g.word)) return &g;
+  return nullptr;
+}
+
+// The first and second type words: the result's and the coordinates'.
+std::pair<std::string_view, std::string_view> types_of(const Ctx& c) {
+  std::pair<std::string_view, std::string_view> t;
+  for (std::string_view w : c.words)
+    if (class_of(w) == "type") (t.first.empty() ? t.first : t.second) = w;
+  return t;
+}
+
+// A register fits a type: no float register for an integer, no integer register for a float.
+bool kind_fits(const Ctx& c, std::string_view reg, std::string_view type) {
+  const auto r = c.regs ? c.regs->lookup(reg) : std::nullopt;
+  if (!r) return true;
+  return r->kind == RegKind::bits || (r->kind == RegKind::floating) == (type == ".f32");
+}
+
+bool handle_fits(const Ctx& c, std::string_view operand) {
+  const std::string_view inner = operand.substr(1, operand.find_first_of(",]") - 1);
+  const auto r = c.regs ? c.regs->lookup(trim(inner)) : std::nullopt;
+  return !r || r->bits == 64;
+}
+
+// tex and tld4: .v4 results, coordinates for the geometry, the array index
+// an integer, cubes read floats, multisampled textures integers.
+bool texture_rules(const Ctx& c, std::string& message) {
+  const std::string_view op = c.row.name;
+  const Geometry* g = geometry_of(c);
+  const auto [dtype, ctype] = types_of(c);
+  if (g && g->array && ctype == ".f32") {
+    message = fmt::format("Array index in the '{}' instruction has unexpected type. Expecting type .u32", op);
+    return false;
+  }
+  if (op == "tld4" && ctype != ".f32") {
+    message = "Unexpected instruction types specified for 'tld4'";
+    return false;
+  }
+  if (op == "tld4" && first_of(c, {".r", ".g", ".b", ".a"}).empty()) {
+    message = "Component modifier required for instruction 'tld4'";
+    return false;
+  }
+  std::string_view e[8];
+  const unsigned n = std::min(vector_elements(c.st.operands[0].text, e, 8), 8u);
+  for (unsigned k = 0; k < n; ++k)
+    if (!kind_fits(c, e[k], dtype)) return mismatch(c, message);
+  const std::string_view at = c.st.operands[1].text;
+  if (dtype == ".f16" || c.st.forms[1] != OperandForm::indexed || !handle_fits(c, at)) return mismatch(c, message);
+  if (at.find(',') < at.find('{') - 2) return mismatch(c, message);  // [tex, sampler, {..}]: not in unified mode
+  if (!c.has(".v4")) {
+    message = fmt::format("Instruction '{}{}' requires .v4 type", op, dtype);
+    return false;
+  }
+  if (g && g->cube && ctype != ".f32") {
+    message = "Floating-point coordinates required";
+    return false;
+  }
+  if (g && (g->word == ".2dms" || g->word == ".a2dms") && ctype != ".s32") {
+    message = "Integer coordinates require .s32 instruction type";
+    return false;
+  }
+  if (g && vector_elements(coordinates(at), nullptr, 0) < g->coordinates) {
+    message = fmt::format("Operand vector size doesn't match geometry for instruction '{}'", op);
+    return false;
+  }
+  return true;
+}
+
+// sured: the type each operation takes (.inc and .xor: any).
+bool surface_reduction(const Ctx& c, std::string& message) {
+  struct Op {
+    std::string_view op, types;
+  };
+  static constexpr Op kOps[] = {{".add", ".u32 .s32 .u64"},
+                                {".min", ".u32 .s32 .u64 .s64"},
+                                {".max", ".u32 .s32 .u64 .s64"},
+                                {".and", ".b32"},
+                                {".or", ".b32"},
+                                {".inc", ""},
+                                {".xor", ""}};
+  const std::string_view type = types_of(c).first;
+  for (const Op& o : kOps) {
+    if (!c.has(o.op) || c.row.name == "sured.p") continue;
+    if (o.types.empty()) return true;
+    if (type == ".b64" || type == ".f32")
+      message = fmt::format("Unexpected instruction types specified for '{}'", c.row.name);
+    else if (!listed(o.types, type))
+      message = fmt::format("Incorrect type '{}' for operation '{}' in instruction '{}'", type, o.op, c.row.name);
+    else if ((o.op == ".min" || o.op == ".max") && (type == ".u64" || type == ".s64") && c.caps.ptx < 81)
+      message = "Feature '64-bit min/max operation on sured.b' requires PTX ISA .version 8.1 or later";
+    return message.empty();
+  }
+  return true;
+}
+
+// suld, sust, sured: a clamp mode (sured may leave it out), integer
+// coordinates for the geometry, at most 128 bits.
+bool surface_rules(const Ctx& c, std::string& message) {
+  const bool red = c.row.name.rfind("sured", 0) == 0;
+  const unsigned at = c.row.name.rfind("suld", 0) == 0 ? 1 : 0;
+  if (!red && first_of(c, {".trap", ".clamp", ".zero"}).empty()) {
+    message = fmt::format("Clamp modifier required for instruction '{}'", c.row.name);
+    return false;
+  }
+  if (c.st.forms[at] != OperandForm::indexed || !handle_fits(c, c.st.operands[at].text)) return mismatch(c, message);
+  if (c.has(".v4") && c.has(".b64")) {
+    message = "Vector type too large, exceeds 128 bit limit";
+    return false;
+  }
+  std::string_view e[8];
+  const unsigned n = std::min(vector_elements(coordinates(c.st.operands[at].text), e, 8), 8u);
+  for (unsigned k = 0; k < n; ++k) {
+    const auto r = c.regs ? c.regs->lookup(e[k]) : std::nullopt;
+    if (r && r->kind == RegKind::floating) return mismatch(c, message);
+  }
+  const Geometry* g = geometry_of(c);
+  if (g && n < g->coordinates) return mismatch(c, message);
+  return !red || surface_reduction(c, message);
+}
+
+// txq and suq: the handle, a name or a 64-bit register.
+bool query_rules(const Ctx& c, std::string& message) {
+  const std::string_view h = c.st.operands[1].text;
+  const auto r = c.regs ? c.regs->lookup(trim(h.substr(1, h.size() - 2))) : std::nullopt;
+  return !(r && r->bits != 64) || mismatch(c, message);
+}
+
 constexpr std::string_view kMbSem = "sem=.release .relaxed; scope=.cta .cluster; ";
 constexpr std::string_view kMbSpace = "space=.shared .shared::cta .shared::cluster; type!=.b64";
 constexpr std::string_view kMbRules =
@@ -671,6 +816,11 @@ constexpr std::string_view kTensormap =
     "mode!=.tile; field!=.global_address .rank .box_dim .global_dim .global_stride .element_stride .elemtype "
     ".interleave_layout .swizzle_mode .swizzle_atomicity .fill_mode; space=.global .shared::cta; size!=.b1024; "
     "type!=.b32 .b64";
+constexpr std::string_view kSurface =
+    "geom!=.1d .2d .3d .a1d .a2d; clamp=.trap .clamp .zero; vec=.v2 .v4; type!=.b8 .b16 .b32 .b64";
+constexpr std::string_view kSured =
+    "op!=.add .min .max .and .or .inc .xor; geom!=.1d .2d .3d .a1d .a2d .cube; clamp=.trap .clamp .zero; "
+    "type!=.u32 .s32 .b32 .u64 .s64 .b64 .f32";
 constexpr std::string_view kSpaceWrong = "space=State space incorrect for instruction '{1}'";
 constexpr std::string_view kMbInit =
     "space=State space incorrect for instruction '{1}'; .shared::cluster=Illegal modifier '::cluster' for "
@@ -787,6 +937,25 @@ const Row kRows[] = {
      kPtxFirst | kInstruction | kArchSpecific | kHookFirst,
      "!mode=.tile modifier required for instruction 'tensormap.replace'; !size=Tensormap size modifier required for "
      "instruction 'tensormap.replace'", {}, tensormap_rules, {}, {}, ".swizzle_atomicity"},
+    {"tex", "tex", "geom!=.1d .2d .3d .a1d .a2d .cube .acube .2dms .a2dms; mode=.base .level .grad; vec=.v2 .v4; "
+     "type!=.f32 .s32 .u32 .f16; ctype=.f32 .s32", "v,x;v,x,rvf;v,x,rvf,rvf;v,x,rvf,rvf,rvf", 0, 0, kHookFirst | kTwoTypes, {}, {},
+     texture_rules},
+    {"tld4", "tld4", "comp=.r .g .b .a; geom!=.2d .a2d .cube .acube; vec=.v2 .v4; type!=.f32 .s32 .u32; ctype=.f32 .s32",
+     "v,x;v,x,rv",
+     0, 0, kHookFirst | kTwoTypes, {}, {}, texture_rules},
+    {"txq", "txq", "level=.level; query!=.width .height .depth .channel_data_type .channel_order .normalized_coords "
+     ".filter_mode .addr_mode_0 .addr_mode_1 .addr_mode_2 .array_size .num_mipmap_levels .num_samples; type!=.b32",
+     "r,a;r,a,r", 0, 0, kHookFirst, "!query=Query modifier required for instruction '{1}'", {}, query_rules},
+    {"suq", "suq", "query!=.width .height .depth .channel_data_type .channel_order .array_size .memory_layout; "
+     "type!=.b32", "r,a", 0, 0, kHookFirst,
+     "!query=Query modifier required for instruction '{1}'; txquery=Illegal query modifier for instruction '{1}'", {},
+     query_rules},
+    {"suld.b", "suld.b", kSurface, "rv,x", 0, 0, kHookFirst, {}, {}, surface_rules},
+    {"sust.b", "sust.b", kSurface, "x,rvn", 0, 0, kHookFirst, {}, {}, surface_rules},
+    {"sust.p", "sust.p", kSurface, "x,rvn", 0, 0, kHookFirst, {}, {}, surface_rules},
+    {"sured", "sured.b", kSured, "x,rn", 0, 0, kHookFirst, {}, {}, surface_rules},
+    {"sured.b", "sured.b", kSured, "x,rn", 0, 0, kHookFirst, {}, {}, surface_rules},
+    {"sured.p", "sured.p", kSured, "x,rn", 0, 0, kHookFirst, {}, {}, surface_rules},
     {"cp.async.bulk.prefetch.tensor", "cp.async.bulk.prefetch.tensor", "dim=.1d .2d .3d .4d .5d; level!=.L2; "
      "space!=.global; mode=.tile .im2col; hint=.L2::cache_hint", "x;x,vq;x,v,q", 90, 80, 0, {}, {}, tensor_rules},
 };
@@ -908,6 +1077,10 @@ constexpr std::string_view kVocabulary[][2] = {
     {"evict", ".L2::evict_last .L2::evict_normal .L2::evict_first .L2::evict_unchanged"},
     {"pf", ".L2::64B .L2::128B .L2::256B"},
     {"atom", ".cas .exch .inc .dec"},
+    {"txquery",
+     ".normalized_coords .filter_mode .addr_mode_0 .addr_mode_1 .addr_mode_2 .num_mipmap_levels "
+     ".num_samples"},
+    {"geom", ".cube .acube .2dms .a2dms"},
     {"l1evict", ".L1::evict_last .L1::evict_normal .L1::evict_first .L1::evict_unchanged .L1::no_allocate"},
 };
 
@@ -1099,7 +1272,7 @@ bool check_words_early(const ParsedRow& p, const Words& words, std::string& mess
     bool all_in = true;
     for (std::string_view w : words)
       if (class_of(w) == "type") all_in &= std::find(g.words.begin(), g.words.end(), w) != g.words.end();
-    if ((g.required && n == 0) || !all_in || n > 1) {
+    if ((g.required && n == 0) || !all_in || n > ((p.row->flags & kTwoTypes) ? 2 : 1)) {
       const std::string_view text = lookup(p.row->messages, "!type");
       message = text.empty() ? fmt::format("Unexpected instruction types specified for '{}'", p.row->name)
                              : fill(text, "", p.row->name);
@@ -1216,8 +1389,9 @@ bool judge(const ParsedRow& p, bool spaces_wrong, const Words& words, const Stat
 bool is_async_statement(const Statement& st) {
   const std::string_view m = st.mnemonic.text;
   if (m == "ld" || m == "st" || m.rfind("ld.", 0) == 0 || m.rfind("st.", 0) == 0) return true;
-  for (std::string_view op : {"mbarrier", "cp.async.bulk", "cp.reduce.async.bulk", "createpolicy", "prefetch",
-                              "prefetchu", "applypriority", "discard", "multimem", "red.async", "tensormap.replace"})
+  for (std::string_view op :
+       {"mbarrier", "cp.async.bulk", "cp.reduce.async.bulk", "createpolicy", "prefetch", "prefetchu", "applypriority",
+        "discard", "multimem", "red.async", "tensormap.replace", "tex", "tld4", "txq", "suq", "suld", "sust", "sured"})
     if (m == op || (m.size() > op.size() && m.substr(0, op.size()) == op && m[op.size()] == '.')) return true;
   return false;
 }
