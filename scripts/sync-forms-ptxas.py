@@ -1063,6 +1063,18 @@ def verdicts_dropping_fatal(ptxas, cands):
             return cands, verdicts
 
 
+def run_length(cols):
+    """Columns with runs of one verdict written once: 'N*V' stands for V repeated N times."""
+    out, k = [], 0
+    while k < len(cols):
+        n = 1
+        while k + n < len(cols) and cols[k + n] == cols[k]:
+            n += 1
+        out.append(cols[k] if n == 1 else f"{n}*{cols[k]}")
+        k += n
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -1091,15 +1103,18 @@ def main():
         )
         f.write(f"# ptxas: {version}\n")
         f.write(
-            "# The format of tensor_forms.ptxas: '.' where ptxas accepts, else its first message's number.\n"
+            "# The format of tensor_forms.ptxas: '.' where ptxas accepts, else its first message's number;\n"
         )
+        f.write("# 'N*V' stands for N columns of V.\n")
         for d in DECLARES:
             f.write(f"declare {d}\n")
         f.write("targets " + " ".join(f"{t}/{v}" for t, v in TARGETS) + "\n")
         for i, m in enumerate(messages):
             f.write(f"message {i} {m}\n")
         for k, s in enumerate(cands):
-            cols = " ".join("." if k not in v else str(index[v[k]]) for v in verdicts)
+            cols = " ".join(
+                run_length(["." if k not in v else str(index[v[k]]) for v in verdicts])
+            )
             f.write(f"form {cols}\t{s}\n")
     print(
         f"{len(cands)} candidates x {len(TARGETS)} targets, {len(messages)} messages -> {args.out}"

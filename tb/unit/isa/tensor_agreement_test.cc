@@ -81,7 +81,12 @@ Data read_data() {
       const size_t tab = line.find('\t');
       Form f{line.substr(tab + 1), {}};
       std::istringstream cols(line.substr(5, tab - 5));
-      for (std::string c; cols >> c;) f.verdicts.push_back(c == "." ? -1 : std::stoi(c));
+      for (std::string c; cols >> c;) {  // "N*V": N columns of V
+        const size_t star = c.find('*');
+        const int n = star == std::string::npos ? 1 : std::stoi(c.substr(0, star));
+        const std::string v = star == std::string::npos ? c : c.substr(star + 1);
+        f.verdicts.insert(f.verdicts.end(), static_cast<size_t>(n), v == "." ? -1 : std::stoi(v));
+      }
       EXPECT_EQ(f.verdicts.size(), d.columns.size()) << line;
       d.forms.push_back(std::move(f));
     }
