@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <fmt/format.h>
 
 namespace ptxfu::isa {
 namespace {
+
+using namespace std::string_view_literals;
 
 using Words = std::vector<std::string_view>;
 
@@ -320,11 +323,11 @@ std::string last_part(std::string_view w) { return "." + std::string(w.substr(w.
 // eviction priorities combine.
 bool memory_order_rules(const Ctx& c, std::string& message) {
   const std::string_view name = c.row.name;
-  const std::string_view sem = first_of(c, {".weak", ".relaxed", ".acquire", ".release", ".volatile"});
-  const std::string_view scope = first_of(c, {".cta", ".cluster", ".gpu", ".sys"});
-  const std::string_view space =
-      first_of(c, {".global", ".shared", ".local", ".const", ".param", ".shared::cta", ".shared::cluster"});
-  const std::string_view vec = first_of(c, {".v2", ".v4", ".v8"});
+  const std::string_view sem = first_of(c, {".weak"sv, ".relaxed"sv, ".acquire"sv, ".release"sv, ".volatile"sv});
+  const std::string_view scope = first_of(c, {".cta"sv, ".cluster"sv, ".gpu"sv, ".sys"sv});
+  const std::string_view space = first_of(
+      c, {".global"sv, ".shared"sv, ".local"sv, ".const"sv, ".param"sv, ".shared::cta"sv, ".shared::cluster"sv});
+  const std::string_view vec = first_of(c, {".v2"sv, ".v4"sv, ".v8"sv});
   if (c.has(".mmio")) {
     if (space == ".shared")
       message = "Modifier '.mmio' cannot be applied to '.shared' space";
@@ -351,11 +354,16 @@ bool memory_order_rules(const Ctx& c, std::string& message) {
 }
 
 bool cache_rules(const Ctx& c, std::string& message) {
+  if (c.words.size() <= 2 && !c.has(".nc")) {  // a space and a type, or less: nothing to combine
+    bool cache = false;
+    for (std::string_view w : c.words) cache |= class_of(w) == "cache";
+    if (!cache) return true;
+  }
   const std::string_view name = c.row.name;
-  const std::string_view sem = first_of(c, {".relaxed", ".acquire", ".release", ".volatile"});
-  const std::string_view cache = first_of(c, {".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt"});
-  const std::string_view space =
-      first_of(c, {".global", ".shared", ".local", ".const", ".param", ".shared::cta", ".shared::cluster"});
+  const std::string_view sem = first_of(c, {".relaxed"sv, ".acquire"sv, ".release"sv, ".volatile"sv});
+  const std::string_view cache = first_of(c, {".ca"sv, ".cg"sv, ".cs"sv, ".lu"sv, ".cv"sv, ".wb"sv, ".wt"sv});
+  const std::string_view space = first_of(
+      c, {".global"sv, ".shared"sv, ".local"sv, ".const"sv, ".param"sv, ".shared::cta"sv, ".shared::cluster"sv});
   const std::string_view l1 = first_of(
       c, {".L1::evict_normal", ".L1::evict_unchanged", ".L1::evict_first", ".L1::evict_last", ".L1::no_allocate"});
   const bool nc = c.has(".nc");
@@ -373,11 +381,32 @@ bool cache_rules(const Ctx& c, std::string& message) {
   return message.empty();
 }
 
+// ld/st with none of the order, scope, eviction, prefetch or policy words
+// (what nvcc writes on every other line): only .nc, .b128 and the operand
+// count can be wrong.
+bool plain_ld_st_rules(const Ctx& c, std::string& message) {
+  if (!cache_rules(c, message)) return false;
+  const unsigned data = c.row.name == "ld" ? 0 : 1;  // the register operand
+  const auto reg = c.regs && c.has(".b128") ? c.regs->lookup(c.st.operands[data].text) : std::nullopt;
+  if (reg && c.st.forms[data] == OperandForm::plain && reg->bits != 128) return mismatch(c, message);
+  if (c.st.num_operands == 3) {
+    message = fmt::format(".L2::cache_hint modifier required for instruction '{}' with 3 arguments", c.row.name);
+    return false;
+  }
+  return true;
+}
+
 bool ld_st_rules(const Ctx& c, std::string& message) {
+  bool plain = true;
+  for (std::string_view w : c.words) {
+    const std::string_view cls = class_of(w);
+    plain &= w.find(':') == std::string_view::npos && cls != "sem" && cls != "scope" && w != ".mmio";
+  }
+  if (plain) return plain_ld_st_rules(c, message);
   const std::string_view name = c.row.name;
-  const std::string_view l2 = first_of(c, {".L2::evict_first", ".L2::evict_last", ".L2::evict_normal"});
-  const std::string_view vec = first_of(c, {".v2", ".v4", ".v8"});
-  const std::string_view type = first_of(c, {".b64", ".u64", ".s64", ".f64"});
+  const std::string_view l2 = first_of(c, {".L2::evict_first"sv, ".L2::evict_last"sv, ".L2::evict_normal"sv});
+  const std::string_view vec = first_of(c, {".v2"sv, ".v4"sv, ".v8"sv});
+  const std::string_view type = first_of(c, {".b64"sv, ".u64"sv, ".s64"sv, ".f64"sv});
   if (!l2.empty() && !(vec == ".v8" && type.empty()) && !(vec == ".v4" && !type.empty())) {
     message = fmt::format("Instruction '{}' requires '.v8.b32/.v4.b64' type with '{}' modifier.", name, l2);
     return false;
@@ -393,7 +422,7 @@ bool ld_st_rules(const Ctx& c, std::string& message) {
     return false;
   }
   if (!memory_order_rules(c, message) || !cache_rules(c, message)) return false;
-  if (first_of(c, {".L2::64B", ".L2::128B", ".L2::256B"}).size() && c.has(".shared")) {
+  if (first_of(c, {".L2::64B"sv, ".L2::128B"sv, ".L2::256B"sv}).size() && c.has(".shared")) {
     message = "State space incorrect for feature 'cache prefetching'";
     return false;
   }
@@ -423,8 +452,9 @@ constexpr MultimemReduction kMultimemReductions[] = {
 
 bool multimem_rules(const Ctx& c, std::string& message) {
   const std::string_view name = c.row.name;
-  const std::string_view sem = first_of(c, {".weak", ".relaxed", ".acquire", ".release", ".acq_rel", ".sc"});
-  const std::string_view scope = first_of(c, {".cta", ".cluster", ".gpu", ".sys"});
+  const std::string_view sem =
+      first_of(c, {".weak"sv, ".relaxed"sv, ".acquire"sv, ".release"sv, ".acq_rel"sv, ".sc"sv});
+  const std::string_view scope = first_of(c, {".cta"sv, ".cluster"sv, ".gpu"sv, ".sys"sv});
   const std::string_view allowed = name == "multimem.ld_reduce" ? ".weak .relaxed .acquire"
                                    : name == "multimem.st"      ? ".weak .relaxed .release"
                                                                 : ".relaxed .release";
@@ -441,7 +471,7 @@ bool multimem_rules(const Ctx& c, std::string& message) {
   for (std::string_view w : c.words)
     if (class_of(w) == "type") type = w;
   const bool floating = type == ".f32" || type == ".f16x2" || type == ".bf16x2";
-  if (first_of(c, {".v2", ".v4", ".v8"}).size() && !floating) {
+  if (first_of(c, {".v2"sv, ".v4"sv, ".v8"sv}).size() && !floating) {
     message = fmt::format("Vector qualifier is not allowed for instruction '{}'", name);
     return false;
   }
@@ -470,8 +500,8 @@ bool multimem_rules(const Ctx& c, std::string& message) {
 // sm_100, without one); .release (sm_100) only into global memory.
 bool async_scope_rules(const Ctx& c, std::string_view sem, std::string& message) {
   const std::string_view name = c.row.name;
-  const std::string_view scope = first_of(c, {".cta", ".cluster", ".gpu", ".sys"});
-  const std::string_view space = first_of(c, {".global", ".shared::cta", ".shared::cluster"});
+  const std::string_view scope = first_of(c, {".cta"sv, ".cluster"sv, ".gpu"sv, ".sys"sv});
+  const std::string_view space = first_of(c, {".global"sv, ".shared::cta"sv, ".shared::cluster"sv});
   const bool cm = c.has(".mbarrier::complete_tx::bytes");
   const std::string illegal_cm =
       fmt::format("Illegal modifier '.mbarrier::complete_tx::bytes' for instruction '{}' with '{{}}'", name);
@@ -510,13 +540,13 @@ bool async_scope_rules(const Ctx& c, std::string_view sem, std::string& message)
 }
 
 bool st_async_rules(const Ctx& c, std::string& message) {
-  const std::string_view sem = first_of(c, {".weak", ".relaxed", ".release"});
+  const std::string_view sem = first_of(c, {".weak"sv, ".relaxed"sv, ".release"sv});
   if (!async_scope_rules(c, sem, message)) return false;
   if (sem == ".relaxed") {
     message = "Illegal modifier '.relaxed' for instruction 'st.async'";
     return false;
   }
-  if (c.has(".v4") && first_of(c, {".b64", ".u64", ".s64", ".f64"}).size()) {
+  if (c.has(".v4") && first_of(c, {".b64"sv, ".u64"sv, ".s64"sv, ".f64"sv}).size()) {
     message = "Vector type too large, exceeds 128 bit limit";
     return false;
   }
@@ -526,8 +556,8 @@ bool st_async_rules(const Ctx& c, std::string& message) {
 // red.async: an order (.relaxed, or .release), the operation and its types.
 bool red_async_rules(const Ctx& c, std::string& message) {
   const std::string_view name = c.row.name;
-  const std::string_view sem = first_of(c, {".relaxed", ".release"});
-  const std::string_view scope = first_of(c, {".cta", ".cluster", ".gpu", ".sys"});
+  const std::string_view sem = first_of(c, {".relaxed"sv, ".release"sv});
+  const std::string_view scope = first_of(c, {".cta"sv, ".cluster"sv, ".gpu"sv, ".sys"sv});
   if (!async_scope_rules(c, sem, message)) return false;
   if (sem.empty())
     message = fmt::format("order modifier required for instruction '{}'", name);
@@ -549,7 +579,7 @@ bool red_async_rules(const Ctx& c, std::string& message) {
   for (std::string_view w : c.words)
     if (class_of(w) == "type") type = w;
   const auto value = c.regs ? c.regs->lookup(c.st.operands[1].text) : std::nullopt;
-  const unsigned bits = first_of(c, {".u64", ".s64", ".b64"}).empty() ? 32 : 64;
+  const unsigned bits = first_of(c, {".u64"sv, ".s64"sv, ".b64"sv}).empty() ? 32 : 64;
   if (value && value->bits != bits) return mismatch(c, message);
   if (op == nullptr)
     message = fmt::format("Reduction operation is required for instruction '{}'", name);
@@ -677,7 +707,7 @@ bool texture_rules(const Ctx& c, std::string& message) {
     message = "Unexpected instruction types specified for 'tld4'";
     return false;
   }
-  if (op == "tld4" && first_of(c, {".r", ".g", ".b", ".a"}).empty()) {
+  if (op == "tld4" && first_of(c, {".r"sv, ".g"sv, ".b"sv, ".a"sv}).empty()) {
     message = "Component modifier required for instruction 'tld4'";
     return false;
   }
@@ -739,7 +769,7 @@ bool surface_reduction(const Ctx& c, std::string& message) {
 bool surface_rules(const Ctx& c, std::string& message) {
   const bool red = c.row.name.rfind("sured", 0) == 0;
   const unsigned at = c.row.name.rfind("suld", 0) == 0 ? 1 : 0;
-  if (!red && first_of(c, {".trap", ".clamp", ".zero"}).empty()) {
+  if (!red && first_of(c, {".trap"sv, ".clamp"sv, ".zero"sv}).empty()) {
     message = fmt::format("Clamp modifier required for instruction '{}'", c.row.name);
     return false;
   }
@@ -1012,6 +1042,9 @@ struct ParsedRow {
   const Row* row;
   std::vector<std::string_view> prefix, spaces;
   std::vector<Group> groups;
+  std::vector<std::vector<std::string_view>> patterns;  // the operand patterns, each a kind set per operand
+  unsigned min_operands = 0;
+  std::unordered_map<std::string_view, int> group_index;  // word -> the first group that takes it
 };
 
 std::string_view trim(std::string_view s) {
@@ -1047,11 +1080,13 @@ const std::vector<ParsedRow>& parsed_rows() {
   static const std::vector<ParsedRow> rows = [] {
     std::vector<ParsedRow> out;
     for (const Row& r : kRows) {
-      ParsedRow p{&r, words_of(r.prefix), split(r.spaces, ' '), {}};
+      ParsedRow p{&r, words_of(r.prefix), split(r.spaces, ' '), {}, {}, 0, {}};
+      for (std::string_view pattern : split(r.operands, ';')) p.patterns.push_back(split(pattern, ','));
       for (std::string_view g : split(r.groups, ';')) {
         const size_t eq = g.find('=');
         Group group{trim(g.substr(0, eq)), split(g.substr(eq + 1), ' ')};
         if (!group.cls.empty() && group.cls.back() == '!') group.cls.remove_suffix(1), group.required = true;
+        for (std::string_view w : group.words) p.group_index.emplace(w, static_cast<int>(p.groups.size()));
         p.groups.push_back(std::move(group));
       }
       out.push_back(std::move(p));
@@ -1084,16 +1119,19 @@ constexpr std::string_view kVocabulary[][2] = {
     {"l1evict", ".L1::evict_last .L1::evict_normal .L1::evict_first .L1::evict_unchanged .L1::no_allocate"},
 };
 
-// The class of a word some row takes, or empty.
+// The class of a word some row takes, or empty (built once: every ld and st asks).
 std::string_view class_of(std::string_view w) {
-  for (const auto& [cls, words] : kVocabulary) {
-    const size_t at = words.find(w);
-    if (at != std::string_view::npos && (at + w.size() == words.size() || words[at + w.size()] == ' ')) return cls;
-  }
-  for (const ParsedRow& p : parsed_rows())
-    for (const Group& g : p.groups)
-      if (std::find(g.words.begin(), g.words.end(), w) != g.words.end()) return g.cls;
-  return {};
+  static const std::unordered_map<std::string_view, std::string_view> classes = [] {
+    std::unordered_map<std::string_view, std::string_view> out;
+    for (const auto& [cls, words] : kVocabulary)
+      for (std::string_view v : split(words, ' ')) out.emplace(v, cls);
+    for (const ParsedRow& p : parsed_rows())
+      for (const Group& g : p.groups)
+        for (std::string_view v : g.words) out.emplace(v, g.cls);
+    return out;
+  }();
+  const auto it = classes.find(w);
+  return it == classes.end() ? std::string_view() : it->second;
 }
 
 // The row whose prefix is longest among those the mnemonic starts with and,
@@ -1105,7 +1143,15 @@ const ParsedRow* select_row(const Words& words, bool& spaces_wrong) {
   for (std::string_view w : words)
     if (class_of(w) == "space") spaces.push_back(w);
   spaces_wrong = false;
-  for (const ParsedRow& p : parsed_rows()) {
+  static const std::unordered_map<std::string_view, std::vector<const ParsedRow*>> kByOpcode = [] {
+    std::unordered_map<std::string_view, std::vector<const ParsedRow*>> out;
+    for (const ParsedRow& p : parsed_rows()) out[p.prefix[0]].push_back(&p);
+    return out;
+  }();
+  const auto it = kByOpcode.find(words[0]);
+  if (it == kByOpcode.end()) return nullptr;
+  for (const ParsedRow* row : it->second) {
+    const ParsedRow& p = *row;
     if (p.prefix.size() > words.size() || !std::equal(p.prefix.begin(), p.prefix.end(), words.begin())) continue;
     const bool fits = p.spaces.empty() || p.spaces == spaces;
     const bool keyed = !p.row->key.empty();
@@ -1196,15 +1242,22 @@ bool operand_fits(const Statement& st, unsigned k, std::string_view kinds, const
 
 // Whether the operands fit one of the row's patterns; `early`: those there
 // are fit a pattern's first operands (ptxas counts them later).
-bool operands_fit(const Row& r, const Statement& st, const RegisterTable* regs, bool early) {
-  for (std::string_view pattern : split(r.operands, ';')) {
-    const auto kinds = split(pattern, ',');
+// `exact`: set when a pattern of exactly the statement's length fits (the
+// early look then answers the late one too).
+bool operands_fit(const ParsedRow& p, const Statement& st, const RegisterTable* regs, bool early,
+                  bool* exact = nullptr) {
+  const Row& r = *p.row;
+  bool any = false;
+  for (const auto& kinds : p.patterns) {
     if (early ? kinds.size() < st.num_operands : kinds.size() != st.num_operands) continue;
     bool ok = true;
     for (unsigned k = 0; k < st.num_operands && ok; ++k) ok = operand_fits(st, k, kinds[k], regs);
-    if (ok) return true;
+    if (ok && exact) *exact |= kinds.size() == st.num_operands;
+    any |= ok;
+    if (ok && (!exact || *exact)) return true;
   }
-  return st.num_operands == 0 && (early || r.operands.empty());
+  if (st.num_operands == 0 && r.operands.empty() && exact) *exact = true;
+  return any || (st.num_operands == 0 && (early || r.operands.empty()));
 }
 
 std::string format_ptx(uint16_t v) { return fmt::format("{}.{}", v / 10, v % 10); }
@@ -1231,14 +1284,20 @@ bool check_gate(const Row& r, const Capabilities& caps, std::string& message) {
 
 // Which group of the row takes `w`, or -1.
 int group_of(const ParsedRow& p, std::string_view w) {
-  for (size_t g = 0; g < p.groups.size(); ++g)
-    if (std::find(p.groups[g].words.begin(), p.groups[g].words.end(), w) != p.groups[g].words.end())
-      return static_cast<int>(g);
-  return -1;
+  const auto it = p.group_index.find(w);
+  return it == p.group_index.end() ? -1 : it->second;
 }
 
 // The gates of the words the row takes, in the table's order (ptxas's).
 bool check_word_gates(const ParsedRow& p, const Words& words, const Capabilities& caps, std::string& message) {
+  static const std::unordered_map<std::string_view, bool> kGated = [] {
+    std::unordered_map<std::string_view, bool> out;
+    for (const WordGate& g : kWordGates) out.emplace(g.word, true);
+    return out;
+  }();
+  bool any = false;
+  for (std::string_view w : words) any |= kGated.count(w) != 0;
+  if (!any) return true;
   const Row& r = *p.row;
   for (const WordGate& g : kWordGates)
     for (std::string_view w : words) {
@@ -1260,18 +1319,21 @@ bool check_word_gates(const ParsedRow& p, const Words& words, const Capabilities
 
 // Words no row knows, and the types: what ptxas judges before the target.
 bool check_words_early(const ParsedRow& p, const Words& words, std::string& message) {
-  for (std::string_view w : words)
-    if (class_of(w).empty()) {
+  int n = 0;
+  bool all_in = true;
+  for (std::string_view w : words) {
+    const std::string_view cls = class_of(w);
+    if (cls.empty()) {
       message = fmt::format("Unknown modifier '{}'", w);
       return false;
     }
+    if (cls != "type") continue;
+    ++n;
+    const int at = group_of(p, w);
+    all_in &= at >= 0 && p.groups[static_cast<size_t>(at)].cls == "type";
+  }
   for (const Group& g : p.groups) {
     if (g.cls != "type") continue;
-    int n = 0;
-    for (std::string_view w : words) n += class_of(w) == "type";
-    bool all_in = true;
-    for (std::string_view w : words)
-      if (class_of(w) == "type") all_in &= std::find(g.words.begin(), g.words.end(), w) != g.words.end();
     if ((g.required && n == 0) || !all_in || n > ((p.row->flags & kTwoTypes) ? 2 : 1)) {
       const std::string_view text = lookup(p.row->messages, "!type");
       message = text.empty() ? fmt::format("Unexpected instruction types specified for '{}'", p.row->name)
@@ -1369,7 +1431,9 @@ bool judge(const ParsedRow& p, bool spaces_wrong, const Words& words, const Stat
   if (!check_words_early(p, words, message) || !check_coordinates(st, message)) return false;
   // the extra qualifiers' operands stand last: registers, not addresses
   const bool last_plain = st.num_operands > 0 && st.forms[st.num_operands - 1] == OperandForm::plain;
-  const bool early = spaces_wrong || (operands_fit(r, st, regs, true) && (extra_operands(c) == 0 || last_plain));
+  bool exact = false;
+  const bool early =
+      spaces_wrong || (operands_fit(p, st, regs, true, &exact) && (extra_operands(c) == 0 || last_plain));
   if (!early && !(r.flags & kOperandsLate)) return mismatch(c, message);
   if ((r.flags & kWordsFirst) && !check_words(p, words, message)) return false;
   if (!check_gate(r, caps, message) || !check_word_gates(p, words, caps, message)) return false;
@@ -1381,13 +1445,20 @@ bool judge(const ParsedRow& p, bool spaces_wrong, const Words& words, const Stat
   if ((r.flags & kHookFirst) && !r.hook(c, message)) return false;
   if (!check_words(p, words, message)) return false;
   if (r.hook != nullptr && !(r.flags & kHookFirst) && !r.hook(c, message)) return false;
-  return operands_fit(r, st, regs, false) || mismatch(c, message);
+  return exact || operands_fit(p, st, regs, false) || mismatch(c, message);
 }
 
 }  // namespace
 
 bool is_async_statement(const Statement& st) {
   const std::string_view m = st.mnemonic.text;
+  // one look at the first word: most statements are none of these
+  static const std::unordered_map<std::string_view, bool> kFirstWords = {
+      {"ld", true},       {"st", true},        {"mbarrier", true},      {"cp", true},      {"createpolicy", true},
+      {"prefetch", true}, {"prefetchu", true}, {"applypriority", true}, {"discard", true}, {"multimem", true},
+      {"red", true},      {"tensormap", true}, {"tex", true},           {"tld4", true},    {"txq", true},
+      {"suq", true},      {"suld", true},      {"sust", true},          {"sured", true}};
+  if (kFirstWords.find(m.substr(0, m.find('.'))) == kFirstWords.end()) return false;
   if (m == "ld" || m == "st" || m.rfind("ld.", 0) == 0 || m.rfind("st.", 0) == 0) return true;
   for (std::string_view op :
        {"mbarrier", "cp.async.bulk", "cp.reduce.async.bulk", "createpolicy", "prefetch", "prefetchu", "applypriority",

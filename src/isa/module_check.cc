@@ -195,7 +195,10 @@ void check_instruction(const Instruction& in, const std::vector<NameRef>& names,
   // registers), named before anything else about the instruction.
   for (uint32_t k = 0; k < in.num_names; ++k) {
     const NameRef& n = names[in.first_name + k];
-    if (n.name[0] != '%' || scope.registers().lookup(n.name)) continue;
+    // only the cluster registers need more than every target has
+    const bool cluster = n.name.rfind("%cluster", 0) == 0 || n.name.rfind("%nclusterid", 0) == 0 ||
+                         n.name.rfind("%is_explicit_cluster", 0) == 0;
+    if (!cluster || scope.registers().lookup(n.name)) continue;
     const auto sr = special_register(n.name.substr(0, n.name.find('.')));
     if (!sr || (caps.sm >= sr->sm && caps.ptx >= sr->ptx)) continue;
     const std::string_view base = n.name.substr(0, n.name.find('.'));
@@ -206,9 +209,10 @@ void check_instruction(const Instruction& in, const std::vector<NameRef>& names,
     return;
   }
   // mov.v4 of a whole vector special register (%tid, %clusterid) into four registers
-  if (const auto sr = st.num_operands == 2 ? special_register(st.operands[1].text) : std::nullopt;
-      sr && sr->vector && st.mnemonic.text.rfind("mov.v4.", 0) == 0 && st.forms[0] == OperandForm::vector &&
-      vector_elements(st.operands[0].text, nullptr, 0) == 4)
+  if (const auto sr = st.num_operands == 2 && st.mnemonic.text.rfind("mov.v4.", 0) == 0
+                          ? special_register(st.operands[1].text)
+                          : std::nullopt;
+      sr && sr->vector && st.forms[0] == OperandForm::vector && vector_elements(st.operands[0].text, nullptr, 0) == 4)
     return;
   Diagnostic d;
   bool other = false;
