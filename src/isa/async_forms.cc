@@ -1188,7 +1188,8 @@ bool coordinates_fit(std::string_view text, const RegisterTable* regs) {
   std::string_view e[8];
   const unsigned n = std::min(vector_elements(coordinates(text), e, 8), 8u);
   for (unsigned k = 0; k < n; ++k) {
-    if (classify_literal(e[k]) == LiteralKind::integer) continue;
+    if (classify_literal(e[k]) == LiteralKind::integer || (regs == nullptr && !e[k].empty() && e[k][0] == '%'))
+      continue;
     const auto reg = regs ? regs->lookup(e[k]) : std::nullopt;
     if (!reg || reg->bits != 32) return false;
   }
@@ -1216,6 +1217,7 @@ bool operand_fits(const Statement& st, unsigned k, std::string_view kinds, const
         if (form == OperandForm::plain && classify_literal(text) == LiteralKind::integer) return true;
         break;
       case 'r':  // any register but a predicate
+        if (regs == nullptr && form == OperandForm::plain && !text.empty() && text[0] == '%') return true;
         if (const auto reg = regs ? regs->lookup(text) : std::nullopt;
             form == OperandForm::plain && reg && reg->kind != RegKind::predicate)
           return true;
@@ -1225,10 +1227,12 @@ bool operand_fits(const Statement& st, unsigned k, std::string_view kinds, const
         break;
       case 'f':  // a float: an immediate, or a 32-bit register
         if (form == OperandForm::plain && classify_literal(text) == LiteralKind::floating) return true;
+        if (regs == nullptr && form == OperandForm::plain && !text.empty() && text[0] == '%') return true;
         if (const auto reg = regs ? regs->lookup(text) : std::nullopt; reg && reg->bits == 32) return true;
         break;
       default: {
         if (form != OperandForm::plain) break;
+        if (regs == nullptr && !text.empty() && text[0] == '%') return true;  // loose statements: no declarations
         const auto reg = regs ? regs->lookup(text) : std::nullopt;
         if (!reg) break;
         if (c == 'p' && reg->kind == RegKind::predicate) return true;
