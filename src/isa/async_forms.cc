@@ -796,8 +796,6 @@ bool query_rules(const Ctx& c, std::string& message) {
   return !(r && r->bits != 64) || mismatch(c, message);
 }
 
-constexpr std::string_view kMbSem = "sem=.release .relaxed; scope=.cta .cluster; ";
-constexpr std::string_view kMbSpace = "space=.shared .shared::cta .shared::cluster; type!=.b64";
 constexpr std::string_view kMbRules =
     "scope>sem=Modifier '{0}' requires order with '{1}' instruction; "
     "sem>scope=Modifier '{0}' requires scope with '{1}' instruction";

@@ -1,7 +1,9 @@
-// Legality of the asynchronous-copy, barrier and memory-hint instructions
-// outside the arithmetic table (issue 24): mbarrier.*, cp.async.bulk and its
-// tensor, prefetch and reduce forms, createpolicy, prefetch/prefetchu,
-// applypriority, discard, as rows of data: the words that name the
+// Legality of the asynchronous-copy, barrier, memory and texture
+// instructions outside the arithmetic table (issue 24): mbarrier.*,
+// cp.async.bulk and its tensor, prefetch and reduce forms, ld/st with their
+// cache, eviction and ordering qualifiers, createpolicy, prefetch/prefetchu,
+// applypriority, discard, multimem.*, red.async, st.async,
+// tensormap.replace, tex/tld4/txq/suq/suld/sust/sured, as rows of data: the words that name the
 // instruction, its qualifier groups (in any order, as ptxas reads them), its
 // operand patterns, and the target and PTX version the row and each word
 // need. ptxas 13.0's verdicts on their candidates are in
