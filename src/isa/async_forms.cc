@@ -696,6 +696,7 @@ bool handle_fits(const Ctx& c, std::string_view operand) {
 // tex and tld4: .v4 results, coordinates for the geometry, the array index
 // an integer, cubes read floats, multisampled textures integers.
 bool texture_rules(const Ctx& c, std::string& message) {
+  if (c.st.num_operands < 2) return mismatch(c, message);
   const std::string_view op = c.row.name;
   const Geometry* g = geometry_of(c);
   const auto [dtype, ctype] = types_of(c);
@@ -767,6 +768,7 @@ bool surface_reduction(const Ctx& c, std::string& message) {
 // suld, sust, sured: a clamp mode (sured may leave it out), integer
 // coordinates for the geometry, at most 128 bits.
 bool surface_rules(const Ctx& c, std::string& message) {
+  if (c.st.num_operands < 2) return mismatch(c, message);
   const bool red = c.row.name.rfind("sured", 0) == 0;
   const unsigned at = c.row.name.rfind("suld", 0) == 0 ? 1 : 0;
   if (!red && first_of(c, {".trap"sv, ".clamp"sv, ".zero"sv}).empty()) {
@@ -791,6 +793,7 @@ bool surface_rules(const Ctx& c, std::string& message) {
 
 // txq and suq: the handle, a name or a 64-bit register.
 bool query_rules(const Ctx& c, std::string& message) {
+  if (c.st.num_operands < 2 || c.st.forms[1] != OperandForm::address) return mismatch(c, message);
   const std::string_view h = c.st.operands[1].text;
   const auto r = c.regs ? c.regs->lookup(trim(h.substr(1, h.size() - 2))) : std::nullopt;
   return !(r && r->bits != 64) || mismatch(c, message);
