@@ -981,7 +981,55 @@ def texture_candidates():
     return out
 
 
+def short_candidates():
+    """Statements of each family with operands missing (none, or all but the first)."""
+    heads = [
+        "txq.width.b32",
+        "suq.width.b32",
+        "tex.2d.v4.f32.f32",
+        "tld4.r.2d.v4.f32.f32",
+        "suld.b.1d.b32.trap",
+        "sust.b.1d.b32.trap",
+        "sured.b.add.1d.trap.u32",
+        "tensormap.replace.tile.box_dim.global.b1024.b32",
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32",
+        "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32",
+        "mbarrier.arrive.shared.b64",
+        "createpolicy.fractional.L2::evict_last.b64",
+        "applypriority.global.L2::evict_normal",
+        "discard.global.L2",
+        "multimem.red.relaxed.gpu.global.add.u32",
+        f"cp.async.bulk.tensor.2d.shared::cluster.global.tile{CTX}",
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32",
+        "ld.global.b32",
+        "st.global.b32",
+    ]
+    firsts = [
+        "%r1",
+        "%r1",
+        "{%f1, %f2, %f3, %f4}",
+        "{%f1, %f2, %f3, %f4}",
+        "%r1",
+        "[surf0, {%r2}]",
+        "[surf0, {%r2}]",
+        "[%rd1]",
+        "[%r1]",
+        "[%r1]",
+        "%rd2",
+        "%rd1",
+        "[%rd1]",
+        "[%rd1]",
+        "[%rd1]",
+        "[%r1]",
+        "[%rd1]",
+        "%r1",
+        "[%rd1]",
+    ]
+    return [h for h in heads] + [f"{h} {a}" for h, a in zip(heads, firsts)]
+
+
 NEW_FAMILIES = [
+    short_candidates,
     mbarrier_candidates,
     bulk_candidates,
     tensor_candidates,
