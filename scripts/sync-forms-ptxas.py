@@ -878,6 +878,8 @@ def texture_candidates():
         "tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}], %f7",
         "tex.grad.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}], {%f7, %f8}, {%f9, %f10}",
         "tex.base.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}]",
+        "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}|%p1, [tex0, {%f5, %f6}]",
+        "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}|%r1, [tex0, {%f5, %f6}]",
         "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}], {%r1, %r2}",
         "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}], {%r1, %r2}, %f7",
         "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%r1, {%r1}]",

@@ -712,8 +712,22 @@ bool texture_rules(const Ctx& c, std::string& message) {
     message = "Component modifier required for instruction 'tld4'";
     return false;
   }
+  std::string_view texels = c.st.operands[0].text;
+  if (c.st.forms[0] == OperandForm::vector_pair) {
+    if (c.caps.ptx < 71) {
+      message = "Feature 'Texture instruction with optional predicate result' requires PTX ISA .version 7.1 or later";
+      return false;
+    }
+    const std::string_view pred = trim(texels.substr(texels.rfind('|') + 1));
+    const auto reg = c.regs ? c.regs->lookup(pred) : std::nullopt;
+    if (reg && reg->kind != RegKind::predicate) {
+      message = "Predicate output expected for instruction 'tex'";
+      return false;
+    }
+    texels = texels.substr(0, texels.rfind('}') + 1);
+  }
   std::string_view e[8];
-  const unsigned n = std::min(vector_elements(c.st.operands[0].text, e, 8), 8u);
+  const unsigned n = std::min(vector_elements(texels, e, 8), 8u);
   for (unsigned k = 0; k < n; ++k)
     if (!kind_fits(c, e[k], dtype)) return mismatch(c, message);
   const std::string_view at = c.st.operands[1].text;
@@ -969,7 +983,7 @@ const Row kRows[] = {
      "!mode=.tile modifier required for instruction 'tensormap.replace'; !size=Tensormap size modifier required for "
      "instruction 'tensormap.replace'", {}, tensormap_rules, {}, {}, ".swizzle_atomicity"},
     {"tex", "tex", "geom!=.1d .2d .3d .a1d .a2d .cube .acube .2dms .a2dms; mode=.base .level .grad; vec=.v2 .v4; "
-     "type!=.f32 .s32 .u32 .f16; ctype=.f32 .s32", "v,x;v,x,rvf;v,x,rvf,rvf;v,x,rvf,rvf,rvf", 0, 0, kHookFirst | kTwoTypes, {}, {},
+     "type!=.f32 .s32 .u32 .f16; ctype=.f32 .s32", "vV,x;vV,x,rvf;vV,x,rvf,rvf;vV,x,rvf,rvf,rvf", 0, 0, kHookFirst | kTwoTypes, {}, {},
      texture_rules},
     {"tld4", "tld4", "comp=.r .g .b .a; geom!=.2d .a2d .cube .acube; vec=.v2 .v4; type!=.f32 .s32 .u32; ctype=.f32 .s32",
      "v,x;v,x,rv",
@@ -1210,6 +1224,9 @@ bool operand_fits(const Statement& st, unsigned k, std::string_view kinds, const
         break;
       case 'v':
         if (form == OperandForm::vector) return true;
+        break;
+      case 'V':  // a vector and a predicate: {d, e, f, g}|p
+        if (form == OperandForm::vector_pair) return true;
         break;
       case '_':
         if (form == OperandForm::plain && text == "_") return true;

@@ -604,6 +604,15 @@ class Parser {
     } else if (first.is('{')) {
       form = OperandForm::vector;
       if (!bracketed('}', true)) return false;
+      if (peek().is('|')) {  // tex's {d, e, f, g}|p: the texels and whether they were resident
+        form = OperandForm::vector_pair;
+        next();
+        if (peek().kind != TokKind::word) {
+          error(peek().loc, "expected a predicate after '|'");
+          return false;
+        }
+        name(next());
+      }
     } else if (first.is('(')) {
       form = OperandForm::group;
       if (!bracketed(')', true)) return false;
