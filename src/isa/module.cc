@@ -255,7 +255,8 @@ class Parser {
         // .param .u64 .ptr .global .align 8 name: attributes of a kernel pointer
       } else if (a.text == ".attribute") {
         if (peek().is('(')) skip_parens();
-      } else if (find_type(a.text.substr(1))) {
+      } else if (find_type(a.text.substr(1)) || a.text == ".texref" || a.text == ".surfref" ||
+                 a.text == ".samplerref") {  // the opaque handle types of textures and surfaces
         d.type = a.text.substr(1);
         d.type_loc = a.loc;
       } else {
@@ -575,7 +576,23 @@ class Parser {
       next();
       return true;
     };
-    if (first.is('[')) {
+    if (first.is('[') && peek(1).kind == TokKind::word && peek(2).is(',')) {
+      form = OperandForm::indexed;  // [tex, {coords}], [tex, sampler, {coords}], [tensormap, {coords}]
+      next();
+      while (peek().kind == TokKind::word && !peek().is_directive() && peek(1).is(',')) {
+        name(next());
+        next();
+      }
+      if (!peek().is('{')) {
+        error(peek().loc, fmt::format("expected '{{' to open the coordinates, found {}", describe(peek())));
+        return false;
+      }
+      if (!bracketed('}', true)) return false;
+      if (!accept(']')) {
+        error(peek().loc, fmt::format("expected ']' to close the operand, found {}", describe(peek())));
+        return false;
+      }
+    } else if (first.is('[')) {
       form = OperandForm::address;
       if (!bracketed(']', false)) return false;
       for (size_t k = p_ - 1; &t_[k] != &first; --k)  // [a+b]: one name at most, as ptxas reads it
@@ -587,6 +604,15 @@ class Parser {
     } else if (first.is('{')) {
       form = OperandForm::vector;
       if (!bracketed('}', true)) return false;
+      if (peek().is('|')) {  // tex's {d, e, f, g}|p: the texels and whether they were resident
+        form = OperandForm::vector_pair;
+        next();
+        if (peek().kind != TokKind::word) {
+          error(peek().loc, "expected a predicate after '|'");
+          return false;
+        }
+        name(next());
+      }
     } else if (first.is('(')) {
       form = OperandForm::group;
       if (!bracketed(')', true)) return false;

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "isa/async_forms.h"
 #include "isa/opcodes.h"
 #include "isa/sync_forms.h"
 #include "isa/table.h"
@@ -190,6 +191,29 @@ void check_instruction(const Instruction& in, const std::vector<NameRef>& names,
       return;
     }
   }
+  // A special register the target or PTX version lacks (the cluster
+  // registers), named before anything else about the instruction.
+  for (uint32_t k = 0; k < in.num_names; ++k) {
+    const NameRef& n = names[in.first_name + k];
+    // only the cluster registers need more than every target has
+    const bool cluster = n.name.rfind("%cluster", 0) == 0 || n.name.rfind("%nclusterid", 0) == 0 ||
+                         n.name.rfind("%is_explicit_cluster", 0) == 0;
+    if (!cluster || scope.registers().lookup(n.name)) continue;
+    const auto sr = special_register(n.name.substr(0, n.name.find('.')));
+    if (!sr || (caps.sm >= sr->sm && caps.ptx >= sr->ptx)) continue;
+    const std::string_view base = n.name.substr(0, n.name.find('.'));
+    scope.error({st.mnemonic.line, st.mnemonic.column},
+                caps.ptx < sr->ptx ? fmt::format("Feature '{}' requires PTX ISA .version {}.{} or later", base,
+                                                 sr->ptx / 10, sr->ptx % 10)
+                                   : fmt::format("Feature '{}' requires .target sm_{} or higher", base, sr->sm));
+    return;
+  }
+  // mov.v4 of a whole vector special register (%tid, %clusterid) into four registers
+  if (const auto sr = st.num_operands == 2 && st.mnemonic.text.rfind("mov.v4.", 0) == 0
+                          ? special_register(st.operands[1].text)
+                          : std::nullopt;
+      sr && sr->vector && st.forms[0] == OperandForm::vector && vector_elements(st.operands[0].text, nullptr, 0) == 4)
+    return;
   Diagnostic d;
   bool other = false;
   if (check_statement(st, caps, &scope.registers(), d, other) || other) {
@@ -216,6 +240,10 @@ bool check_statement(const Statement& st, const Capabilities& caps, const Regist
   if (is_sync_statement(st)) {  // fence, membar, elect, setmaxnreg, ... (sync_forms.h)
     other_instruction = false;
     return check_sync_statement(st, caps, regs, err);
+  }
+  if (is_async_statement(st)) {  // mbarrier, cp.async.bulk, ld/st hints, ... (async_forms.h)
+    other_instruction = false;
+    return check_async_statement(st, caps, regs, err);
   }
   other_instruction = !is_table_statement(st) && is_other_instruction(opcode);
   if (other_instruction) {

@@ -100,7 +100,9 @@ constexpr std::string_view kOtherInstructions[] = {
 };
 
 // PTX ISA chapter 10, "Special Registers": each with the width of its
-// value (1: a predicate) and whether it is a vector read by component (.x).
+// value (1: a predicate), whether it is a vector read by component (.x),
+// and the target and PTX version it needs (the cluster registers: sm_90 and
+// PTX 7.8, as ptxas 13.0 says).
 constexpr SpecialRegister kSpecialRegisters[] = {
     {"%tid", 32, true},
     {"%ntid", 32, true},
@@ -112,13 +114,13 @@ constexpr SpecialRegister kSpecialRegisters[] = {
     {"%smid", 32, false},
     {"%nsmid", 32, false},
     {"%gridid", 64, false},
-    {"%is_explicit_cluster", 1, false},
-    {"%clusterid", 32, true},
-    {"%nclusterid", 32, true},
-    {"%cluster_ctaid", 32, true},
-    {"%cluster_nctaid", 32, true},
-    {"%cluster_ctarank", 32, false},
-    {"%cluster_nctarank", 32, false},
+    {"%is_explicit_cluster", 1, false, 90, 78},
+    {"%clusterid", 32, true, 90, 78},
+    {"%nclusterid", 32, true, 90, 78},
+    {"%cluster_ctaid", 32, true, 90, 78},
+    {"%cluster_nctaid", 32, true, 90, 78},
+    {"%cluster_ctarank", 32, false, 90, 78},
+    {"%cluster_nctarank", 32, false, 90, 78},
     {"%lanemask_eq", 32, false},
     {"%lanemask_le", 32, false},
     {"%lanemask_lt", 32, false},
@@ -175,7 +177,8 @@ std::optional<SpecialRegister> special_register(std::string_view name) {
   for (const SpecialRegister& r : kSpecialRegisters)
     if (r.name == base) {
       if (component.empty()) return r;
-      if (component == "x" || component == "y" || component == "z") return SpecialRegister{name, r.bits, false};
+      if (r.vector && (component == "x" || component == "y" || component == "z" || component == "w"))
+        return SpecialRegister{name, r.bits, false, r.sm, r.ptx};
       return std::nullopt;
     }
   if (!component.empty() || !numbered_special(base)) return std::nullopt;

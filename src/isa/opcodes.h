@@ -3,6 +3,7 @@
 // syntax and resolves their operands; it does not decide their legality,
 // but for the tensor-core rows of tensor_forms.h.
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -20,6 +21,7 @@ struct SpecialRegister {
   std::string_view name;
   unsigned bits;  // of the value, or of each component; 1: a predicate
   bool vector;    // read by component (%tid.x); the bare name is a .v4 vector
+  uint16_t sm = 0, ptx = 0;  // the target and PTX version it needs (0: any)
 };
 // The row of a special register (a component, %tid.x, is a scalar row of its
 // own); nullopt when `name` is none.

@@ -17,12 +17,14 @@ struct Token {
 
 // How an operand is written.
 enum class OperandForm : uint8_t {
-  plain,    // a register, name or immediate: %r1, foo, -4, 0f3f800000
-  negated,  // !%p1
-  pair,     // %p1|%p2 (setp's two destinations)
-  address,  // [%rd1+16], [name], [name+4]
-  vector,   // {%r1, %r2}
-  group,    // (%r1, %r2): call's argument lists
+  plain,        // a register, name or immediate: %r1, foo, -4, 0f3f800000
+  negated,      // !%p1
+  pair,         // %p1|%p2 (setp's two destinations)
+  address,      // [%rd1+16], [name], [name+4]
+  vector,       // {%r1, %r2}
+  group,        // (%r1, %r2): call's argument lists
+  indexed,      // [tex, {%r1, %r2}], [%rd1, {%r1}]: a texture, surface or tensormap and its coordinates
+  vector_pair,  // {%f1, %f2, %f3, %f4}|%p: tex's texels and its residency predicate
 };
 
 inline constexpr unsigned kMaxOperands = 8;

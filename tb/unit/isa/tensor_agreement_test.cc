@@ -35,10 +35,11 @@ namespace ptxfu::isa {
 namespace {
 
 // The module each column's candidates stand in (as the script writes it).
+// The file's `declare` lines stand after `.address_size` ({2}).
 constexpr const char* kHeader =
-    ".version {1}\n.target {0}\n.address_size 64\n.visible .entry k() {{\n.reg .b16 %h<48>;\n.reg .b32 %r<136>;\n"
-    ".reg .b64 %rd<48>;\n.reg .f32 %f<136>;\n.reg .f64 %fd<48>;\n.reg .pred %p<8>;\n";
-constexpr unsigned kHeaderLines = 10;
+    ".version {1}\n.target {0}\n.address_size 64\n{2}.visible .entry k() {{\n.reg .b16 %h<48>;\n.reg .b32 "
+    "%r<136>;\n.reg .b64 %rd<48>;\n.reg .f32 %f<136>;\n.reg .f64 %fd<48>;\n.reg .pred %p<8>;\n";
+constexpr unsigned kHeaderLines = 10;  // without the declarations
 
 struct Column {
   std::string target, version;
@@ -49,6 +50,8 @@ struct Form {
 };
 struct Data {
   std::vector<Column> columns;
+  std::string declarations;  // module-scope names the candidates use, one a line
+  unsigned header_lines = kHeaderLines;
   std::vector<std::string> messages;
   std::vector<Form> forms;
 };
@@ -62,7 +65,10 @@ Data read_data() {
     std::istringstream s(line);
     std::string kind;
     s >> kind;
-    if (kind == "targets") {
+    if (kind == "declare") {
+      d.declarations += line.substr(8) + "\n";
+      ++d.header_lines;
+    } else if (kind == "targets") {
       for (std::string c; s >> c;) d.columns.push_back({c.substr(0, c.find('/')), c.substr(c.find('/') + 1)});
     } else if (kind == "message") {
       size_t n;
@@ -75,7 +81,12 @@ Data read_data() {
       const size_t tab = line.find('\t');
       Form f{line.substr(tab + 1), {}};
       std::istringstream cols(line.substr(5, tab - 5));
-      for (std::string c; cols >> c;) f.verdicts.push_back(c == "." ? -1 : std::stoi(c));
+      for (std::string c; cols >> c;) {  // "N*V": N columns of V
+        const size_t star = c.find('*');
+        const int n = star == std::string::npos ? 1 : std::stoi(c.substr(0, star));
+        const std::string v = star == std::string::npos ? c : c.substr(star + 1);
+        f.verdicts.insert(f.verdicts.end(), static_cast<size_t>(n), v == "." ? -1 : std::stoi(v));
+      }
       EXPECT_EQ(f.verdicts.size(), d.columns.size()) << line;
       d.forms.push_back(std::move(f));
     }
@@ -84,7 +95,7 @@ Data read_data() {
 }
 
 std::string module_text(const Data& d, const Column& c) {
-  std::string text = fmt::format(kHeader, c.target, c.version);
+  std::string text = fmt::format(kHeader, c.target, c.version, d.declarations);
   for (const Form& f : d.forms) text += f.statement + ";\n";
   return text + "ret;\n}\n";
 }
@@ -95,8 +106,8 @@ std::map<size_t, std::string> ptxfu_errors(const Data& d, const Column& c) {
   EXPECT_FALSE(out.usage_error) << out.usage_message;
   std::map<size_t, std::string> errors;
   for (const CheckVerdict& v : out.verdicts) {
-    EXPECT_GT(v.loc.line, kHeaderLines) << c.target << " " << c.version << ": " << v.message;
-    if (v.loc.line > kHeaderLines) errors.emplace(v.loc.line - kHeaderLines - 1, v.message);
+    EXPECT_GT(v.loc.line, d.header_lines) << c.target << " " << c.version << ": " << v.message;
+    if (v.loc.line > d.header_lines) errors.emplace(v.loc.line - d.header_lines - 1, v.message);
   }
   return errors;
 }
@@ -167,7 +178,7 @@ TEST(PTXFU_AGREEMENT_SUITE, TheCommittedVerdictsAreStillPtxass) {
     std::map<size_t, std::string> now;
     for (const auto& diag : testing_support::read_ptxas(p, other)) {
       ASSERT_FALSE(diag.fatal) << c.target << " " << c.version << ": " << diag.message;
-      now.emplace(diag.line - kHeaderLines - 1, diag.message);
+      now.emplace(diag.line - d.header_lines - 1, diag.message);
     }
     pclose(p);
     for (size_t i = 0; i < d.forms.size(); ++i) {
