@@ -702,7 +702,7 @@ class Exec {
                       k_.where(in), in.mnemonic, w_.index, cta_.ctaid.x, cta_.ctaid.y, cta_.ctaid.z, exec, ~exec)};
     uint64_t* regs = &reg(0, 0);
     if (in.kind == Kind::mma) {
-      const std::string e = tensor::execute_mma(k_, in, cta_.arch_sm, regs);
+      const std::string e = tensor::execute_mma(k_, in, cta_.arch_sm, regs, cta_.block_observer);
       if (!e.empty()) throw Fault{fmt::format("{}: error: {}", k_.where(in), e)};
       return;
     }

@@ -147,7 +147,7 @@ void check_size(const char* what, std::size_t got, std::size_t want) {
 }  // namespace
 
 void matmul_cols(const Instruction& inst, int m, int n, int k, const uint64_t* a, const uint64_t* b_cols,
-                 const uint64_t* c, uint64_t* d) {
+                 const uint64_t* c, uint64_t* d, BlockObserver* observer) {
   const std::size_t kk = k, step = inst.shape.k;
   const bool truncate = inst.row->truncate_inputs;
   uint64_t ta[kMaxStep], tb[kMaxStep];  // one block's operands, tf32 registers truncated
@@ -164,7 +164,7 @@ void matmul_cols(const Instruction& inst, int m, int n, int k, const uint64_t* a
           for (std::size_t t = 0; t < step; ++t) ta[t] = engine_input(inst, x[t]), tb[t] = engine_input(inst, y[t]);
           x = ta, y = tb;
         }
-        acc = block_fma(*inst.row, step, x, y, acc, inst.satfinite);
+        acc = block_fma(*inst.row, step, x, y, acc, inst.satfinite, observer);
       }
       d[at] = acc;
     }
