@@ -182,16 +182,20 @@ const mma::NumericsRow& row_of(int sm, mma::Elem in) {
 // sm_80 f16 -> f32 (W = 8, two blocks an element per m16n8k16), loosely
 // timed; the fp8 GEMM on sm_89 (native e4m3, W = 16 with the 13-bit sum)
 // approximately timed, and on sm_90 (widened to f16 in two k16
-// instructions, c added apart).
+// instructions, c added apart); the cycles are those of the run without it.
 TEST(RtlTensor, CorpusGemmsRunWithNoMismatch) {
   const ArchConfig sm80 = embedded("sm_80"), sm89 = embedded("sm_89"), sm90 = embedded("sm_90");
   const kernel::Kernel f16 = corpus("mma_gemm", "sm_80", "mma_gemm_f16_f32");
   const kernel::Kernel fp8 = corpus("fp8_mma_gemm", "sm_89", "fp8_mma_gemm_e4m3_f32");
   const Gemm g16 = random_gemm(32, 32, 64, random_f16, 1), g8 = random_gemm(32, 16, 128, random_e4m3, 2);
   std::vector<SimJob> jobs = {job_of(sm80, f16, mma_gemm_launch(g16)), job_of(sm89, fp8, fp8_gemm_launch(g8)),
-                              job_of(sm90, fp8, fp8_gemm_launch(g8))};
+                              job_of(sm90, fp8, fp8_gemm_launch(g8)), job_of(sm80, f16, mma_gemm_launch(g16))};
   jobs[1].style = TimingStyle::approximately_timed;
+  jobs[3].rtl_tensor = false;
   const std::vector<SimResult> r = simulate(jobs);
+  EXPECT_EQ(r[0].cycles, r[3].cycles) << "the RTL check changes no timing";
+  EXPECT_FALSE(r[3].rtl_tensor);
+  EXPECT_EQ(r[3].rtl_tensor_cosim.blocks, 0u);
   expect_clean(r[0], row_of(80, mma::Elem::f16), 16, g16, "sm_80 f16");
   expect_clean(r[1], row_of(89, mma::Elem::e4m3), 32, g8, "sm_89 e4m3");
   expect_clean(r[2], row_of(90, mma::Elem::e4m3), 32, g8, "sm_90 e4m3");
