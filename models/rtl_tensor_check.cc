@@ -21,6 +21,8 @@ const char* family_word(const mma::NumericsRow& row) {
   return "wgmma";
 }
 
+uint32_t tag_mask(unsigned bits) { return bits >= 32 ? ~uint32_t{0} : (uint32_t{1} << bits) - 1; }
+
 std::string hex_list(const uint64_t* v, int n, int bits) {
   std::string s;
   for (int k = 0; k < n; ++k) s += fmt::format("{}0x{:0{}x}", k ? "," : "", v[k], (bits + 3) / 4);
@@ -67,8 +69,10 @@ RtlTensorCheck::Stream& RtlTensorCheck::stream_for(const mma::NumericsRow& row) 
   s->unit = s->model->make(s->model->params, s->model->stages, s->model->tag_bits);
   s->unit->reset();
   s->ring.resize(s->model->stages + 2);  // a result is out NUM_STAGES beats after its block went in
-  stats_.models.push_back(fmt::format("{} NUM_STAGES={}{}", cosim::describe(s->model->params), s->model->stages,
-                                      s->model->broken ? " (broken: PTXFU_BREAK_ALIGNMENT)" : ""));
+  const std::string used = fmt::format("{} NUM_STAGES={}{}", cosim::describe(s->model->params), s->model->stages,
+                                       s->model->broken ? " (broken: PTXFU_BREAK_ALIGNMENT)" : "");
+  if (std::find(stats_.models.begin(), stats_.models.end(), used) == stats_.models.end())
+    stats_.models.push_back(used);  // rows of several families may share a block
   streams_.push_back(std::move(s));
   return *(last_ = streams_.back().get());
 }
@@ -89,7 +93,7 @@ void RtlTensorCheck::block(const mma::NumericsRow& row, std::size_t n, const uin
   p.expected = d;
   p.tag = s.next_tag;
   p.where = where_;
-  s.next_tag = (s.next_tag + 1) & ((uint32_t{1} << s.unit->tag_bits()) - 1);
+  s.next_tag = (s.next_tag + 1) & tag_mask(s.unit->tag_bits());
   ++stats_.blocks;
   stats_.instructions += new_instruction_ ? 1 : 0;
   new_instruction_ = false;
