@@ -174,6 +174,10 @@ void add_sim(CLI::App& app, Commands& c) {
                     "co-simulate: the FMA units run f16/bf16 add/sub/mul/fma on the verilated rtl_ref HFMA2 and check\n"
                     "every thread and the latency against the exact core and the config (implies --mode at;\n"
                     "exit status 3 on a mismatch)");
+  sim_cmd->add_flag("--rtl-tensor", sim.rtl_tensor,
+                    "co-simulate the tensor core: every block the engine computes for an mma or wmma.mma (W products\n"
+                    "and c) also runs on the verilated rtl_ref block FMA built with its numerics row's parameters and\n"
+                    "is compared bit for bit (either --mode; exit status 3 on a mismatch)");
   sim_cmd->add_option("PROGRAM", sim.program_path, "the .ptx kernel or straight-line program")->required();
   sim_cmd->add_option("--entry", sim.entry, "the kernel's .entry (default: the file's only one)");
   sim_cmd->add_option("--grid", sim.grid, "grid of CTAs, X[,Y[,Z]] (default 1)");

@@ -161,30 +161,59 @@ int run_reference_table(const BenchCmdOptions& o, const std::vector<ArchConfig>&
 }  // namespace
 
 int sim_status(const models::SimResult& r) {
-  return r.rtl_half && (r.rtl_cosim.mismatches != 0 || r.rtl_cosim.latency_mismatches != 0) ? 3 : 0;
+  const bool half = r.rtl_half && (r.rtl_cosim.mismatches != 0 || r.rtl_cosim.latency_mismatches != 0);
+  const bool tensor = r.rtl_tensor && r.rtl_tensor_cosim.mismatches != 0;
+  return half || tensor ? 3 : 0;
 }
 
 void add_rtl_cosim_json(const models::SimResult& r, nlohmann::json& j) {
-  if (!r.rtl_half) return;
-  j["rtl_cosim"] = {{"instructions", r.rtl_cosim.instructions},
-                    {"lanes_checked", r.rtl_cosim.lanes_checked},
-                    {"mismatches", r.rtl_cosim.mismatches},
-                    {"latency_mismatches", r.rtl_cosim.latency_mismatches},
-                    {"reports", r.rtl_cosim.reports}};
+  if (r.rtl_half)
+    j["rtl_cosim"] = {{"instructions", r.rtl_cosim.instructions},
+                      {"lanes_checked", r.rtl_cosim.lanes_checked},
+                      {"mismatches", r.rtl_cosim.mismatches},
+                      {"latency_mismatches", r.rtl_cosim.latency_mismatches},
+                      {"reports", r.rtl_cosim.reports}};
+  if (r.rtl_tensor) {
+    const auto& t = r.rtl_tensor_cosim;
+    j["rtl_tensor"] = {{"instructions", t.instructions},
+                       {"blocks", t.blocks},
+                       {"mismatches", t.mismatches},
+                       {"models", t.models},
+                       {"reports", t.reports}};
+  }
 }
 
-void print_rtl_cosim(const models::SimJob& job, const models::SimResult& r, std::ostream& out) {
-  if (!r.rtl_half) return;
-  const auto& c = r.rtl_cosim;
-  out << fmt::format(
-      "  RTL co-simulation (rtl_ref HFMA2, NUM_STAGES={}): {} warp-instructions, {} threads checked, "
-      "{} mismatches, {} latency mismatches\n",
-      models::rtl_stages_for(job), c.instructions, c.lanes_checked, c.mismatches, c.latency_mismatches);
-  for (const auto& report : c.reports) {  // `# context` and `ptxfu eval` input lines
+namespace {
+
+// Each report's lines, indented under the summary.
+void print_reports(const std::vector<std::string>& reports, std::ostream& out) {
+  for (const auto& report : reports) {
     size_t from = 0;
     for (size_t nl; (nl = report.find('\n', from)) != std::string::npos; from = nl + 1)
       out << "    " << report.substr(from, nl - from) << "\n";
     out << "    " << report.substr(from) << "\n";
+  }
+}
+
+}  // namespace
+
+void print_rtl_cosim(const models::SimJob& job, const models::SimResult& r, std::ostream& out) {
+  if (r.rtl_half) {
+    const auto& c = r.rtl_cosim;
+    out << fmt::format(
+        "  RTL co-simulation (rtl_ref HFMA2, NUM_STAGES={}): {} warp-instructions, {} threads checked, "
+        "{} mismatches, {} latency mismatches\n",
+        models::rtl_stages_for(job), c.instructions, c.lanes_checked, c.mismatches, c.latency_mismatches);
+    print_reports(c.reports, out);  // `# context` and `ptxfu eval` input lines
+  }
+  if (r.rtl_tensor) {
+    const auto& t = r.rtl_tensor_cosim;
+    std::string models;
+    for (const auto& m : t.models) models += (models.empty() ? "" : "; ") + m;
+    out << fmt::format(
+        "  RTL co-simulation (rtl_ref block FMA, {}): {} mma warp-instructions, {} blocks checked, {} mismatches\n",
+        models.empty() ? "no blocks" : models, t.instructions, t.blocks, t.mismatches);
+    print_reports(t.reports, out);  // `# context` and `ptxfu cosim --op mma.block --replay` lines
   }
 }
 
@@ -197,6 +226,7 @@ bool apply_sim_options(const SimCmdOptions& o, models::SimJob& job, std::ostream
   job.vcd_path = o.vcd_path;
   job.kanata_path = o.kanata_path;
   job.rtl_half = o.rtl_half;
+  job.rtl_tensor = o.rtl_tensor;
   return true;
 }
 

@@ -23,7 +23,8 @@ struct SimCmdOptions {
   std::string vcd_path;
   std::string kanata_path;
   bool json = false;
-  bool rtl_half = false;  // the FMA units run half precision on the verilated RTL
+  bool rtl_half = false;    // the FMA units run half precision on the verilated RTL
+  bool rtl_tensor = false;  // the tensor core's blocks also run on the verilated block FMA
   // A kernel (a file with an .entry):
   std::string entry;  // empty: the file's only .entry
   std::string grid = "1", block = "1";
@@ -52,9 +53,10 @@ int run_sim(const SimCmdOptions& options, std::ostream& out, std::ostream& err);
 // false, with a message on `err`, for a bad --mode.
 bool apply_sim_options(const SimCmdOptions& options, models::SimJob& job, std::ostream& err);
 
-// --rtl-half's report, for programs and kernels alike: a summary line with
-// the disagreements as `ptxfu eval` lines, the JSON object, and the exit
-// status (3 when the RTL disagreed with the core or the configured latency).
+// --rtl-half's and --rtl-tensor's report, for programs and kernels alike:
+// a summary line each with the disagreements as `ptxfu eval` or `ptxfu
+// cosim --op mma.block --replay` lines, the JSON objects, and the exit
+// status (3 when an RTL disagreed with the core or the configured latency).
 void print_rtl_cosim(const models::SimJob& job, const models::SimResult& r, std::ostream& out);
 void add_rtl_cosim_json(const models::SimResult& r, nlohmann::json& j);
 int sim_status(const models::SimResult& r);

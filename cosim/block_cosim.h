@@ -39,8 +39,6 @@ const BlockModel* resolve_block(const std::string& arch, const std::string& fami
                                 const std::string& out, int stages, bool broken, const mma::NumericsRow** row,
                                 std::string& error);
 
-// Every block parameter set of this build, one line each (for messages).
-std::string available_blocks();
 // The NUM_STAGES values built for block FMA sets, in build order: "3, 0, 5 (not every set has every one)".
 std::string available_block_stages();
 

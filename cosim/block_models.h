@@ -29,8 +29,16 @@ struct BlockParams {
 // FMA row whose blocks multiply in p.in (no widening), c aligned with the
 // products, subnormals kept, and the same widths and rounding.
 bool block_matches(const BlockParams& p, const mma::NumericsRow& row);
+// The row of one block of `row`, as each block of its chain computes it:
+// `row` itself, or for a row that widens its operands, deals them to
+// several datapath instructions and adds c apart (fp8 on sm_90/sm_100
+// mma.sync) the block of the datapath they feed (in = datapath_in, c with
+// the block: the chain's own c, +0 for its first block).
+mma::NumericsRow block_datapath(const mma::NumericsRow& row);
 // "f16->f32 W=8 B=24 carry=6 rz" (sum_frac shown when it cuts).
 std::string describe(const BlockParams& p);
+// The same for the block of a row (its datapath's, see block_datapath).
+std::string describe_block(const mma::NumericsRow& row);
 
 // One request: W elements of a and of b (bit patterns in p.in), c and the
 // result in p.out.
@@ -66,5 +74,7 @@ const std::vector<BlockModel>& block_models();
 // The model for `row` (stages < 0: the first one built for its parameters),
 // or nullptr.
 const BlockModel* find_block_model(const mma::NumericsRow& row, int stages, bool broken);
+// Every block parameter set of this build, one line each (for messages).
+std::string available_blocks();
 
 }  // namespace ptxfu::cosim

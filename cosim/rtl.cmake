@@ -100,6 +100,18 @@ function(ptxfu_verilate_rtl target)
   endif()
 endfunction()
 
+# Verilator's own sources and headers trip -Wextra's unused-parameter: quiet
+# it for them (the .cpp files of <target>) and the generated factory only,
+# not for the hand-written sources.
+function(_ptxfu_quiet_verilated target factory)
+  get_target_property(sources ${target} SOURCES)
+  foreach(s IN LISTS sources)
+    if(s MATCHES "\\.cpp$" OR s STREQUAL factory)
+      set_property(SOURCE ${s} TARGET_DIRECTORY ${target} APPEND PROPERTY COMPILE_OPTIONS -Wno-unused-parameter)
+    endif()
+  endforeach()
+endfunction()
+
 function(ptxfu_block_factory target)
   cmake_parse_arguments(F "" "HEADER" "" ${ARGN})
   get_target_property(models ${target} PTXFU_RTL_BLOCK_MODELS)
@@ -143,7 +155,7 @@ const std::vector<BlockModel>& block_models() {
 }  // namespace ptxfu::cosim
 ]] @ONLY)
   target_sources(${target} PRIVATE ${out})
-  set_property(SOURCE ${out} TARGET_DIRECTORY ${target} APPEND PROPERTY COMPILE_OPTIONS -Wno-unused-parameter)
+  _ptxfu_quiet_verilated(${target} ${out})
 endfunction()
 
 function(ptxfu_rtl_factory target)
@@ -183,14 +195,7 @@ const std::vector<RtlModel<@F_FLAVOUR@>>& rtl_models<@F_FLAVOUR@>() {
 }  // namespace ptxfu::cosim
 ]] @ONLY)
   target_sources(${target} PRIVATE ${out})
-  # Verilator's own sources and headers trip -Wextra's unused-parameter:
-  # quiet it for them only, not for the hand-written sources.
-  get_target_property(sources ${target} SOURCES)
-  foreach(s IN LISTS sources)
-    if(s MATCHES "\\.cpp$" OR s STREQUAL out)
-      set_property(SOURCE ${s} TARGET_DIRECTORY ${target} APPEND PROPERTY COMPILE_OPTIONS -Wno-unused-parameter)
-    endif()
-  endforeach()
+  _ptxfu_quiet_verilated(${target} ${out})
 endfunction()
 
 # ptxfu_unity_verilated(<target>): compiles the target's verilated sources in

@@ -7,6 +7,7 @@
 
 #include "isa/instr.h"
 #include "models/kernel_sm_module.h"
+#include "models/rtl_tensor_check.h"
 #include "models/simulator.h"
 #include "util/bits.h"
 
@@ -266,6 +267,7 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
       plain &= in.src[k].kind == kernel::Operand::Kind::reg || in.src[k].kind == kernel::Operand::Kind::imm;
     rtl_checked_.push_back(plain);
   }
+  if (job.rtl_tensor) tensor_check_ = std::make_unique<RtlTensorCheck>(kernel_, config_.caps.sm, job.rtl_tensor_broken);
   parts_.resize(n_parts);
   slots_.resize(size_t{config_.max_warps});
   watch_.resize(slots_.size());
@@ -274,6 +276,10 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
   SC_HAS_PROCESS(KernelSm);
   SC_THREAD(run);
 }
+
+KernelSm::~KernelSm() = default;
+
+RtlTensorStats KernelSm::rtl_tensor_stats() { return tensor_check_ ? tensor_check_->finish() : RtlTensorStats{}; }
 
 bool KernelSm::fail(std::string message) {
   if (error_.empty()) error_ = std::move(message);
@@ -292,6 +298,7 @@ bool KernelSm::launch_one() {
   c.cta = std::make_unique<kernel::Cta>(kernel_, job_.launch, id, 0);
   c.cta->warp_slots = config_.max_warps;
   c.cta->arch_sm = config_.caps.sm;
+  c.cta->block_observer = tensor_check_.get();
   c.live_warps = c.cta->warps.size();
   const size_t cta_index = ctas_.size();
   size_t free_slot = 0;
@@ -665,6 +672,7 @@ void KernelSm::issue(size_t slot, uint64_t t) {
                               : w.regs[(size_t{reg_base} + o.reg) * kWarpSize + lane] & mask;
     }
   }
+  if (tensor_check_ && kernel_.insts[pc].kind == kernel::Kind::mma) tensor_check_->at(pc, w.index, cta.ctaid);
   kernel::step(w, cta, memory_, t, step_);
   const kernel::StepResult& r = step_;
   if (r.status == kernel::StepResult::Status::error) {

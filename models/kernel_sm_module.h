@@ -14,11 +14,13 @@
 #include <tlm>
 
 #include "models/kernel_sm.h"
+#include "models/rtl_cosim_stats.h"
 #include "models/warp_op.h"
 
 namespace ptxfu::models {
 
 struct SimJob;
+class RtlTensorCheck;
 
 class KernelSm : public sc_core::sc_module {
  public:
@@ -26,6 +28,7 @@ class KernelSm : public sc_core::sc_module {
   std::vector<std::unique_ptr<Socket>> sockets;  // [sub_partition * kNumUnits + unit]
 
   KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record);
+  ~KernelSm() override;
 
   // Results, valid after the simulation.
   bool ok() const { return error_.empty(); }
@@ -39,6 +42,9 @@ class KernelSm : public sc_core::sc_module {
   const std::array<uint64_t, static_cast<size_t>(WarpStall::kCount)>& stalls() const { return stalls_; }
   const std::vector<IssueRecord>& records() const { return records_; }
   std::vector<std::vector<std::vector<uint64_t>>>& final_registers() { return final_registers_; }
+  // --rtl-tensor: what the block FMA RTL made of the tensor core's blocks
+  // (its pipes drained first).
+  RtlTensorStats rtl_tensor_stats();
 
  private:
   static constexpr uint64_t kNever = ~uint64_t{0};
@@ -187,6 +193,8 @@ class KernelSm : public sc_core::sc_module {
   // --rtl-half: per instruction, whether the RTL unit computes it again
   // (an arithmetic form on the FMA unit with register or immediate sources).
   std::vector<uint8_t> rtl_checked_;
+  // --rtl-tensor: every CTA's tensor-core blocks go to it (Cta::block_observer).
+  std::unique_ptr<RtlTensorCheck> tensor_check_;
   // A straight-line program's registers at its end: [warp][slot][lane].
   std::vector<std::vector<std::vector<uint64_t>>> final_registers_;
   std::vector<Slot> slots_;

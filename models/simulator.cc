@@ -14,6 +14,7 @@
 #include "models/kernel_sm_module.h"
 #include "models/lsu_unit.h"
 #include "models/rtl_half_unit.h"
+#include "models/rtl_tensor_check.h"
 
 // ptxfu owns main(); SystemC's library still references sc_main.
 int sc_main(int, char**) { return 0; }
@@ -123,6 +124,7 @@ void validate(const SimJob& job) {
   residency(c, *run.kernel, run.launch,
             run.registers_per_thread ? run.registers_per_thread : estimated_registers(*run.kernel));
   kernel::make_memory(*run.kernel, run.launch);  // the arguments against the parameters
+  if (job.rtl_tensor) check_rtl_tensor(*job.kernel, static_cast<int>(c.caps.sm), job.rtl_tensor_broken);
   if (job.rtl_half) {
     if (job.style != TimingStyle::approximately_timed)
       throw ConfigError(
@@ -227,6 +229,8 @@ SimResult result_of(const SimJob& job, SmModel& sm, double seconds) {
   r.memory = std::move(k.memory());
   for (const RtlHalfUnit* u : sm.rtl_units) r.rtl_cosim.merge(u->stats());
   r.rtl_half = job.rtl_half;
+  r.rtl_tensor = job.rtl_tensor;
+  if (job.rtl_tensor) r.rtl_tensor_cosim = k.rtl_tensor_stats();
   for (const auto& u : sm.units) {
     auto& us = r.units[static_cast<size_t>(u->unit_kind())];
     us.busy_cycles += u->busy_cycles();

@@ -39,6 +39,13 @@ struct SimJob {
   bool rtl_half = false;
   unsigned rtl_stages = 0;
   bool rtl_broken = false;
+  // The tensor core's blocks on the verilated block FMA
+  // (models/rtl_tensor_check.h): every block the engine computes for an
+  // mma or wmma.mma is computed again by the RTL model of its numerics
+  // row's parameters and compared. Either timing style. rtl_tensor_broken:
+  // the PTXFU_BREAK_ALIGNMENT copy (tests; sm_80's f16 -> f32 block only).
+  bool rtl_tensor = false;
+  bool rtl_tensor_broken = false;
   // Memory that outlives the launch (a host API's device memory and module
   // variables): buffers placed by their owner, away from what make_memory
   // places. simulate() moves them into the launch's memory, where the kernel
@@ -64,7 +71,9 @@ struct SimResult {
   std::vector<IssueRecord> issues;  // every warp-instruction's issue, if record_issues (issue order)
   bool rtl_half = false;            // the job ran with the RTL in the loop
   RtlCosimStats rtl_cosim;          // summed over sub-partitions
-  bool ok = true;                   // false: `error` says why the kernel stopped (a fault, the cycle limit, a deadlock)
+  bool rtl_tensor = false;          // the job ran with the block FMA RTL checking the tensor core
+  RtlTensorStats rtl_tensor_cosim;
+  bool ok = true;  // false: `error` says why the kernel stopped (a fault, the cycle limit, a deadlock)
   std::string error;
   uint64_t ctas = 0;  // CTAs run to completion
   Residency residency;

@@ -1,7 +1,8 @@
 # `cmake --install build --prefix P`: what a user of ptxfu gets.
 #   bin/ptxfu
 #   lib/libptxfu.so, lib/libptxfu.a              the exact core with the C and C++ APIs
-#   lib/libptxfu_models.a, libptxfu_rtl.a        the SystemC/TLM models and the RTL plug they use
+#   lib/libptxfu_models.a, libptxfu_rtl.a,       the SystemC/TLM models, the RTL plug they use and
+#   libptxfu_rtl_block.a                         the block FMA models of --rtl-tensor
 #   lib/libptxfu_host.a                          the host API over the models (devices, modules, launches)
 #   include/ptxfu/ptxfu.h, ptxfu.hpp, version.h  the public headers
 #   include/ptxfu/host.hpp, host.h               the host API's, C++ and C (ptxfu::host: it brings the models and SystemC)
@@ -34,6 +35,9 @@ install(FILES $<TARGET_FILE:ptxfu_models> DESTINATION ${CMAKE_INSTALL_LIBDIR} RE
 # The RTL plug the models use (cosim/: the PTX-to-RTL encoding and the scoreboard).
 set(PTXFU_RTL_ARCHIVE ${CMAKE_STATIC_LIBRARY_PREFIX}ptxfu_rtl${CMAKE_STATIC_LIBRARY_SUFFIX})
 install(FILES $<TARGET_FILE:ptxfu_rtl> DESTINATION ${CMAKE_INSTALL_LIBDIR} RENAME ${PTXFU_RTL_ARCHIVE})
+# The verilated block FMA models of --rtl-tensor (cosim/block_models.h), with Verilator's runtime.
+set(PTXFU_RTL_BLOCK_ARCHIVE ${CMAKE_STATIC_LIBRARY_PREFIX}ptxfu_rtl_block${CMAKE_STATIC_LIBRARY_SUFFIX})
+install(FILES $<TARGET_FILE:ptxfu_rtl_block> DESTINATION ${CMAKE_INSTALL_LIBDIR} RENAME ${PTXFU_RTL_BLOCK_ARCHIVE})
 # ptxfu::host, declared by the package config the same way (it links ptxfu::models).
 set(PTXFU_HOST_ARCHIVE ${CMAKE_STATIC_LIBRARY_PREFIX}ptxfu_host${CMAKE_STATIC_LIBRARY_SUFFIX})
 install(FILES $<TARGET_FILE:ptxfu_host> DESTINATION ${CMAKE_INSTALL_LIBDIR} RENAME ${PTXFU_HOST_ARCHIVE})

@@ -458,6 +458,9 @@ class Cta {
   uint32_t sm = 0;
   uint32_t warp_slots = 0;  // %nwarpid: the SM's warp slots (a model sets its max_warps); 0: the CTA's warps
   uint16_t arch_sm = 0;  // the SM's architecture (a model sets its config's): whose tensor core; 0: the kernel's target
+  // Shown every block the tensor core's engine computes for this CTA's mma
+  // (a model's RTL co-simulation sets it); nullptr: none.
+  mma::BlockObserver* block_observer = nullptr;
   std::vector<uint8_t> shared;
   std::vector<Warp> warps;
   uint32_t arrived[kBarriers] = {};   // warps arrived at each barrier

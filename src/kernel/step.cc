@@ -759,7 +759,7 @@ class Exec {
     matrix_lanes(in, exec);
     uint64_t* regs = &reg(0, 0);
     if (in.kind == Kind::mma) {
-      const std::string e = tensor::execute_mma(k_, in, cta_.arch_sm, regs);
+      const std::string e = tensor::execute_mma(k_, in, cta_.arch_sm, regs, cta_.block_observer);
       if (!e.empty()) throw Fault{fmt::format("{}: error: {}", k_.where(in), e)};
       return;
     }

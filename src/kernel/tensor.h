@@ -127,7 +127,9 @@ FragmentRegs fragment_regs(const TensorOp& op);
 // The registers of the running frame: lane `l` of slot `s` at regs[s * 32 + l].
 // Each call runs the instruction for the whole warp; a message (a fault)
 // when it cannot (the instruction is not on the architecture `sm`).
-std::string execute_mma(const Kernel& k, const Inst& in, int sm, uint64_t* regs);
+// `observer`, when given, is shown every block of the engine (mma/block_fma.h).
+std::string execute_mma(const Kernel& k, const Inst& in, int sm, uint64_t* regs,
+                        mma::BlockObserver* observer = nullptr);
 void execute_movmatrix(const Kernel& k, const Inst& in, uint64_t* regs);
 // rows[r]: the 16 bytes of row r (r < 8 * matrices; row r's address came
 // from lane r).

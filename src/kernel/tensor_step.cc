@@ -75,7 +75,7 @@ void gather_scales(const TensorOp& op, const Inst& in, const uint64_t* regs, uin
   }
 }
 
-std::string execute_mma(const Kernel& k, const Inst& in, int sm, uint64_t* regs) {
+std::string execute_mma(const Kernel& k, const Inst& in, int sm, uint64_t* regs, mma::BlockObserver* observer) {
   const TensorOp& op = k.tensor_ops[in.tensor_op];
   mma::Instruction inst = op.inst;
   if (sm != 0 && sm != inst.sm) {  // the warp's SM computes it with its own tensor core
@@ -105,7 +105,7 @@ std::string execute_mma(const Kernel& k, const Inst& in, int sm, uint64_t* regs)
   const int kk = op.products > 1 ? 4 : op.layout.k;
   for (int p = 0; p < op.products; ++p)
     mma::matmul_cols(inst, m, n, kk, a.data() + p * m * kk, b.data() + p * n * kk, c.data() + p * m * n,
-                     d.data() + p * m * n);
+                     d.data() + p * m * n, observer);
   scatter(k, in.dst[0], op.d_index, per_register(op.d_bits), op.d_bits, d.data(), regs);
   return {};
 }

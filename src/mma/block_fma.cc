@@ -223,7 +223,8 @@ std::size_t deal(const NumericsRow& row, std::size_t n, const uint64_t*& a, cons
   return step;
 }
 
-uint64_t float_chain(const NumericsRow& row, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c) {
+uint64_t float_chain(const NumericsRow& row, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c,
+                     BlockObserver* observer) {
   if (row.block_width < 1 || row.block_width > kMaxBlock || row.kept_bits + row.carry_bits > 62)
     throw std::invalid_argument("numerics row: block width outside 1..64 or kept bits beyond the 64-bit sum");
   if ((row.datapath_in != row.in || row.k_group != 0) && n > kMaxDealt)
@@ -237,8 +238,12 @@ uint64_t float_chain(const NumericsRow& row, std::size_t n, const uint64_t* a, c
   const auto width = static_cast<std::size_t>(row.block_width);
   uint64_t acc = c_apart ? of.zero(false) : c;
   for (std::size_t s = 0; s < n; s += step) {  // each datapath instruction, in blocks of width
-    for (std::size_t k = s; k < s + step; k += width)
-      acc = one_block(row, fields, std::min(width, s + step - k), a + k, b + k, acc);
+    for (std::size_t k = s; k < s + step; k += width) {
+      const std::size_t len = std::min(width, s + step - k);
+      const uint64_t d = one_block(row, fields, len, a + k, b + k, acc);
+      if (observer) observer->block(row, len, a + k, b + k, acc, d);
+      acc = d;
+    }
   }
   return c_apart ? fp::add(of, acc, c, fp::Policy{row.c_rounding}) : acc;
 }
@@ -279,9 +284,9 @@ uint64_t int_chain(const NumericsRow& row, std::size_t n, const uint64_t* a, con
 }  // namespace
 
 uint64_t block_fma(const NumericsRow& row, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c,
-                   bool satfinite) {
+                   bool satfinite, BlockObserver* observer) {
   switch (row.method) {
-    case Method::block_fma: return float_chain(row, n, a, b, c);
+    case Method::block_fma: return float_chain(row, n, a, b, c, observer);
     case Method::fma_chain: return fma_chain(row, n, a, b, c);
     case Method::integer: return int_chain(row, n, a, b, c, satfinite);
     case Method::block_scaled: throw std::invalid_argument("a block-scaled row needs its scale factors");

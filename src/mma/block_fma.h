@@ -7,6 +7,22 @@
 
 namespace ptxfu::mma {
 
+// Sees every block the engine computes for a Method::block_fma row: a
+// second implementation of the block (the verilated RTL, models/) checks
+// it on the same operands. `a` and `b` are the block's n <= row.block_width
+// elements in row.datapath_in's format (widened and dealt where the row
+// says so), `c` the value it chains from (+0 for the first block of a
+// CAlign::separate row, whose c is added apart, outside any block), `d`
+// the engine's result, which is what the chain goes on with.
+class BlockObserver {
+ public:
+  virtual void block(const NumericsRow& row, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c,
+                     uint64_t d) = 0;
+
+ protected:
+  ~BlockObserver() = default;
+};
+
 // d = sum_{k < n} a[k]*b[k] + c under `row`, in blocks of row.block_width
 // products chained in ascending k (each block's d is the next block's c).
 //  - Floating point: a[k], b[k] are bit patterns in row.in's format (tf32:
@@ -16,8 +32,9 @@ namespace ptxfu::mma {
 //    instead of wrapping.
 // Throws std::invalid_argument for a row the engine cannot hold (a block
 // wider than 64, kept plus carry bits beyond 62): the table has none.
+// `observer`, when given, is shown each block (block_fma rows only).
 uint64_t block_fma(const NumericsRow& row, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c,
-                   bool satfinite = false);
+                   bool satfinite = false, BlockObserver* observer = nullptr);
 
 // mma with block scaling under a Method::block_scaled row: d = sum over
 // runs r of row.block_width products of (sum_{k in r} a[k] b[k]) *

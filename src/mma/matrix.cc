@@ -188,7 +188,7 @@ void mma_scaled_cols(const Instruction& inst, const uint64_t* a, const uint64_t*
 }
 
 void matmul_cols(const Instruction& inst, int m, int n, int k, const uint64_t* a, const uint64_t* b_cols,
-                 const uint64_t* c, uint64_t* d) {
+                 const uint64_t* c, uint64_t* d, BlockObserver* observer) {
   if (inst.scale_vec > 0)
     throw std::invalid_argument(
         "a block-scaled mma needs its scale factors: it runs in the kernel model (ptxfu sim); the matrix APIs take "
@@ -209,7 +209,7 @@ void matmul_cols(const Instruction& inst, int m, int n, int k, const uint64_t* a
           for (std::size_t t = 0; t < step; ++t) ta[t] = engine_input(inst, x[t]), tb[t] = engine_input(inst, y[t]);
           x = ta, y = tb;
         }
-        acc = block_fma(*inst.row, step, x, y, acc, inst.satfinite);
+        acc = block_fma(*inst.row, step, x, y, acc, inst.satfinite, observer);
       }
       d[at] = acc;
     }

@@ -10,6 +10,8 @@
 
 namespace ptxfu::mma {
 
+class BlockObserver;  // block_fma.h
+
 struct Shape {
   int m, n, k;
 };
@@ -64,9 +66,10 @@ std::vector<uint64_t> matmul(const Instruction& inst, int m, int n, int k, const
 // matmul on buffers the caller holds, allocating nothing (the APIs' batch
 // loops call it once a tile): B given by columns, element (k, n) at
 // b_cols[n * K + k]; d (M x N) may be c. The sizes are the caller's to
-// check: K a positive multiple of the instruction's k.
+// check: K a positive multiple of the instruction's k. `observer`, when
+// given, is shown every block the engine computes (block_fma.h).
 void matmul_cols(const Instruction& inst, int m, int n, int k, const uint64_t* a, const uint64_t* b_cols,
-                 const uint64_t* c, uint64_t* d);
+                 const uint64_t* c, uint64_t* d, BlockObserver* observer = nullptr);
 
 // One block-scaled instruction (inst.scale_vec > 0) on the caller's buffers:
 // A row-major M x K, B by columns, C and D row-major M x N (d may be c);

@@ -417,6 +417,78 @@ TEST(BlockFma, SubnormalFlushAndKGroupFields) {
   EXPECT_EQ(block_fma(dealt, 16, a.data(), b.data(), 0), 0x3f800001u);
 }
 
+// ---- The block observer (what --rtl-tensor's RTL check is shown).
+
+struct SeenBlock {
+  std::vector<uint64_t> a, b;
+  uint64_t c, d;
+};
+struct Recorder final : BlockObserver {
+  std::vector<SeenBlock> blocks;
+  void block(const NumericsRow&, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c, uint64_t d) override {
+    blocks.push_back({std::vector<uint64_t>(a, a + n), std::vector<uint64_t>(b, b + n), c, d});
+  }
+};
+
+// The value of a block against the oracle: `rule`'s one block from c.
+uint64_t oracle_block(const Rule& rule, const SeenBlock& s) {
+  std::vector<double> av, bv;
+  for (std::size_t k = 0; k < s.a.size(); ++k)
+    av.push_back(decode_input(rule.in, s.a[k])), bv.push_back(decode_input(rule.in, s.b[k]));
+  return oracle_chain(rule, av, bv, oracle::decode(rule.out, s.c));
+}
+
+// sm_80 k16: two blocks of 8 in ascending k, the first from c, the second
+// from the first's result, the chain's result the second's; sm_90 fp8 ->
+// f16 k32: two f16 blocks of 16 (k mod 4 in {0, 1} widened into the first),
+// the first from +0, and c added to the second's result apart. Each block
+// as the oracle computes it; the observer changes no result.
+TEST(BlockObserver, SeesEveryBlockOfTheChainWithItsOperands) {
+  std::mt19937_64 rng(11);
+  for (int t = 0; t < 200; ++t) {
+    std::vector<uint64_t> a(16), b(16);
+    for (int i = 0; i < 16; ++i) a[i] = random_input(rng, kInF16, 6), b[i] = random_input(rng, kInF16, 6);
+    const uint64_t c = f32(t - 100.0);
+    const NumericsRow& row = row_for(80, kMma, Elem::f16, Elem::f32);
+    Recorder r;
+    const uint64_t d = block_fma(row, 16, a.data(), b.data(), c, false, &r);
+    ASSERT_EQ(d, block_fma(row, 16, a.data(), b.data(), c));
+    ASSERT_EQ(r.blocks.size(), 2u);
+    EXPECT_EQ(r.blocks[0].a, std::vector<uint64_t>(a.begin(), a.begin() + 8));
+    EXPECT_EQ(r.blocks[1].b, std::vector<uint64_t>(b.begin() + 8, b.end()));
+    EXPECT_EQ(r.blocks[0].c, c);
+    EXPECT_EQ(r.blocks[1].c, r.blocks[0].d);
+    EXPECT_EQ(r.blocks[1].d, d);
+    for (const SeenBlock& s : r.blocks) EXPECT_EQ(s.d, oracle_block(expected_for(80, Elem::f16, Elem::f32).rule, s));
+  }
+  for (int t = 0; t < 200; ++t) {
+    std::vector<uint64_t> a(32), b(32);
+    for (int i = 0; i < 32; ++i) a[i] = random_input(rng, kInE4M3, 4), b[i] = random_input(rng, kInE4M3, 4);
+    const uint64_t c = f16(t / 16.0 - 6);
+    const NumericsRow& row = row_for(90, kMma, Elem::e4m3, Elem::f16);
+    Recorder r;
+    const uint64_t d = block_fma(row, 32, a.data(), b.data(), c, false, &r);
+    ASSERT_EQ(d, block_fma(row, 32, a.data(), b.data(), c));
+    ASSERT_EQ(r.blocks.size(), 2u);
+    for (int k = 0; k < 32; ++k) {
+      const SeenBlock& s = r.blocks[(k / 2) % 2];
+      const std::size_t at = std::size_t(k / 4 * 2 + k % 2);
+      EXPECT_EQ(decode_input(kInF16, s.a[at]), decode_input(kInE4M3, a[k])) << "k " << k;
+      EXPECT_EQ(decode_input(kInF16, s.b[at]), decode_input(kInE4M3, b[k])) << "k " << k;
+    }
+    EXPECT_EQ(r.blocks[0].c, 0u);
+    EXPECT_EQ(r.blocks[1].c, r.blocks[0].d);
+    for (const SeenBlock& s : r.blocks) EXPECT_EQ(s.d, oracle_block(expected_for(90, Elem::f16, Elem::f16).rule, s));
+    EXPECT_EQ(d, oracle::add(oracle::kF16, Rnd::rn, oracle::decode(oracle::kF16, r.blocks[1].d),
+                             oracle::decode(oracle::kF16, c)));
+  }
+  Recorder none;  // no blocks: f64 and integers
+  const uint64_t x[4] = {1, 2, 3, 4};
+  block_fma(row_for(80, kMma, Elem::s8, Elem::s32), 4, x, x, 0, false, &none);
+  block_fma(row_for(80, kMma, Elem::f64, Elem::f64), 4, x, x, 0, false, &none);
+  EXPECT_TRUE(none.blocks.empty());
+}
+
 // Every row is well formed and its source says where it comes from.
 TEST(NumericsRows, EveryRowCitesItsSource) {
   const RowTable t = numerics_rows();
