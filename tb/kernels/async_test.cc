@@ -54,6 +54,37 @@ TEST(Async, ReservedSharedMemoryComesFirst) {
 }
 
 #ifndef PTXFU_KERNELS_ON_MODEL
+// What the PTX ISA leaves undefined or forbids is a fault naming the line, warp and lane.
+TEST(Async, MisuseIsAFaultNamingTheLane) {
+  const std::string head =
+      ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+      "  .reg .b64 %rd<4>;\n  .reg .b32 %r<4>;\n  .reg .pred %p<2>;\n  .shared .align 16 .b8 s[64];\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"  mbarrier.arrive.shared.b64 %rd1, [s];\n",
+       "k.ptx:10:3: error: 'mbarrier.arrive.shared.b64' in warp 0 of block (0,0,0): lane 0: no mbarrier at "
+       "__shared__ 0x0: it was not initialised (mbarrier.init) or was invalidated"},
+      {"  mbarrier.init.shared.b64 [s], 1;\n  mbarrier.arrive.shared.b64 %rd1, [s], 2;\n",
+       "lane 0: arrive count 2 on the mbarrier at __shared__ 0x0, which has 1 arrivals pending"},
+      {"  mbarrier.init.shared.b64 [s], 1;\n  mbarrier.arrive.noComplete.shared.b64 %rd1, [s], 1;\n",
+       "mbarrier.arrive.noComplete would complete the phase of the mbarrier at __shared__ 0x0"},
+      {"  mbarrier.init.shared.b64 [s], 0;\n", "mbarrier.init count 0 is outside 1 to 1048575"},
+      {"  mbarrier.init.shared.b64 [s+4], 1;\n",
+       "Invalid __shared__ write of size 8 bytes at 0x4 by thread (0,0,0) in block (0,0,0), warp 0, lane 0 "
+       "('mbarrier.init.shared.b64'): an mbarrier object is 8-byte aligned"},
+      {"  cp.async.ca.shared.global [s+4], [%rd1], 8;\n", "address is misaligned: it must be a multiple of 8"},
+      {"  mov.u32 %r1, 5;\n  cp.async.ca.shared.global [s], [%rd1], 4, %r1;\n",
+       "src-size 5 is larger than the copy size 4"},
+  };
+  for (const auto& [body, message] : cases) {
+    const Kernel k = load_kernel(head + body + "  ret;\n}\n", "k.ptx");
+    Launch l;
+    l.block = {1};
+    const RunResult r = run_functional(k, l);
+    EXPECT_FALSE(r.ok) << body;
+    EXPECT_TRUE(Contains(r.error, message)) << body;
+  }
+}
+
 TEST(Async, AWaitThatNeverCompletesNamesTheBarrierAndItsWarps) {
   const Kernel k = load_handwritten("async.ptx", "hang");
   Launch l;
