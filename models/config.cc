@@ -178,10 +178,10 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   const YAML::Node root = parse_yaml(text, origin);
   const Reader r{{origin}};
   if (!root || root.IsNull()) throw ConfigError(origin + ": empty config");
-  r.only_keys(
-      root, "",
-      {"name", "description", "target", "ptx_version", "features", "sub_partitions", "issue_width", "max_warps",
-       "scheduler", "sm", "units", "memory", "multi_instruction", "half_precision", "forms", "dependencies", "tensor"});
+  r.only_keys(root, "",
+              {"name", "description", "target", "ptx_version", "features", "sub_partitions", "issue_width", "max_warps",
+               "scheduler", "sm", "units", "memory", "multi_instruction", "half_precision", "forms", "dependencies",
+               "tensor", "async"});
   ArchConfig c;
   c.origin = origin;
   c.name = r.string(r.required(root, "name", ""), "name");
@@ -233,6 +233,17 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
         r.timing(r.required(units, name.c_str(), "units"), "units." + name, row.unit, false);
   }
   c.tensor = read_tensor(r, r.required(root, "tensor", ""));
+  if (const YAML::Node a = root["async"]) {
+    r.only_keys(a, "async", {"clock_mhz", "try_wait_suspend", "source"});
+    if (a["clock_mhz"]) {
+      c.async.clock_mhz = r.number(a["clock_mhz"], "async.clock_mhz");
+      if (!(c.async.clock_mhz >= 1 && c.async.clock_mhz <= 100000))
+        r.fail(a["clock_mhz"], "async.clock_mhz", "must be 1 to 100000");
+    }
+    if (a["try_wait_suspend"])
+      c.async.try_wait_suspend = r.integer(a["try_wait_suspend"], "async.try_wait_suspend", 1, 1000000);
+    c.async.source = r.string(r.required(a, "source", "async"), "async.source");
+  }
   const YAML::Node mem = r.required(root, "memory", "");
   r.only_keys(mem, "memory",
               {"shared", "global", "global_miss", "global_hit_rate", "local", "const", "param", "atomic", "line_bytes",

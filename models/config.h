@@ -107,6 +107,17 @@ struct MemoryTiming {
   unsigned shared_banks = 32;  // 4-byte banks; conflicting lanes serialise
 };
 
+// The asynchronous side (`async:`, optional): the clock %globaltimer counts
+// against, and how long a warp whose mbarrier.try_wait found its phase
+// incomplete stays suspended (woken earlier when an mbarrier of its CTA
+// completes a phase). cp.async copies take the load/store unit's global
+// latency (`memory:`) to land.
+struct AsyncTiming {
+  double clock_mhz = 1000;         // %globaltimer: 1000 / clock_mhz nanoseconds per cycle
+  unsigned try_wait_suspend = 64;  // cycles; a try_wait's suspendTimeHint caps it
+  std::string source;
+};
+
 // mma.sync on the tensor unit: dense multiply-adds per clock per
 // sub-partition for each (A/B type, D type); an instruction of M x N x K
 // (times 4 for m8n8k4's quad pairs) occupies the unit M N K / rate cycles
@@ -151,6 +162,7 @@ struct ArchConfig {
   Timing half_precision;     // forms of class `fp16`: the half-precision pipe (HFMA2)
   std::vector<FormOverride> forms;
   TensorTiming tensor;
+  AsyncTiming async;
   std::vector<Reference> references;  // the published figures for `name` (configs/references.yaml)
   // `dependencies:` as given, and as a table: 0 where no entry names the pair.
   std::vector<Dependency> dependencies;

@@ -85,7 +85,9 @@ Residency residency(const ArchConfig& c, const kernel::Kernel& k, const kernel::
   Residency r;
   r.registers_per_thread = registers_per_thread;
   r.warps_per_cta = static_cast<unsigned>((launch.block.count() + 31) / 32);
-  r.shared_per_cta = uint64_t{k.dynamic_shared_offset} + launch.shared_bytes + c.sm.reserved_shared_per_cta;
+  // A kernel's own reserved region (kernel.h) is the driver's reserve, not more of it.
+  r.shared_per_cta = uint64_t{k.dynamic_shared_offset} - k.reserved_shared + launch.shared_bytes +
+                     std::max(c.sm.reserved_shared_per_cta, k.reserved_shared);
   const uint64_t g = c.sm.register_granularity;
   const uint64_t regs_per_warp = (uint64_t{registers_per_thread} * 32 + g - 1) / g * g;
   const uint64_t regs_per_cta = regs_per_warp * r.warps_per_cta;
@@ -299,6 +301,7 @@ bool KernelSm::launch_one() {
   c.cta->warp_slots = config_.max_warps;
   c.cta->arch_sm = config_.caps.sm;
   c.cta->block_observer = tensor_check_.get();
+  c.cta->globaltimer_ns_per_cycle = 1000.0 / config_.async.clock_mhz;
   c.live_warps = c.cta->warps.size();
   const size_t cta_index = ctas_.size();
   size_t free_slot = 0;
@@ -400,12 +403,12 @@ WarpStall KernelSm::check(Slot& s, uint64_t t, uint64_t& until, bool& known) con
   if (w.done()) return WarpStall::idle;
   // A barrier ends when another warp arrives, a held branch when its unit
   // answers: complete() then wakes the warp (wake()).
-  if (w.waiting()) return WarpStall::barrier;
+  if (w.waiting()) return w.async_wait ? WarpStall::memory : WarpStall::barrier;
   if (s.holds > 0) return WarpStall::control;
   auto later = [&](uint64_t when) { wait_until(when, t, until, known); };
   if (s.resume_at > t) {
     later(s.resume_at);
-    return WarpStall::control;
+    return s.suspended ? WarpStall::barrier : WarpStall::control;
   }
   const uint32_t pc = w.pc();
   if (s.operands_free_pc != pc) {
@@ -609,7 +612,7 @@ void KernelSm::set_reason(Slot& s, WarpStall reason, uint64_t t) {
   ++parts_[s.part].by_reason[static_cast<size_t>(reason)];
   s.reason = reason;
   s.stall_since = t;
-  if (reason == WarpStall::barrier)
+  if (reason == WarpStall::barrier || (reason == WarpStall::memory && s.warp->async_wait))
     s.stall_pc = s.barrier_pc;
   else if (reason != WarpStall::idle && reason != WarpStall::kCount)
     s.stall_pc = s.warp->pc();
@@ -619,7 +622,7 @@ void KernelSm::set_timing(Timing& t, const kernel::Inst& in, const kernel::StepR
   t = pcs_[r.pc].timing;  // in place: a copy through a temporary costs a store-forwarding stall per issue
   if (t.unit == Unit::lsu && !pcs_[r.pc].constant_bank &&
       (in.kind == kernel::Kind::ld || in.kind == kernel::Kind::st || in.kind == kernel::Kind::atom ||
-       in.kind == kernel::Kind::red))
+       in.kind == kernel::Kind::red || in.kind == kernel::Kind::async_copy))
     t.interval *= transactions(r, in, config_.memory);
 }
 
@@ -651,6 +654,7 @@ void KernelSm::release(Txn& txn) {
 void KernelSm::issue(size_t slot, uint64_t t) {
   Slot& s = slots_[slot];
   s.operands_free_pc = kNoPc;
+  s.suspended = false;
   kernel::Warp& w = *s.warp;
   kernel::Cta& cta = *ctas_[s.cta].cta;
   const uint32_t reg_base = w.frames.back().reg_base;
@@ -726,11 +730,28 @@ void KernelSm::issue(size_t slot, uint64_t t) {
     release(txn);
     return;
   }
-  if (op.timing.unit == Unit::lsu && in.kind != kernel::Kind::fence && in.kind != kernel::Kind::nop)
+  if (op.timing.unit == Unit::lsu && in.kind != kernel::Kind::fence && in.kind != kernel::Kind::nop &&
+      in.kind != kernel::Kind::async_commit && in.kind != kernel::Kind::async_wait)
     op.access = {true, r.space, in.kind == kernel::Kind::atom || in.kind == kernel::Kind::red};
-  if (in.kind == kernel::Kind::bar) {
-    s.at_barrier = w.waiting();
+  if (in.kind == kernel::Kind::bar || in.kind == kernel::Kind::async_wait) {
+    s.at_barrier = in.kind == kernel::Kind::bar && w.waiting();
     s.barrier_pc = r.pc;
+  }
+  // Its copies land when the unit says (complete()); not before.
+  txn.async_first = r.async_first;
+  txn.async_count = r.async_count;
+  if (r.async_count > 0) cta.time_copies(r.async_first, r.async_count, kernel::kLandsNotYet);
+  if (r.mbar_incomplete && in.kind == kernel::Kind::mbarrier && in.mbar == kernel::MBarrierOp::try_wait) {
+    // Suspended until the phase completes (settle_async wakes it) or the time limit: the config's, or
+    // the suspendTimeHint in cycles if that is shorter.
+    uint64_t limit = config_.async.try_wait_suspend;
+    if (r.suspend_hint_ns > 0)
+      limit =
+          std::min<uint64_t>(limit, std::max<uint64_t>(1, static_cast<uint64_t>(static_cast<double>(r.suspend_hint_ns) *
+                                                                                config_.async.clock_mhz / 1000.0)));
+    s.suspended = true;
+    s.barrier_pc = r.pc;
+    s.resume_at = std::max(s.resume_at, t + limit);
   }
   // Warps this step released from a barrier (by arriving last, or by
   // exiting: kernel::step settles barriers only then) go on when its result
@@ -786,6 +807,7 @@ void KernelSm::complete(Txn& txn, uint64_t cycle, bool pending) {
   if (info.control) hold(txn.slot);
   for (size_t other : txn.released) hold(other);
   if (pending) return;
+  if (txn.async_count > 0) ctas_[s.cta].cta->time_copies(txn.async_first, txn.async_count, cycle);
   --s.outstanding;
   CtaSlot& c = ctas_[s.cta];
   c.retire_at = std::max(c.retire_at, cycle);
@@ -839,6 +861,42 @@ std::string cycle_limit_message(const kernel::Kernel& k, uint64_t limit, const k
 
 }  // namespace
 
+std::string KernelSm::cycle_limit_error() const {
+  for (const CtaSlot& c : ctas_)  // a hung mbarrier wait is the likelier story: it comes first
+    for (const kernel::Warp& w : c.cta->warps)
+      if (!w.done() && w.mbar_wait >= 0)
+        return cycle_limit_message(kernel_, job_.max_cycles, *c.cta, w) + ": " + c.cta->mbarrier_waits();
+  for (const CtaSlot& c : ctas_)
+    for (const kernel::Warp& w : c.cta->warps)
+      if (!w.done()) return cycle_limit_message(kernel_, job_.max_cycles, *c.cta, w);
+  return fmt::format("{}: error: cycle limit of {} reached (--max-cycles)", kernel_.file, job_.max_cycles);
+}
+
+void KernelSm::settle_async(uint64_t t) {
+  for (CtaSlot& c : ctas_) {
+    kernel::Cta& cta = *c.cta;
+    if (cta.async_pending() && cta.settle_async(t))
+      for (size_t slot : c.slots) wake(slot);  // a cp.async wait ended: its warp is looked at again
+    if (!cta.async_error.empty()) {
+      fail(fmt::format("{}: error: {}", kernel_.file, cta.async_error));
+      return;
+    }
+    if (cta.mbarrier_completions == c.mbarrier_completions) continue;
+    c.mbarrier_completions = cta.mbarrier_completions;
+    for (size_t slot : c.slots) {  // a phase completed: suspended try_waits resume
+      Slot& s = slots_[slot];
+      if (!s.suspended || s.resume_at <= t) continue;
+      s.resume_at = t;
+      wake(slot);
+    }
+  }
+}
+
+void KernelSm::async_next(uint64_t t, uint64_t& next) const {
+  for (const CtaSlot& c : ctas_)
+    if (c.cta->async_pending()) next = std::min(next, c.cta->next_async_event(t));
+}
+
 void KernelSm::run_loosely_timed() {
   tlm_utils::tlm_quantumkeeper qk;
   qk.set_global_quantum(at_cycle(job_.quantum_cycles));
@@ -852,9 +910,12 @@ void KernelSm::run_loosely_timed() {
     now_ = t;
     retire_and_launch(t, next);
     if (finished()) break;
+    settle_async(t);
+    if (!error_.empty()) return;
     const bool issued = issue_cycle(t, next);
     if (!error_.empty()) return;
     pending_retirements(next);
+    async_next(t, next);
     if (!issued && next == kNever) {
       fail(fmt::format("{}: error: deadlock: every live warp waits at a barrier that cannot complete", kernel_.file));
       return;
@@ -864,12 +925,8 @@ void KernelSm::run_loosely_timed() {
     t += advance;
     now_ = t;
     if (t > job_.max_cycles) {
-      for (const CtaSlot& c : ctas_)
-        for (const kernel::Warp& w : c.cta->warps)
-          if (!w.done()) {
-            fail(cycle_limit_message(kernel_, job_.max_cycles, *c.cta, w));
-            return;
-          }
+      fail(cycle_limit_error());
+      return;
     }
     qk.set(at_cycle(t) - sc_time_stamp());
     if (qk.need_sync()) qk.sync();
@@ -885,8 +942,11 @@ void KernelSm::run_approximately_timed() {
     next = kNever;
     retire_and_launch(t, next);
     if (finished()) break;
+    settle_async(t);
+    if (!error_.empty()) return;
     const bool issued = issue_cycle(t, next);
     if (!error_.empty()) return;
+    async_next(t, next);
     if (!issued && outstanding_ == 0 && next == kNever) {
       fail(fmt::format("{}: error: deadlock: every live warp waits at a barrier that cannot complete", kernel_.file));
       return;
@@ -905,12 +965,8 @@ void KernelSm::run_approximately_timed() {
     }
     now_ = now_cycles();
     if (now_cycles() > job_.max_cycles) {
-      for (const CtaSlot& c : ctas_)
-        for (const kernel::Warp& w : c.cta->warps)
-          if (!w.done()) {
-            fail(cycle_limit_message(kernel_, job_.max_cycles, *c.cta, w));
-            return;
-          }
+      fail(cycle_limit_error());
+      return;
     }
   }
 }

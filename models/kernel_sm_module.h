@@ -73,8 +73,9 @@ class KernelSm : public sc_core::sc_module {
     uint64_t resume_at = 0;           // a branch or barrier holds the warp until then
     unsigned holds = 0;               // approximately timed: branches and barriers whose end is not known yet
     bool at_barrier = false;
-    uint32_t barrier_pc = 0;             // the bar.sync it waits at (its stall is counted there)
-    unsigned outstanding = 0;            // issued instructions whose results are not out
+    bool suspended = false;    // an mbarrier.try_wait holds it until resume_at (or a phase completes)
+    uint32_t barrier_pc = 0;   // the bar.sync, cp.async wait or try_wait it waits at (its stall is counted there)
+    unsigned outstanding = 0;  // issued instructions whose results are not out
     WarpStall reason = WarpStall::idle;  // why it did not issue, this cycle (kCount: it issued)
     // Its registers and carry were free for the instruction at this pc: only
     // its own next issue can take them again, so check() skips them until then.
@@ -87,8 +88,9 @@ class KernelSm : public sc_core::sc_module {
   struct CtaSlot {
     std::unique_ptr<kernel::Cta> cta;
     std::vector<size_t> slots;
-    uint64_t retire_at = 0;  // the last result of its warps is out then
-    size_t live_warps = 0;   // warps that have not exited
+    uint64_t retire_at = 0;             // the last result of its warps is out then
+    size_t live_warps = 0;              // warps that have not exited
+    uint64_t mbarrier_completions = 0;  // the CTA's count when its suspended warps were last woken
   };
   struct Part {
     std::vector<size_t> warps;       // slots, oldest first
@@ -107,6 +109,8 @@ class KernelSm : public sc_core::sc_module {
     uint32_t reg_base = 0;
     const kernel::Inst* inst = nullptr;
     std::vector<size_t> released;  // bar: the warps its arrival released
+    uint64_t async_first = 0;      // cp.async: the copies it made, timed when it completes
+    uint32_t async_count = 0;
   };
 
   void run();
@@ -158,6 +162,13 @@ class KernelSm : public sc_core::sc_module {
   // known yet (approximately timed, at issue).
   void complete(Txn& txn, uint64_t cycle, bool pending = false);
   void retire_and_launch(uint64_t t, uint64_t& next);
+  // The asynchronous side at cycle t: copies due land, cp.async waits that
+  // are over end, try_wait-suspended warps of a CTA whose mbarrier completed
+  // a phase wake. async_next lowers `next` to the next landing.
+  void settle_async(uint64_t t);
+  void async_next(uint64_t t, uint64_t& next) const;
+  // The --max-cycles error: a hung mbarrier wait first, named with its warps.
+  std::string cycle_limit_error() const;
   void keep_registers(const kernel::Cta& cta);     // a straight-line program's, as its CTA retires
   void pending_retirements(uint64_t& next) const;  // lowers `next` to the next CTA that will retire
   bool launch_one();

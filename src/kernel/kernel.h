@@ -74,6 +74,14 @@ enum class Kind : uint8_t {
   wmma_store,  // wmma.store: fragments into a matrix in memory
   wgmma,       // wgmma.mma_async: a warpgroup's matrix product, A and B from shared memory (kernel/tensor.h)
   wgmma_sync,  // wgmma.fence, wgmma.commit_group, wgmma.wait_group
+
+  warp_sync,     // bar.warp.sync: the member lanes meet (no functional effect past the mask check)
+  elect,         // elect.sync: the lowest member lane is elected
+  async_copy,    // cp.async: global to shared through the load/store unit, landing later (Cta::copies)
+  async_commit,  // cp.async.commit_group: the thread's uncommitted copies become a group
+  async_wait,    // cp.async.wait_group / wait_all: the warp waits until its older groups have landed
+  async_arrive,  // cp.async.mbarrier.arrive: an arrive-on when the thread's copies have landed
+  mbarrier,      // mbarrier.*: Inst::mbar names the operation (MBarrierOp)
   kCount
 };
 
@@ -129,6 +137,13 @@ inline constexpr KindRow kKinds[] = {
     {Kind::wmma_store, "wmma_store", Unit::memory, false, false, true},
     {Kind::wgmma, "wgmma", Unit::tensor, false, false, true},
     {Kind::wgmma_sync, "wgmma_sync", Unit::warp, false, false, true},
+    {Kind::warp_sync, "warp_sync", Unit::warp, false, false, true},
+    {Kind::elect, "elect", Unit::warp, false, false, true},
+    {Kind::async_copy, "async_copy", Unit::memory, false, false, false},
+    {Kind::async_commit, "async_commit", Unit::memory, false, false, false},
+    {Kind::async_wait, "async_wait", Unit::memory, false, false, true},
+    {Kind::async_arrive, "async_arrive", Unit::memory, false, false, true},
+    {Kind::mbarrier, "mbarrier", Unit::memory, false, true, true},
 };
 static_assert(std::size(kKinds) == static_cast<size_t>(Kind::kCount), "every Kind has its row in kKinds");
 constexpr bool kinds_in_order() {
@@ -161,7 +176,24 @@ enum class SReg : uint8_t {
   lanemask_gt,
   dynamic_smem_size,
   total_smem_size,
+  reserved_smem_begin,  // the reserved region at the start of shared memory (kReservedSmemBytes)
+  reserved_smem_end,
+  reserved_smem_cap,
+  reserved_smem_0,
+  reserved_smem_1,
+  globaltimer,  // nanoseconds: the cycle times Cta::globaltimer_ns_per_cycle
+  globaltimer_lo,
+  globaltimer_hi,
 };
+
+// A kernel that reads %reserved_smem_* gets a region of shared memory
+// reserved for the system at offset 0 (what the CUDA driver keeps per CTA
+// on sm_80 and later: 1 KiB), its own variables after it; the two system
+// words %reserved_smem_offset_0 and _1 name (cooperative groups keeps its
+// multi-warp tile barriers at _1) are its first two 8-byte slots. Other
+// kernels get no reserved region.
+inline constexpr uint32_t kReservedSmemBytes = 1024;
+inline constexpr uint32_t kReservedSmemSlot0 = 0, kReservedSmemSlot1 = 8;
 
 struct Operand {
   enum class Kind : uint8_t { none, reg, imm, sreg, vector, sink };
@@ -193,6 +225,19 @@ struct Address {
 enum class AtomOp : uint8_t { add, min, max, inc, dec, and_, or_, xor_, exch, cas };
 enum class ShflMode : uint8_t { up, down, bfly, idx };
 enum class VoteMode : uint8_t { all, any, uni, ballot };
+// mbarrier.OP (the PTX ISA's "Parallel Synchronization and Communication
+// Instructions: mbarrier").
+enum class MBarrierOp : uint8_t {
+  init,
+  arrive,       // arrive{.noComplete}{.expect_tx}: Inst::mbar_no_complete, mbar_expect_tx
+  arrive_drop,  // the same, and the expected count of later phases drops
+  expect_tx,
+  complete_tx,
+  test_wait,  // Inst::mbar_parity: the source is a phase parity, not a state
+  try_wait,
+  pending_count,
+  inval,
+};
 
 // A call the executor runs itself: a function of CUDA's runtime that a
 // module declares without a body (.extern .func).
@@ -221,6 +266,10 @@ struct Inst {
   VoteMode vote = VoteMode::all;
   bool match_all = false;
   bool bar_wait = true;  // bar.sync: true, bar.arrive: false
+  MBarrierOp mbar = MBarrierOp::init;
+  bool mbar_parity = false, mbar_no_complete = false, mbar_expect_tx = false;
+  bool async_noinc = false;  // cp.async.mbarrier.arrive.noinc
+  Address addr2;             // cp.async: the global source
   uint8_t num_dst = 0, num_src = 0;
   Operand dst[2];
   Operand src[5];
@@ -302,8 +351,10 @@ class Kernel {
   std::vector<GlobalVariable> globals;
   // The module .const variables, at kConstBase + offset in `constant`, with their initial bytes.
   std::vector<GlobalVariable> constants;
-  std::vector<uint8_t> constant;       // the .const bank at kConstBase
-  uint32_t static_shared = 0;          // bytes of static .shared variables
+  std::vector<uint8_t> constant;  // the .const bank at kConstBase
+
+  uint32_t reserved_shared = 0;        // kReservedSmemBytes when the kernel reads %reserved_smem_*, else 0
+  uint32_t static_shared = 0;          // bytes of static .shared variables (from reserved_shared on)
   uint32_t dynamic_shared_offset = 0;  // where .extern .shared arrays start
   uint32_t local_bytes = 0;            // per thread: every function's .local variables
   uint32_t param_bytes = 0;            // the kernel parameter buffer
@@ -426,6 +477,40 @@ struct Frame {
   uint32_t caller = 0;       // the calling frame (an indirect call may push several frames at once)
 };
 
+// A cp.async copy in flight: its bytes were read from global memory when
+// it issued (src-size of them, zeros after); they land in shared memory at
+// `land_at`, when Cta::settle_async reaches that cycle.
+inline constexpr uint64_t kLandsUntimed = 0;            // no timing model: lands at the next settle
+inline constexpr uint64_t kLandsNotYet = ~uint64_t{0};  // a timing model has not said when yet
+struct AsyncCopy {
+  uint64_t seq = 0;  // issue order in the CTA
+  uint32_t warp = 0;
+  uint8_t lane = 0, bytes = 0;
+  uint32_t group = 0;  // the thread's commit count at issue: the group it joins when committed
+  uint32_t dst = 0;    // shared offset
+  uint8_t data[16] = {};
+  uint64_t land_at = kLandsUntimed;
+};
+
+// cp.async.mbarrier.arrive: an arrive-on the mbarrier at `mbarrier` once
+// the thread's copies issued before it (seq < `after`) have landed.
+struct AsyncArrive {
+  uint64_t after = 0;
+  uint32_t warp = 0;
+  uint8_t lane = 0;
+  uint32_t mbarrier = 0;  // shared offset
+};
+
+// An mbarrier object (PTX ISA: "Contents of the mbarrier object"), kept
+// beside the 8 bytes of shared memory it names, which PTX leaves opaque.
+struct MBarrier {
+  uint32_t addr = 0;  // shared offset
+  bool valid = false;
+  uint32_t expected = 0, pending = 0;  // arrival counts
+  int64_t tx = 0;                      // tx-count
+  uint32_t phase = 0;                  // phases completed
+};
+
 class Warp {
  public:
   uint32_t index = 0;   // warp in its CTA
@@ -441,8 +526,13 @@ class Warp {
   uint64_t steps = 0;           // warp-instructions executed
   uint64_t wgmmas = 0;          // wgmma.mma_async executed (a warpgroup's warps execute as many)
 
+  uint32_t async_groups[32] = {};  // per lane: cp.async groups committed
+  bool async_wait = false;         // waits at cp.async.wait_group until its lanes' older groups land
+  uint32_t async_wait_lanes = 0, async_wait_groups = 0;
+  int64_t mbar_wait = -1;  // the mbarrier (shared offset) its last test_wait/try_wait found incomplete; -1: none
+
   bool done() const { return stack.empty(); }
-  bool waiting() const { return barrier >= 0; }
+  bool waiting() const { return barrier >= 0 || async_wait; }
   uint32_t pc() const { return stack.empty() ? kNoPc : stack.back().pc; }
   uint32_t active() const { return stack.empty() ? 0 : stack.back().mask; }
 };
@@ -465,10 +555,38 @@ class Cta {
   std::vector<Warp> warps;
   uint32_t arrived[kBarriers] = {};   // warps arrived at each barrier
   uint32_t expected[kBarriers] = {};  // warps a barrier waits for (bar.sync a, b: b / 32); 0: every live warp
+  // The asynchronous side (kernel/async_step.cc): copies in flight,
+  // arrive-ons waiting for them, the mbarriers, and what %globaltimer counts.
+  std::vector<AsyncCopy> copies;  // in issue order
+  std::vector<AsyncArrive> arrives;
+  uint64_t async_seq = 0;
+  std::vector<MBarrier> mbarriers;
+  uint64_t mbarrier_completions = 0;      // phases completed, any mbarrier (a model wakes suspended waiters)
+  double globaltimer_ns_per_cycle = 1.0;  // a model sets its config's
+  std::string async_error;                // an arrive-on that failed as its copies landed
 
   bool done() const;
   // Releases barriers every live warp has reached (after warps exit).
   void settle_barriers();
+  bool async_pending() const { return !copies.empty() || !arrives.empty(); }
+  // Lands the copies due at `cycle`, fires the arrive-ons whose copies have
+  // all landed, and releases the warps whose cp.async wait is over; returns
+  // whether it released any. A failed arrive-on sets async_error.
+  bool settle_async(uint64_t cycle);
+  // The next cycle after `t` that settle_async has something to do at
+  // (copies' land_at; t + 1 for an arrive-on with nothing left to wait for),
+  // or kLandsNotYet.
+  uint64_t next_async_event(uint64_t t) const;
+  // Whether w's cp.async wait (Warp::async_wait_*) still has copies in flight.
+  bool waits_for_copies(const Warp& w) const;
+  // Sets land_at of the copies seq in [first, first + count).
+  void time_copies(uint64_t first, uint32_t count, uint64_t land_at);
+  // The mbarrier at shared offset `addr`, or nullptr.
+  MBarrier* find_mbarrier(uint32_t addr);
+  // Warps whose last mbarrier wait found it incomplete, by barrier: "" when
+  // none; else a sentence for a hang report (the barrier's address and
+  // state, the warps waiting).
+  std::string mbarrier_waits() const;
 };
 
 struct StepResult {
@@ -489,6 +607,14 @@ struct StepResult {
   // (a generic access resolved to the window it fell in; param: the offset).
   Space space = Space::generic;
   uint64_t addresses[32] = {};
+  // cp.async: the copies it made (Cta::copies' seq numbers), for a timing
+  // model to say when they land (Cta::time_copies).
+  uint64_t async_first = 0;
+  uint32_t async_count = 0;
+  // mbarrier.test_wait/try_wait found the phase incomplete for some lane;
+  // try_wait's suspendTimeHint (ns; 0: none given).
+  bool mbar_incomplete = false;
+  uint64_t suspend_hint_ns = 0;
   std::string error;
 };
 

@@ -20,7 +20,21 @@ namespace {
 
 // Loads one .entry and the functions it reaches: the resolver takes each
 // function's declarations, the lowering pass its statements, in body order.
+// Whether an instruction of the entry `entry_name` (empty: the only one) or
+// of a .func reads %reserved_smem_*: then the kernel's shared memory starts
+// with the reserved region (kernel.h).
+bool reads_reserved_smem(const isa::Module& m, std::string_view entry_name) {
+  for (const isa::Function& f : m.functions) {
+    if (f.is_entry && !entry_name.empty() && f.name != entry_name) continue;
+    for (const auto& i : f.instructions)
+      for (unsigned o = 0; o < i.st.num_operands; ++o)
+        if (i.st.operands[o].text.find("%reserved_smem_offset_") != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 void load_entry(Kernel& k, const isa::Module& m, std::string_view entry_name) {
+  if (reads_reserved_smem(m, entry_name)) k.reserved_shared = k.static_shared = kReservedSmemBytes;
   loading::Resolver symbols(k, m);
   loading::Lowerer lower(k, symbols);
   symbols.start(entry_name);

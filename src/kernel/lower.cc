@@ -71,6 +71,14 @@ constexpr SRegName kSRegs[] = {
     {"%lanemask_gt", SReg::lanemask_gt, 32, false},
     {"%dynamic_smem_size", SReg::dynamic_smem_size, 32, false},
     {"%total_smem_size", SReg::total_smem_size, 32, false},
+    {"%reserved_smem_offset_begin", SReg::reserved_smem_begin, 32, false},
+    {"%reserved_smem_offset_end", SReg::reserved_smem_end, 32, false},
+    {"%reserved_smem_offset_cap", SReg::reserved_smem_cap, 32, false},
+    {"%reserved_smem_offset_0", SReg::reserved_smem_0, 32, false},
+    {"%reserved_smem_offset_1", SReg::reserved_smem_1, 32, false},
+    {"%globaltimer", SReg::globaltimer, 64, false},
+    {"%globaltimer_lo", SReg::globaltimer_lo, 32, false},
+    {"%globaltimer_hi", SReg::globaltimer_hi, 32, false},
 };
 
 // Qualifiers of ld/st/atom/red that do not change values.
@@ -319,7 +327,7 @@ const std::vector<Lowerer::Row>& Lowerer::rows() {
       {"call", Kind::call, 1, 4, &Lowerer::call},
       {"ret", Kind::ret, 0, 0, &Lowerer::nothing},
       {"exit", Kind::exit, 0, 0, &Lowerer::nothing},
-      {"bar", Kind::bar, 1, 4, &Lowerer::barrier},
+      {"bar", Kind::bar, 1, 4, &Lowerer::barrier},  // bar.warp.sync: Kind::warp_sync
       {"barrier", Kind::bar, 1, 4, &Lowerer::barrier},
       {"shfl", Kind::shfl, 4, 5, &Lowerer::warp_op},
       {"vote", Kind::vote, 2, 3, &Lowerer::warp_op},
@@ -340,6 +348,11 @@ const std::vector<Lowerer::Row>& Lowerer::rows() {
       {"movmatrix", Kind::movmatrix, 2, 2, &Lowerer::tensor},
       // wgmma.mma_async (Kind::wgmma) and wgmma.fence/commit_group/wait_group (Kind::wgmma_sync)
       {"wgmma", Kind::wgmma, 0, 8, &Lowerer::wgmma},
+      // the asynchronous copies, mbarriers and warp-level synchronisation (kernel/async_lower.cc);
+      // cp.async's second word picks async_commit, async_wait or async_arrive
+      {"cp", Kind::async_copy, 0, 5, &Lowerer::async_copy},
+      {"mbarrier", Kind::mbarrier, 1, 4, &Lowerer::mbarrier},
+      {"elect", Kind::elect, 2, 2, &Lowerer::elect},
   };
   // clang-format on
   return kLowerings;
@@ -397,6 +410,16 @@ Inst Lowerer::instruction(const isa::Statement& st) {
 }
 
 void Lowerer::nothing(Inst&, const isa::Statement&, const Words&) {}
+
+void Lowerer::only_qualifiers(const isa::Statement& st, const Words& words, size_t first,
+                              std::initializer_list<std::string_view> known) {
+  for (size_t i = first; i < words.size(); ++i) {
+    const std::string_view w = words[i];
+    if (std::find(known.begin(), known.end(), w) != known.end() || ignored_qualifier(w)) continue;
+    fail(st.mnemonic,
+         fmt::format("'{}': qualifier '.{}' is not supported by the kernel executor", st.mnemonic.text, w));
+  }
+}
 
 void Lowerer::expect_operands(const isa::Statement& st, unsigned lo, unsigned hi) {
   if (st.num_operands < lo || st.num_operands > hi)
@@ -684,6 +707,14 @@ void Lowerer::call(Inst& in, const isa::Statement& st, const Words& words) {
 }
 
 void Lowerer::barrier(Inst& in, const isa::Statement& st, const Words& words) {
+  if (words.size() == 3 && words[1] == "warp" && words[2] == "sync") {  // bar.warp.sync membermask
+    in.kind = Kind::warp_sync;
+    expect_operands(st, 1, 1);
+    tok_ = &st.operands[0];
+    in.src[0] = source(in, st.operands[0].text, 32, false);
+    in.num_src = 1;
+    return;
+  }
   std::string_view mode;
   for (size_t i = 1; i < words.size(); ++i) {
     if (words[i] == "sync" || words[i] == "arrive")

@@ -91,6 +91,16 @@ class Lowerer {
   void finish_wgmma(uint32_t begin);
 
  private:
+  // cp.async{.ca,.cg}, commit_group, wait_group, wait_all, mbarrier.arrive;
+  // mbarrier.*; elect.sync (kernel/async_lower.cc).
+  void async_copy(Inst& in, const isa::Statement& st, const Words& words);
+  void mbarrier(Inst& in, const isa::Statement& st, const Words& words);
+  void elect(Inst& in, const isa::Statement& st, const Words& words);
+  // The qualifiers of `words` from `first` on that are not `known`, nor
+  // ignored ones (scopes, semantics, cache hints): refused by name.
+  void only_qualifiers(const isa::Statement& st, const Words& words, size_t first,
+                       std::initializer_list<std::string_view> known);
+
   Kernel& k_;
   Resolver& symbols_;
 };

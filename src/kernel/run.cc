@@ -192,7 +192,14 @@ RunResult run_functional(const Kernel& k, const Launch& launch, const RunOptions
         Cta cta(k, launch, {x, y, z});
         ++r.ctas;
         while (!cta.done()) {
-          bool ran = false;
+          // Copies issued in the last round land now, their arrive-ons fire,
+          // and warps whose cp.async wait is over go on.
+          bool ran = cta.async_pending() && cta.settle_async(kLandsUntimed);
+          if (!cta.async_error.empty()) {
+            r.ok = false;
+            r.error = fmt::format("{}: error: {}", k.file, cta.async_error);
+            return r;
+          }
           for (Warp& w : cta.warps) {
             if (w.done() || w.waiting()) continue;
             ran = true;
@@ -203,6 +210,7 @@ RunResult run_functional(const Kernel& k, const Launch& launch, const RunOptions
                   "{}: error: step limit of {} warp-instructions reached; warp {} of block ({},{},{}) "
                   "was at '{}'",
                   k.where(in), options.max_steps, w.index, x, y, z, in.mnemonic);
+              if (const std::string hang = cta.mbarrier_waits(); !hang.empty()) r.error += ": " + hang;
               return r;
             }
             const StepResult s = step(w, cta, r.memory, r.warp_instructions);
@@ -213,7 +221,7 @@ RunResult run_functional(const Kernel& k, const Launch& launch, const RunOptions
               return r;
             }
           }
-          if (!ran) {
+          if (!ran && !cta.async_pending()) {
             r.ok = false;
             r.error = fmt::format(
                 "{}: error: deadlock in block ({},{},{}): every live warp waits at a barrier that "

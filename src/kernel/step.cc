@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "exec/execute.h"
+#include "kernel/async.h"
 #include "kernel/kernel.h"
 #include "kernel/printf.h"
 #include "util/bits.h"
@@ -110,8 +111,20 @@ class Exec {
       case SReg::lanemask_gt: return ~le & 0xffffffffu;
       case SReg::dynamic_smem_size: return cta_.launch->shared_bytes;
       case SReg::total_smem_size: return cta_.shared.size();
+      case SReg::reserved_smem_begin: return 0;
+      case SReg::reserved_smem_end:
+      case SReg::reserved_smem_cap: return k_.reserved_shared;
+      case SReg::reserved_smem_0: return kReservedSmemSlot0;
+      case SReg::reserved_smem_1: return kReservedSmemSlot1;
+      case SReg::globaltimer: return globaltimer();
+      case SReg::globaltimer_lo: return globaltimer() & 0xffffffffu;
+      case SReg::globaltimer_hi: return globaltimer() >> 32;
     }
     return 0;
+  }
+
+  uint64_t globaltimer() const {
+    return static_cast<uint64_t>(static_cast<double>(clock_) * cta_.globaltimer_ns_per_cycle);
   }
 
   uint64_t read(const Operand& o, unsigned lane) {
@@ -657,6 +670,149 @@ class Exec {
       if (m >> lane & 1) write(in.dst[0], lane, acc);
   }
 
+  // ---- asynchronous copies and mbarriers (their state: kernel/async.h)
+
+  void elect(const Inst& in, uint32_t exec) {
+    const uint32_t m = members(in, exec, &in.src[0]);
+    if (m == 0) return;
+    const unsigned leader = first_lane(m);
+    for (unsigned lane = 0; lane < 32; ++lane)
+      if (m >> lane & 1) {
+        write(in.dst[0], lane, leader);
+        write(in.dst[1], lane, lane == leader);
+      }
+  }
+
+  [[noreturn]] void async_fault(const std::string& what) const {
+    const Dim3& c = cta_.ctaid;
+    throw Fault{fmt::format("{}: error: '{}' in warp {} of block ({},{},{}): {}", k_.where(*in_), in_->mnemonic,
+                            w_.index, c.x, c.y, c.z, what)};
+  }
+
+  // The shared offset of the mbarrier lane `lane` names (a .shared or a
+  // generic address), checked: 8-byte aligned, inside the CTA's memory.
+  uint32_t mbarrier_at(unsigned lane) {
+    uint64_t a = result_->addresses[lane];
+    if (in_->space == Space::generic) {
+      if (a < kSharedWindow || a >= kSharedWindow + kWindowSize)
+        fault(lane, Space::generic, true, a, 8, "an mbarrier lives in shared memory");
+      a -= kSharedWindow;
+      result_->addresses[lane] = a;
+      result_->space = Space::shared;
+    }
+    if (a % 8 != 0 || a + 8 > cta_.shared.size())
+      fault(lane, Space::shared, true, a, 8,
+            a % 8 ? "an mbarrier object is 8-byte aligned"
+                  : fmt::format("address is out of bounds: the CTA has {} bytes of shared memory", cta_.shared.size()));
+    return static_cast<uint32_t>(a);
+  }
+
+  void async_copy(const Inst& in, uint32_t exec) {
+    lane_addresses(exec);
+    uint64_t dst[32];
+    std::memcpy(dst, result_->addresses, sizeof dst);
+    const Address& s = in.addr2;
+    const uint64_t* r = s.has_reg ? &reg(s.reg, 0) : nullptr;
+    const unsigned bytes = in.access_bytes;
+    result_->async_first = cta_.async_seq;
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if (!(exec >> lane & 1)) continue;
+      const uint64_t src = (r ? r[lane] & mask_of(s.reg_bits) : 0) + static_cast<uint64_t>(s.offset);
+      result_->addresses[lane] = src;
+      if (dst[lane] % bytes != 0 || dst[lane] + bytes > cta_.shared.size())
+        fault(lane, Space::shared, true, dst[lane], bytes,
+              dst[lane] % bytes
+                  ? fmt::format("address is misaligned: it must be a multiple of {}", bytes)
+                  : fmt::format("address is out of bounds: the CTA has {} bytes of shared memory", cta_.shared.size()));
+      if (src % bytes != 0)
+        fault(lane, Space::global, false, src, bytes,
+              fmt::format("address is misaligned: it must be a multiple of {}", bytes));
+      uint64_t src_size = bytes;
+      if (in.num_src == 1) {  // ignore-src (a predicate) or src-size
+        const uint64_t v = read(in.src[0], lane);
+        src_size = in.bar_wait ? (v ? 0 : bytes) : v;
+        if (src_size > bytes) async_fault(fmt::format("src-size {} is larger than the copy size {}", src_size, bytes));
+      }
+      AsyncCopy c;
+      c.seq = cta_.async_seq++;
+      c.warp = w_.index;
+      c.lane = static_cast<uint8_t>(lane);
+      c.bytes = static_cast<uint8_t>(bytes);
+      c.group = w_.async_groups[lane];
+      c.dst = static_cast<uint32_t>(dst[lane]);
+      if (src_size > 0)
+        std::memcpy(c.data, global(lane, Space::global, false, src, static_cast<unsigned>(src_size)), src_size);
+      cta_.copies.push_back(c);
+    }
+    result_->space = Space::global;  // the transactions a timing model counts: the global lines read
+    result_->async_count = static_cast<uint32_t>(cta_.async_seq - result_->async_first);
+  }
+
+  void async_wait(const Inst& in, uint32_t exec) {
+    if (exec == 0) return;
+    if (in.bar_wait)  // wait_all: commit_group, then wait_group 0
+      for (unsigned lane = 0; lane < 32; ++lane) w_.async_groups[lane] += exec >> lane & 1;
+    w_.async_wait = true;
+    w_.async_wait_lanes = exec;
+    w_.async_wait_groups = in.bar_wait ? 0 : static_cast<uint32_t>(in.src[0].value);
+    w_.async_wait = cta_.waits_for_copies(w_);
+  }
+
+  void async_arrive(const Inst& in, uint32_t exec) {
+    lane_addresses(exec);
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if (!(exec >> lane & 1)) continue;
+      const uint32_t bar = mbarrier_at(lane);
+      if (!in.async_noinc)
+        if (const std::string e = async::add_pending(cta_, bar); !e.empty()) async_fault(e);
+      cta_.arrives.push_back({cta_.async_seq, w_.index, static_cast<uint8_t>(lane), bar});
+    }
+  }
+
+  void mbarrier(const Inst& in, uint32_t exec) {
+    lane_addresses(exec);
+    for (unsigned lane = 0; lane < 32; ++lane)
+      if (exec >> lane & 1) mbarrier_lane(in, lane);
+  }
+
+  void mbarrier_lane(const Inst& in, unsigned lane) {
+    if (in.mbar == MBarrierOp::pending_count) {
+      write(in.dst[0], lane, async::pending_of(read(in.src[0], lane)));
+      return;
+    }
+    const uint32_t bar = mbarrier_at(lane);
+    const uint64_t a = in.num_src > 0 ? read(in.src[0], lane) : 1;
+    std::string e;
+    switch (in.mbar) {
+      case MBarrierOp::init: e = async::init(cta_, bar, a); break;
+      case MBarrierOp::arrive:
+      case MBarrierOp::arrive_drop: {
+        uint64_t token = 0;
+        e = async::arrive(cta_, bar, in.mbar_expect_tx ? 1 : a, in.mbar == MBarrierOp::arrive_drop, in.mbar_no_complete,
+                          in.mbar_expect_tx ? a : 0, token);
+        if (e.empty()) write(in.dst[0], lane, token);
+        break;
+      }
+      case MBarrierOp::expect_tx: e = async::add_tx(cta_, bar, static_cast<int64_t>(a)); break;
+      case MBarrierOp::complete_tx: e = async::add_tx(cta_, bar, -static_cast<int64_t>(a)); break;
+      case MBarrierOp::test_wait:
+      case MBarrierOp::try_wait: {
+        bool done = false;
+        e = async::phase_done(cta_, bar, a, in.mbar_parity, done);
+        write(in.dst[0], lane, done);
+        w_.mbar_wait = done ? -1 : int64_t{bar};
+        if (!done) {
+          result_->mbar_incomplete = true;
+          if (in.num_src > 1) result_->suspend_hint_ns = read(in.src[1], lane);
+        }
+        break;
+      }
+      case MBarrierOp::inval: e = async::inval(cta_, bar); break;
+      case MBarrierOp::pending_count: break;
+    }
+    if (!e.empty()) async_fault(fmt::format("lane {}: {}", lane, e));
+  }
+
   // ---- data
 
   void arith(const Inst& in, uint32_t exec) {
@@ -878,6 +1034,15 @@ class Exec {
       case Kind::wmma_store: matrix(in, exec); break;
       case Kind::wgmma:
       case Kind::wgmma_sync: wgmma(in, exec); break;
+      case Kind::warp_sync: members(in, exec, &in.src[0]); break;  // the lanes of the mask meet
+      case Kind::elect: elect(in, exec); break;
+      case Kind::async_copy: async_copy(in, exec); break;
+      case Kind::async_commit:
+        for (unsigned lane = 0; lane < 32; ++lane) w_.async_groups[lane] += exec >> lane & 1;
+        break;
+      case Kind::async_wait: async_wait(in, exec); break;
+      case Kind::async_arrive: async_arrive(in, exec); break;
+      case Kind::mbarrier: mbarrier(in, exec); break;
       case Kind::fence:
       case Kind::nop: break;  // no functional effect
       case Kind::bra:
@@ -910,6 +1075,9 @@ void step(Warp& w, Cta& cta, Memory& mem, uint64_t clock, StepResult& r) {
   r.active_lanes = 0;
   r.frame_reg_base = 0;
   r.space = Space::generic;
+  r.async_count = 0;
+  r.mbar_incomplete = false;
+  r.suspend_hint_ns = 0;
   r.error.clear();
   if (w.done()) {
     r.status = StepResult::Status::exited;

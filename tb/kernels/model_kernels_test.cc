@@ -289,6 +289,45 @@ TEST(ModelErrors, CycleLimit) {
   }
 }
 
+TEST(ModelErrors, AHungMbarrierWaitNamesTheBarrierAndItsWarps) {
+  const Kernel k = load_handwritten("async.ptx", "hang");
+  Launch l;
+  l.block = {64};
+  for (const bool at : {false, true}) {
+    const ModelRun r = run_on_model(k, l, at, 5000);
+    ASSERT_FALSE(r.result.ok);
+    EXPECT_TRUE(Contains(r.result.error, "cycle limit of 5000 reached (--max-cycles)"));
+    EXPECT_TRUE(Contains(r.result.error,
+                         "a wait on the mbarrier at __shared__ 0x0 in block (0,0,0) never completes "
+                         "(phase 0: 1 of 65 arrivals pending, tx-count 0): warps 0, 1 wait on it"));
+  }
+}
+
+// A cp.async's data is in shared memory when the load/store unit's global
+// latency has passed, not at issue: a load right after it reads what was
+// there; after the wait, the copy. %globaltimer counts the config's clock.
+TEST(ModelTiming, AsyncCopiesLandAfterTheirLatency) {
+  const Kernel k = load_handwritten("async.ptx", "lands");
+  Launch l;
+  l.args = {Arg::buffer(bytes_of(std::vector<uint32_t>{0x12345678u})), Arg::zeros(24)};
+  const ArchConfig c = test_config();
+  for (const bool at : {false, true}) {
+    const ModelRun r = run_on_model(k, l, at);
+    ASSERT_TRUE(r.result.ok) << r.result.error;
+    const auto out = values_of<uint32_t>(r.result.memory, 1);
+    EXPECT_EQ(out[0], 0u) << "read before the copy landed";
+    EXPECT_EQ(out[1], 0x12345678u) << "read after cp.async.wait_all";
+    const auto t = values_of<uint64_t>(r.result.memory, 1);
+    // %globaltimer is read one issue before %clock64: within a few cycles of clock * 1000 / MHz.
+    const double ns = static_cast<double>(t[1]);
+    const double want = static_cast<double>(t[2]) * 1000.0 / c.async.clock_mhz;
+    EXPECT_LE(ns, want);
+    EXPECT_GE(ns, want - 20 * 1000.0 / c.async.clock_mhz);
+    // The wait held the warp at least the global latency.
+    EXPECT_GE(r.cycles, c.memory.global);
+  }
+}
+
 TEST(ModelErrors, FaultsReadAsOnTheFunctionalExecutor) {
   const Kernel k = load_handwritten("errors.ptx", "copy");
   Launch l;
