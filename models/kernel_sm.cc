@@ -19,14 +19,23 @@ using sc_core::sc_time_stamp;
 
 uint64_t LineProfile::stall_total() const { return std::accumulate(stalls.begin(), stalls.end(), uint64_t{0}); }
 
-unsigned estimated_registers(const kernel::Kernel& k) {
-  // Backward liveness over the entry's instructions: a register is live
-  // between a write and its last read on some path. A guarded write may not
-  // happen, so it does not end the old value's life.
+namespace {
+
+// Backward liveness over the entry's instructions: a register is live
+// between a write and its last read on some path. A guarded write may not
+// happen, so it does not end the old value's life.
+struct Liveness {
+  size_t words = 0;                         // 64-bit words of one point's set
+  std::vector<uint64_t> live_in, live_out;  // [(pc - entry.begin) * words + word]
+};
+
+Liveness liveness(const kernel::Kernel& k) {
   const kernel::Function& f = k.entry();
-  if (f.num_regs == 0) return 1;
-  const size_t words = (size_t{f.num_regs} + 63) / 64, count = size_t{f.end} - f.begin + 1;
-  std::vector<uint64_t> live_in(count * words, 0), live_out(count * words, 0);
+  Liveness l;
+  l.words = (size_t{f.num_regs} + 63) / 64;
+  const size_t words = l.words, count = size_t{f.end} - f.begin + 1;
+  l.live_in.assign(count * words, 0);
+  l.live_out.assign(count * words, 0);
   auto successors = [&](uint32_t pc, uint32_t out[2]) {
     const kernel::Inst& in = k.insts[pc];
     unsigned n = 0;
@@ -50,27 +59,54 @@ unsigned estimated_registers(const kernel::Kernel& k) {
     changed = false;
     for (uint32_t pc = f.end + 1; pc-- > f.begin;) {
       const size_t i = pc - f.begin;
-      uint64_t* out = &live_out[i * words];
+      uint64_t* out = &l.live_out[i * words];
       uint32_t next[2];
       const unsigned n = successors(pc, next);
       for (unsigned j = 0; j < n; ++j)
-        for (size_t w = 0; w < words; ++w) out[w] |= live_in[(next[j] - f.begin) * words + w];
+        for (size_t w = 0; w < words; ++w) out[w] |= l.live_in[(next[j] - f.begin) * words + w];
       std::vector<uint64_t> in(out, out + words);
       const kernel::Inst& inst = k.insts[pc];
       if (inst.guard < 0)
         for (unsigned j = 0; j < inst.num_writes; ++j) in[inst.writes[j] / 64] &= ~(uint64_t{1} << inst.writes[j] % 64);
       for (unsigned j = 0; j < inst.num_reads; ++j) in[inst.reads[j] / 64] |= uint64_t{1} << inst.reads[j] % 64;
       for (size_t w = 0; w < words; ++w)
-        if (in[w] != live_in[i * words + w]) live_in[i * words + w] = in[w], changed = true;
+        if (in[w] != l.live_in[i * words + w]) l.live_in[i * words + w] = in[w], changed = true;
     }
   }
+  return l;
+}
+
+// The entry's registers a thread may read before it writes them (live at
+// its start), and those a shuffle reads, which reads the lanes of threads
+// that have exited or branched elsewhere too: a new CTA finds these cleared.
+std::vector<uint32_t> registers_read_first(const kernel::Kernel& k) {
+  const kernel::Function& f = k.entry();
+  const Liveness l = liveness(k);
+  std::vector<bool> clear(f.num_regs, false);
+  for (uint32_t r = 0; r < f.num_regs; ++r) clear[r] = l.live_in[r / 64] >> (r % 64) & 1;
+  for (uint32_t pc = f.begin; pc <= f.end; ++pc)
+    if (k.insts[pc].kind == kernel::Kind::shfl)
+      for (unsigned j = 0; j < k.insts[pc].num_reads; ++j) clear[k.insts[pc].reads[j]] = true;
+  std::vector<uint32_t> regs;
+  for (uint32_t r = 0; r < f.num_regs; ++r)
+    if (clear[r]) regs.push_back(r);
+  return regs;
+}
+
+}  // namespace
+
+unsigned estimated_registers(const kernel::Kernel& k) {
+  const kernel::Function& f = k.entry();
+  if (f.num_regs == 0) return 1;
+  const Liveness l = liveness(k);
+  const size_t words = l.words, count = size_t{f.end} - f.begin + 1;
   // 32-bit registers live at once at the worst point; predicates have a
   // register file of their own.
   unsigned worst = 0;
   for (size_t i = 0; i < count; ++i) {
     unsigned regs = 0;
     for (uint32_t r = 0; r < f.num_regs; ++r) {
-      const bool live = (live_in[i * words + r / 64] | live_out[i * words + r / 64]) >> (r % 64) & 1;
+      const bool live = (l.live_in[i * words + r / 64] | l.live_out[i * words + r / 64]) >> (r % 64) & 1;
       const unsigned bits = f.reg_bits[r];
       if (live && bits != 1) regs += bits > 32 ? (bits + 31) / 32 : 1;
     }
@@ -184,9 +220,20 @@ unsigned transactions(const kernel::StepResult& r, const kernel::Inst& in, const
       worst = std::max(worst, unsigned{++per_bank[bank_mask ? words[i] & bank_mask : words[i] % banks]});
     return std::max(worst, passes);
   }
+  const int line_shift = __builtin_ctzll(m.line_bytes);  // a power of two (the config checks)
+  // Lanes mostly access in address order: count the lines as they come.
+  uint64_t prev = 0;
+  unsigned count = 0;
+  bool ordered = true;
+  for (unsigned lane = 0; lane < 32 && ordered; ++lane) {
+    if (!(lanes >> lane & 1)) continue;
+    const uint64_t first = r.addresses[lane] >> line_shift, last = (r.addresses[lane] + bytes - 1) >> line_shift;
+    ordered = (count == 0 || first >= prev) && last - first < 2;
+    if (ordered) count += (count == 0 || first != prev) + (last != first), prev = last;
+  }
+  if (ordered) return count;
   uint64_t lines[64];
   unsigned n = 0;
-  const int line_shift = __builtin_ctzll(m.line_bytes);  // a power of two (the config checks)
   for (unsigned lane = 0; lane < 32; ++lane) {
     if (!(lanes >> lane & 1)) continue;
     const uint64_t first = r.addresses[lane] >> line_shift, last = (r.addresses[lane] + bytes - 1) >> line_shift;
@@ -248,6 +295,7 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
     info.control = kernel::row(in.kind).control;
     pcs_.push_back(info);
   }
+  read_first_ = registers_read_first(kernel_);
   lines_.resize(kernel_.insts.size());
   for (size_t i = 0; i < lines_.size(); ++i) lines_[i].unit = pcs_[i].timing.unit;
   for (size_t i = 0; job.rtl_half && i < kernel_.insts.size(); ++i) {
@@ -281,7 +329,13 @@ bool KernelSm::launch_one() {
   const kernel::Dim3 id{static_cast<uint32_t>(i % g.x), static_cast<uint32_t>(i / g.x % g.y),
                         static_cast<uint32_t>(i / (uint64_t{g.x} * g.y))};
   CtaSlot c;
-  c.cta = std::make_unique<kernel::Cta>(kernel_, job_.launch, id, 0);
+  if (spare_ctas_.empty()) {
+    c.cta = std::make_unique<kernel::Cta>(kernel_, job_.launch, id, 0);
+  } else {
+    c.cta = std::move(spare_ctas_.back());
+    spare_ctas_.pop_back();
+    c.cta->restart(id, kernel_.straight_line ? nullptr : &read_first_);  // a program's registers are its output
+  }
   c.cta->warp_slots = config_.max_warps;
   c.cta->arch_sm = config_.caps.sm;
   c.live_warps = c.cta->warps.size();
@@ -290,7 +344,9 @@ bool KernelSm::launch_one() {
   for (kernel::Warp& w : c.cta->warps) {
     while (slots_[free_slot].used) ++free_slot;  // residency() leaves room for every warp
     Slot& s = slots_[free_slot];
+    std::vector<RegisterState> regs = std::move(s.regs);  // its storage, kept from warp to warp
     s = Slot{};
+    s.regs = std::move(regs);
     s.used = true;
     s.cta = cta_index;
     s.warp = &w;
@@ -362,6 +418,7 @@ void KernelSm::retire_and_launch(uint64_t t, uint64_t& next) {
     }
     ++ctas_done_;
     --exited_ctas_;
+    spare_ctas_.push_back(std::move(c.cta));
     // The CTAs behind it move down one place: the slots name them by index.
     ctas_.erase(ctas_.begin() + static_cast<std::ptrdiff_t>(i));
     for (size_t j = i; j < ctas_.size(); ++j)
@@ -393,11 +450,8 @@ WarpStall KernelSm::check(Slot& s, uint64_t t, uint64_t& until, bool& known) con
     return WarpStall::control;
   }
   const uint32_t pc = w.pc();
-  if (s.operands_free_pc != pc) {
-    const WarpStall operands = check_operands(s, pc, t, until, known);
-    if (operands != WarpStall::not_selected) return operands;
-    s.operands_free_pc = pc;
-  }
+  const WarpStall operands = check_operands(s, pc, t, until, known);
+  if (operands != WarpStall::not_selected) return operands;
   const uint64_t free_at = parts_[s.part].unit_free_at[static_cast<size_t>(pcs_[pc].timing.unit)];
   if (free_at > t) {
     later(free_at);  // a unit only gets busier: the warp waits at least until then
@@ -406,7 +460,51 @@ WarpStall KernelSm::check(Slot& s, uint64_t t, uint64_t& until, bool& known) con
   return WarpStall::not_selected;  // ready
 }
 
-WarpStall KernelSm::check_operands(const Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const {
+KernelSm::OperandWait KernelSm::operand_wait(const Slot& s, uint32_t pc) const {
+  OperandWait wait;
+  const uint32_t base = s.warp->frames.back().reg_base;
+  const PcInfo& info = pcs_[pc];
+  const size_t consumer = static_cast<size_t>(info.timing.dep);
+  auto need_state = [&](const RegisterState& reg_state, bool read) {
+    uint64_t at = reg_state.ready_at;
+    if (read && reg_state.writer && at != kNever) at = std::max(at, reg_state.written_at + reg_state.writer[consumer]);
+    wait.unknown |= at == kNever;
+    uint64_t& last = reg_state.from_memory ? wait.memory_at : wait.dependency_at;
+    last = std::max(last, at);
+  };
+  auto need = [&](uint32_t reg, bool read) {
+    const size_t r = size_t{base} + reg;
+    if (r < s.regs.size()) need_state(s.regs[r], read);
+  };
+  const uint32_t* regs = pc_regs_.data() + info.regs_begin;  // no element when the kernel has no registers
+  for (unsigned i = 0; i < info.num_reads; ++i) need(regs[i], true);
+  for (unsigned i = 0; i < info.num_writes; ++i) need(regs[info.num_reads + i], false);
+  // The carry flag is a register like the others, the dependency table included.
+  if (info.reads_carry || info.writes_carry) need_state(s.carry, info.reads_carry);
+  return wait;
+}
+
+WarpStall KernelSm::check_operands(Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const {
+  if (s.operands_pc != pc) {
+    s.operands = operand_wait(s, pc);
+    s.operands_pc = pc;
+  }
+  const OperandWait& wait = s.operands;
+  if (wait.unknown) return check_operands_now(s, pc, t, until, known);
+  // The reason holds until the last register of its kind is ready (memory
+  // goes before dependency), not only until the first: look again then.
+  if (wait.memory_at > t) {
+    until = std::min(until, wait.memory_at);
+    return WarpStall::memory;
+  }
+  if (wait.dependency_at > t) {
+    until = std::min(until, wait.dependency_at);
+    return WarpStall::dependency;
+  }
+  return WarpStall::not_selected;
+}
+
+WarpStall KernelSm::check_operands_now(const Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const {
   auto later = [&](uint64_t when) { wait_until(when, t, until, known); };
   const uint32_t base = s.warp->frames.back().reg_base;
   const PcInfo& info = pcs_[pc];
@@ -633,7 +731,7 @@ void KernelSm::release(Txn& txn) {
 
 void KernelSm::issue(size_t slot, uint64_t t) {
   Slot& s = slots_[slot];
-  s.operands_free_pc = kNoPc;
+  s.operands_pc = kNoPc;
   kernel::Warp& w = *s.warp;
   kernel::Cta& cta = *ctas_[s.cta].cta;
   const uint32_t reg_base = w.frames.back().reg_base;
@@ -737,6 +835,7 @@ void KernelSm::issue(size_t slot, uint64_t t) {
 
 void KernelSm::complete(Txn& txn, uint64_t cycle, bool pending) {
   Slot& s = slots_[txn.slot];
+  s.operands_pc = kNoPc;  // its registers change
   const PcInfo& info = pcs_[txn.op().pc];
   const uint64_t ready = pending ? kNever : cycle;
   const uint32_t* writes = pc_regs_.data() + info.regs_begin + info.num_reads;

@@ -56,6 +56,12 @@ class KernelSm : public sc_core::sc_module {
     const unsigned* writer = nullptr;
     bool from_memory = false;  // its pending producer is a memory or warp operation
   };
+  // The cycles the last register of each kind that an instruction waits
+  // for is ready at: those a memory or warp operation writes, the others.
+  struct OperandWait {
+    uint64_t memory_at = 0, dependency_at = 0;
+    bool unknown = false;  // some cycle is not known yet (approximately timed)
+  };
   // A resident warp.
   struct Slot {
     bool used = false;
@@ -70,9 +76,11 @@ class KernelSm : public sc_core::sc_module {
     uint32_t barrier_pc = 0;             // the bar.sync it waits at (its stall is counted there)
     unsigned outstanding = 0;            // issued instructions whose results are not out
     WarpStall reason = WarpStall::idle;  // why it did not issue, this cycle (kCount: it issued)
-    // Its registers and carry were free for the instruction at this pc: only
-    // its own next issue can take them again, so check() skips them until then.
-    uint32_t operands_free_pc = kNoPc;
+    // When the registers and carry of the instruction at `operands_pc` are
+    // ready (OperandWait): only this warp's own issues and completions
+    // change them, and both forget it (kNoPc), so check() reads them once.
+    uint32_t operands_pc = kNoPc;
+    OperandWait operands;
     // The profile counts `reason` at line `stall_pc` from `stall_since` on,
     // when the reason changes (set_reason): not every warp every cycle.
     uint32_t stall_pc = 0;
@@ -136,7 +144,11 @@ class KernelSm : public sc_core::sc_module {
   WarpStall check(Slot& s, uint64_t t, uint64_t& until, bool& known) const;
   // check()'s part for the registers and carry of the instruction at `pc`:
   // dependency, memory, or not_selected when they are free.
-  WarpStall check_operands(const Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const;
+  WarpStall check_operands(Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const;
+  // The same at cycle t, the scoreboard read afresh (for cycles not known yet).
+  WarpStall check_operands_now(const Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const;
+  // When the registers and carry of the instruction at `pc` are ready.
+  OperandWait operand_wait(const Slot& s, uint32_t pc) const;
   void issue(size_t slot, uint64_t t);
   // Asks the cache early for the scoreboard entries of the warp's next
   // instruction: check_operands() reads them soon, and they are often cold
@@ -203,6 +215,13 @@ class KernelSm : public sc_core::sc_module {
   std::vector<uint32_t> pos_of_;  // per slot: its place in its sub-partition's `warps`
   size_t picked_pos_ = kNone;
   std::vector<CtaSlot> ctas_;
+  // Retired CTAs, their storage reused by the next launches (no allocation,
+  // no fresh pages: a CTA's registers are tens of kilobytes a warp).
+  std::vector<std::unique_ptr<kernel::Cta>> spare_ctas_;
+  // The entry's registers a reused CTA must find cleared: those a thread may
+  // read before writing them. Clearing a warp's registers, tens of kilobytes,
+  // for each CTA would push the running warps' registers out of the cache.
+  std::vector<uint32_t> read_first_;
   std::vector<Part> parts_;
   uint64_t next_cta_ = 0, grid_ctas_ = 0, ctas_done_ = 0;
   size_t exited_ctas_ = 0;  // resident CTAs whose warps have all exited (retire_and_launch looks only then)
