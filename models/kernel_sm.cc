@@ -461,16 +461,17 @@ WarpStall KernelSm::check(Slot& s, uint64_t t, uint64_t& until, bool& known) con
 }
 
 KernelSm::OperandWait KernelSm::operand_wait(const Slot& s, uint32_t pc) const {
-  OperandWait wait;
+  uint64_t memory_at = 0, dependency_at = 0;  // (locals, not `wait`'s: kept in registers)
   const uint32_t base = s.warp->frames.back().reg_base;
   const PcInfo& info = pcs_[pc];
   const size_t consumer = static_cast<size_t>(info.timing.dep);
   auto need_state = [&](const RegisterState& reg_state, bool read) {
     uint64_t at = reg_state.ready_at;
     if (read && reg_state.writer && at != kNever) at = std::max(at, reg_state.written_at + reg_state.writer[consumer]);
-    wait.unknown |= at == kNever;
-    uint64_t& last = reg_state.from_memory ? wait.memory_at : wait.dependency_at;
-    last = std::max(last, at);
+    if (reg_state.from_memory)
+      memory_at = std::max(memory_at, at);
+    else
+      dependency_at = std::max(dependency_at, at);
   };
   auto need = [&](uint32_t reg, bool read) {
     const size_t r = size_t{base} + reg;
@@ -481,7 +482,7 @@ KernelSm::OperandWait KernelSm::operand_wait(const Slot& s, uint32_t pc) const {
   for (unsigned i = 0; i < info.num_writes; ++i) need(regs[info.num_reads + i], false);
   // The carry flag is a register like the others, the dependency table included.
   if (info.reads_carry || info.writes_carry) need_state(s.carry, info.reads_carry);
-  return wait;
+  return {memory_at, dependency_at};  // kNever, the largest, stays
 }
 
 WarpStall KernelSm::check_operands(Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const {
@@ -490,7 +491,7 @@ WarpStall KernelSm::check_operands(Slot& s, uint32_t pc, uint64_t t, uint64_t& u
     s.operands_pc = pc;
   }
   const OperandWait& wait = s.operands;
-  if (wait.unknown) return check_operands_now(s, pc, t, until, known);
+  if (wait.memory_at == kNever || wait.dependency_at == kNever) return check_operands_now(s, pc, t, until, known);
   // The reason holds until the last register of its kind is ready (memory
   // goes before dependency), not only until the first: look again then.
   if (wait.memory_at > t) {

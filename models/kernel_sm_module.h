@@ -57,10 +57,10 @@ class KernelSm : public sc_core::sc_module {
     bool from_memory = false;  // its pending producer is a memory or warp operation
   };
   // The cycles the last register of each kind that an instruction waits
-  // for is ready at: those a memory or warp operation writes, the others.
+  // for is ready at: those a memory or warp operation writes, the others
+  // (kNever: a cycle not known yet, approximately timed).
   struct OperandWait {
     uint64_t memory_at = 0, dependency_at = 0;
-    bool unknown = false;  // some cycle is not known yet (approximately timed)
   };
   // A resident warp.
   struct Slot {
