@@ -344,15 +344,13 @@ bool KernelSm::launch_one() {
   for (kernel::Warp& w : c.cta->warps) {
     while (slots_[free_slot].used) ++free_slot;  // residency() leaves room for every warp
     Slot& s = slots_[free_slot];
-    std::vector<RegisterState> regs = std::move(s.regs);  // its storage, kept from warp to warp
     s = Slot{};
-    s.regs = std::move(regs);
     s.used = true;
     s.cta = cta_index;
     s.warp = &w;
     s.part = static_cast<unsigned>(free_slot % config_.sub_partitions);
     ++parts_[s.part].by_reason[static_cast<size_t>(s.reason)];
-    s.regs.assign(w.regs.size() / 32, RegisterState{});
+    grow_registers(free_slot, static_cast<uint32_t>(w.regs.size() / 32));
     pos_of_[free_slot] = static_cast<uint32_t>(parts_[s.part].warps.size());
     parts_[s.part].warps.push_back(free_slot);
     wake(free_slot);
@@ -461,6 +459,7 @@ WarpStall KernelSm::check(Slot& s, uint64_t t, uint64_t& until, bool& known) con
 }
 
 KernelSm::OperandWait KernelSm::operand_wait(const Slot& s, uint32_t pc) const {
+  const size_t slot = index_of(s);
   uint64_t memory_at = 0, dependency_at = 0;  // (locals, not `wait`'s: kept in registers)
   const uint32_t base = s.warp->frames.back().reg_base;
   const PcInfo& info = pcs_[pc];
@@ -475,7 +474,7 @@ KernelSm::OperandWait KernelSm::operand_wait(const Slot& s, uint32_t pc) const {
   };
   auto need = [&](uint32_t reg, bool read) {
     const size_t r = size_t{base} + reg;
-    if (r < s.regs.size()) need_state(s.regs[r], read);
+    if (r < s.num_regs) need_state(board_[r * slots_.size() + slot], read);
   };
   const uint32_t* regs = pc_regs_.data() + info.regs_begin;  // no element when the kernel has no registers
   for (unsigned i = 0; i < info.num_reads; ++i) need(regs[i], true);
@@ -506,6 +505,7 @@ WarpStall KernelSm::check_operands(Slot& s, uint32_t pc, uint64_t t, uint64_t& u
 }
 
 WarpStall KernelSm::check_operands_now(const Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const {
+  const size_t slot = index_of(s);
   auto later = [&](uint64_t when) { wait_until(when, t, until, known); };
   const uint32_t base = s.warp->frames.back().reg_base;
   const PcInfo& info = pcs_[pc];
@@ -524,7 +524,7 @@ WarpStall KernelSm::check_operands_now(const Slot& s, uint32_t pc, uint64_t t, u
   };
   auto need = [&](uint32_t reg, bool read) {
     const size_t r = size_t{base} + reg;
-    if (r < s.regs.size()) need_state(s.regs[r], read);
+    if (r < s.num_regs) need_state(board_[r * slots_.size() + slot], read);
   };
   const uint32_t* regs = pc_regs_.data() + info.regs_begin;  // no element when the kernel has no registers
   for (unsigned i = 0; i < info.num_reads; ++i) need(regs[i], true);
@@ -712,7 +712,17 @@ void KernelSm::prefetch_operands(const Slot& s) const {
   const uint32_t base = w.frames.back().reg_base;
   const uint32_t* regs = pc_regs_.data() + info.regs_begin;  // no element when the kernel has no registers
   for (unsigned i = 0; i < unsigned{info.num_reads} + info.num_writes; ++i)
-    if (size_t{base} + regs[i] < s.regs.size()) __builtin_prefetch(&s.regs[size_t{base} + regs[i]]);
+    if (size_t{base} + regs[i] < s.num_regs)
+      __builtin_prefetch(&board_[(size_t{base} + regs[i]) * slots_.size() + index_of(s)]);
+}
+
+void KernelSm::grow_registers(size_t slot, uint32_t regs) {
+  Slot& s = slots_[slot];
+  if (regs <= s.num_regs) return;
+  const size_t n = slots_.size();
+  if (size_t{regs} * n > board_.size()) board_.resize(size_t{regs} * n);  // register-major: entries stay in place
+  for (size_t r = s.num_regs; r < regs; ++r) board_[r * n + slot] = RegisterState{};
+  s.num_regs = regs;
 }
 
 KernelSm::Txn* KernelSm::acquire() {
@@ -763,9 +773,7 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   }
   const kernel::Inst& in = *r.inst;
   if (r.status == kernel::StepResult::Status::exited && --ctas_[s.cta].live_warps == 0) ++exited_ctas_;
-  if (w.regs.size() / 32 > s.regs.size()) {  // a call's frame
-    s.regs.resize(w.regs.size() / 32, RegisterState{});
-  }
+  grow_registers(slot, static_cast<uint32_t>(w.regs.size() / 32));  // a call's frame
   prefetch_operands(s);
   ++warp_instructions_;
   LineProfile& line = lines_[r.pc];
@@ -792,9 +800,10 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   const uint32_t* writes = pc_regs_.data() + info.regs_begin + info.num_reads;
   for (unsigned i = 0; i < info.num_writes; ++i) {
     const size_t reg = size_t{reg_base} + writes[i];
-    if (reg >= s.regs.size()) continue;
-    s.regs[reg].written_at = t;
-    s.regs[reg].writer = row;
+    if (reg >= s.num_regs) continue;
+    RegisterState& state = board_[reg * slots_.size() + slot];
+    state.written_at = t;
+    state.writer = row;
   }
   if (info.writes_carry) {
     s.carry.written_at = t;
@@ -842,9 +851,10 @@ void KernelSm::complete(Txn& txn, uint64_t cycle, bool pending) {
   const uint32_t* writes = pc_regs_.data() + info.regs_begin + info.num_reads;
   for (unsigned i = 0; i < info.num_writes; ++i) {
     const size_t r = size_t{txn.reg_base} + writes[i];
-    if (r >= s.regs.size()) continue;
-    s.regs[r].ready_at = ready;
-    s.regs[r].from_memory = info.memory_path;
+    if (r >= s.num_regs) continue;
+    RegisterState& state = board_[r * slots_.size() + txn.slot];
+    state.ready_at = ready;
+    state.from_memory = info.memory_path;
   }
   if (info.writes_carry) s.carry.ready_at = ready;
   // A warp goes on after the latest of the branches and barriers that hold it.

@@ -68,10 +68,10 @@ class KernelSm : public sc_core::sc_module {
     size_t cta = 0;  // index in ctas_
     kernel::Warp* warp = nullptr;
     unsigned part = 0;
-    std::vector<RegisterState> regs;  // per register (frame base + slot)
-    RegisterState carry;              // the carry flag (CC.CF)
-    uint64_t resume_at = 0;           // a branch or barrier holds the warp until then
-    unsigned holds = 0;               // approximately timed: branches and barriers whose end is not known yet
+    uint32_t num_regs = 0;   // its registers (frame base + slot) in board_
+    RegisterState carry;     // the carry flag (CC.CF)
+    uint64_t resume_at = 0;  // a branch or barrier holds the warp until then
+    unsigned holds = 0;      // approximately timed: branches and barriers whose end is not known yet
     bool at_barrier = false;
     uint32_t barrier_pc = 0;             // the bar.sync it waits at (its stall is counted there)
     unsigned outstanding = 0;            // issued instructions whose results are not out
@@ -201,6 +201,13 @@ class KernelSm : public sc_core::sc_module {
   // A straight-line program's registers at its end: [warp][slot][lane].
   std::vector<std::vector<std::vector<uint64_t>>> final_registers_;
   std::vector<Slot> slots_;
+  // The register scoreboard, register-major: [register * slots_.size() + slot].
+  // Warps run the same code, so the entries of the registers in use now lie
+  // together, not one warp's whole register file apart.
+  std::vector<RegisterState> board_;
+  size_t index_of(const Slot& s) const { return static_cast<size_t>(&s - slots_.data()); }
+  // The slot's scoreboard reaches `regs` registers, the entries it gains fresh.
+  void grow_registers(size_t slot, uint32_t regs);
   // What the scheduler reads of every warp every cycle, apart from the
   // slots: from its last look (consider()), its `reason` holds until
   // recheck_at; `wake`: the first cycle that may change it; `ready_unit`:
