@@ -309,6 +309,7 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
   parts_.resize(n_parts);
   slots_.resize(size_t{config_.max_warps});
   watch_.resize(slots_.size());
+  board_stride_ = slots_.size();
   pos_of_.resize(slots_.size());
   grid_ctas_ = job.launch.grid.count();
   SC_HAS_PROCESS(KernelSm);
@@ -345,6 +346,7 @@ bool KernelSm::launch_one() {
     while (slots_[free_slot].used) ++free_slot;  // residency() leaves room for every warp
     Slot& s = slots_[free_slot];
     s = Slot{};
+    s.index = free_slot;
     s.used = true;
     s.cta = cta_index;
     s.warp = &w;
@@ -459,7 +461,7 @@ WarpStall KernelSm::check(Slot& s, uint64_t t, uint64_t& until, bool& known) con
 }
 
 KernelSm::OperandWait KernelSm::operand_wait(const Slot& s, uint32_t pc) const {
-  const size_t slot = index_of(s);
+  const size_t slot = s.index;
   uint64_t memory_at = 0, dependency_at = 0;  // (locals, not `wait`'s: kept in registers)
   const uint32_t base = s.warp->frames.back().reg_base;
   const PcInfo& info = pcs_[pc];
@@ -474,7 +476,7 @@ KernelSm::OperandWait KernelSm::operand_wait(const Slot& s, uint32_t pc) const {
   };
   auto need = [&](uint32_t reg, bool read) {
     const size_t r = size_t{base} + reg;
-    if (r < s.num_regs) need_state(board_[r * slots_.size() + slot], read);
+    if (r < s.num_regs) need_state(board_[r * board_stride_ + slot], read);
   };
   const uint32_t* regs = pc_regs_.data() + info.regs_begin;  // no element when the kernel has no registers
   for (unsigned i = 0; i < info.num_reads; ++i) need(regs[i], true);
@@ -505,7 +507,7 @@ WarpStall KernelSm::check_operands(Slot& s, uint32_t pc, uint64_t t, uint64_t& u
 }
 
 WarpStall KernelSm::check_operands_now(const Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const {
-  const size_t slot = index_of(s);
+  const size_t slot = s.index;
   auto later = [&](uint64_t when) { wait_until(when, t, until, known); };
   const uint32_t base = s.warp->frames.back().reg_base;
   const PcInfo& info = pcs_[pc];
@@ -524,7 +526,7 @@ WarpStall KernelSm::check_operands_now(const Slot& s, uint32_t pc, uint64_t t, u
   };
   auto need = [&](uint32_t reg, bool read) {
     const size_t r = size_t{base} + reg;
-    if (r < s.num_regs) need_state(board_[r * slots_.size() + slot], read);
+    if (r < s.num_regs) need_state(board_[r * board_stride_ + slot], read);
   };
   const uint32_t* regs = pc_regs_.data() + info.regs_begin;  // no element when the kernel has no registers
   for (unsigned i = 0; i < info.num_reads; ++i) need(regs[i], true);
@@ -713,13 +715,13 @@ void KernelSm::prefetch_operands(const Slot& s) const {
   const uint32_t* regs = pc_regs_.data() + info.regs_begin;  // no element when the kernel has no registers
   for (unsigned i = 0; i < unsigned{info.num_reads} + info.num_writes; ++i)
     if (size_t{base} + regs[i] < s.num_regs)
-      __builtin_prefetch(&board_[(size_t{base} + regs[i]) * slots_.size() + index_of(s)]);
+      __builtin_prefetch(&board_[(size_t{base} + regs[i]) * board_stride_ + s.index]);
 }
 
 void KernelSm::grow_registers(size_t slot, uint32_t regs) {
   Slot& s = slots_[slot];
   if (regs <= s.num_regs) return;
-  const size_t n = slots_.size();
+  const size_t n = board_stride_;
   if (size_t{regs} * n > board_.size()) board_.resize(size_t{regs} * n);  // register-major: entries stay in place
   for (size_t r = s.num_regs; r < regs; ++r) board_[r * n + slot] = RegisterState{};
   s.num_regs = regs;
@@ -773,7 +775,8 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   }
   const kernel::Inst& in = *r.inst;
   if (r.status == kernel::StepResult::Status::exited && --ctas_[s.cta].live_warps == 0) ++exited_ctas_;
-  grow_registers(slot, static_cast<uint32_t>(w.regs.size() / 32));  // a call's frame
+  if (w.regs.size() / 32 > s.num_regs)
+    grow_registers(slot, static_cast<uint32_t>(w.regs.size() / 32));  // a call's frame
   prefetch_operands(s);
   ++warp_instructions_;
   LineProfile& line = lines_[r.pc];
@@ -801,7 +804,7 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   for (unsigned i = 0; i < info.num_writes; ++i) {
     const size_t reg = size_t{reg_base} + writes[i];
     if (reg >= s.num_regs) continue;
-    RegisterState& state = board_[reg * slots_.size() + slot];
+    RegisterState& state = board_[reg * board_stride_ + slot];
     state.written_at = t;
     state.writer = row;
   }
@@ -852,7 +855,7 @@ void KernelSm::complete(Txn& txn, uint64_t cycle, bool pending) {
   for (unsigned i = 0; i < info.num_writes; ++i) {
     const size_t r = size_t{txn.reg_base} + writes[i];
     if (r >= s.num_regs) continue;
-    RegisterState& state = board_[r * slots_.size() + txn.slot];
+    RegisterState& state = board_[r * board_stride_ + txn.slot];
     state.ready_at = ready;
     state.from_memory = info.memory_path;
   }

@@ -65,7 +65,8 @@ class KernelSm : public sc_core::sc_module {
   // A resident warp.
   struct Slot {
     bool used = false;
-    size_t cta = 0;  // index in ctas_
+    size_t index = 0;  // in slots_
+    size_t cta = 0;    // index in ctas_
     kernel::Warp* warp = nullptr;
     unsigned part = 0;
     uint32_t num_regs = 0;   // its registers (frame base + slot) in board_
@@ -205,7 +206,7 @@ class KernelSm : public sc_core::sc_module {
   // Warps run the same code, so the entries of the registers in use now lie
   // together, not one warp's whole register file apart.
   std::vector<RegisterState> board_;
-  size_t index_of(const Slot& s) const { return static_cast<size_t>(&s - slots_.data()); }
+  size_t board_stride_ = 0;  // slots_.size()
   // The slot's scoreboard reaches `regs` registers, the entries it gains fresh.
   void grow_registers(size_t slot, uint32_t regs);
   // What the scheduler reads of every warp every cycle, apart from the
