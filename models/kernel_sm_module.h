@@ -223,8 +223,8 @@ class KernelSm : public sc_core::sc_module {
   std::vector<uint32_t> pos_of_;  // per slot: its place in its sub-partition's `warps`
   size_t picked_pos_ = kNone;
   std::vector<CtaSlot> ctas_;
-  // Retired CTAs, their storage reused by the next launches (no allocation,
-  // no fresh pages: a CTA's registers are tens of kilobytes a warp).
+  // Retired CTAs, their storage reused by the next launches (no allocation:
+  // a CTA's registers are tens of kilobytes a warp).
   std::vector<std::unique_ptr<kernel::Cta>> spare_ctas_;
   // The entry's registers a reused CTA must find cleared: those a thread may
   // read before writing them. Clearing a warp's registers, tens of kilobytes,
