@@ -20,14 +20,23 @@ using sc_core::sc_time_stamp;
 
 uint64_t LineProfile::stall_total() const { return std::accumulate(stalls.begin(), stalls.end(), uint64_t{0}); }
 
-unsigned estimated_registers(const kernel::Kernel& k) {
-  // Backward liveness over the entry's instructions: a register is live
-  // between a write and its last read on some path. A guarded write may not
-  // happen, so it does not end the old value's life.
+namespace {
+
+// Backward liveness over the entry's instructions: a register is live
+// between a write and its last read on some path. A guarded write may not
+// happen, so it does not end the old value's life.
+struct Liveness {
+  size_t words = 0;                         // 64-bit words of one point's set
+  std::vector<uint64_t> live_in, live_out;  // [(pc - entry.begin) * words + word]
+};
+
+Liveness liveness(const kernel::Kernel& k) {
   const kernel::Function& f = k.entry();
-  if (f.num_regs == 0) return 1;
-  const size_t words = (size_t{f.num_regs} + 63) / 64, count = size_t{f.end} - f.begin + 1;
-  std::vector<uint64_t> live_in(count * words, 0), live_out(count * words, 0);
+  Liveness l;
+  l.words = (size_t{f.num_regs} + 63) / 64;
+  const size_t words = l.words, count = size_t{f.end} - f.begin + 1;
+  l.live_in.assign(count * words, 0);
+  l.live_out.assign(count * words, 0);
   auto successors = [&](uint32_t pc, uint32_t out[2]) {
     const kernel::Inst& in = k.insts[pc];
     unsigned n = 0;
@@ -51,27 +60,54 @@ unsigned estimated_registers(const kernel::Kernel& k) {
     changed = false;
     for (uint32_t pc = f.end + 1; pc-- > f.begin;) {
       const size_t i = pc - f.begin;
-      uint64_t* out = &live_out[i * words];
+      uint64_t* out = &l.live_out[i * words];
       uint32_t next[2];
       const unsigned n = successors(pc, next);
       for (unsigned j = 0; j < n; ++j)
-        for (size_t w = 0; w < words; ++w) out[w] |= live_in[(next[j] - f.begin) * words + w];
+        for (size_t w = 0; w < words; ++w) out[w] |= l.live_in[(next[j] - f.begin) * words + w];
       std::vector<uint64_t> in(out, out + words);
       const kernel::Inst& inst = k.insts[pc];
       if (inst.guard < 0)
         for (unsigned j = 0; j < inst.num_writes; ++j) in[inst.writes[j] / 64] &= ~(uint64_t{1} << inst.writes[j] % 64);
       for (unsigned j = 0; j < inst.num_reads; ++j) in[inst.reads[j] / 64] |= uint64_t{1} << inst.reads[j] % 64;
       for (size_t w = 0; w < words; ++w)
-        if (in[w] != live_in[i * words + w]) live_in[i * words + w] = in[w], changed = true;
+        if (in[w] != l.live_in[i * words + w]) l.live_in[i * words + w] = in[w], changed = true;
     }
   }
+  return l;
+}
+
+// The entry's registers a thread may read before it writes them (live at
+// its start), and those a shuffle reads, which reads the lanes of threads
+// that have exited or branched elsewhere too: a new CTA finds these cleared.
+std::vector<uint32_t> registers_read_first(const kernel::Kernel& k) {
+  const kernel::Function& f = k.entry();
+  const Liveness l = liveness(k);
+  std::vector<bool> clear(f.num_regs, false);
+  for (uint32_t r = 0; r < f.num_regs; ++r) clear[r] = l.live_in[r / 64] >> (r % 64) & 1;
+  for (uint32_t pc = f.begin; pc <= f.end; ++pc)
+    if (k.insts[pc].kind == kernel::Kind::shfl)
+      for (unsigned j = 0; j < k.insts[pc].num_reads; ++j) clear[k.insts[pc].reads[j]] = true;
+  std::vector<uint32_t> regs;
+  for (uint32_t r = 0; r < f.num_regs; ++r)
+    if (clear[r]) regs.push_back(r);
+  return regs;
+}
+
+}  // namespace
+
+unsigned estimated_registers(const kernel::Kernel& k) {
+  const kernel::Function& f = k.entry();
+  if (f.num_regs == 0) return 1;
+  const Liveness l = liveness(k);
+  const size_t words = l.words, count = size_t{f.end} - f.begin + 1;
   // 32-bit registers live at once at the worst point; predicates have a
   // register file of their own.
   unsigned worst = 0;
   for (size_t i = 0; i < count; ++i) {
     unsigned regs = 0;
     for (uint32_t r = 0; r < f.num_regs; ++r) {
-      const bool live = (live_in[i * words + r / 64] | live_out[i * words + r / 64]) >> (r % 64) & 1;
+      const bool live = (l.live_in[i * words + r / 64] | l.live_out[i * words + r / 64]) >> (r % 64) & 1;
       const unsigned bits = f.reg_bits[r];
       if (live && bits != 1) regs += bits > 32 ? (bits + 31) / 32 : 1;
     }
@@ -187,9 +223,20 @@ unsigned transactions(const kernel::StepResult& r, const kernel::Inst& in, const
       worst = std::max(worst, unsigned{++per_bank[bank_mask ? words[i] & bank_mask : words[i] % banks]});
     return std::max(worst, passes);
   }
+  const int line_shift = __builtin_ctzll(m.line_bytes);  // a power of two (the config checks)
+  // Lanes mostly access in address order: count the lines as they come.
+  uint64_t prev = 0;
+  unsigned count = 0;
+  bool ordered = true;
+  for (unsigned lane = 0; lane < 32 && ordered; ++lane) {
+    if (!(lanes >> lane & 1)) continue;
+    const uint64_t first = r.addresses[lane] >> line_shift, last = (r.addresses[lane] + bytes - 1) >> line_shift;
+    ordered = (count == 0 || first >= prev) && last - first < 2;
+    if (ordered) count += (count == 0 || first != prev) + (last != first), prev = last;
+  }
+  if (ordered) return count;
   uint64_t lines[64];
   unsigned n = 0;
-  const int line_shift = __builtin_ctzll(m.line_bytes);  // a power of two (the config checks)
   for (unsigned lane = 0; lane < 32; ++lane) {
     if (!(lanes >> lane & 1)) continue;
     const uint64_t first = r.addresses[lane] >> line_shift, last = (r.addresses[lane] + bytes - 1) >> line_shift;
@@ -256,6 +303,7 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
       info.timing.latency = in.space == kernel::Space::const_ ? config_.memory.constant : config_.memory.param;
     pcs_.push_back(info);
   }
+  read_first_ = registers_read_first(kernel_);
   lines_.resize(kernel_.insts.size());
   for (size_t i = 0; i < lines_.size(); ++i) {
     lines_[i].unit = pcs_[i].timing.unit;
@@ -273,6 +321,7 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
   parts_.resize(n_parts);
   slots_.resize(size_t{config_.max_warps});
   watch_.resize(slots_.size());
+  board_stride_ = slots_.size();
   pos_of_.resize(slots_.size());
   grid_ctas_ = job.launch.grid.count();
   SC_HAS_PROCESS(KernelSm);
@@ -297,7 +346,13 @@ bool KernelSm::launch_one() {
   const kernel::Dim3 id{static_cast<uint32_t>(i % g.x), static_cast<uint32_t>(i / g.x % g.y),
                         static_cast<uint32_t>(i / (uint64_t{g.x} * g.y))};
   CtaSlot c;
-  c.cta = std::make_unique<kernel::Cta>(kernel_, job_.launch, id, 0);
+  if (spare_ctas_.empty()) {
+    c.cta = std::make_unique<kernel::Cta>(kernel_, job_.launch, id, 0);
+  } else {
+    c.cta = std::move(spare_ctas_.back());
+    spare_ctas_.pop_back();
+    c.cta->restart(id, kernel_.straight_line ? nullptr : &read_first_);  // a program's registers are its output
+  }
   c.cta->warp_slots = config_.max_warps;
   c.cta->arch_sm = config_.caps.sm;
   c.cta->block_observer = tensor_check_.get();
@@ -309,12 +364,13 @@ bool KernelSm::launch_one() {
     while (slots_[free_slot].used) ++free_slot;  // residency() leaves room for every warp
     Slot& s = slots_[free_slot];
     s = Slot{};
+    s.index = free_slot;
     s.used = true;
     s.cta = cta_index;
     s.warp = &w;
     s.part = static_cast<unsigned>(free_slot % config_.sub_partitions);
     ++parts_[s.part].by_reason[static_cast<size_t>(s.reason)];
-    s.regs.assign(w.regs.size() / 32, RegisterState{});
+    grow_registers(free_slot, static_cast<uint32_t>(w.regs.size() / 32));
     pos_of_[free_slot] = static_cast<uint32_t>(parts_[s.part].warps.size());
     parts_[s.part].warps.push_back(free_slot);
     wake(free_slot);
@@ -380,6 +436,7 @@ void KernelSm::retire_and_launch(uint64_t t, uint64_t& next) {
     }
     ++ctas_done_;
     --exited_ctas_;
+    spare_ctas_.push_back(std::move(c.cta));
     // The CTAs behind it move down one place: the slots name them by index.
     ctas_.erase(ctas_.begin() + static_cast<std::ptrdiff_t>(i));
     for (size_t j = i; j < ctas_.size(); ++j)
@@ -411,11 +468,8 @@ WarpStall KernelSm::check(Slot& s, uint64_t t, uint64_t& until, bool& known) con
     return s.suspended ? WarpStall::barrier : WarpStall::control;
   }
   const uint32_t pc = w.pc();
-  if (s.operands_free_pc != pc) {
-    const WarpStall operands = check_operands(s, pc, t, until, known);
-    if (operands != WarpStall::not_selected) return operands;
-    s.operands_free_pc = pc;
-  }
+  const WarpStall operands = check_operands(s, pc, t, until, known);
+  if (operands != WarpStall::not_selected) return operands;
   if (pcs_[pc].constant_bank) return WarpStall::not_selected;  // ready: it needs no unit
   const uint64_t free_at = parts_[s.part].unit_free_at[static_cast<size_t>(pcs_[pc].timing.unit)];
   if (free_at > t) {
@@ -425,7 +479,54 @@ WarpStall KernelSm::check(Slot& s, uint64_t t, uint64_t& until, bool& known) con
   return WarpStall::not_selected;  // ready
 }
 
-WarpStall KernelSm::check_operands(const Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const {
+KernelSm::OperandWait KernelSm::operand_wait(const Slot& s, uint32_t pc) const {
+  const size_t slot = s.index;
+  uint64_t memory_at = 0, dependency_at = 0;  // (locals, not `wait`'s: kept in registers)
+  const uint32_t base = s.warp->frames.back().reg_base;
+  const PcInfo& info = pcs_[pc];
+  const size_t consumer = static_cast<size_t>(info.timing.dep);
+  auto need_state = [&](const RegisterState& reg_state, bool read) {
+    uint64_t at = reg_state.ready_at;
+    if (read && reg_state.writer && at != kNever) at = std::max(at, reg_state.written_at + reg_state.writer[consumer]);
+    if (reg_state.from_memory)
+      memory_at = std::max(memory_at, at);
+    else
+      dependency_at = std::max(dependency_at, at);
+  };
+  auto need = [&](uint32_t reg, bool read) {
+    const size_t r = size_t{base} + reg;
+    if (r < s.num_regs) need_state(board_[r * board_stride_ + slot], read);
+  };
+  const uint32_t* regs = pc_regs_.data() + info.regs_begin;  // no element when the kernel has no registers
+  for (unsigned i = 0; i < info.num_reads; ++i) need(regs[i], true);
+  for (unsigned i = 0; i < info.num_writes; ++i) need(regs[info.num_reads + i], false);
+  // The carry flag is a register like the others, the dependency table included.
+  if (info.reads_carry || info.writes_carry) need_state(s.carry, info.reads_carry);
+  return {memory_at, dependency_at};  // kNever, the largest, stays
+}
+
+WarpStall KernelSm::check_operands(Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const {
+  if (s.operands_pc != pc) {
+    s.operands = operand_wait(s, pc);
+    s.operands_pc = pc;
+  }
+  const OperandWait& wait = s.operands;
+  if (wait.memory_at == kNever || wait.dependency_at == kNever) return check_operands_now(s, pc, t, until, known);
+  // The reason holds until the last register of its kind is ready (memory
+  // goes before dependency), not only until the first: look again then.
+  if (wait.memory_at > t) {
+    until = std::min(until, wait.memory_at);
+    return WarpStall::memory;
+  }
+  if (wait.dependency_at > t) {
+    until = std::min(until, wait.dependency_at);
+    return WarpStall::dependency;
+  }
+  return WarpStall::not_selected;
+}
+
+WarpStall KernelSm::check_operands_now(const Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const {
+  const size_t slot = s.index;
   auto later = [&](uint64_t when) { wait_until(when, t, until, known); };
   const uint32_t base = s.warp->frames.back().reg_base;
   const PcInfo& info = pcs_[pc];
@@ -444,7 +545,7 @@ WarpStall KernelSm::check_operands(const Slot& s, uint32_t pc, uint64_t t, uint6
   };
   auto need = [&](uint32_t reg, bool read) {
     const size_t r = size_t{base} + reg;
-    if (r < s.regs.size()) need_state(s.regs[r], read);
+    if (r < s.num_regs) need_state(board_[r * board_stride_ + slot], read);
   };
   const uint32_t* regs = pc_regs_.data() + info.regs_begin;  // no element when the kernel has no registers
   for (unsigned i = 0; i < info.num_reads; ++i) need(regs[i], true);
@@ -633,7 +734,17 @@ void KernelSm::prefetch_operands(const Slot& s) const {
   const uint32_t base = w.frames.back().reg_base;
   const uint32_t* regs = pc_regs_.data() + info.regs_begin;  // no element when the kernel has no registers
   for (unsigned i = 0; i < unsigned{info.num_reads} + info.num_writes; ++i)
-    if (size_t{base} + regs[i] < s.regs.size()) __builtin_prefetch(&s.regs[size_t{base} + regs[i]]);
+    if (size_t{base} + regs[i] < s.num_regs)
+      __builtin_prefetch(&board_[(size_t{base} + regs[i]) * board_stride_ + s.index]);
+}
+
+void KernelSm::grow_registers(size_t slot, uint32_t regs) {
+  Slot& s = slots_[slot];
+  if (regs <= s.num_regs) return;
+  const size_t n = board_stride_;
+  if (size_t{regs} * n > board_.size()) board_.resize(size_t{regs} * n);  // register-major: entries stay in place
+  for (size_t r = s.num_regs; r < regs; ++r) board_[r * n + slot] = RegisterState{};
+  s.num_regs = regs;
 }
 
 KernelSm::Txn* KernelSm::acquire() {
@@ -653,7 +764,7 @@ void KernelSm::release(Txn& txn) {
 
 void KernelSm::issue(size_t slot, uint64_t t) {
   Slot& s = slots_[slot];
-  s.operands_free_pc = kNoPc;
+  s.operands_pc = kNoPc;
   s.suspended = false;
   kernel::Warp& w = *s.warp;
   kernel::Cta& cta = *ctas_[s.cta].cta;
@@ -686,9 +797,8 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   }
   const kernel::Inst& in = *r.inst;
   if (r.status == kernel::StepResult::Status::exited && --ctas_[s.cta].live_warps == 0) ++exited_ctas_;
-  if (w.regs.size() / 32 > s.regs.size()) {  // a call's frame
-    s.regs.resize(w.regs.size() / 32, RegisterState{});
-  }
+  if (w.regs.size() / 32 > s.num_regs)
+    grow_registers(slot, static_cast<uint32_t>(w.regs.size() / 32));  // a call's frame
   prefetch_operands(s);
   ++warp_instructions_;
   LineProfile& line = lines_[r.pc];
@@ -715,9 +825,10 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   const uint32_t* writes = pc_regs_.data() + info.regs_begin + info.num_reads;
   for (unsigned i = 0; i < info.num_writes; ++i) {
     const size_t reg = size_t{reg_base} + writes[i];
-    if (reg >= s.regs.size()) continue;
-    s.regs[reg].written_at = t;
-    s.regs[reg].writer = row;
+    if (reg >= s.num_regs) continue;
+    RegisterState& state = board_[reg * board_stride_ + slot];
+    state.written_at = t;
+    state.writer = row;
   }
   if (info.writes_carry) {
     s.carry.written_at = t;
@@ -783,14 +894,16 @@ void KernelSm::issue(size_t slot, uint64_t t) {
 
 void KernelSm::complete(Txn& txn, uint64_t cycle, bool pending) {
   Slot& s = slots_[txn.slot];
+  s.operands_pc = kNoPc;  // its registers change
   const PcInfo& info = pcs_[txn.op().pc];
   const uint64_t ready = pending ? kNever : cycle;
   const uint32_t* writes = pc_regs_.data() + info.regs_begin + info.num_reads;
   for (unsigned i = 0; i < info.num_writes; ++i) {
     const size_t r = size_t{txn.reg_base} + writes[i];
-    if (r >= s.regs.size()) continue;
-    s.regs[r].ready_at = ready;
-    s.regs[r].from_memory = info.memory_path;
+    if (r >= s.num_regs) continue;
+    RegisterState& state = board_[r * board_stride_ + txn.slot];
+    state.ready_at = ready;
+    state.from_memory = info.memory_path;
   }
   if (info.writes_carry) s.carry.ready_at = ready;
   // A warp goes on after the latest of the branches and barriers that hold it.

@@ -62,24 +62,33 @@ class KernelSm : public sc_core::sc_module {
     const unsigned* writer = nullptr;
     bool from_memory = false;  // its pending producer is a memory or warp operation
   };
+  // The cycles the last register of each kind that an instruction waits
+  // for is ready at: those a memory or warp operation writes, the others
+  // (kNever: a cycle not known yet, approximately timed).
+  struct OperandWait {
+    uint64_t memory_at = 0, dependency_at = 0;
+  };
   // A resident warp.
   struct Slot {
     bool used = false;
-    size_t cta = 0;  // index in ctas_
+    size_t index = 0;  // in slots_
+    size_t cta = 0;    // index in ctas_
     kernel::Warp* warp = nullptr;
     unsigned part = 0;
-    std::vector<RegisterState> regs;  // per register (frame base + slot)
-    RegisterState carry;              // the carry flag (CC.CF)
-    uint64_t resume_at = 0;           // a branch or barrier holds the warp until then
-    unsigned holds = 0;               // approximately timed: branches and barriers whose end is not known yet
+    uint32_t num_regs = 0;   // its registers (frame base + slot) in board_
+    RegisterState carry;     // the carry flag (CC.CF)
+    uint64_t resume_at = 0;  // a branch or barrier holds the warp until then
+    unsigned holds = 0;      // approximately timed: branches and barriers whose end is not known yet
     bool at_barrier = false;
     bool suspended = false;    // an mbarrier.try_wait holds it until resume_at (or a phase completes)
     uint32_t barrier_pc = 0;   // the bar.sync, cp.async wait or try_wait it waits at (its stall is counted there)
     unsigned outstanding = 0;  // issued instructions whose results are not out
     WarpStall reason = WarpStall::idle;  // why it did not issue, this cycle (kCount: it issued)
-    // Its registers and carry were free for the instruction at this pc: only
-    // its own next issue can take them again, so check() skips them until then.
-    uint32_t operands_free_pc = kNoPc;
+    // When the registers and carry of the instruction at `operands_pc` are
+    // ready (OperandWait): only this warp's own issues and completions
+    // change them, and both forget it (kNoPc), so check() reads them once.
+    uint32_t operands_pc = kNoPc;
+    OperandWait operands;
     // The profile counts `reason` at line `stall_pc` from `stall_since` on,
     // when the reason changes (set_reason): not every warp every cycle.
     uint32_t stall_pc = 0;
@@ -146,7 +155,11 @@ class KernelSm : public sc_core::sc_module {
   WarpStall check(Slot& s, uint64_t t, uint64_t& until, bool& known) const;
   // check()'s part for the registers and carry of the instruction at `pc`:
   // dependency, memory, or not_selected when they are free.
-  WarpStall check_operands(const Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const;
+  WarpStall check_operands(Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const;
+  // The same at cycle t, the scoreboard read afresh (for cycles not known yet).
+  WarpStall check_operands_now(const Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const;
+  // When the registers and carry of the instruction at `pc` are ready.
+  OperandWait operand_wait(const Slot& s, uint32_t pc) const;
   void issue(size_t slot, uint64_t t);
   // Asks the cache early for the scoreboard entries of the warp's next
   // instruction: check_operands() reads them soon, and they are often cold
@@ -209,6 +222,13 @@ class KernelSm : public sc_core::sc_module {
   // A straight-line program's registers at its end: [warp][slot][lane].
   std::vector<std::vector<std::vector<uint64_t>>> final_registers_;
   std::vector<Slot> slots_;
+  // The register scoreboard, register-major: [register * slots_.size() + slot].
+  // Warps run the same code, so the entries of the registers in use now lie
+  // together, not one warp's whole register file apart.
+  std::vector<RegisterState> board_;
+  size_t board_stride_ = 0;  // slots_.size()
+  // The slot's scoreboard reaches `regs` registers, the entries it gains fresh.
+  void grow_registers(size_t slot, uint32_t regs);
   // What the scheduler reads of every warp every cycle, apart from the
   // slots: from its last look (consider()), its `reason` holds until
   // recheck_at; `wake`: the first cycle that may change it; `ready_unit`:
@@ -223,6 +243,13 @@ class KernelSm : public sc_core::sc_module {
   std::vector<uint32_t> pos_of_;  // per slot: its place in its sub-partition's `warps`
   size_t picked_pos_ = kNone;
   std::vector<CtaSlot> ctas_;
+  // Retired CTAs, their storage reused by the next launches (no allocation:
+  // a CTA's registers are tens of kilobytes a warp).
+  std::vector<std::unique_ptr<kernel::Cta>> spare_ctas_;
+  // The entry's registers a reused CTA must find cleared: those a thread may
+  // read before writing them. Clearing a warp's registers, tens of kilobytes,
+  // for each CTA would push the running warps' registers out of the cache.
+  std::vector<uint32_t> read_first_;
   std::vector<Part> parts_;
   uint64_t next_cta_ = 0, grid_ctas_ = 0, ctas_done_ = 0;
   size_t exited_ctas_ = 0;  // resident CTAs whose warps have all exited (retire_and_launch looks only then)

@@ -566,6 +566,11 @@ class Cta {
   std::string async_error;                // an arrive-on that failed as its copies landed
 
   bool done() const;
+  // The CTA `ctaid` of the same launch from its start, in the storage of the
+  // last one (a simulator reuses a retired CTA's). `zeroed`: the entry's
+  // registers to clear, the others keeping the last CTA's values, which no
+  // thread can read (every path writes them first); nullptr: all of them.
+  void restart(Dim3 ctaid, const std::vector<uint32_t>* zeroed = nullptr);
   // Releases barriers every live warp has reached (after warps exit).
   void settle_barriers();
   bool async_pending() const { return !copies.empty() || !arrives.empty(); }

@@ -2,6 +2,7 @@
 // CTAs and their warps, and the functional driver.
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -141,6 +142,15 @@ Memory make_memory(const Kernel& k, const Launch& launch) {
 }
 
 Cta::Cta(const Kernel& k, const Launch& l, Dim3 id, uint32_t sm_id) : kernel(&k), launch(&l), ctaid(id), sm(sm_id) {
+  restart(id);
+}
+
+void Cta::restart(Dim3 id, const std::vector<uint32_t>* zeroed) {
+  const Kernel& k = *kernel;
+  const Launch& l = *launch;
+  ctaid = id;
+  std::fill(std::begin(arrived), std::end(arrived), 0u);
+  std::fill(std::begin(expected), std::end(expected), 0u);
   shared.assign(size_t{k.dynamic_shared_offset} + l.shared_bytes, 0);
   const uint64_t threads = l.block.count();
   const Function& e = k.entry();
@@ -150,9 +160,19 @@ Cta::Cta(const Kernel& k, const Launch& l, Dim3 id, uint32_t sm_id) : kernel(&k)
     w.index = static_cast<uint32_t>(i);
     const uint64_t n = std::min<uint64_t>(32, threads - 32 * i);
     w.valid = n == 32 ? 0xffffffffu : (1u << n) - 1;
-    w.stack.push_back({e.begin, kNoPc, w.valid, false});
-    w.frames.push_back({0, 0, 0, kNoPc, 0});
-    w.regs.assign(size_t{e.num_regs} * 32, 0);
+    w.exited = 0;
+    w.carry = 0;
+    w.barrier = -1;
+    w.steps = 0;
+    w.stack.assign(1, {e.begin, kNoPc, w.valid, false});
+    w.frames.assign(1, {0, 0, 0, kNoPc, 0});
+    const size_t regs = size_t{e.num_regs} * 32;
+    if (zeroed && w.regs.size() >= regs) {
+      w.regs.resize(regs);  // a call's frames go
+      for (uint32_t r : *zeroed) std::fill_n(w.regs.begin() + size_t{r} * 32, 32, 0);
+    } else {
+      w.regs.assign(regs, 0);
+    }
     w.params.assign(size_t{e.param_bytes} * 32, 0);
     w.local.assign(size_t{k.local_bytes} * 32, 0);
   }
