@@ -21,7 +21,31 @@ REGISTERS = (
     ".reg .f32 %f<136>;\n.reg .f64 %fd<48>;\n.reg .pred %p<8>;\n"
 )
 
+# Every target family ptxfu knows from sm_75 on (ptxas 13.0 assembles nothing older),
+# at PTX 9.0: the first columns of every verdict file.
+EVERY_TARGET_AT_9_0 = [
+    ("sm_75", "9.0"),
+    ("sm_80", "9.0"),
+    ("sm_86", "9.0"),
+    ("sm_89", "9.0"),
+    ("sm_90", "9.0"),
+    ("sm_90a", "9.0"),
+    ("sm_100", "9.0"),
+    ("sm_100a", "9.0"),
+    ("sm_100f", "9.0"),
+    ("sm_103a", "9.0"),
+    ("sm_110a", "9.0"),
+    ("sm_120", "9.0"),
+    ("sm_120a", "9.0"),
+    ("sm_121a", "9.0"),
+]
+
 MESSAGE = re.compile(r"line (\d+); (error|fatal)\s*: (.*)")
+
+
+def unique(statements):
+    """The statements in order, each once."""
+    return list(dict.fromkeys(statements))
 
 
 def module_header(target, version, declares=()):

@@ -19,21 +19,7 @@ import ptxas_forms
 # (target, PTX version): the targets of the tensor rows, and the versions where
 # these families begin (7.8: cluster scope, griddepcontrol, barrier.cluster;
 # 8.0: elect, setmaxnreg, fence.proxy.async, .mbarrier_init; 8.3: tensormap).
-TARGETS = [
-    ("sm_75", "9.0"),
-    ("sm_80", "9.0"),
-    ("sm_86", "9.0"),
-    ("sm_89", "9.0"),
-    ("sm_90", "9.0"),
-    ("sm_90a", "9.0"),
-    ("sm_100", "9.0"),
-    ("sm_100a", "9.0"),
-    ("sm_100f", "9.0"),
-    ("sm_103a", "9.0"),
-    ("sm_110a", "9.0"),
-    ("sm_120", "9.0"),
-    ("sm_120a", "9.0"),
-    ("sm_121a", "9.0"),
+TARGETS = ptxas_forms.EVERY_TARGET_AT_9_0 + [
     ("sm_75", "6.4"),
     ("sm_80", "7.0"),
     ("sm_80", "7.3"),
@@ -1036,17 +1022,12 @@ NEW_FAMILIES = [
 
 
 def candidates():
-    seen, out = set(), []
-    for s in (
+    return ptxas_forms.unique(
         fence_candidates()
         + other_candidates()
         + cp_async_candidates()
         + [c for f in NEW_FAMILIES for c in f()]
-    ):
-        if s not in seen:
-            seen.add(s)
-            out.append(s)
-    return out
+    )
 
 
 # Module-scope names the candidates use: a texture, a surface, a barrier.

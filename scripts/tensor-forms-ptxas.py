@@ -23,21 +23,7 @@ import ptxas_forms
 
 # (target, PTX version) pairs: every target family ptxfu knows from sm_75 on
 # (ptxas 13.0 assembles nothing older), and the versions where forms begin.
-TARGETS = [
-    ("sm_75", "9.0"),
-    ("sm_80", "9.0"),
-    ("sm_86", "9.0"),
-    ("sm_89", "9.0"),
-    ("sm_90", "9.0"),
-    ("sm_90a", "9.0"),
-    ("sm_100", "9.0"),
-    ("sm_100a", "9.0"),
-    ("sm_100f", "9.0"),
-    ("sm_103a", "9.0"),
-    ("sm_110a", "9.0"),
-    ("sm_120", "9.0"),
-    ("sm_120a", "9.0"),
-    ("sm_121a", "9.0"),
+TARGETS = ptxas_forms.EVERY_TARGET_AT_9_0 + [
     ("sm_75", "6.4"),
     ("sm_75", "6.5"),
     ("sm_80", "7.0"),
@@ -939,8 +925,7 @@ def block_scale_candidates():
 
 
 def candidates():
-    seen, out = set(), []
-    for s in (
+    return ptxas_forms.unique(
         mma_candidates()
         + matrix_candidates()
         + wgmma_candidates()
@@ -948,11 +933,7 @@ def candidates():
         + mma_sp_candidates()
         + mma_kind_candidates()
         + block_scale_candidates()
-    ):
-        if s not in seen:
-            seen.add(s)
-            out.append(s)
-    return out
+    )
 
 
 def main():
