@@ -9,42 +9,17 @@ commit_group, wait_group, wait_all, mbarrier.arrive). The candidates are the for
 PTX documents and near misses (qualifiers missing, foreign, in another order; operands
 of the wrong kind); which are legal is ptxas's word alone.
 
-Usage: scripts/sync-forms-ptxas.py [--ptxas PATH] [--out FILE]
+Usage: scripts/sync-forms-ptxas.py [--ptxas PATH] [--out FILE] [--list-candidates]
 Rerun it when ptxas changes; commit the file it writes.
 """
-import argparse
-import importlib.util
-import os
-import re
-import subprocess
 import sys
-import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location(
-    "tensor_forms", os.path.join(HERE, "tensor-forms-ptxas.py")
-)
-tensor = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tensor)
+import ptxas_forms
 
 # (target, PTX version): the targets of the tensor rows, and the versions where
 # these families begin (7.8: cluster scope, griddepcontrol, barrier.cluster;
 # 8.0: elect, setmaxnreg, fence.proxy.async, .mbarrier_init; 8.3: tensormap).
-TARGETS = [
-    ("sm_75", "9.0"),
-    ("sm_80", "9.0"),
-    ("sm_86", "9.0"),
-    ("sm_89", "9.0"),
-    ("sm_90", "9.0"),
-    ("sm_90a", "9.0"),
-    ("sm_100", "9.0"),
-    ("sm_100a", "9.0"),
-    ("sm_100f", "9.0"),
-    ("sm_103a", "9.0"),
-    ("sm_110a", "9.0"),
-    ("sm_120", "9.0"),
-    ("sm_120a", "9.0"),
-    ("sm_121a", "9.0"),
+TARGETS = ptxas_forms.EVERY_TARGET_AT_9_0 + [
     ("sm_75", "6.4"),
     ("sm_80", "7.0"),
     ("sm_80", "7.3"),
@@ -1047,125 +1022,36 @@ NEW_FAMILIES = [
 
 
 def candidates():
-    seen, out = set(), []
-    for s in (
+    return ptxas_forms.unique(
         fence_candidates()
         + other_candidates()
         + cp_async_candidates()
         + [c for f in NEW_FAMILIES for c in f()]
-    ):
-        if s not in seen:
-            seen.add(s)
-            out.append(s)
-    return out
+    )
 
 
 # Module-scope names the candidates use: a texture, a surface, a barrier.
 DECLARES = [".global .texref tex0;", ".global .surfref surf0;", ".shared .b64 bar0;"]
-HEADER = (
-    ".version {version}\n.target {target}\n.address_size 64\n"
-    + "".join(d + "\n" for d in DECLARES)
-    + ".visible .entry k() {{\n.reg .b16 %h<48>;\n.reg .b32 %r<136>;\n"
-    ".reg .b64 %rd<48>;\n.reg .f32 %f<136>;\n.reg .f64 %fd<48>;\n.reg .pred %p<8>;\n"
-)
-
-
-def run_ptxas(ptxas, cands, target, version):
-    """ptxas's first message per candidate index, or ('fatal', index) where ptxas stopped at one."""
-    header = HEADER.format(version=version, target=target)
-    skip = header.count("\n")
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "forms.ptx")
-        with open(path, "w") as f:
-            f.write(header + "".join(s + ";\n" for s in cands) + "ret;\n}\n")
-        r = subprocess.run(
-            [ptxas, "-arch=" + target, path, "-o", os.devnull],
-            capture_output=True,
-            text=True,
-        )
-    out = {}
-    for line in (r.stdout + r.stderr).splitlines():
-        m = re.search(r"line (\d+); (error|fatal)\s*: (.*)", line)
-        if not m:
-            continue
-        index = int(m.group(1)) - skip - 1
-        if not 0 <= index < len(cands):
-            raise SystemExit(f"{target} {version}: ptxas: {line}")
-        if m.group(2) == "fatal":
-            return ("fatal", index)
-        out.setdefault(index, m.group(3))
-    return out
-
-
-def verdicts_dropping_fatal(ptxas, cands):
-    """Every column's verdicts; a candidate that stops ptxas (a fatal error) on
-    some column is left out, since the statements after it go unjudged there."""
-    while True:
-        verdicts = []
-        for t, v in TARGETS:
-            got = run_ptxas(ptxas, cands, t, v)
-            if isinstance(got, tuple):
-                print(f"left out (fatal on {t} {v}): {cands[got[1]]}", file=sys.stderr)
-                cands = cands[: got[1]] + cands[got[1] + 1 :]
-                break
-            verdicts.append(got)
-        else:
-            return cands, verdicts
-
-
-def run_length(cols):
-    """Columns with runs of one verdict written once: 'N*V' stands for V repeated N times."""
-    out, k = [], 0
-    while k < len(cols):
-        n = 1
-        while k + n < len(cols) and cols[k + n] == cols[k]:
-            n += 1
-        out.append(cols[k] if n == 1 else f"{n}*{cols[k]}")
-        k += n
-    return out
 
 
 def main():
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    args = ptxas_forms.parse_args(__doc__, "tb/unit/isa/data/sync_forms.ptxas")
+    if args.list_candidates:
+        print("".join(c + "\n" for c in candidates()), end="")
+        return 0
+    version = ptxas_forms.ptxas_version(args.ptxas)
+    cands, verdicts = ptxas_forms.verdicts_dropping_fatal(
+        args.ptxas, candidates(), TARGETS, DECLARES, crash_ok=True
     )
-    ap.add_argument(
-        "--ptxas", default=os.environ.get("PTXFU_PTXAS", "/usr/local/cuda/bin/ptxas")
+    comments = [
+        "ptxas's verdicts on synchronisation candidate statements: scripts/sync-forms-ptxas.py",
+        f"ptxas: {version}",
+        "The format of tensor_forms.ptxas: '.' where ptxas accepts, else its first message's number;",
+        "'N*V' stands for N columns of V.",
+    ]
+    messages = ptxas_forms.write_new(
+        args.out, comments, cands, verdicts, TARGETS, DECLARES, compress=True
     )
-    ap.add_argument(
-        "--out",
-        default=os.path.join(
-            os.path.dirname(HERE), "tb/unit/isa/data/sync_forms.ptxas"
-        ),
-    )
-    args = ap.parse_args()
-    version = (
-        subprocess.run([args.ptxas, "--version"], capture_output=True, text=True)
-        .stdout.strip()
-        .splitlines()[-1]
-    )
-    cands, verdicts = verdicts_dropping_fatal(args.ptxas, candidates())
-    messages = sorted({m for v in verdicts for m in v.values()})
-    index = {m: i for i, m in enumerate(messages)}
-    with open(args.out, "w") as f:
-        f.write(
-            "# ptxas's verdicts on synchronisation candidate statements: scripts/sync-forms-ptxas.py\n"
-        )
-        f.write(f"# ptxas: {version}\n")
-        f.write(
-            "# The format of tensor_forms.ptxas: '.' where ptxas accepts, else its first message's number;\n"
-        )
-        f.write("# 'N*V' stands for N columns of V.\n")
-        for d in DECLARES:
-            f.write(f"declare {d}\n")
-        f.write("targets " + " ".join(f"{t}/{v}" for t, v in TARGETS) + "\n")
-        for i, m in enumerate(messages):
-            f.write(f"message {i} {m}\n")
-        for k, s in enumerate(cands):
-            cols = " ".join(
-                run_length(["." if k not in v else str(index[v[k]]) for v in verdicts])
-            )
-            f.write(f"form {cols}\t{s}\n")
     print(
         f"{len(cands)} candidates x {len(TARGETS)} targets, {len(messages)} messages -> {args.out}"
     )

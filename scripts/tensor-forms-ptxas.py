@@ -12,35 +12,18 @@ the wrong size, the wrong register width, scalars for vectors, operands missing
 or extra. Which of them are legal is ptxas's word alone; this list only says
 what to ask.
 
-Usage: scripts/tensor-forms-ptxas.py [--ptxas PATH] [--out FILE] [--append]
+Usage: scripts/tensor-forms-ptxas.py [--ptxas PATH] [--out FILE] [--append] [--list-candidates]
 Rerun it when ptxas changes; commit the file it writes. With --append it asks
 ptxas only about candidates added at the end of the list since the file was
 written, and adds their lines (new messages numbered after the old ones).
 """
-import argparse
-import os
-import re
-import subprocess
 import sys
-import tempfile
+
+import ptxas_forms
 
 # (target, PTX version) pairs: every target family ptxfu knows from sm_75 on
 # (ptxas 13.0 assembles nothing older), and the versions where forms begin.
-TARGETS = [
-    ("sm_75", "9.0"),
-    ("sm_80", "9.0"),
-    ("sm_86", "9.0"),
-    ("sm_89", "9.0"),
-    ("sm_90", "9.0"),
-    ("sm_90a", "9.0"),
-    ("sm_100", "9.0"),
-    ("sm_100a", "9.0"),
-    ("sm_100f", "9.0"),
-    ("sm_103a", "9.0"),
-    ("sm_110a", "9.0"),
-    ("sm_120", "9.0"),
-    ("sm_120a", "9.0"),
-    ("sm_121a", "9.0"),
+TARGETS = ptxas_forms.EVERY_TARGET_AT_9_0 + [
     ("sm_75", "6.4"),
     ("sm_75", "6.5"),
     ("sm_80", "7.0"),
@@ -53,18 +36,6 @@ TARGETS = [
     ("sm_120a", "8.7"),
     ("sm_90a", "8.0"),
 ]
-
-HEADER = """.version {version}
-.target {target}
-.address_size 64
-.visible .entry k() {{
-.reg .b16 %h<48>;
-.reg .b32 %r<136>;
-.reg .b64 %rd<48>;
-.reg .f32 %f<136>;
-.reg .f64 %fd<48>;
-.reg .pred %p<8>;
-"""
 
 TYPES = [
     "f16",
@@ -123,14 +94,19 @@ MMA = [
 ]
 
 
-def mma_statement(shape, layouts, mods, d, a, b, c, frags, regs=None, prefix="mma.sync.aligned"):
+def mma_statement(
+    shape, layouts, mods, d, a, b, c, frags, regs=None, prefix="mma.sync.aligned"
+):
     """One mma statement; frags = sizes of d, a, b, c; regs = their register classes."""
     regs = regs or [reg_of(d), reg_of(a), reg_of(b), reg_of(c)]
     words = [prefix, shape, *layouts] + [m for m in mods if m] + [d, a, b, c]
     bitop = [m for m in mods if m in ("xor.popc", "and.popc", "xor", "and", "popc")]
     words = [w for w in words if w not in bitop] + bitop
     name = ".".join(w for w in words if w)
-    ops = [frag(regs[i], frags[i], 8 * i) if frags[i] else f"{regs[i]}{8 * i}" for i in range(4)]
+    ops = [
+        frag(regs[i], frags[i], 8 * i) if frags[i] else f"{regs[i]}{8 * i}"
+        for i in range(4)
+    ]
     return f"{name} {', '.join(ops)}"
 
 
@@ -151,7 +127,11 @@ def mma_candidates():
                             for mod in extra:
                                 mods = [mod]
                                 frags = [m, na, nb, n]
-                                out.append(mma_statement(shape, lp, mods, td, ta, tb, tc, frags))
+                                out.append(
+                                    mma_statement(
+                                        shape, lp, mods, td, ta, tb, tc, frags
+                                    )
+                                )
                                 if first is None:
                                     first = (lp, mods, td, ta, tb, tc, frags)
         lp, mods, td, ta, tb, tc, frags = first
@@ -186,7 +166,9 @@ def mma_candidates():
         out.append(mma_statement(shape, lp, mods, *types, frags, prefix="mma.aligned"))
         out.append(mma_statement(shape, lp, mods, *types, frags, prefix="mma"))
         # three types, five types
-        out.append(mma_statement(shape, lp, mods, td, ta, tb, "", frags).replace("..", "."))
+        out.append(
+            mma_statement(shape, lp, mods, td, ta, tb, "", frags).replace("..", ".")
+        )
         # fragments: one more, one fewer, scalars, wrong register widths
         good = [reg_of(td), reg_of(ta), reg_of(tb), reg_of(tc)]
         for pos in range(4):
@@ -220,8 +202,12 @@ def matrix_candidates():
             for space in (".shared", ".shared::cta", ""):
                 for t in (".b16", ".b8", ".b32", ""):
                     regs = frag("%r", n, 0)
-                    out.append(f"ldmatrix.sync.aligned.m8n8.{x}{trans}{space}{t} {regs}, [%rd40]")
-                    out.append(f"stmatrix.sync.aligned.m8n8.{x}{trans}{space}{t} [%rd40], {regs}")
+                    out.append(
+                        f"ldmatrix.sync.aligned.m8n8.{x}{trans}{space}{t} {regs}, [%rd40]"
+                    )
+                    out.append(
+                        f"stmatrix.sync.aligned.m8n8.{x}{trans}{space}{t} [%rd40], {regs}"
+                    )
         base = f"ldmatrix.sync.aligned.m8n8.{x}.shared.b16"
         for m in (n - 1, n + 1):
             if m >= 1:
@@ -233,10 +219,14 @@ def matrix_candidates():
         out.append(f"{base} %r0, [%r40]")
         out.append(f"ldmatrix.aligned.m8n8.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]")
         out.append(f"ldmatrix.sync.m8n8.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]")
-        out.append(f"ldmatrix.sync.aligned.m16n8.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]")
+        out.append(
+            f"ldmatrix.sync.aligned.m16n8.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]"
+        )
         out.append(f"ldmatrix.sync.aligned.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]")
         out.append(f"ldmatrix.sync.aligned.m8n8.shared.b16 {frag('%r', n, 0)}, [%r40]")
-        out.append(f"ldmatrix.sync.aligned.m8n8.{x}.global.b16 {frag('%r', n, 0)}, [%rd40]")
+        out.append(
+            f"ldmatrix.sync.aligned.m8n8.{x}.global.b16 {frag('%r', n, 0)}, [%rd40]"
+        )
         sbase = f"stmatrix.sync.aligned.m8n8.{x}.shared.b16"
         for m in (n - 1, n + 1):
             if m >= 1:
@@ -324,7 +314,11 @@ def wgmma_candidates():
                 for a in ab:
                     for b in ab:
                         for mod in extra:
-                            out.append(wgmma_statement(n, k, d, a, b, [mod], n // 2 // per, imms=imms))
+                            out.append(
+                                wgmma_statement(
+                                    n, k, d, a, b, [mod], n // 2 // per, imms=imms
+                                )
+                            )
         d, a, n = ds[-1], ab[0], 16
         regs = n // 2 // (2 if d == "f16" else 1)
         base = dict(n=n, k=k, d=d, a=a, b=a, mods=[extra[0]], dregs=regs, imms=imms)
@@ -408,12 +402,20 @@ def wmma_candidates():
         ab_cls = wmma_cls(t)
         for lay in ("row", "col"):
             for space in ("", ".global", ".shared", ".shared::cta", ".local"):
-                out.append(f"wmma.load.a.sync.aligned.{lay}.{shape}{space}.{t} {wfrag(ab_cls, na, 0)}, [%rd40]")
-            out.append(f"wmma.load.b.sync.aligned.{lay}.{shape}.{t} {wfrag(ab_cls, nb, 0)}, [%rd40], %r40")
+                out.append(
+                    f"wmma.load.a.sync.aligned.{lay}.{shape}{space}.{t} {wfrag(ab_cls, na, 0)}, [%rd40]"
+                )
+            out.append(
+                f"wmma.load.b.sync.aligned.{lay}.{shape}.{t} {wfrag(ab_cls, nb, 0)}, [%rd40], %r40"
+            )
             for acc in accs:
                 n = n16 if acc == "f16" else n32
-                out.append(f"wmma.load.c.sync.aligned.{lay}.{shape}.{acc} {wfrag(wmma_cls(acc), n, 0)}, [%rd40]")
-                out.append(f"wmma.store.d.sync.aligned.{lay}.{shape}.{acc} [%rd40], {wfrag(wmma_cls(acc), n, 0)}")
+                out.append(
+                    f"wmma.load.c.sync.aligned.{lay}.{shape}.{acc} {wfrag(wmma_cls(acc), n, 0)}, [%rd40]"
+                )
+                out.append(
+                    f"wmma.store.d.sync.aligned.{lay}.{shape}.{acc} [%rd40], {wfrag(wmma_cls(acc), n, 0)}"
+                )
         base = f"wmma.load.a.sync.aligned.row.{shape}.{t}"
         for m in (na - 1, na + 1, 2 * na):
             if 1 <= m <= 8:
@@ -445,7 +447,9 @@ def wmma_candidates():
             "s32",
         ]:
             if other != t:
-                out.append(f"wmma.load.a.sync.aligned.row.{shape}.{other} {wfrag(ab_cls, na, 0)}, [%rd40]")
+                out.append(
+                    f"wmma.load.a.sync.aligned.row.{shape}.{other} {wfrag(ab_cls, na, 0)}, [%rd40]"
+                )
         # mma
         for la in ("row", "col"):
             for lb in ("row", "col"):
@@ -453,7 +457,11 @@ def wmma_candidates():
                     for c in accs:
                         for mod in mods:
                             mm = f".{mod}" if mod else ""
-                            pre, post = ("wmma.mma" + mm, "") if "popc" in mod else ("wmma.mma", mm)
+                            pre, post = (
+                                ("wmma.mma" + mm, "")
+                                if "popc" in mod
+                                else ("wmma.mma", mm)
+                            )
                             types = f"{d}.{c}" if t == "f16" else f"{d}.{t}.{t}.{c}"
                             nd = n16 if d == "f16" else n32
                             nc = n16 if c == "f16" else n32
@@ -463,7 +471,9 @@ def wmma_candidates():
                                 wfrag(ab_cls, nb, 16),
                                 wfrag(wmma_cls(c), nc, 24),
                             ]
-                            out.append(f"{pre}.sync.aligned.{la}.{lb}.{shape}{post}.{types} {', '.join(ops)}")
+                            out.append(
+                                f"{pre}.sync.aligned.{la}.{lb}.{shape}{post}.{types} {', '.join(ops)}"
+                            )
         d = accs[-1]
         nd = n16 if d == "f16" else n32
         types = f"{d}.{d}" if t == "f16" else f"{d}.{t}.{t}.{d}"
@@ -480,7 +490,9 @@ def wmma_candidates():
             for m in (n - 1, n + 1):
                 if 1 <= m <= 8:
                     ops = list(good)
-                    ops[k] = wfrag([wmma_cls(d), ab_cls, ab_cls, wmma_cls(d)][k], m, 8 * k)
+                    ops[k] = wfrag(
+                        [wmma_cls(d), ab_cls, ab_cls, wmma_cls(d)][k], m, 8 * k
+                    )
                     out.append(f"{name} {', '.join(ops)}")
             for cls in ("%h", "%rd", "%f"):
                 ops = list(good)
@@ -493,7 +505,9 @@ def wmma_candidates():
             bad = f"{d}.{other}" if t == "f16" else f"{d}.{t}.{t}.{other}"
             out.append(f"{pre}.sync.aligned.row.col.{shape}.{bad} {', '.join(good)}")
         for mod in ("ftz", "satfinite", "rn", "relu"):
-            out.append(f"{pre}.sync.aligned.row.col.{shape}.{mod}.{types} {', '.join(good)}")
+            out.append(
+                f"{pre}.sync.aligned.row.col.{shape}.{mod}.{types} {', '.join(good)}"
+            )
     return out
 
 
@@ -599,7 +613,9 @@ def mma_sp_candidates():
                 )
                 out.append(st + ", %r40, 0")
         for lp in (("col", "col"), ("row", "row"), ("row",)):
-            st = mma_statement(shape, lp, [mod], td, ta, tb, tc, frags, prefix="mma.sp.sync.aligned")
+            st = mma_statement(
+                shape, lp, [mod], td, ta, tb, tc, frags, prefix="mma.sp.sync.aligned"
+            )
             out.append(st + ", %r40, 0")
         for m in ("satfinite", "xor.popc", "rn", "ftz"):
             st = mma_statement(
@@ -615,7 +631,9 @@ def mma_sp_candidates():
             )
             out.append(st + ", %r40, 0")
         for prefix in ("mma.sp.sync", "mma.sp.aligned", "mma.sp::ordered.sync.aligned"):
-            st = mma_statement(shape, ("row", "col"), [mod], td, ta, tb, tc, frags, prefix=prefix)
+            st = mma_statement(
+                shape, ("row", "col"), [mod], td, ta, tb, tc, frags, prefix=prefix
+            )
             out.append(st + ", %r40, 0")
     return out
 
@@ -651,7 +669,11 @@ def mma_kind_candidates():
             for pos in range(4):
                 ts = ["f32", "e2m1", "e3m2", "f32"]
                 ts[pos] = t
-                out.append(mma_statement(shape, ("row", "col"), ["kind::f8f6f4"], *ts, frags, prefix=pre))
+                out.append(
+                    mma_statement(
+                        shape, ("row", "col"), ["kind::f8f6f4"], *ts, frags, prefix=pre
+                    )
+                )
         for pos in range(4):
             for size in (frags[pos] - 1, frags[pos] + 1, 2 * frags[pos]):
                 f = list(frags)
@@ -750,18 +772,35 @@ def mma_kind_candidates():
 BLOCK_SCALE = [
     ("kind::mxf8f6f4", "m16n8k32", F8F6F4, 4, 2, ["ue8m0"], ["scale_vec::1X"]),
     ("kind::mxf4", "m16n8k64", ["e2m1"], 4, 2, ["ue8m0"], ["scale_vec::2X"]),
-    ("kind::mxf4nvf4", "m16n8k64", ["e2m1"], 4, 2, ["ue8m0", "ue4m3"], ["scale_vec::2X", "scale_vec::4X"]),
+    (
+        "kind::mxf4nvf4",
+        "m16n8k64",
+        ["e2m1"],
+        4,
+        2,
+        ["ue8m0", "ue4m3"],
+        ["scale_vec::2X", "scale_vec::4X"],
+    ),
 ]
 
 
-def block_scale_statement(kind, shape, a, b, stype, vec, sel_a=("0", "0"), sel_b=("0", "0"), **kw):
+def block_scale_statement(
+    kind, shape, a, b, stype, vec, sel_a=("0", "0"), sel_b=("0", "0"), **kw
+):
     """One block-scaled mma; kw overrides the parts: prefix, layouts, d, c, frags, regs, scale_a, scale_b, extra."""
-    words = [kw.get("prefix", "mma.sync.aligned"), shape, *kw.get("layouts", ("row", "col"))]
+    words = [
+        kw.get("prefix", "mma.sync.aligned"),
+        shape,
+        *kw.get("layouts", ("row", "col")),
+    ]
     words += [w for w in (kind, "block_scale", vec) if w] + kw.get("extra", [])
     words += [kw.get("d", "f32"), a, b, kw.get("c", "f32"), stype]
     frags = kw.get("frags", [4, 4, 2, 4])
     regs = kw.get("regs", ["%f", "%r", "%r", "%f"])
-    ops = [frag(regs[i], frags[i], 8 * i) if frags[i] else f"{regs[i]}{8 * i}" for i in range(4)]
+    ops = [
+        frag(regs[i], frags[i], 8 * i) if frags[i] else f"{regs[i]}{8 * i}"
+        for i in range(4)
+    ]
     ops += [kw.get("scale_a", "%r40"), "{" + ", ".join(sel_a) + "}"]
     ops += [kw.get("scale_b", "%r41"), "{" + ", ".join(sel_b) + "}"]
     ops = ops[: kw.get("operands", len(ops))]
@@ -777,7 +816,9 @@ def block_scale_candidates():
             for b in ab:
                 for st in stypes:
                     for vec in vecs:
-                        out.append(block_scale_statement(kind, shape, a, b, st, vec, frags=fr))
+                        out.append(
+                            block_scale_statement(kind, shape, a, b, st, vec, frags=fr)
+                        )
         a = ab[-1]
         st, vec = stypes[-1], vecs[-1]
 
@@ -791,11 +832,29 @@ def block_scale_candidates():
             for v in all_vecs:
                 bs(stype=s, vec=v)
         # the kind, shapes and types around it
-        for k in ("kind::mxf8f6f4", "kind::mxf4", "kind::mxf4nvf4", "kind::f8f6f4", "kind::mxf8", ""):
+        for k in (
+            "kind::mxf8f6f4",
+            "kind::mxf4",
+            "kind::mxf4nvf4",
+            "kind::f8f6f4",
+            "kind::mxf8",
+            "",
+        ):
             bs(kind=k)
         for sh in ("m16n8k16", "m16n8k32", "m16n8k64", "m16n8k128", "m8n8k4"):
             bs(shape=sh)
-        for t in ("e4m3", "e5m2", "e3m2", "e2m3", "e2m1", "f16", "bf16", "s4", "u4", "s8"):
+        for t in (
+            "e4m3",
+            "e5m2",
+            "e3m2",
+            "e2m3",
+            "e2m1",
+            "f16",
+            "bf16",
+            "s4",
+            "u4",
+            "s8",
+        ):
             bs(a=t)
             bs(b=t)
         for acc in ("f16", "bf16", "s32", "f64"):
@@ -835,13 +894,27 @@ def block_scale_candidates():
             bs(regs=regs)
         for lay in (("col", "col"), ("row", "row"), ("col", "row"), ("row",), ()):
             bs(layouts=lay)
-        for extra in (["satfinite"], ["rn"], ["relu"], ["ftz"], ["block_scale"], [kind]):
+        for extra in (
+            ["satfinite"],
+            ["rn"],
+            ["relu"],
+            ["ftz"],
+            ["block_scale"],
+            [kind],
+        ):
             bs(extra=extra)
-        for prefix in ("mma.sync", "mma.aligned", "mma", "mma.sp::ordered_metadata.sync.aligned"):
+        for prefix in (
+            "mma.sync",
+            "mma.aligned",
+            "mma",
+            "mma.sp::ordered_metadata.sync.aligned",
+        ):
             bs(prefix=prefix)
         for n in (4, 5, 6, 7):
             bs(operands=n)
-        out.append(block_scale_statement(kind, shape, a, a, st, vec, frags=fr) + ", %r42")
+        out.append(
+            block_scale_statement(kind, shape, a, a, st, vec, frags=fr) + ", %r42"
+        )
         # the words in another order (as nvcc's CUTLASS writes them)
         out.append(
             f"mma.sync.aligned.{kind}.block_scale.{vec}.{shape}.row.col.f32.{a}.{a}.f32.{st} "
@@ -852,8 +925,7 @@ def block_scale_candidates():
 
 
 def candidates():
-    seen, out = set(), []
-    for s in (
+    return ptxas_forms.unique(
         mma_candidates()
         + matrix_candidates()
         + wgmma_candidates()
@@ -861,110 +933,32 @@ def candidates():
         + mma_sp_candidates()
         + mma_kind_candidates()
         + block_scale_candidates()
-    ):
-        if s not in seen:
-            seen.add(s)
-            out.append(s)
-    return out
-
-
-def run_ptxas(ptxas, cands, target, version):
-    """ptxas's first message per candidate index; raises on a fatal error."""
-    header = HEADER.format(version=version, target=target)
-    skip = header.count("\n")
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "forms.ptx")
-        with open(path, "w") as f:
-            f.write(header + "".join(s + ";\n" for s in cands) + "ret;\n}\n")
-        r = subprocess.run(
-            [ptxas, "-arch=" + target, path, "-o", os.devnull],
-            capture_output=True,
-            text=True,
-        )
-    if r.returncode < 0:
-        raise SystemExit(f"{target} {version}: ptxas died of signal {-r.returncode}: {(r.stdout + r.stderr)[-300:]}")
-    out = {}
-    for line in (r.stdout + r.stderr).splitlines():
-        m = re.search(r"line (\d+); (error|fatal)\s*: (.*)", line)
-        if not m:
-            continue
-        index = int(m.group(1)) - skip - 1
-        if m.group(2) == "fatal" or not 0 <= index < len(cands):
-            raise SystemExit(f"{target} {version}: ptxas stopped: {line}")
-        out.setdefault(index, m.group(3))
-    return out
-
-
-def read_verdicts(path):
-    """The committed file: its header lines, message list and form lines, in order."""
-    head, messages, forms = [], [], []
-    with open(path) as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if line.startswith("message "):
-                messages.append(line.split(" ", 2)[2])
-            elif line.startswith("form "):
-                forms.append(line)
-            else:
-                head.append(line)
-    return head, messages, forms
-
-
-def write_verdicts(path, head, messages, forms):
-    with open(path, "w") as f:
-        f.write("".join(h + "\n" for h in head))
-        f.write("".join(f"message {i} {m}\n" for i, m in enumerate(messages)))
-        f.write("".join(x + "\n" for x in forms))
-
-
-def append_new(args, cands):
-    """Asks ptxas about the candidates the committed file lacks; keeps its lines and numbers."""
-    head, messages, forms = read_verdicts(args.out)
-    have = [x.split("\t", 1)[1] for x in forms]
-    if cands[: len(have)] != have:
-        raise SystemExit("the committed forms are not the first candidates: regenerate the whole file")
-    new = cands[len(have) :]
-    verdicts = [run_ptxas(args.ptxas, new, t, v) for t, v in TARGETS]
-    for m in sorted({m for v in verdicts for m in v.values()} - set(messages)):
-        messages.append(m)
-    index = {m: i for i, m in enumerate(messages)}
-    for k, s in enumerate(new):
-        cols = " ".join("." if k not in v else str(index[v[k]]) for v in verdicts)
-        forms.append(f"form {cols}\t{s}")
-    write_verdicts(args.out, head, messages, forms)
-    print(f"{len(new)} new candidates x {len(TARGETS)} targets, {len(messages)} messages in all -> {args.out}")
+    )
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--ptxas", default=os.environ.get("PTXFU_PTXAS", "/usr/local/cuda/bin/ptxas"))
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    ap.add_argument("--out", default=os.path.join(root, "tb/unit/isa/data/tensor_forms.ptxas"))
-    ap.add_argument(
-        "--append",
-        action="store_true",
-        help="ask ptxas only about candidates the file lacks (added at the end of the list), keeping its lines",
+    args = ptxas_forms.parse_args(
+        __doc__, "tb/unit/isa/data/tensor_forms.ptxas", append=True
     )
-    args = ap.parse_args()
     cands = candidates()
+    if args.list_candidates:
+        print("".join(c + "\n" for c in cands), end="")
+        return 0
     if args.append:
-        return append_new(args, cands)
-    version = subprocess.run([args.ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
-    verdicts = [run_ptxas(args.ptxas, cands, t, v) for t, v in TARGETS]
-    messages = sorted({m for v in verdicts for m in v.values()})
-    index = {m: i for i, m in enumerate(messages)}
-    with open(args.out, "w") as f:
-        f.write(f"# ptxas's verdicts on tensor-core candidate statements: scripts/tensor-forms-ptxas.py\n")
-        f.write(f"# ptxas: {version}\n")
-        f.write("# 'targets' lists the (target, PTX version) columns; a form line gives, per column, '.' where\n")
-        f.write("# ptxas accepts the statement or the number of its first message, then a tab and the statement.\n")
-        f.write("targets " + " ".join(f"{t}/{v}" for t, v in TARGETS) + "\n")
-        for i, m in enumerate(messages):
-            f.write(f"message {i} {m}\n")
-        for k, s in enumerate(cands):
-            cols = " ".join("." if k not in v else str(index[v[k]]) for v in verdicts)
-            f.write(f"form {cols}\t{s}\n")
-    print(f"{len(cands)} candidates x {len(TARGETS)} targets, {len(messages)} distinct messages -> {args.out}")
+        return ptxas_forms.append_new(args.ptxas, args.out, cands, TARGETS)
+    version = ptxas_forms.ptxas_version(args.ptxas)
+    verdicts = ptxas_forms.verdicts_or_stop(args.ptxas, cands, TARGETS)
+    comments = [
+        "ptxas's verdicts on tensor-core candidate statements: scripts/tensor-forms-ptxas.py",
+        f"ptxas: {version}",
+        "'targets' lists the (target, PTX version) columns; a form line gives, per column, '.' where",
+        "ptxas accepts the statement or the number of its first message, then a tab and the statement.",
+    ]
+    messages = ptxas_forms.write_new(args.out, comments, cands, verdicts, TARGETS)
+    print(
+        f"{len(cands)} candidates x {len(TARGETS)} targets, "
+        f"{len(messages)} distinct messages -> {args.out}"
+    )
 
 
 if __name__ == "__main__":
