@@ -38,6 +38,7 @@ std::vector<InstructionProfile> instruction_profiles(const LaunchResult& r) {
   for (const LineUse& l : r.profile) {
     InstructionProfile p;
     p.line = l.line;
+    p.use.constant_bank = l.unit == "cbank";  // a constant-bank read uses no unit
     p.use.unit = models::unit_named(l.unit).value_or(models::Unit::alu);
     p.use.warp_instructions = l.warp_instructions;
     p.use.active_lanes = l.active_lanes;

@@ -105,8 +105,11 @@ endfunction()
 # not for the hand-written sources.
 function(_ptxfu_quiet_verilated target factory)
   get_target_property(sources ${target} SOURCES)
+  get_target_property(unity ${target} UNITY_BUILD)
   foreach(s IN LISTS sources)
-    if(s MATCHES "\\.cpp$" OR s STREQUAL factory)
+    # (a model's own files are quieted in their unity batch, ptxfu_unity_verilated:
+    # a file with COMPILE_OPTIONS of its own would be left out of the batches)
+    if((s MATCHES "\\.cpp$" AND NOT (unity AND s MATCHES "/V[A-Za-z0-9_]+\\.dir/V[^/]*\\.cpp$")) OR s STREQUAL factory)
       set_property(SOURCE ${s} TARGET_DIRECTORY ${target} APPEND PROPERTY COMPILE_OPTIONS -Wno-unused-parameter)
     endif()
   endforeach()
@@ -201,7 +204,9 @@ endfunction()
 # ptxfu_unity_verilated(<target>): compiles the target's verilated sources in
 # unity batches. Each of their files (about eight per model) is mostly the
 # parse of verilated.h, so batching them saves most of the models' build time;
-# the project's own sources and Verilator's runtime stay one unit each.
+# the project's own sources and Verilator's runtime stay one unit each. Call it
+# before the target's factory, and only for models verilated without tracing
+# (a traced model's files define the same static trace functions).
 function(ptxfu_unity_verilated target)
   get_target_property(sources ${target} SOURCES)
   foreach(src IN LISTS sources)
@@ -209,5 +214,7 @@ function(ptxfu_unity_verilated target)
       set_source_files_properties(${src} TARGET_DIRECTORY ${target} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
     endif()
   endforeach()
-  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 16)
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 16
+                        # what _ptxfu_quiet_verilated does for the other files
+                        UNITY_BUILD_CODE_BEFORE_INCLUDE "#pragma GCC diagnostic ignored \"-Wunused-parameter\"")
 endfunction()
