@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
-# The second half of CI (.ci/run runs it after scripts/test.sh, whose Release
-# tree it reuses):
-#   1. every libFuzzer target for PTXFU_FUZZ_SECONDS (default 20) from its
+# The deep tier (CI, .ci/run, runs it after scripts/test.sh):
+#   1. the suites of the core, the kernel executor, the models and the
+#      parsers again under AddressSanitizer + UBSan + LeakSanitizer (preset
+#      asan, clang; exhaustive loops sampled; docs/reliability.md says which
+#      suites and why);
+#   2. every libFuzzer target for PTXFU_FUZZ_SECONDS (default 20) from its
 #      committed seeds, two at a time on two cores (scripts/fuzz.sh all; built
-#      in build-fuzz, the fuzz preset's tree: the asan tree that test.sh runs
-#      its suites in has no fuzzer instrumentation, which would slow them);
-#   2. clang-format, black and clang-tidy on the project's own code
+#      in build-fuzz, the fuzz preset's tree: the asan tree has no fuzzer
+#      instrumentation, which would slow its suites);
+#   3. clang-format, black and clang-tidy on the project's own code
 #      (scripts/lint.sh).
-# Run alone, it configures and builds what it needs first.
+# Each step runs even when one before it failed; the exit status says whether
+# any did. Run alone, it configures and builds what it needs first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 jobs=$(nproc)
 status=0
+
+cmake --preset asan >/dev/null
+cmake --build --preset asan -j"$jobs"
+ctest --preset asan -j"$jobs" || status=1
 
 export PTXFU_JOBS=$jobs
 ./scripts/fuzz.sh all "${PTXFU_FUZZ_SECONDS:-20}" -seed=1 || status=1  # a fixed seed: CI is reproducible
