@@ -116,6 +116,13 @@ Residency residency(const ArchConfig& c, const kernel::Kernel& k, const kernel::
   }
   r.ctas = static_cast<unsigned>(std::min<uint64_t>(tightest->ctas, 1u << 20));
   r.limit = tightest->name;
+  // The one SM holds a cluster's CTAs together, or cannot run the launch.
+  const uint64_t cluster = kernel::cluster_shape(k, launch).count();
+  if (cluster > r.ctas)
+    throw ConfigError(
+        fmt::format("{}: a cluster of {} CTAs of '{}' does not fit on an SM of {}: at most {} CTAs are "
+                    "resident together (limited by {}), and a cluster's CTAs must be resident at once",
+                    k.file, cluster, k.entry().name, c.name, r.ctas, r.limit));
   return r;
 }
 
@@ -217,6 +224,7 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
       memory_(kernel::make_memory(kernel_, job.launch)),
       residency_(residency(config_, kernel_, job.launch,
                            job.registers_per_thread ? job.registers_per_thread : estimated_registers(kernel_))),
+      cluster_(kernel::cluster_shape(kernel_, job.launch)),
       request_ends_("request_ends"),
       responses_("responses") {
   const unsigned n_parts = config_.sub_partitions;
@@ -275,13 +283,25 @@ bool KernelSm::fail(std::string message) {
 bool KernelSm::finished() const { return !error_.empty() || (next_cta_ == grid_ctas_ && ctas_.empty()); }
 
 bool KernelSm::launch_one() {
-  if (next_cta_ >= grid_ctas_ || ctas_.size() >= residency_.ctas) return false;
-  const kernel::Dim3& g = job_.launch.grid;
-  const uint64_t i = next_cta_;
-  const kernel::Dim3 id{static_cast<uint32_t>(i % g.x), static_cast<uint32_t>(i / g.x % g.y),
-                        static_cast<uint32_t>(i / (uint64_t{g.x} * g.y))};
-  CtaSlot c;
-  c.cta = std::make_unique<kernel::Cta>(kernel_, job_.launch, id, 0);
+  const uint64_t per = cluster_.count();
+  if (next_cta_ >= grid_ctas_ || ctas_.size() + per > residency_.ctas) return false;
+  auto cluster = std::make_shared<kernel::Cluster>();  // the whole cluster at once: its CTAs are resident together
+  cluster->shape = cluster_;
+  cluster->ctas.assign(per, nullptr);
+  cluster->is_explicit = per > 1 || kernel_.explicit_cluster;
+  for (uint64_t rank = 0; rank < per; ++rank) {
+    const kernel::Dim3 id = kernel::cta_in_launch_order(job_.launch.grid, cluster_, next_cta_);
+    if (rank == 0) cluster->id = {id.x / cluster_.x, id.y / cluster_.y, id.z / cluster_.z};
+    CtaSlot c;
+    c.cta = std::make_unique<kernel::Cta>(kernel_, job_.launch, id, 0);
+    c.cta->join(cluster, static_cast<uint32_t>(rank));
+    place(std::move(c));
+    ++next_cta_;
+  }
+  return true;
+}
+
+void KernelSm::place(CtaSlot c) {
   c.cta->warp_slots = config_.max_warps;
   c.cta->arch_sm = config_.caps.sm;
   c.live_warps = c.cta->warps.size();
@@ -303,8 +323,6 @@ bool KernelSm::launch_one() {
     c.slots.push_back(free_slot);
   }
   ctas_.push_back(std::move(c));
-  ++next_cta_;
-  return true;
 }
 
 void KernelSm::pending_retirements(uint64_t& next) const {
@@ -703,19 +721,29 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   }
   if (op.timing.unit == Unit::lsu && in.kind != kernel::Kind::fence && in.kind != kernel::Kind::nop)
     op.access = {true, r.space, in.kind == kernel::Kind::atom || in.kind == kernel::Kind::red};
-  if (in.kind == kernel::Kind::bar) {
+  const bool cluster_bar = in.kind == kernel::Kind::cluster_bar;
+  if (in.kind == kernel::Kind::bar || cluster_bar) {
     s.at_barrier = w.waiting();
     s.barrier_pc = r.pc;
   }
   // Warps this step released from a barrier (by arriving last, or by
   // exiting: kernel::step settles barriers only then) go on when its result
-  // is out.
-  if (in.kind == kernel::Kind::bar || r.status == kernel::StepResult::Status::exited)
-    for (size_t other : ctas_[s.cta].slots)
+  // is out; barrier.cluster releases the warps of every CTA of the cluster.
+  auto release_waiters = [&](const CtaSlot& c) {
+    for (size_t other : c.slots)
       if (slots_[other].at_barrier && !slots_[other].warp->waiting()) {
         slots_[other].at_barrier = false;
         txn.released.push_back(other);
       }
+  };
+  if (in.kind == kernel::Kind::bar || cluster_bar || r.status == kernel::StepResult::Status::exited) {
+    if (cluster_.count() > 1 && (cluster_bar || r.status == kernel::StepResult::Status::exited)) {
+      for (const CtaSlot& c : ctas_)
+        if (c.cta->cluster == cta.cluster) release_waiters(c);
+    } else {
+      release_waiters(ctas_[s.cta]);
+    }
+  }
   const size_t unit = static_cast<size_t>(op.timing.unit);
   Socket& socket = *sockets[s.part * kNumUnits + unit];
 
@@ -805,11 +833,31 @@ void KernelSm::run() {
 
 namespace {
 
+// A warp held at barrier.cluster.wait: how many threads of the cluster have
+// arrived, in the words of compute-sanitizer's synccheck.
+std::string cluster_barrier_note(const kernel::Cta& cta, const kernel::Warp& w) {
+  if (w.barrier != kernel::kClusterBarrier) return "";
+  uint64_t live = 0, arrived = 0;
+  for (const kernel::Cta* c : cta.cluster->ctas)
+    if (c)
+      for (const kernel::Warp& x : c->warps) {
+        const uint32_t alive = x.valid & ~x.exited;
+        live += static_cast<unsigned>(__builtin_popcount(alive));
+        arrived += static_cast<unsigned>(__builtin_popcount(x.cluster_arrived & alive));
+      }
+  const kernel::Dim3& id = cta.cluster->id;
+  return fmt::format(
+      ": Barrier error detected. barrier.cluster.wait in cluster ({},{},{}) waits for {} threads; {} have arrived, "
+      "the others never reach barrier.cluster.arrive",
+      id.x, id.y, id.z, live, arrived);
+}
+
 std::string cycle_limit_message(const kernel::Kernel& k, uint64_t limit, const kernel::Cta& cta,
                                 const kernel::Warp& w) {
   const kernel::Inst& in = k.insts[w.pc()];
-  return fmt::format("{}: error: cycle limit of {} reached (--max-cycles); warp {} of block ({},{},{}) was at '{}'",
-                     k.where(in), limit, w.index, cta.ctaid.x, cta.ctaid.y, cta.ctaid.z, in.mnemonic);
+  return fmt::format("{}: error: cycle limit of {} reached (--max-cycles); warp {} of block ({},{},{}) was at '{}'{}",
+                     k.where(in), limit, w.index, cta.ctaid.x, cta.ctaid.y, cta.ctaid.z, in.mnemonic,
+                     cluster_barrier_note(cta, w));
 }
 
 }  // namespace

@@ -43,6 +43,11 @@ inline constexpr uint64_t kSharedWindow = 0x0000'0001'0000'0000;
 inline constexpr uint64_t kLocalWindow = 0x0000'0002'0000'0000;
 inline constexpr uint64_t kWindowSize = 0x0000'0001'0000'0000;
 inline constexpr uint64_t kGlobalBase = 0x0000'0010'0000'0000;  // module .global variables, then buffers
+// A .shared::cluster address: (rank + 1) * kClusterRankStride + the offset in
+// that CTA's shared memory. An offset below the stride is the CTA's own
+// shared memory (a .shared::cta address is a .shared::cluster address of the
+// executing CTA, as the PTX ISA says). In the generic space: kSharedWindow + it.
+inline constexpr uint64_t kClusterRankStride = uint64_t{1} << 24;
 
 // What an instruction does, as the executor and a timing model see it.
 enum class Kind : uint8_t {
@@ -72,6 +77,10 @@ enum class Kind : uint8_t {
   movmatrix,   // movmatrix: a fragment transposed across the warp
   wmma_load,   // wmma.load: a matrix from memory into fragments
   wmma_store,  // wmma.store: fragments into a matrix in memory
+  // mapa: a shared address in the same variable of another CTA of the cluster
+  mapa,
+  // barrier.cluster.arrive / .wait: every thread of every CTA of the cluster
+  cluster_bar,
   kCount
 };
 
@@ -125,6 +134,8 @@ inline constexpr KindRow kKinds[] = {
     {Kind::movmatrix, "movmatrix", Unit::tensor, false, false, true},
     {Kind::wmma_load, "wmma_load", Unit::memory, false, true, true},
     {Kind::wmma_store, "wmma_store", Unit::memory, false, false, true},
+    {Kind::mapa, "mapa", Unit::pipe, false, false, false},
+    {Kind::cluster_bar, "cluster_bar", Unit::warp, true, false, true},
 };
 static_assert(std::size(kKinds) == static_cast<size_t>(Kind::kCount), "every Kind has its row in kKinds");
 constexpr bool kinds_in_order() {
@@ -157,6 +168,13 @@ enum class SReg : uint8_t {
   lanemask_gt,
   dynamic_smem_size,
   total_smem_size,
+  clusterid,
+  nclusterid,
+  cluster_ctaid,
+  cluster_nctaid,
+  cluster_ctarank,
+  cluster_nctarank,
+  is_explicit_cluster,
 };
 
 struct Operand {
@@ -288,6 +306,9 @@ class Kernel {
   uint32_t local_bytes = 0;            // per thread: every function's .local variables
   uint32_t param_bytes = 0;            // the kernel parameter buffer
   bool straight_line = false;          // loaded by load_straight_line: statements without an .entry
+  // .reqnctapercluster (0: not given); .explicitcluster (or .reqnctapercluster)
+  uint32_t cluster_dims[3] = {0, 0, 0};
+  bool explicit_cluster = false;
 
   const Function& entry() const { return functions[0]; }
   // "FILE:LINE:COL" of an instruction.
@@ -340,7 +361,19 @@ struct Launch {
   Dim3 grid, block;
   std::vector<Arg> args;
   uint32_t shared_bytes = 0;  // dynamic (.extern .shared) bytes per CTA
+  Dim3 cluster{0, 0, 0};      // CTAs per cluster (--cluster); x = 0: the kernel's .reqnctapercluster, or none
 };
+
+inline constexpr uint64_t kMaxClusterCtas = 16;  // the H100's non-portable maximum (8 portable)
+
+// The cluster shape of a launch: the launch's, else the kernel's
+// .reqnctapercluster, else 1x1x1. Throws KernelError for a shape that does
+// not divide the grid, holds over kMaxClusterCtas CTAs, disagrees with the
+// kernel's directive, or (over one CTA) a target below sm_90.
+Dim3 cluster_shape(const Kernel& k, const Launch& launch);
+// The i-th CTA of the grid in launch order: cluster by cluster (x fastest),
+// the CTAs of a cluster in rank order (x fastest).
+Dim3 cta_in_launch_order(const Dim3& grid, const Dim3& cluster, uint64_t i);
 
 // A global allocation: a kernel argument's buffer or a module .global variable.
 struct Buffer {
@@ -397,6 +430,8 @@ class Warp {
   uint32_t carry = 0;           // the carry flag, one bit per lane
   int barrier = -1;             // the barrier the warp waits at; -1 when running
   uint64_t steps = 0;           // warp-instructions executed
+  // lanes arrived at barrier.cluster in its current phase
+  uint32_t cluster_arrived = 0;
 
   bool done() const { return stack.empty(); }
   bool waiting() const { return barrier >= 0; }
@@ -405,10 +440,30 @@ class Warp {
 };
 
 inline constexpr unsigned kBarriers = 16;
+inline constexpr int kClusterBarrier = kBarriers;  // Warp::barrier of a warp at barrier.cluster.wait
+
+class Cta;
+// The CTAs of one cluster, resident together, and its barrier. A CTA that
+// retires leaves a null behind.
+struct Cluster {
+  Dim3 id, shape;
+  std::vector<Cta*> ctas;    // by rank
+  uint64_t phases = 0;       // completed barrier.cluster phases
+  bool is_explicit = false;  // %is_explicit_cluster
+  // Completes the phase when every thread that has not exited has arrived.
+  void settle();
+};
 
 class Cta {
  public:
   Cta(const Kernel& k, const Launch& launch, Dim3 ctaid, uint32_t sm = 0);
+  ~Cta();
+  Cta(const Cta&) = delete;
+  Cta& operator=(const Cta&) = delete;
+  // Joins `c` as rank `rank` (the cluster holds it until this CTA goes).
+  void join(std::shared_ptr<Cluster> c, uint32_t rank);
+  std::shared_ptr<Cluster> cluster;  // never null: a launch without clusters has one CTA in each
+  uint32_t cluster_rank = 0;
   const Kernel* kernel;
   const Launch* launch;
   Dim3 ctaid;

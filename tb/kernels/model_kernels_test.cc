@@ -249,6 +249,31 @@ TEST(ModelErrors, CycleLimit) {
   }
 }
 
+TEST(ModelErrors, ClusterTooBigAndABarrierClusterNotAllReach) {
+  const Kernel k = load_handwritten("cluster.ptx", "half_barrier");
+  Launch l;
+  l.grid = {4};
+  l.block = {64};
+  l.cluster = {2};
+  for (const bool at : {false, true}) {
+    const ModelRun r = run_on_model(k, l, at, 2000);
+    EXPECT_FALSE(r.result.ok);
+    EXPECT_TRUE(Contains(r.result.error, "cycle limit of 2000 reached"));
+    // warp 0 of the first CTA waits; 64 of the cluster's 128 threads arrived
+    EXPECT_TRUE(Contains(r.result.error,
+                         "warp 0 of block (0,0,0) was at 'ret': Barrier error detected. barrier.cluster.wait in "
+                         "cluster (0,0,0) waits for 128 threads; 64 have arrived"));
+  }
+  // a cluster of 16 CTAs of 1024 threads: more warps than an SM holds at once
+  l.grid = {16};
+  l.block = {1024};
+  l.cluster = {16};
+  const ModelRun big = run_on_model(k, l, false, 2000);
+  EXPECT_FALSE(big.result.ok);
+  EXPECT_TRUE(Contains(big.result.error, "a cluster of 16 CTAs of 'half_barrier' does not fit on an SM"))
+      << big.result.error;
+}
+
 TEST(ModelErrors, FaultsReadAsOnTheFunctionalExecutor) {
   const Kernel k = load_handwritten("errors.ptx", "copy");
   Launch l;
