@@ -150,9 +150,10 @@ TEST(KernelErrors, EveryKindHasALoweringRow) {
     lowered.insert(r.kind);
   }
   for (const KindRow& k : kKinds)
-    // arith: the instruction table's; func_end: the loader's; wmma_load/store: the wmma row's, by its second word
+    // arith: the instruction table's; func_end: the loader's; wmma_load/store: the wmma row's, by its second word;
+    // cluster_bar: the barrier row's (barrier.cluster)
     EXPECT_EQ(lowered.count(k.kind), k.kind == Kind::arith || k.kind == Kind::func_end || k.kind == Kind::wmma_load ||
-                                             k.kind == Kind::wmma_store
+                                             k.kind == Kind::wmma_store || k.kind == Kind::cluster_bar
                                          ? 0u
                                          : 1u)
         << k.name;
@@ -220,7 +221,7 @@ TEST(KernelErrors, ClusterShapesAndMapaOutOfRange) {
   EXPECT_TRUE(Contains(r.error, "cluster.ptx:"));
   EXPECT_TRUE(Contains(r.error, "mapa to CTA rank 2 by thread (0,0,0) in block (0,0,0): the cluster has 2 CTAs"));
   for (const auto& [cluster, why] :
-       {std::pair{Dim3{3, 1, 1}, "the grid is not a whole number of clusters"}, {Dim3{0, 1, 1}, "at least one CTA"}}) {
+       {std::pair{Dim3{3, 1, 1}, "the grid is not a whole number of clusters"}, {Dim3{2, 0, 1}, "at least one CTA"}}) {
     l.cluster = cluster;
     const RunResult bad = run_functional(k, l);
     EXPECT_FALSE(bad.ok);
