@@ -202,6 +202,15 @@ unsigned transactions(const kernel::StepResult& r, const kernel::Inst& in, const
   return distinct(lines, n);
 }
 
+// Whether a shared access reached a peer CTA's shared memory: an address
+// at or above kClusterRankStride names a rank of the cluster.
+bool remote_shared(const kernel::StepResult& r) {
+  if (r.space != kernel::Space::shared) return false;
+  for (unsigned lane = 0; lane < 32; ++lane)
+    if (r.executed >> lane & 1 && r.addresses[lane] >= kernel::kClusterRankStride) return true;
+  return false;
+}
+
 Unit unit_of_inst(const kernel::Inst& in) {
   switch (in.unit()) {
     case kernel::Unit::pipe: return Unit::alu;  // refined by the form's timing for arithmetic
@@ -243,6 +252,8 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
                                        op.inst.a, op.inst.d);
     } else {
       info.timing = config_.units[static_cast<size_t>(unit_of_inst(in))];
+      if (in.kind == kernel::Kind::cluster_bar && in.bar_wait && config_.memory.cluster_barrier)
+        info.timing.latency = config_.memory.cluster_barrier;
     }
     info.regs_begin = static_cast<uint32_t>(pc_regs_.size());
     info.num_reads = in.num_reads;
@@ -720,7 +731,7 @@ void KernelSm::issue(size_t slot, uint64_t t) {
     s.carry.writer = row;
   }
   if (op.timing.unit == Unit::lsu && in.kind != kernel::Kind::fence && in.kind != kernel::Kind::nop)
-    op.access = {true, r.space, in.kind == kernel::Kind::atom || in.kind == kernel::Kind::red};
+    op.access = {true, r.space, in.kind == kernel::Kind::atom || in.kind == kernel::Kind::red, remote_shared(r)};
   const bool cluster_bar = in.kind == kernel::Kind::cluster_bar;
   if (in.kind == kernel::Kind::bar || cluster_bar) {
     s.at_barrier = w.waiting();
