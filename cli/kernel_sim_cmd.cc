@@ -251,13 +251,14 @@ int run_straight_line(const SimCmdOptions& o, std::string text, std::ostream& ou
   return sim_status(r);
 }
 
-// The launch --grid, --block, --shared-bytes and the --args describe.
+// The launch --grid, --block, --cluster, --shared-bytes and the --args describe.
 kernel::Launch launch_of(const SimCmdOptions& o, const kernel::Kernel& k) {
   const kernel::Function& e = k.entry();
   kernel::Launch launch;
   launch.grid = parse_dim3(o.grid, "--grid");
   launch.block = parse_dim3(o.block, "--block");
   launch.shared_bytes = o.shared_bytes;
+  if (!o.cluster.empty()) launch.cluster = parse_dim3(o.cluster, "--cluster");
   if (o.args.size() != e.params.size()) {
     std::string list;
     for (const kernel::Param& p : e.params) list += fmt::format("{}.{} {}", list.empty() ? "" : ", ", p.type, p.name);

@@ -182,6 +182,9 @@ void add_sim(CLI::App& app, Commands& c) {
   sim_cmd->add_option("--entry", sim.entry, "the kernel's .entry (default: the file's only one)");
   sim_cmd->add_option("--grid", sim.grid, "grid of CTAs, X[,Y[,Z]] (default 1)");
   sim_cmd->add_option("--block", sim.block, "threads per CTA, X[,Y[,Z]] (default 1)");
+  sim_cmd->add_option("--cluster", sim.cluster,
+                      "CTAs per thread-block cluster, X[,Y[,Z]] (sm_90+; default: the kernel's .reqnctapercluster, or "
+                      "none)");
   sim_cmd->add_option("--arg", sim.args,
                       "one per kernel parameter, in order: u32:1024, s32:-3, u64:7, s64:-1, f32:0.5, f64:2,\n"
                       "raw bits (f32:0x3f000000); buffers (the parameter gets the address): buf:FILE,\n"

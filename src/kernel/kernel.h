@@ -43,6 +43,11 @@ inline constexpr uint64_t kSharedWindow = 0x0000'0001'0000'0000;
 inline constexpr uint64_t kLocalWindow = 0x0000'0002'0000'0000;
 inline constexpr uint64_t kWindowSize = 0x0000'0001'0000'0000;
 inline constexpr uint64_t kGlobalBase = 0x0000'0010'0000'0000;  // module .global variables, then buffers
+// A .shared::cluster address: (rank + 1) * kClusterRankStride + the offset in
+// that CTA's shared memory. An offset below the stride is the CTA's own
+// shared memory (a .shared::cta address is a .shared::cluster address of the
+// executing CTA, as the PTX ISA says). In the generic space: kSharedWindow + it.
+inline constexpr uint64_t kClusterRankStride = uint64_t{1} << 24;
 
 // What an instruction does, as the executor and a timing model see it.
 enum class Kind : uint8_t {
@@ -82,6 +87,10 @@ enum class Kind : uint8_t {
   async_wait,    // cp.async.wait_group / wait_all: the warp waits until its older groups have landed
   async_arrive,  // cp.async.mbarrier.arrive: an arrive-on when the thread's copies have landed
   mbarrier,      // mbarrier.*: Inst::mbar names the operation (MBarrierOp)
+  // mapa: a shared address in the same variable of another CTA of the cluster
+  mapa,
+  // barrier.cluster.arrive / .wait: every thread of every CTA of the cluster
+  cluster_bar,
   kCount
 };
 
@@ -144,6 +153,8 @@ inline constexpr KindRow kKinds[] = {
     {Kind::async_wait, "async_wait", Unit::memory, false, false, true},
     {Kind::async_arrive, "async_arrive", Unit::memory, false, false, true},
     {Kind::mbarrier, "mbarrier", Unit::memory, false, true, true},
+    {Kind::mapa, "mapa", Unit::pipe, false, false, false},
+    {Kind::cluster_bar, "cluster_bar", Unit::warp, true, false, true},
 };
 static_assert(std::size(kKinds) == static_cast<size_t>(Kind::kCount), "every Kind has its row in kKinds");
 constexpr bool kinds_in_order() {
@@ -184,6 +195,13 @@ enum class SReg : uint8_t {
   globaltimer,  // nanoseconds: the cycle times Cta::globaltimer_ns_per_cycle
   globaltimer_lo,
   globaltimer_hi,
+  clusterid,
+  nclusterid,
+  cluster_ctaid,
+  cluster_nctaid,
+  cluster_ctarank,
+  cluster_nctarank,
+  is_explicit_cluster,
 };
 
 // A kernel that reads %reserved_smem_* gets a region of shared memory
@@ -359,6 +377,9 @@ class Kernel {
   uint32_t local_bytes = 0;            // per thread: every function's .local variables
   uint32_t param_bytes = 0;            // the kernel parameter buffer
   bool straight_line = false;          // loaded by load_straight_line: statements without an .entry
+  // .reqnctapercluster (0: not given); .explicitcluster (or .reqnctapercluster)
+  uint32_t cluster_dims[3] = {0, 0, 0};
+  bool explicit_cluster = false;
 
   const Function& entry() const { return functions[0]; }
   // "FILE:LINE:COL" of an instruction.
@@ -420,6 +441,7 @@ struct Launch {
   std::vector<Arg> args;
   uint32_t shared_bytes = 0;  // dynamic (.extern .shared) bytes per CTA
   std::vector<VariableFill> variables;
+  Dim3 cluster{0, 0, 0};  // CTAs per cluster (--cluster); x = 0: the kernel's .reqnctapercluster, or none
 };
 
 // The text one thread's printf call (vprintf) made.
@@ -428,6 +450,17 @@ struct PrintfRecord {
   uint32_t warp = 0, lane = 0;
   std::string text;
 };
+
+inline constexpr uint64_t kMaxClusterCtas = 16;  // the H100's non-portable maximum (8 portable)
+
+// The cluster shape of a launch: the launch's, else the kernel's
+// .reqnctapercluster, else 1x1x1. Throws KernelError for a shape that does
+// not divide the grid, holds over kMaxClusterCtas CTAs, disagrees with the
+// kernel's directive, or (over one CTA) a target below sm_90.
+Dim3 cluster_shape(const Kernel& k, const Launch& launch);
+// The i-th CTA of the grid in launch order: cluster by cluster (x fastest),
+// the CTAs of a cluster in rank order (x fastest).
+Dim3 cta_in_launch_order(const Dim3& grid, const Dim3& cluster, uint64_t i);
 
 // A global allocation: a kernel argument's buffer or a module .global variable.
 struct Buffer {
@@ -530,6 +563,8 @@ class Warp {
   bool async_wait = false;         // waits at cp.async.wait_group until its lanes' older groups land
   uint32_t async_wait_lanes = 0, async_wait_groups = 0;
   int64_t mbar_wait = -1;  // the mbarrier (shared offset) its last test_wait/try_wait found incomplete; -1: none
+  // lanes arrived at barrier.cluster in its current phase
+  uint32_t cluster_arrived = 0;
 
   bool done() const { return stack.empty(); }
   bool waiting() const { return barrier >= 0 || async_wait; }
@@ -538,10 +573,32 @@ class Warp {
 };
 
 inline constexpr unsigned kBarriers = 16;
+inline constexpr int kClusterBarrier = kBarriers;  // Warp::barrier of a warp at barrier.cluster.wait
+
+class Cta;
+// The CTAs of one cluster, resident together, and its barrier. A CTA that
+// retires leaves a null behind.
+struct Cluster {
+  Dim3 id, shape;
+  std::vector<Cta*> ctas;    // by rank
+  uint64_t phases = 0;       // completed barrier.cluster phases
+  bool is_explicit = false;  // %is_explicit_cluster
+  // Completes the phase when every thread that has not exited has arrived.
+  void settle();
+};
 
 class Cta {
  public:
   Cta(const Kernel& k, const Launch& launch, Dim3 ctaid, uint32_t sm = 0);
+  ~Cta();
+  Cta(const Cta&) = delete;
+  Cta& operator=(const Cta&) = delete;
+  // Joins `c` as rank `rank` (the cluster holds it until this CTA goes).
+  void join(std::shared_ptr<Cluster> c, uint32_t rank);
+  // Leaves its cluster: the others no longer count or reach it.
+  void leave_cluster();
+  std::shared_ptr<Cluster> cluster;  // null only once it has left: a launch without clusters has one CTA in each
+  uint32_t cluster_rank = 0;
   const Kernel* kernel;
   const Launch* launch;
   Dim3 ctaid;

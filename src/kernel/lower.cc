@@ -79,6 +79,13 @@ constexpr SRegName kSRegs[] = {
     {"%globaltimer", SReg::globaltimer, 64, false},
     {"%globaltimer_lo", SReg::globaltimer_lo, 32, false},
     {"%globaltimer_hi", SReg::globaltimer_hi, 32, false},
+    {"%clusterid", SReg::clusterid, 32, true},
+    {"%nclusterid", SReg::nclusterid, 32, true},
+    {"%cluster_ctaid", SReg::cluster_ctaid, 32, true},
+    {"%cluster_nctaid", SReg::cluster_nctaid, 32, true},
+    {"%cluster_ctarank", SReg::cluster_ctarank, 32, false},
+    {"%cluster_nctarank", SReg::cluster_nctarank, 32, false},
+    {"%is_explicit_cluster", SReg::is_explicit_cluster, 1, false},
 };
 
 // Qualifiers of ld/st/atom/red that do not change values.
@@ -126,7 +133,8 @@ bool ignored_qualifier(std::string_view w) {
 
 std::optional<Space> space_word(std::string_view w) {
   if (w == "global") return Space::global;
-  if (w == "shared" || w == "shared::cta") return Space::shared;
+  // shared::cluster: a .shared::cluster address reaches a peer CTA's shared memory (kClusterRankStride)
+  if (w == "shared" || w == "shared::cta" || w == "shared::cluster") return Space::shared;
   if (w == "local") return Space::local;
   if (w == "param" || w == "param::entry" || w == "param::func") return Space::param;
   if (w == "const") return Space::const_;
@@ -328,7 +336,7 @@ const std::vector<Lowerer::Row>& Lowerer::rows() {
       {"ret", Kind::ret, 0, 0, &Lowerer::nothing},
       {"exit", Kind::exit, 0, 0, &Lowerer::nothing},
       {"bar", Kind::bar, 1, 4, &Lowerer::barrier},  // bar.warp.sync: Kind::warp_sync
-      {"barrier", Kind::bar, 1, 4, &Lowerer::barrier},
+      {"barrier", Kind::bar, 0, 4, &Lowerer::barrier},  // 0: barrier.cluster
       {"shfl", Kind::shfl, 4, 5, &Lowerer::warp_op},
       {"vote", Kind::vote, 2, 3, &Lowerer::warp_op},
       {"match", Kind::match, 3, 3, &Lowerer::warp_op},
@@ -353,6 +361,7 @@ const std::vector<Lowerer::Row>& Lowerer::rows() {
       {"cp", Kind::async_copy, 0, 5, &Lowerer::async_copy},
       {"mbarrier", Kind::mbarrier, 1, 4, &Lowerer::mbarrier},
       {"elect", Kind::elect, 2, 2, &Lowerer::elect},
+      {"mapa", Kind::mapa, 3, 3, &Lowerer::mapa},
   };
   // clang-format on
   return kLowerings;
@@ -715,6 +724,7 @@ void Lowerer::barrier(Inst& in, const isa::Statement& st, const Words& words) {
     in.num_src = 1;
     return;
   }
+  if (words.size() > 1 && words[1] == "cluster") return cluster_barrier(in, st, words);
   std::string_view mode;
   for (size_t i = 1; i < words.size(); ++i) {
     if (words[i] == "sync" || words[i] == "arrive")
@@ -730,6 +740,47 @@ void Lowerer::barrier(Inst& in, const isa::Statement& st, const Words& words) {
     in.src[k] = source(in, st.operands[k].text, 32, false);
   }
   in.num_src = static_cast<uint8_t>(st.num_operands);
+}
+
+void Lowerer::need_clusters(const isa::Statement& st) {
+  if (k_.caps.sm < 90)
+    fail(st.mnemonic, fmt::format("'{}' needs thread-block clusters: sm_90 or higher (the kernel is loaded for sm_{})",
+                                  st.mnemonic.text, k_.caps.sm));
+}
+
+void Lowerer::cluster_barrier(Inst& in, const isa::Statement& st, const Words& words) {
+  need_clusters(st);
+  expect_operands(st, 0, 0);
+  in.kind = Kind::cluster_bar;
+  const bool arrive = words.size() > 2 && words[2] == "arrive", wait = words.size() > 2 && words[2] == "wait";
+  if (!arrive && !wait)
+    fail(st.mnemonic, fmt::format("'{}' is not supported by the kernel executor", st.mnemonic.text));
+  for (size_t i = 3; i < words.size(); ++i)  // memory-order and .aligned qualifiers: the barrier orders all accesses
+    if (words[i] != "release" && words[i] != "relaxed" && words[i] != "acquire" && words[i] != "aligned")
+      fail(st.mnemonic, fmt::format("'{}' is not supported by the kernel executor", st.mnemonic.text));
+  in.bar_wait = wait;
+}
+
+void Lowerer::mapa(Inst& in, const isa::Statement& st, const Words& words) {
+  need_clusters(st);
+  const isa::Type t = data_type(st, words);
+  if (t != isa::Type::u32 && t != isa::Type::u64) fail(st.mnemonic, "'mapa' takes .u32 or .u64");
+  bool cluster = false;
+  for (size_t i = 1; i + 1 < words.size(); ++i) {
+    if (words[i] != "shared::cluster")
+      fail(st.mnemonic, fmt::format("'{}' is not supported by the kernel executor", st.mnemonic.text));
+    cluster = true;
+  }
+  const unsigned bits = isa::info(t).bits;
+  in.space = cluster ? Space::shared : Space::generic;
+  in.num_dst = 1;
+  in.num_src = 2;
+  tok_ = &st.operands[0];
+  in.dst[0] = dest(in, st.operands[0].text, bits);
+  tok_ = &st.operands[1];
+  in.src[0] = source(in, st.operands[1].text, bits, false, true);
+  tok_ = &st.operands[2];
+  in.src[1] = source(in, st.operands[2].text, 32, false);
 }
 
 void Lowerer::warp_op(Inst& in, const isa::Statement& st, const Words& words) {

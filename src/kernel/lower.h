@@ -73,6 +73,12 @@ class Lowerer {
   void call(Inst& in, const isa::Statement& st, const Words& words);
   void barrier(Inst& in, const isa::Statement& st, const Words& words);
   void warp_op(Inst& in, const isa::Statement& st, const Words& words);
+  // Refuses a cluster instruction below sm_90.
+  void need_clusters(const isa::Statement& st);
+  // barrier.cluster.arrive / .wait (from the barrier row).
+  void cluster_barrier(Inst& in, const isa::Statement& st, const Words& words);
+  // mapa{.shared::cluster}.u32/.u64 d, a, rank.
+  void mapa(Inst& in, const isa::Statement& st, const Words& words);
   // ret, exit, fence, membar, prefetch, nanosleep: the row's kind, nothing to read.
   void nothing(Inst& in, const isa::Statement& st, const Words& words);
   // mma, wmma, ldmatrix, stmatrix, movmatrix (kernel/tensor_lower.cc).
