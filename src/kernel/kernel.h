@@ -20,6 +20,7 @@
 #include "isa/decode.h"
 #include "isa/table.h"
 #include "kernel/tensor.h"
+#include "kernel/texture.h"
 
 namespace ptxfu::kernel {
 
@@ -42,7 +43,8 @@ inline constexpr uint64_t kConstBase = 0x0000'0000'1000'0000;  // module .const 
 inline constexpr uint64_t kSharedWindow = 0x0000'0001'0000'0000;
 inline constexpr uint64_t kLocalWindow = 0x0000'0002'0000'0000;
 inline constexpr uint64_t kWindowSize = 0x0000'0001'0000'0000;
-inline constexpr uint64_t kGlobalBase = 0x0000'0010'0000'0000;  // module .global variables, then buffers
+inline constexpr uint64_t kGlobalBase = 0x0000'0010'0000'0000;        // module .global variables, then buffers
+inline constexpr uint64_t kObjectHandleBase = 0x7e70'0000'0000'0001;  // texture and surface object handles
 
 // What an instruction does, as the executor and a timing model see it.
 enum class Kind : uint8_t {
@@ -72,6 +74,9 @@ enum class Kind : uint8_t {
   movmatrix,   // movmatrix: a fragment transposed across the warp
   wmma_load,   // wmma.load: a matrix from memory into fragments
   wmma_store,  // wmma.store: fragments into a matrix in memory
+  tex,         // tex.{1d,2d}.v4: a texture object's sample (kernel/texture.h)
+  suld,        // suld.b.{1d,2d}: a surface object's bytes
+  sust,        // sust.b.{1d,2d}: bytes into a surface object
   kCount
 };
 
@@ -125,6 +130,9 @@ inline constexpr KindRow kKinds[] = {
     {Kind::movmatrix, "movmatrix", Unit::tensor, false, false, true},
     {Kind::wmma_load, "wmma_load", Unit::memory, false, true, true},
     {Kind::wmma_store, "wmma_store", Unit::memory, false, false, true},
+    {Kind::tex, "tex", Unit::memory, false, true, false},
+    {Kind::suld, "suld", Unit::memory, false, true, false},
+    {Kind::sust, "sust", Unit::memory, false, false, false},
 };
 static_assert(std::size(kKinds) == static_cast<size_t>(Kind::kCount), "every Kind has its row in kKinds");
 constexpr bool kinds_in_order() {
@@ -221,6 +229,11 @@ struct Inst {
   uint32_t first_arg = 0, num_args = 0;  // call: arguments, then return values, in Kernel::call_params
   uint32_t num_rets = 0;
   uint32_t tensor_op = 0;  // mma/ldmatrix/stmatrix/movmatrix: its row in Kernel::tensor_ops
+  // tex/suld/sust: 1 or 2 dimensions; tex: integer coordinates, an integer result;
+  // suld/sust: out of range traps (0), clamps (1) or reads zero and drops the write (2).
+  uint8_t tex_dims = 0;
+  bool tex_int_coords = false, tex_int_result = false;
+  uint8_t surface_oob = 0;
   // Registers read and written (frame slots), for a scoreboard.
   uint8_t num_reads = 0, num_writes = 0;
   uint32_t reads[kMaxRegsPerInst];
@@ -288,6 +301,9 @@ class Kernel {
   uint32_t local_bytes = 0;            // per thread: every function's .local variables
   uint32_t param_bytes = 0;            // the kernel parameter buffer
   bool straight_line = false;          // loaded by load_straight_line: statements without an .entry
+  // Entry parameters read as texture or surface object handles (by tex, suld
+  // or sust): the parameter's offset and the instruction that reads it.
+  std::vector<std::pair<uint32_t, uint32_t>> object_params;
 
   const Function& entry() const { return functions[0]; }
   // "FILE:LINE:COL" of an instruction.
@@ -318,22 +334,27 @@ struct Dim3 {
 // One kernel argument: a scalar of 1, 2, 4 or 8 bytes, or a global buffer
 // whose address the parameter receives.
 struct Arg {
-  enum class Kind : uint8_t { integer, floating, buffer };
+  enum class Kind : uint8_t { integer, floating, buffer, texture };
   Kind kind = Kind::integer;
-  unsigned bytes = 0;         // scalar width
-  uint64_t value = 0;         // scalar bits
-  std::vector<uint8_t> data;  // buffer contents
+  unsigned bytes = 0;                          // scalar width
+  uint64_t value = 0;                          // scalar bits
+  std::vector<uint8_t> data;                   // buffer contents
+  std::shared_ptr<const TextureDesc> texture;  // texture: the object (a texture and a surface alike)
 
-  static Arg u32(uint32_t v) { return {Kind::integer, 4, v, {}}; }
-  static Arg s32(int32_t v) { return {Kind::integer, 4, static_cast<uint32_t>(v), {}}; }
-  static Arg u64(uint64_t v) { return {Kind::integer, 8, v, {}}; }
-  static Arg s64(int64_t v) { return {Kind::integer, 8, static_cast<uint64_t>(v), {}}; }
-  static Arg u16(uint16_t v) { return {Kind::integer, 2, v, {}}; }
+  static Arg u32(uint32_t v) { return {Kind::integer, 4, v, {}, {}}; }
+  static Arg s32(int32_t v) { return {Kind::integer, 4, static_cast<uint32_t>(v), {}, {}}; }
+  static Arg u64(uint64_t v) { return {Kind::integer, 8, v, {}, {}}; }
+  static Arg s64(int64_t v) { return {Kind::integer, 8, static_cast<uint64_t>(v), {}, {}}; }
+  static Arg u16(uint16_t v) { return {Kind::integer, 2, v, {}, {}}; }
   static Arg f32(float v);
   static Arg f64(double v);
-  static Arg f32_bits(uint32_t bits) { return {Kind::floating, 4, bits, {}}; }
-  static Arg buffer(std::vector<uint8_t> bytes) { return {Kind::buffer, 8, 0, std::move(bytes)}; }
+  static Arg f32_bits(uint32_t bits) { return {Kind::floating, 4, bits, {}, {}}; }
+  static Arg buffer(std::vector<uint8_t> bytes) { return {Kind::buffer, 8, 0, std::move(bytes), {}}; }
   static Arg zeros(size_t bytes) { return buffer(std::vector<uint8_t>(bytes)); }
+  // A texture or surface object: the parameter receives its handle.
+  static Arg texture_object(TextureDesc t) {
+    return {Kind::texture, 8, 0, {}, std::make_shared<const TextureDesc>(std::move(t))};
+  }
 };
 
 struct Launch {
@@ -357,6 +378,7 @@ class Memory {
   std::vector<Buffer> buffers;  // by increasing base
   std::vector<uint8_t> constant;
   std::vector<uint8_t> params;
+  std::vector<TextureDesc> textures;  // texture and surface objects, by handle - kObjectHandleBase
 
   // The buffer of parameter `arg`, or nullptr.
   const Buffer* arg_buffer(unsigned arg) const;

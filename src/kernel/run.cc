@@ -24,13 +24,13 @@ std::string_view name(Space s) {
 Arg Arg::f32(float v) {
   uint32_t u;
   std::memcpy(&u, &v, 4);
-  return {Kind::floating, 4, u, {}};
+  return {Kind::floating, 4, u, {}, {}};
 }
 
 Arg Arg::f64(double v) {
   uint64_t u;
   std::memcpy(&u, &v, 8);
-  return {Kind::floating, 8, u, {}};
+  return {Kind::floating, 8, u, {}, {}};
 }
 
 const Buffer* Memory::arg_buffer(unsigned arg) const {
@@ -57,6 +57,27 @@ namespace {
 
 constexpr uint64_t kGuard = uint64_t{1} << 20;  // unmapped bytes after every buffer
 uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+}  // namespace
+
+namespace {
+
+// A parameter that tex, suld or sust reads as an object handle needs an
+// object (a descriptor) for its argument.
+void require_objects(const Kernel& k, const Launch& launch) {
+  const std::vector<Param>& params = k.entry().params;
+  for (const auto& [offset, inst] : k.object_params) {
+    size_t param = 0;
+    while (param < params.size() && params[param].offset != offset) ++param;
+    if (param == params.size() || launch.args[param].kind == Arg::Kind::texture) continue;
+    const Param& p = params[param];
+    const Inst& in = k.insts[inst];
+    throw KernelError(fmt::format(
+        "{}: parameter {} ('{}') is a {} object handle ('{}' at {}) and its argument has no "
+        "descriptor: give it one with --texture {}=FILE:format=...,width=...",
+        k.file, param, p.name, in.kind == Kind::tex ? "texture" : "surface", in.mnemonic, k.where(in), p.name));
+  }
+}
 
 }  // namespace
 
@@ -96,7 +117,12 @@ Memory make_memory(const Kernel& k, const Launch& launch) {
                                      p.name, p.bytes, why));
     };
     uint64_t value = a.value;
-    if (a.kind == Arg::Kind::buffer) {
+    if (a.kind == Arg::Kind::texture) {
+      if (p.bytes != 8 || p.floating)
+        throw bad("a texture or surface object's handle needs a 64-bit integer parameter");
+      value = kObjectHandleBase + m.textures.size();
+      m.textures.push_back(*a.texture);
+    } else if (a.kind == Arg::Kind::buffer) {
       if (p.bytes != 8 || p.floating) throw bad("a buffer's address needs a 64-bit integer parameter");
       value = cursor;
       m.buffers.push_back({cursor, a.data, static_cast<int>(i), std::string(p.name)});
@@ -109,6 +135,7 @@ Memory make_memory(const Kernel& k, const Launch& launch) {
       m.params[p.offset + byte] = static_cast<uint8_t>(value >> (8 * byte));
   }
   std::sort(m.buffers.begin(), m.buffers.end(), [](const Buffer& x, const Buffer& y) { return x.base < y.base; });
+  require_objects(k, launch);
   return m;
 }
 

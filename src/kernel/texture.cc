@@ -127,6 +127,8 @@ bool parse_filter_mode(const std::string& name, FilterMode& out) {
   return false;
 }
 
+uint32_t read_texel(const TextureDesc& t, int i, int j) { return point_result(t, fetch_texel(t, i, j)); }
+
 uint32_t fetch_texel(const TextureDesc& t, int i, int j) {
   const int height = t.dims == 1 ? 1 : t.height;
   const int ii = address(i, t.width, t.address), jj = address(j, height, t.address);

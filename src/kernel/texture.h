@@ -36,6 +36,9 @@ bool parse_filter_mode(const std::string& name, FilterMode& out);
 // coordinates (y ignored for 1D). Integer formats read as element type
 // (point only); unorm formats read as normalised float.
 uint32_t sample_f32(const TextureDesc& t, float x, float y);
+// tex with integer coordinates: texel (i, j) after the address mode, read as
+// point filtering reads it.
+uint32_t read_texel(const TextureDesc& t, int i, int j);
 // The raw texel at integer coordinates after the address mode (border: 0).
 uint32_t fetch_texel(const TextureDesc& t, int i, int j);
 

@@ -2,6 +2,8 @@
 // tb/hw/texture_probe.cu) through the texture model: bit-exact agreement.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -10,6 +12,7 @@
 #include <string>
 
 #include "kernel/texture.h"
+#include "kernel_test_util.h"
 
 namespace ptxfu::kernel {
 namespace {
@@ -65,6 +68,96 @@ TEST(Texture, AgreesWithEveryH100Sample) {
   std::printf("texture: %d of %d H100 samples agree bit for bit (%zu groups)\n", agree, samples, groups.size());
   EXPECT_EQ(samples, 114688);
   EXPECT_EQ(agree, samples);
+}
+
+// ---- texture_objects.cu on the kernel executor, against host references
+// written here (point reads, which need no filtering arithmetic).
+
+TextureDesc grid_texture(TexelFormat f, int width, int height, const std::vector<uint8_t>& texels) {
+  TextureDesc t;
+  t.format = f, t.width = width, t.height = height, t.dims = height > 1 ? 2 : 1, t.texels = texels;
+  return t;
+}
+
+TEST(TextureCorpus, Sample2dPointWrapNormalisedMatchesHost) {
+  const Kernel k = testing::load_corpus("texture_objects", "sm_80", "_Z9sample_2dyPKfS0_Pfi");
+  const int w = 8, h = 4, n = 200;
+  std::vector<float> texels(w * h), x(n), y(n);
+  for (int i = 0; i < w * h; ++i) texels[i] = static_cast<float>(i * 3 - 40) / 8;
+  testing::SplitMix64 rng{5};
+  for (int i = 0; i < n; ++i)  // normalised, over [-1.5, 2.5) of the size
+    x[i] = static_cast<float>(rng.next() % 4096) / 1024.0f - 1.5f,
+    y[i] = static_cast<float>(rng.next() % 4096) / 1024.0f - 1.5f;
+  TextureDesc t = grid_texture(TexelFormat::f32, w, h, testing::bytes_of(texels));
+  t.address = AddressMode::wrap, t.normalized = true;
+  Launch l;
+  l.grid = {2};
+  l.block = {128};
+  l.args = {Arg::texture_object(t), Arg::buffer(testing::bytes_of(x)), Arg::buffer(testing::bytes_of(y)),
+            Arg::zeros(n * 4), Arg::u32(n)};
+  const RunResult r = testing::run_ok(k, l);
+  const auto out = testing::values_of<float>(r.memory, 3);
+  for (int i = 0; i < n; ++i) {
+    const int tx = static_cast<int>(std::floor(x[i] * w)), ty = static_cast<int>(std::floor(y[i] * h));
+    const float want = texels[((ty % h + h) % h) * w + (tx % w + w) % w];
+    ASSERT_EQ(out[i], want) << "i=" << i << " x=" << x[i] << " y=" << y[i];
+  }
+}
+
+TEST(TextureCorpus, Fetch1dUnorm8ClampMatchesHost) {
+  const Kernel k = testing::load_corpus("texture_objects", "sm_80", "_Z8fetch_1dyPfi");
+  const int w = 50, n = 64;  // n > w: the last reads clamp to the last texel
+  std::vector<uint8_t> texels(w);
+  for (int i = 0; i < w; ++i) texels[i] = static_cast<uint8_t>(i * 37 + 11);
+  Launch l;
+  l.grid = {1};
+  l.block = {n};
+  l.args = {Arg::texture_object(grid_texture(TexelFormat::unorm8, w, 1, texels)), Arg::zeros(n * 4), Arg::u32(n)};
+  const RunResult r = testing::run_ok(k, l);
+  const auto out = testing::values_of<float>(r.memory, 1);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], static_cast<float>(texels[std::min(i, w - 1)]) / 255.0f) << i;
+}
+
+TEST(TextureCorpus, TransposeSurfaceMatchesHost) {
+  const Kernel k = testing::load_corpus("texture_objects", "sm_80", "_Z17transpose_surfaceyyii");
+  const int w = 12, h = 7;
+  std::vector<float> in(w * h);
+  for (int i = 0; i < w * h; ++i) in[i] = static_cast<float>(i) * 0.25f - 3;
+  Launch l;
+  l.grid = {2, 1};
+  l.block = {8, 8};
+  l.args = {Arg::texture_object(grid_texture(TexelFormat::f32, w, h, testing::bytes_of(in))),
+            Arg::texture_object(grid_texture(TexelFormat::f32, h, w, std::vector<uint8_t>(w * h * 4))), Arg::u32(w),
+            Arg::u32(h)};
+  const RunResult r = testing::run_ok(k, l);
+  ASSERT_EQ(r.memory.textures.size(), 2u);
+  const auto out = testing::values_of_bytes<float>(r.memory.textures[1].texels);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) ASSERT_EQ(out[x * h + y], 2 * in[y * w + x]) << x << "," << y;
+}
+
+TEST(TextureCorpus, AHandleParameterWithoutADescriptorIsRefusedNamingIt) {
+  const Kernel k = testing::load_corpus("texture_objects", "sm_80", "_Z8fetch_1dyPfi");
+  Launch l;
+  l.args = {Arg::u64(0), Arg::zeros(4), Arg::u32(1)};
+  const RunResult r = run_functional(k, l);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("parameter 0 ('_Z8fetch_1dyPfi_param_0') is a texture object handle"), std::string::npos)
+      << r.error;
+}
+
+TEST(TextureCorpus, SurfaceTrapOutOfRangeIsAFault) {
+  const Kernel k = testing::load_corpus("texture_objects", "sm_80", "_Z17transpose_surfaceyyii");
+  Launch l;
+  l.grid = {1, 1};
+  l.block = {4, 4};
+  // The destination is too small for the transpose: the write traps.
+  l.args = {Arg::texture_object(grid_texture(TexelFormat::f32, 4, 4, std::vector<uint8_t>(64))),
+            Arg::texture_object(grid_texture(TexelFormat::f32, 2, 2, std::vector<uint8_t>(16))), Arg::u32(4),
+            Arg::u32(4)};
+  const RunResult r = run_functional(k, l);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("outside the 8-byte by 2-row surface"), std::string::npos) << r.error;
 }
 
 }  // namespace
