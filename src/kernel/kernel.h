@@ -229,15 +229,15 @@ struct Inst {
   uint32_t first_arg = 0, num_args = 0;  // call: arguments, then return values, in Kernel::call_params
   uint32_t num_rets = 0;
   uint32_t tensor_op = 0;  // mma/ldmatrix/stmatrix/movmatrix: its row in Kernel::tensor_ops
+  // Registers read and written (frame slots), for a scoreboard.
+  uint8_t num_reads = 0, num_writes = 0;
+  uint32_t reads[kMaxRegsPerInst];
+  uint32_t writes[kMaxRegsPerInst];
   // tex/suld/sust: 1 or 2 dimensions; tex: integer coordinates, an integer result;
   // suld/sust: out of range traps (0), clamps (1) or reads zero and drops the write (2).
   uint8_t tex_dims = 0;
   bool tex_int_coords = false, tex_int_result = false;
   uint8_t surface_oob = 0;
-  // Registers read and written (frame slots), for a scoreboard.
-  uint8_t num_reads = 0, num_writes = 0;
-  uint32_t reads[kMaxRegsPerInst];
-  uint32_t writes[kMaxRegsPerInst];
 
   Unit unit() const { return row(kind).unit; }
 };
@@ -379,6 +379,7 @@ class Memory {
   std::vector<uint8_t> constant;
   std::vector<uint8_t> params;
   std::vector<TextureDesc> textures;  // texture and surface objects, by handle - kObjectHandleBase
+  std::vector<int> texture_args;      // the parameter of each
 
   // The buffer of parameter `arg`, or nullptr.
   const Buffer* arg_buffer(unsigned arg) const;

@@ -72,10 +72,10 @@ void require_objects(const Kernel& k, const Launch& launch) {
     if (param == params.size() || launch.args[param].kind == Arg::Kind::texture) continue;
     const Param& p = params[param];
     const Inst& in = k.insts[inst];
-    throw KernelError(fmt::format(
-        "{}: parameter {} ('{}') is a {} object handle ('{}' at {}) and its argument has no "
-        "descriptor: give it one with --texture {}=FILE:format=...,width=...",
-        k.file, param, p.name, in.kind == Kind::tex ? "texture" : "surface", in.mnemonic, k.where(in), p.name));
+    throw KernelError(
+        fmt::format("{}: parameter {} ('{}') is a {} object handle ('{}' at {}) and its argument has no "
+                    "descriptor: give it one (ptxfu sim: --arg tex:FILE:format=...,width=...)",
+                    k.file, param, p.name, in.kind == Kind::tex ? "texture" : "surface", in.mnemonic, k.where(in)));
   }
 }
 
@@ -122,6 +122,7 @@ Memory make_memory(const Kernel& k, const Launch& launch) {
         throw bad("a texture or surface object's handle needs a 64-bit integer parameter");
       value = kObjectHandleBase + m.textures.size();
       m.textures.push_back(*a.texture);
+      m.texture_args.push_back(static_cast<int>(i));
     } else if (a.kind == Arg::Kind::buffer) {
       if (p.bytes != 8 || p.floating) throw bad("a buffer's address needs a 64-bit integer parameter");
       value = cursor;
