@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -73,6 +74,19 @@ TEST(Texture, AgreesWithEveryH100Sample) {
 // ---- texture_objects.cu on the kernel executor, against host references
 // written here (point reads, which need no filtering arithmetic).
 
+// The corpus file needs the module parser's [handle, {coordinates}] operands
+// (main has them; a branch cut before them says "expected ']'"): skip there.
+std::optional<Kernel> texture_corpus(const char* entry) {
+  try {
+    return testing::load_corpus("texture_objects", "sm_80", entry);
+  } catch (const KernelError& e) {
+    if (std::string(e.what()).find("expected ']' to close the operand") == std::string::npos) throw;
+    return std::nullopt;
+  }
+}
+#define SKIP_WITHOUT_INDEXED_OPERANDS(k) \
+  if (!k) GTEST_SKIP() << "this tree's parser does not read [handle, {coordinates}] operands"
+
 TextureDesc grid_texture(TexelFormat f, int width, int height, const std::vector<uint8_t>& texels) {
   TextureDesc t;
   t.format = f, t.width = width, t.height = height, t.dims = height > 1 ? 2 : 1, t.texels = texels;
@@ -80,7 +94,8 @@ TextureDesc grid_texture(TexelFormat f, int width, int height, const std::vector
 }
 
 TEST(TextureCorpus, Sample2dPointWrapNormalisedMatchesHost) {
-  const Kernel k = testing::load_corpus("texture_objects", "sm_80", "_Z9sample_2dyPKfS0_Pfi");
+  const auto k = texture_corpus("_Z9sample_2dyPKfS0_Pfi");
+  SKIP_WITHOUT_INDEXED_OPERANDS(k);
   const int w = 8, h = 4, n = 200;
   std::vector<float> texels(w * h), x(n), y(n);
   for (int i = 0; i < w * h; ++i) texels[i] = static_cast<float>(i * 3 - 40) / 8;
@@ -95,7 +110,7 @@ TEST(TextureCorpus, Sample2dPointWrapNormalisedMatchesHost) {
   l.block = {128};
   l.args = {Arg::texture_object(t), Arg::buffer(testing::bytes_of(x)), Arg::buffer(testing::bytes_of(y)),
             Arg::zeros(n * 4), Arg::u32(n)};
-  const RunResult r = testing::run_ok(k, l);
+  const RunResult r = testing::run_ok(*k, l);
   const auto out = testing::values_of<float>(r.memory, 3);
   for (int i = 0; i < n; ++i) {
     const int tx = static_cast<int>(std::floor(x[i] * w)), ty = static_cast<int>(std::floor(y[i] * h));
@@ -105,7 +120,8 @@ TEST(TextureCorpus, Sample2dPointWrapNormalisedMatchesHost) {
 }
 
 TEST(TextureCorpus, Fetch1dUnorm8ClampMatchesHost) {
-  const Kernel k = testing::load_corpus("texture_objects", "sm_80", "_Z8fetch_1dyPfi");
+  const auto k = texture_corpus("_Z8fetch_1dyPfi");
+  SKIP_WITHOUT_INDEXED_OPERANDS(k);
   const int w = 50, n = 64;  // n > w: the last reads clamp to the last texel
   std::vector<uint8_t> texels(w);
   for (int i = 0; i < w; ++i) texels[i] = static_cast<uint8_t>(i * 37 + 11);
@@ -113,13 +129,14 @@ TEST(TextureCorpus, Fetch1dUnorm8ClampMatchesHost) {
   l.grid = {1};
   l.block = {n};
   l.args = {Arg::texture_object(grid_texture(TexelFormat::unorm8, w, 1, texels)), Arg::zeros(n * 4), Arg::u32(n)};
-  const RunResult r = testing::run_ok(k, l);
+  const RunResult r = testing::run_ok(*k, l);
   const auto out = testing::values_of<float>(r.memory, 1);
   for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], static_cast<float>(texels[std::min(i, w - 1)]) / 255.0f) << i;
 }
 
 TEST(TextureCorpus, TransposeSurfaceMatchesHost) {
-  const Kernel k = testing::load_corpus("texture_objects", "sm_80", "_Z17transpose_surfaceyyii");
+  const auto k = texture_corpus("_Z17transpose_surfaceyyii");
+  SKIP_WITHOUT_INDEXED_OPERANDS(k);
   const int w = 12, h = 7;
   std::vector<float> in(w * h);
   for (int i = 0; i < w * h; ++i) in[i] = static_cast<float>(i) * 0.25f - 3;
@@ -129,7 +146,7 @@ TEST(TextureCorpus, TransposeSurfaceMatchesHost) {
   l.args = {Arg::texture_object(grid_texture(TexelFormat::f32, w, h, testing::bytes_of(in))),
             Arg::texture_object(grid_texture(TexelFormat::f32, h, w, std::vector<uint8_t>(w * h * 4))), Arg::u32(w),
             Arg::u32(h)};
-  const RunResult r = testing::run_ok(k, l);
+  const RunResult r = testing::run_ok(*k, l);
   ASSERT_EQ(r.memory.textures.size(), 2u);
   const auto out = testing::values_of_bytes<float>(r.memory.textures[1].texels);
   for (int y = 0; y < h; ++y)
@@ -137,17 +154,19 @@ TEST(TextureCorpus, TransposeSurfaceMatchesHost) {
 }
 
 TEST(TextureCorpus, AHandleParameterWithoutADescriptorIsRefusedNamingIt) {
-  const Kernel k = testing::load_corpus("texture_objects", "sm_80", "_Z8fetch_1dyPfi");
+  const auto k = texture_corpus("_Z8fetch_1dyPfi");
+  SKIP_WITHOUT_INDEXED_OPERANDS(k);
   Launch l;
   l.args = {Arg::u64(0), Arg::zeros(4), Arg::u32(1)};
-  const RunResult r = run_functional(k, l);
+  const RunResult r = run_functional(*k, l);
   ASSERT_FALSE(r.ok);
   EXPECT_NE(r.error.find("parameter 0 ('_Z8fetch_1dyPfi_param_0') is a texture object handle"), std::string::npos)
       << r.error;
 }
 
 TEST(TextureCorpus, SurfaceTrapOutOfRangeIsAFault) {
-  const Kernel k = testing::load_corpus("texture_objects", "sm_80", "_Z17transpose_surfaceyyii");
+  const auto k = texture_corpus("_Z17transpose_surfaceyyii");
+  SKIP_WITHOUT_INDEXED_OPERANDS(k);
   Launch l;
   l.grid = {1, 1};
   l.block = {4, 4};
@@ -155,7 +174,7 @@ TEST(TextureCorpus, SurfaceTrapOutOfRangeIsAFault) {
   l.args = {Arg::texture_object(grid_texture(TexelFormat::f32, 4, 4, std::vector<uint8_t>(64))),
             Arg::texture_object(grid_texture(TexelFormat::f32, 2, 2, std::vector<uint8_t>(16))), Arg::u32(4),
             Arg::u32(4)};
-  const RunResult r = run_functional(k, l);
+  const RunResult r = run_functional(*k, l);
   ASSERT_FALSE(r.ok);
   EXPECT_NE(r.error.find("outside the 8-byte by 2-row surface"), std::string::npos) << r.error;
 }
