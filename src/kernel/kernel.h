@@ -20,6 +20,7 @@
 #include "isa/decode.h"
 #include "isa/table.h"
 #include "kernel/tensor.h"
+#include "kernel/texture.h"
 
 namespace ptxfu::kernel {
 
@@ -48,6 +49,7 @@ inline constexpr uint64_t kGlobalBase = 0x0000'0010'0000'0000;  // module .globa
 // shared memory (a .shared::cta address is a .shared::cluster address of the
 // executing CTA, as the PTX ISA says). In the generic space: kSharedWindow + it.
 inline constexpr uint64_t kClusterRankStride = uint64_t{1} << 24;
+inline constexpr uint64_t kObjectHandleBase = 0x7e70'0000'0000'0001;  // texture and surface object handles
 
 // What an instruction does, as the executor and a timing model see it.
 enum class Kind : uint8_t {
@@ -91,6 +93,9 @@ enum class Kind : uint8_t {
   mapa,
   // barrier.cluster.arrive / .wait: every thread of every CTA of the cluster
   cluster_bar,
+  tex,   // tex.{1d,2d}.v4: a texture object's sample (kernel/texture.h)
+  suld,  // suld.b.{1d,2d}: a surface object's bytes
+  sust,  // sust.b.{1d,2d}: bytes into a surface object
   kCount
 };
 
@@ -155,6 +160,9 @@ inline constexpr KindRow kKinds[] = {
     {Kind::mbarrier, "mbarrier", Unit::memory, false, true, true},
     {Kind::mapa, "mapa", Unit::pipe, false, false, false},
     {Kind::cluster_bar, "cluster_bar", Unit::warp, true, false, true},
+    {Kind::tex, "tex", Unit::memory, false, true, false},
+    {Kind::suld, "suld", Unit::memory, false, true, false},
+    {Kind::sust, "sust", Unit::memory, false, false, false},
 };
 static_assert(std::size(kKinds) == static_cast<size_t>(Kind::kCount), "every Kind has its row in kKinds");
 constexpr bool kinds_in_order() {
@@ -303,6 +311,11 @@ struct Inst {
   uint8_t num_reads = 0, num_writes = 0;
   uint32_t reads[kMaxRegsPerInst];
   uint32_t writes[kMaxRegsPerInst];
+  // tex/suld/sust: 1 or 2 dimensions; tex: integer coordinates, an integer result;
+  // suld/sust: out of range traps (0), clamps (1) or reads zero and drops the write (2).
+  uint8_t tex_dims = 0;
+  bool tex_int_coords = false, tex_int_result = false;
+  uint8_t surface_oob = 0;
 
   Unit unit() const { return row(kind).unit; }
 };
@@ -380,6 +393,9 @@ class Kernel {
   // .reqnctapercluster (0: not given); .explicitcluster (or .reqnctapercluster)
   uint32_t cluster_dims[3] = {0, 0, 0};
   bool explicit_cluster = false;
+  // Entry parameters read as texture or surface object handles (by tex, suld
+  // or sust): the parameter's offset and the instruction that reads it.
+  std::vector<std::pair<uint32_t, uint32_t>> object_params;
 
   const Function& entry() const { return functions[0]; }
   // "FILE:LINE:COL" of an instruction.
@@ -410,23 +426,28 @@ struct Dim3 {
 // One kernel argument: a scalar of 1, 2, 4 or 8 bytes, or a global buffer
 // whose address the parameter receives.
 struct Arg {
-  enum class Kind : uint8_t { integer, floating, buffer };
+  enum class Kind : uint8_t { integer, floating, buffer, texture };
   Kind kind = Kind::integer;
-  unsigned bytes = 0;         // scalar width
-  uint64_t value = 0;         // scalar bits
-  std::vector<uint8_t> data;  // buffer contents
-  uint64_t offset = 0;        // buffer: the parameter receives its address plus this many bytes
+  unsigned bytes = 0;                          // scalar width
+  uint64_t value = 0;                          // scalar bits
+  std::vector<uint8_t> data;                   // buffer contents
+  uint64_t offset = 0;                         // buffer: the parameter receives its address plus this many bytes
+  std::shared_ptr<const TextureDesc> texture;  // texture: the object (a texture and a surface alike)
 
-  static Arg u32(uint32_t v) { return {Kind::integer, 4, v, {}, 0}; }
-  static Arg s32(int32_t v) { return {Kind::integer, 4, static_cast<uint32_t>(v), {}, 0}; }
-  static Arg u64(uint64_t v) { return {Kind::integer, 8, v, {}, 0}; }
-  static Arg s64(int64_t v) { return {Kind::integer, 8, static_cast<uint64_t>(v), {}, 0}; }
-  static Arg u16(uint16_t v) { return {Kind::integer, 2, v, {}, 0}; }
+  static Arg u32(uint32_t v) { return {Kind::integer, 4, v, {}, 0, {}}; }
+  static Arg s32(int32_t v) { return {Kind::integer, 4, static_cast<uint32_t>(v), {}, 0, {}}; }
+  static Arg u64(uint64_t v) { return {Kind::integer, 8, v, {}, 0, {}}; }
+  static Arg s64(int64_t v) { return {Kind::integer, 8, static_cast<uint64_t>(v), {}, 0, {}}; }
+  static Arg u16(uint16_t v) { return {Kind::integer, 2, v, {}, 0, {}}; }
   static Arg f32(float v);
   static Arg f64(double v);
-  static Arg f32_bits(uint32_t bits) { return {Kind::floating, 4, bits, {}, 0}; }
-  static Arg buffer(std::vector<uint8_t> bytes) { return {Kind::buffer, 8, 0, std::move(bytes), 0}; }
+  static Arg f32_bits(uint32_t bits) { return {Kind::floating, 4, bits, {}, 0, {}}; }
+  static Arg buffer(std::vector<uint8_t> bytes) { return {Kind::buffer, 8, 0, std::move(bytes), 0, {}}; }
   static Arg zeros(size_t bytes) { return buffer(std::vector<uint8_t>(bytes)); }
+  // A texture or surface object: the parameter receives its handle.
+  static Arg texture_object(TextureDesc t) {
+    return {Kind::texture, 8, 0, {}, 0, std::make_shared<const TextureDesc>(std::move(t))};
+  }
 };
 
 // The bytes a module .const or .global variable holds at the launch, in
@@ -477,8 +498,10 @@ class Memory {
   std::vector<Buffer> buffers;  // by increasing base
   std::vector<uint8_t> constant;
   std::vector<uint8_t> params;
-  std::vector<PrintfRecord> printf;  // in the order the calls ran
-  size_t printf_bytes = 0;           // their text, in all
+  std::vector<PrintfRecord> printf;   // in the order the calls ran
+  size_t printf_bytes = 0;            // their text, in all
+  std::vector<TextureDesc> textures;  // texture and surface objects, by handle - kObjectHandleBase
+  std::vector<int> texture_args;      // the parameter of each
 
   // The buffer of parameter `arg`, or nullptr.
   const Buffer* arg_buffer(unsigned arg) const;

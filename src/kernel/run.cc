@@ -26,13 +26,13 @@ std::string_view name(Space s) {
 Arg Arg::f32(float v) {
   uint32_t u;
   std::memcpy(&u, &v, 4);
-  return {Kind::floating, 4, u, {}, 0};
+  return {Kind::floating, 4, u, {}, 0, {}};
 }
 
 Arg Arg::f64(double v) {
   uint64_t u;
   std::memcpy(&u, &v, 8);
-  return {Kind::floating, 8, u, {}, 0};
+  return {Kind::floating, 8, u, {}, 0, {}};
 }
 
 const Buffer* Memory::arg_buffer(unsigned arg) const {
@@ -87,6 +87,27 @@ void fill_variables(const Kernel& k, const Launch& launch, Memory& m) {
 
 }  // namespace
 
+namespace {
+
+// A parameter that tex, suld or sust reads as an object handle needs an
+// object (a descriptor) for its argument.
+void require_objects(const Kernel& k, const Launch& launch) {
+  const std::vector<Param>& params = k.entry().params;
+  for (const auto& [offset, inst] : k.object_params) {
+    size_t param = 0;
+    while (param < params.size() && params[param].offset != offset) ++param;
+    if (param == params.size() || launch.args[param].kind == Arg::Kind::texture) continue;
+    const Param& p = params[param];
+    const Inst& in = k.insts[inst];
+    throw KernelError(
+        fmt::format("{}: parameter {} ('{}') is a {} object handle ('{}' at {}) and its argument has no "
+                    "descriptor: give it one (ptxfu sim: --arg tex:FILE:format=...,width=...)",
+                    k.file, param, p.name, in.kind == Kind::tex ? "texture" : "surface", in.mnemonic, k.where(in)));
+  }
+}
+
+}  // namespace
+
 Memory make_memory(const Kernel& k, const Launch& launch) {
   const Function& e = k.entry();
   auto param_list = [&] {
@@ -123,7 +144,13 @@ Memory make_memory(const Kernel& k, const Launch& launch) {
                                      p.name, p.bytes, why));
     };
     uint64_t value = a.value;
-    if (a.kind == Arg::Kind::buffer) {
+    if (a.kind == Arg::Kind::texture) {
+      if (p.bytes != 8 || p.floating)
+        throw bad("a texture or surface object's handle needs a 64-bit integer parameter");
+      value = kObjectHandleBase + m.textures.size();
+      m.textures.push_back(*a.texture);
+      m.texture_args.push_back(static_cast<int>(i));
+    } else if (a.kind == Arg::Kind::buffer) {
       if (p.bytes != 8 || p.floating) throw bad("a buffer's address needs a 64-bit integer parameter");
       if (a.offset > a.data.size())
         throw bad(fmt::format("offset {} is past the end of the {}-byte buffer", a.offset, a.data.size()));
@@ -139,6 +166,7 @@ Memory make_memory(const Kernel& k, const Launch& launch) {
   }
   std::sort(m.buffers.begin(), m.buffers.end(), [](const Buffer& x, const Buffer& y) { return x.base < y.base; });
   fill_variables(k, launch, m);
+  require_objects(k, launch);
   return m;
 }
 
