@@ -149,24 +149,27 @@ nlohmann::json profile_json(const std::vector<InstructionProfile>& profile,
 
 namespace {
 
-// Writes every buffer argument to DIR/argN.bin, each through a temporary
+// Writes every buffer and texture (surface) argument to DIR/argN.bin, each through a temporary
 // name so that no file looks complete before it is.
 void write_buffers(const std::string& dir, const kernel::Memory& m, std::vector<std::string>& written) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw KernelError(fmt::format("--out-dir {}: {}", dir, ec.message()));
-  for (const kernel::Buffer& b : m.buffers) {
-    if (b.arg < 0) continue;
-    const std::string path = fmt::format("{}/arg{}.bin", dir, b.arg), tmp = path + ".partial";
+  auto write = [&](int arg, const std::vector<uint8_t>& bytes) {
+    const std::string path = fmt::format("{}/arg{}.bin", dir, arg), tmp = path + ".partial";
     {
       std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-      f.write(reinterpret_cast<const char*>(b.bytes.data()), static_cast<std::streamsize>(b.bytes.size()));
+      f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
       if (!f) throw KernelError(fmt::format("{}: cannot write", tmp));
     }
     if (std::rename(tmp.c_str(), path.c_str()) != 0)
       throw KernelError(fmt::format("{}: cannot rename to {}", tmp, path));
     written.push_back(path);
-  }
+  };
+  for (const kernel::Buffer& b : m.buffers)
+    if (b.arg >= 0) write(b.arg, b.bytes);
+  for (size_t t = 0; t < m.textures.size() && t < m.texture_args.size(); ++t)  // surfaces sust wrote
+    write(m.texture_args[t], m.textures[t].texels);
 }
 
 std::string unit_name(size_t u) { return std::string(models::name(static_cast<models::Unit>(u))); }
@@ -251,13 +254,14 @@ int run_straight_line(const SimCmdOptions& o, std::string text, std::ostream& ou
   return sim_status(r);
 }
 
-// The launch --grid, --block, --shared-bytes and the --args describe.
+// The launch --grid, --block, --cluster, --shared-bytes and the --args describe.
 kernel::Launch launch_of(const SimCmdOptions& o, const kernel::Kernel& k) {
   const kernel::Function& e = k.entry();
   kernel::Launch launch;
   launch.grid = parse_dim3(o.grid, "--grid");
   launch.block = parse_dim3(o.block, "--block");
   launch.shared_bytes = o.shared_bytes;
+  if (!o.cluster.empty()) launch.cluster = parse_dim3(o.cluster, "--cluster");
   if (o.args.size() != e.params.size()) {
     std::string list;
     for (const kernel::Param& p : e.params) list += fmt::format("{}.{} {}", list.empty() ? "" : ", ", p.type, p.name);

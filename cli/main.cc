@@ -182,16 +182,21 @@ void add_sim(CLI::App& app, Commands& c) {
   sim_cmd->add_option("--entry", sim.entry, "the kernel's .entry (default: the file's only one)");
   sim_cmd->add_option("--grid", sim.grid, "grid of CTAs, X[,Y[,Z]] (default 1)");
   sim_cmd->add_option("--block", sim.block, "threads per CTA, X[,Y[,Z]] (default 1)");
+  sim_cmd->add_option("--cluster", sim.cluster,
+                      "CTAs per thread-block cluster, X[,Y[,Z]] (sm_90+; default: the kernel's .reqnctapercluster, or "
+                      "none)");
   sim_cmd->add_option("--arg", sim.args,
                       "one per kernel parameter, in order: u32:1024, s32:-3, u64:7, s64:-1, f32:0.5, f64:2,\n"
                       "raw bits (f32:0x3f000000); buffers (the parameter gets the address): buf:FILE,\n"
                       "buf:zeros:BYTES, buf:random:BYTES:SEED (SplitMix64); any buffer with +OFFSET: the address\n"
-                      "OFFSET bytes into it");
+                      "OFFSET bytes into it; texture and surface objects:\n"
+                      "tex:FILE|zeros:format=f32|f16|unorm8|unorm16|u8|u16|u32|s32,width=W[,height=H]\n"
+                      "[,address=clamp|wrap|mirror|border][,filter=point|linear][,normalized=0|1]");
   sim_cmd->add_option("--const", sim.constants,
                       "fill a module .const (__constant__) or .global variable before the launch: NAME=FILE (its\n"
                       "bytes; the size must match) or NAME=random:SEED (SplitMix64); repeatable");
   sim_cmd->add_flag("--no-printf", sim.no_printf, "do not print the kernel's printf output");
-  sim_cmd->add_option("--out-dir", sim.out_dir, "after the run, write each buffer argument N to DIR/argN.bin");
+  sim_cmd->add_option("--out-dir", sim.out_dir, "after the run, write each buffer or tex argument N to DIR/argN.bin");
   sim_cmd->add_option("--shared-bytes", sim.shared_bytes, "dynamic (.extern .shared) bytes per CTA (default 0)");
   sim_cmd
       ->add_option("--max-cycles", sim.max_cycles, "stop a kernel that has not ended after this many cycles (an error)")

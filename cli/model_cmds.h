@@ -28,6 +28,7 @@ struct SimCmdOptions {
   // A kernel (a file with an .entry):
   std::string entry;  // empty: the file's only .entry
   std::string grid = "1", block = "1";
+  std::string cluster;  // CTAs per cluster, X[,Y[,Z]]; empty: the kernel's .reqnctapercluster or none
   std::vector<std::string> args;
   std::string out_dir;
   uint32_t shared_bytes = 0;

@@ -75,7 +75,8 @@ std::vector<Scalar::Type> Kernel::parameter_types() const {
   return v;
 }
 
-LaunchResult Kernel::launch(Dim3 grid, Dim3 block, const std::vector<KernelArg>& args, uint32_t shared_bytes) const {
+LaunchResult Kernel::launch(Dim3 grid, Dim3 block, const std::vector<KernelArg>& args, uint32_t shared_bytes,
+                            Dim3 cluster) const {
   ModuleState& m = *module_;
   DeviceState& d = *m.device;
   const kernel::Kernel& k = m.kernel(index_);
@@ -86,6 +87,7 @@ LaunchResult Kernel::launch(Dim3 grid, Dim3 block, const std::vector<KernelArg>&
   job.launch.grid = {grid.x, grid.y, grid.z};
   job.launch.block = {block.x, block.y, block.z};
   job.launch.shared_bytes = shared_bytes;
+  job.launch.cluster = {cluster.x, cluster.y, cluster.z};
   job.launch.args = host_detail::model_args(d, k, args);
   job.lent_buffers = {&d.memory, &m.globals};
   models::SimResult sim;

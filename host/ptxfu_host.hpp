@@ -184,7 +184,9 @@ class Kernel {
   std::vector<Scalar::Type> parameter_types() const;
   // Runs one launch to its end. Throws ptxfu::Error for a bad launch (argument count or type, a freed or
   // foreign buffer, grid and block) before anything runs; ptxfu::KernelFault when the kernel faults.
-  LaunchResult launch(Dim3 grid, Dim3 block, const std::vector<KernelArg>& args, uint32_t shared_bytes = 0) const;
+  // `cluster`: CTAs per thread-block cluster (sm_90+); x = 0: the kernel's .reqnctapercluster, or none.
+  LaunchResult launch(Dim3 grid, Dim3 block, const std::vector<KernelArg>& args, uint32_t shared_bytes = 0,
+                      Dim3 cluster = Dim3(0, 0, 0)) const;
 
  private:
   friend class Module;

@@ -247,7 +247,7 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   const YAML::Node mem = r.required(root, "memory", "");
   r.only_keys(mem, "memory",
               {"shared", "global", "global_miss", "global_hit_rate", "local", "const", "param", "atomic", "line_bytes",
-               "shared_banks", "source"});
+               "shared_banks", "dsmem", "cluster_barrier", "source"});
   auto latency = [&](const char* key) {
     return r.integer(r.required(mem, key, "memory"), std::string("memory.") + key, 1, 100000);
   };
@@ -261,6 +261,8 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   if ((c.memory.line_bytes & (c.memory.line_bytes - 1)) != 0)
     r.fail(mem["line_bytes"], "memory.line_bytes", "expected a power of two");
   c.memory.shared_banks = r.integer(r.required(mem, "shared_banks", "memory"), "memory.shared_banks", 1, 64);
+  if (mem["dsmem"]) c.memory.dsmem = latency("dsmem");
+  if (mem["cluster_barrier"]) c.memory.cluster_barrier = latency("cluster_barrier");
   if (mem["global_miss"].IsDefined() != mem["global_hit_rate"].IsDefined())
     r.fail(mem, "memory", "global_miss and global_hit_rate go together");
   c.memory.global_miss = mem["global_miss"] ? latency("global_miss") : c.memory.global;

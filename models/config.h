@@ -105,6 +105,12 @@ struct MemoryTiming {
   // unit); a warp's access occupies the LSU once per distinct one.
   unsigned line_bytes = 128;
   unsigned shared_banks = 32;  // 4-byte banks; conflicting lanes serialise
+  // Thread-block clusters (sm_90+), parameters without a published figure
+  // here yet: a peer CTA's shared memory (.shared::cluster, through the
+  // SM-to-SM network) and barrier.cluster.wait (from the last arrival to the
+  // release). 0: as `shared`, as the warp unit.
+  unsigned dsmem = 0;
+  unsigned cluster_barrier = 0;
 };
 
 // The asynchronous side (`async:`, optional): the clock %globaltimer counts

@@ -155,6 +155,13 @@ Residency residency(const ArchConfig& c, const kernel::Kernel& k, const kernel::
   }
   r.ctas = static_cast<unsigned>(std::min<uint64_t>(tightest->ctas, 1u << 20));
   r.limit = tightest->name;
+  // The one SM holds a cluster's CTAs together, or cannot run the launch.
+  const uint64_t cluster = kernel::cluster_shape(k, launch).count();
+  if (cluster > r.ctas)
+    throw ConfigError(
+        fmt::format("{}: a cluster of {} CTAs of '{}' does not fit on an SM of {}: at most {} CTAs are "
+                    "resident together (limited by {}), and a cluster's CTAs must be resident at once",
+                    k.file, cluster, k.entry().name, c.name, r.ctas, r.limit));
   return r;
 }
 
@@ -245,6 +252,15 @@ unsigned transactions(const kernel::StepResult& r, const kernel::Inst& in, const
   return distinct(lines, n);
 }
 
+// Whether a shared access reached a peer CTA's shared memory: an address
+// at or above kClusterRankStride names a rank of the cluster.
+bool remote_shared(const kernel::StepResult& r) {
+  if (r.space != kernel::Space::shared) return false;
+  for (unsigned lane = 0; lane < 32; ++lane)
+    if (r.executed >> lane & 1 && r.addresses[lane] >= kernel::kClusterRankStride) return true;
+  return false;
+}
+
 Unit unit_of_inst(const kernel::Inst& in) {
   switch (in.unit()) {
     case kernel::Unit::pipe: return Unit::alu;  // refined by the form's timing for arithmetic
@@ -267,6 +283,7 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
       memory_(kernel::make_memory(kernel_, job.launch)),
       residency_(residency(config_, kernel_, job.launch,
                            job.registers_per_thread ? job.registers_per_thread : estimated_registers(kernel_))),
+      cluster_(kernel::cluster_shape(kernel_, job.launch)),
       request_ends_("request_ends"),
       responses_("responses") {
   const unsigned n_parts = config_.sub_partitions;
@@ -287,6 +304,8 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
                                        kernel::tensor::multiply_adds(op), op.inst.a, op.inst.d);
     } else {
       info.timing = config_.units[static_cast<size_t>(unit_of_inst(in))];
+      if (in.kind == kernel::Kind::cluster_bar && in.bar_wait && config_.memory.cluster_barrier)
+        info.timing.latency = config_.memory.cluster_barrier;
     }
     info.regs_begin = static_cast<uint32_t>(pc_regs_.size());
     info.num_reads = in.num_reads;
@@ -340,19 +359,31 @@ bool KernelSm::fail(std::string message) {
 bool KernelSm::finished() const { return !error_.empty() || (next_cta_ == grid_ctas_ && ctas_.empty()); }
 
 bool KernelSm::launch_one() {
-  if (next_cta_ >= grid_ctas_ || ctas_.size() >= residency_.ctas) return false;
-  const kernel::Dim3& g = job_.launch.grid;
-  const uint64_t i = next_cta_;
-  const kernel::Dim3 id{static_cast<uint32_t>(i % g.x), static_cast<uint32_t>(i / g.x % g.y),
-                        static_cast<uint32_t>(i / (uint64_t{g.x} * g.y))};
-  CtaSlot c;
-  if (spare_ctas_.empty()) {
-    c.cta = std::make_unique<kernel::Cta>(kernel_, job_.launch, id, 0);
-  } else {
-    c.cta = std::move(spare_ctas_.back());
-    spare_ctas_.pop_back();
-    c.cta->restart(id, kernel_.straight_line ? nullptr : &read_first_);  // a program's registers are its output
+  const uint64_t per = cluster_.count();
+  if (next_cta_ >= grid_ctas_ || ctas_.size() + per > residency_.ctas) return false;
+  auto cluster = std::make_shared<kernel::Cluster>();  // the whole cluster at once: its CTAs are resident together
+  cluster->shape = cluster_;
+  cluster->ctas.assign(per, nullptr);
+  cluster->is_explicit = per > 1 || kernel_.explicit_cluster;
+  for (uint64_t rank = 0; rank < per; ++rank) {
+    const kernel::Dim3 id = kernel::cta_in_launch_order(job_.launch.grid, cluster_, next_cta_);
+    if (rank == 0) cluster->id = {id.x / cluster_.x, id.y / cluster_.y, id.z / cluster_.z};
+    CtaSlot c;
+    if (spare_ctas_.empty()) {
+      c.cta = std::make_unique<kernel::Cta>(kernel_, job_.launch, id, 0);
+    } else {
+      c.cta = std::move(spare_ctas_.back());
+      spare_ctas_.pop_back();
+      c.cta->restart(id, kernel_.straight_line ? nullptr : &read_first_);  // a program's registers are its output
+    }
+    c.cta->join(cluster, static_cast<uint32_t>(rank));
+    place(std::move(c));
+    ++next_cta_;
   }
+  return true;
+}
+
+void KernelSm::place(CtaSlot c) {
   c.cta->warp_slots = config_.max_warps;
   c.cta->arch_sm = config_.caps.sm;
   c.cta->block_observer = tensor_check_.get();
@@ -377,8 +408,6 @@ bool KernelSm::launch_one() {
     c.slots.push_back(free_slot);
   }
   ctas_.push_back(std::move(c));
-  ++next_cta_;
-  return true;
 }
 
 void KernelSm::pending_retirements(uint64_t& next) const {
@@ -436,6 +465,7 @@ void KernelSm::retire_and_launch(uint64_t t, uint64_t& next) {
     }
     ++ctas_done_;
     --exited_ctas_;
+    c.cta->leave_cluster();  // a peer that reads its shared memory now faults, as after ~Cta
     spare_ctas_.push_back(std::move(c.cta));
     // The CTAs behind it move down one place: the slots name them by index.
     ctas_.erase(ctas_.begin() + static_cast<std::ptrdiff_t>(i));
@@ -843,9 +873,10 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   }
   if (op.timing.unit == Unit::lsu && in.kind != kernel::Kind::fence && in.kind != kernel::Kind::nop &&
       in.kind != kernel::Kind::async_commit && in.kind != kernel::Kind::async_wait)
-    op.access = {true, r.space, in.kind == kernel::Kind::atom || in.kind == kernel::Kind::red};
-  if (in.kind == kernel::Kind::bar || in.kind == kernel::Kind::async_wait) {
-    s.at_barrier = in.kind == kernel::Kind::bar && w.waiting();
+    op.access = {true, r.space, in.kind == kernel::Kind::atom || in.kind == kernel::Kind::red, remote_shared(r)};
+  const bool cluster_bar = in.kind == kernel::Kind::cluster_bar;
+  if (in.kind == kernel::Kind::bar || cluster_bar || in.kind == kernel::Kind::async_wait) {
+    s.at_barrier = (in.kind == kernel::Kind::bar || cluster_bar) && w.waiting();
     s.barrier_pc = r.pc;
   }
   // Its copies land when the unit says (complete()); not before.
@@ -866,13 +897,22 @@ void KernelSm::issue(size_t slot, uint64_t t) {
   }
   // Warps this step released from a barrier (by arriving last, or by
   // exiting: kernel::step settles barriers only then) go on when its result
-  // is out.
-  if (in.kind == kernel::Kind::bar || r.status == kernel::StepResult::Status::exited)
-    for (size_t other : ctas_[s.cta].slots)
+  // is out; barrier.cluster releases the warps of every CTA of the cluster.
+  auto release_waiters = [&](const CtaSlot& c) {
+    for (size_t other : c.slots)
       if (slots_[other].at_barrier && !slots_[other].warp->waiting()) {
         slots_[other].at_barrier = false;
         txn.released.push_back(other);
       }
+  };
+  if (in.kind == kernel::Kind::bar || cluster_bar || r.status == kernel::StepResult::Status::exited) {
+    if (cluster_.count() > 1 && (cluster_bar || r.status == kernel::StepResult::Status::exited)) {
+      for (const CtaSlot& c : ctas_)
+        if (c.cta->cluster == cta.cluster) release_waiters(c);
+    } else {
+      release_waiters(ctas_[s.cta]);
+    }
+  }
   const size_t unit = static_cast<size_t>(op.timing.unit);
   Socket& socket = *sockets[s.part * kNumUnits + unit];
 
@@ -965,11 +1005,31 @@ void KernelSm::run() {
 
 namespace {
 
+// A warp held at barrier.cluster.wait: how many threads of the cluster have
+// arrived, in the words of compute-sanitizer's synccheck.
+std::string cluster_barrier_note(const kernel::Cta& cta, const kernel::Warp& w) {
+  if (w.barrier != kernel::kClusterBarrier) return "";
+  uint64_t live = 0, arrived = 0;
+  for (const kernel::Cta* c : cta.cluster->ctas)
+    if (c)
+      for (const kernel::Warp& x : c->warps) {
+        const uint32_t alive = x.valid & ~x.exited;
+        live += static_cast<unsigned>(__builtin_popcount(alive));
+        arrived += static_cast<unsigned>(__builtin_popcount(x.cluster_arrived & alive));
+      }
+  const kernel::Dim3& id = cta.cluster->id;
+  return fmt::format(
+      ": Barrier error detected. barrier.cluster.wait in cluster ({},{},{}) waits for {} threads; {} have arrived, "
+      "the others never reach barrier.cluster.arrive",
+      id.x, id.y, id.z, live, arrived);
+}
+
 std::string cycle_limit_message(const kernel::Kernel& k, uint64_t limit, const kernel::Cta& cta,
                                 const kernel::Warp& w) {
   const kernel::Inst& in = k.insts[w.pc()];
-  return fmt::format("{}: error: cycle limit of {} reached (--max-cycles); warp {} of block ({},{},{}) was at '{}'",
-                     k.where(in), limit, w.index, cta.ctaid.x, cta.ctaid.y, cta.ctaid.z, in.mnemonic);
+  return fmt::format("{}: error: cycle limit of {} reached (--max-cycles); warp {} of block ({},{},{}) was at '{}'{}",
+                     k.where(in), limit, w.index, cta.ctaid.x, cta.ctaid.y, cta.ctaid.z, in.mnemonic,
+                     cluster_barrier_note(cta, w));
 }
 
 }  // namespace

@@ -184,7 +184,8 @@ class KernelSm : public sc_core::sc_module {
   std::string cycle_limit_error() const;
   void keep_registers(const kernel::Cta& cta);     // a straight-line program's, as its CTA retires
   void pending_retirements(uint64_t& next) const;  // lowers `next` to the next CTA that will retire
-  bool launch_one();
+  bool launch_one();                               // the next cluster (or CTA), all its CTAs at once
+  void place(CtaSlot c);                           // a CTA into the warp slots
   bool finished() const;
   bool fail(std::string message);
   Txn* acquire();
@@ -200,6 +201,7 @@ class KernelSm : public sc_core::sc_module {
   bool record_;
   kernel::Memory memory_;
   Residency residency_;
+  kernel::Dim3 cluster_;  // CTAs per cluster (kernel::cluster_shape)
   // What the scheduler needs of an instruction, in a few bytes apart from
   // kernel::Inst, computed once: it is read for every look at a warp.
   struct PcInfo {

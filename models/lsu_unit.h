@@ -23,6 +23,7 @@ class LsuUnit final : public UnitBase {
  private:
   unsigned access_latency(const MemoryAccess& a) const {
     if (a.atomic) return memory_.atomic;
+    if (a.remote && memory_.dsmem) return memory_.dsmem;
     switch (a.space) {
       case kernel::Space::shared: return memory_.shared;
       case kernel::Space::local: return memory_.local;

@@ -22,6 +22,7 @@ struct MemoryAccess {
   bool is_access = false;  // false: not a memory access (a fence takes the unit's latency)
   kernel::Space space = kernel::Space::global;
   bool atomic = false;
+  bool remote = false;  // shared: some lane reached a peer CTA's shared memory (.shared::cluster)
 };
 
 struct WarpOp {

@@ -87,6 +87,58 @@ Arg buffer_with_offset(std::string_view value, const Bad& bad) {
   return a;
 }
 
+// tex:FILE:KEY=VALUE,... or tex:zeros:KEY=VALUE,... (`value` is what follows
+// tex:): a texture or surface object, its texels from FILE (row-major,
+// little-endian) or zeros.
+template <typename Bad>
+Arg texture_arg(std::string_view value, const Bad& bad) {
+  const size_t colon = value.rfind(':');
+  if (colon == std::string_view::npos)
+    throw bad("expected tex:FILE:format=F,width=W[,height=H][,address=A][,filter=F][,normalized=0|1]");
+  kernel::TextureDesc t;
+  bool has_format = false;
+  std::string_view keys = value.substr(colon + 1);
+  while (!keys.empty()) {
+    const size_t comma = keys.find(',');
+    const std::string_view kv = keys.substr(0, comma);
+    keys = comma == std::string_view::npos ? std::string_view{} : keys.substr(comma + 1);
+    const size_t eq = kv.find('=');
+    const std::string key(kv.substr(0, eq)), v(eq == std::string_view::npos ? "" : kv.substr(eq + 1));
+    uint64_t n = 0;
+    if (key == "format" && kernel::parse_texel_format(v, t.format)) {
+      has_format = true;
+    } else if ((key == "width" || key == "height") && parse_u64(v, n) && n > 0 && n <= 65536) {
+      (key == "width" ? t.width : t.height) = static_cast<int>(n);
+      if (key == "height") t.dims = 2;
+    } else if (key == "normalized" && (v == "0" || v == "1")) {
+      t.normalized = v == "1";
+    } else if (!(key == "address" && kernel::parse_address_mode(v, t.address)) &&
+               !(key == "filter" && kernel::parse_filter_mode(v, t.filter))) {
+      throw bad(
+          fmt::format("bad '{}': format=f32|f16|unorm8|unorm16|u8|u16|u32|s32, width and height 1..65536, "
+                      "address=clamp|wrap|mirror|border, filter=point|linear, normalized=0|1",
+                      kv));
+    }
+  }
+  if (!has_format || t.width == 0) throw bad("a texture needs format= and width=");
+  const bool filtered = t.format == kernel::TexelFormat::f32 || t.format == kernel::TexelFormat::f16 ||
+                        t.format == kernel::TexelFormat::unorm8 || t.format == kernel::TexelFormat::unorm16;
+  if (t.filter == kernel::FilterMode::linear && !filtered)
+    throw bad("linear filtering needs a float or unorm format (CUDA reads integer formats as element type)");
+  const uint64_t bytes = uint64_t(t.width) * t.height * kernel::texel_bytes(t.format);
+  const std::string file(value.substr(0, colon));
+  if (file == "zeros") {
+    t.texels.assign(bytes, 0);
+  } else {
+    const Arg data = buffer_arg(file, bad);
+    if (data.data.size() != bytes)
+      throw bad(fmt::format("the file has {} bytes; {}x{} texels of this format are {} bytes", data.data.size(),
+                            t.width, t.height, bytes));
+    t.texels = data.data;
+  }
+  return Arg::texture_object(std::move(t));
+}
+
 }  // namespace
 
 kernel::VariableFill parse_variable_fill(std::string_view spec, const kernel::Kernel& k) {
@@ -146,6 +198,7 @@ Arg parse_arg(std::string_view spec, unsigned index, const kernel::Param& p) {
   if (colon == std::string_view::npos) throw bad("expected TYPE:VALUE (u32:1024, f32:0.5, buf:FILE, ...)");
   const std::string_view type = spec.substr(0, colon), value = spec.substr(colon + 1);
   if (type == "buf") return buffer_with_offset(value, bad);
+  if (type == "tex") return texture_arg(value, bad);
   struct ScalarType {
     std::string_view name;
     unsigned bytes;
@@ -159,7 +212,7 @@ Arg parse_arg(std::string_view spec, unsigned index, const kernel::Param& p) {
   const ScalarType* t = nullptr;
   for (const ScalarType& k : kTypes)
     if (k.name == type) t = &k;
-  if (!t) throw bad(fmt::format("unknown type '{}' (u8..u64, s8..s64, f32, f64 or buf)", type));
+  if (!t) throw bad(fmt::format("unknown type '{}' (u8..u64, s8..s64, f32, f64, buf or tex)", type));
   const uint64_t mask = t->bytes == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * t->bytes)) - 1;
   Arg a;
   a.bytes = t->bytes;

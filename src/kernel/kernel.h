@@ -20,6 +20,7 @@
 #include "isa/decode.h"
 #include "isa/table.h"
 #include "kernel/tensor.h"
+#include "kernel/texture.h"
 
 namespace ptxfu::kernel {
 
@@ -43,6 +44,12 @@ inline constexpr uint64_t kSharedWindow = 0x0000'0001'0000'0000;
 inline constexpr uint64_t kLocalWindow = 0x0000'0002'0000'0000;
 inline constexpr uint64_t kWindowSize = 0x0000'0001'0000'0000;
 inline constexpr uint64_t kGlobalBase = 0x0000'0010'0000'0000;  // module .global variables, then buffers
+// A .shared::cluster address: (rank + 1) * kClusterRankStride + the offset in
+// that CTA's shared memory. An offset below the stride is the CTA's own
+// shared memory (a .shared::cta address is a .shared::cluster address of the
+// executing CTA, as the PTX ISA says). In the generic space: kSharedWindow + it.
+inline constexpr uint64_t kClusterRankStride = uint64_t{1} << 24;
+inline constexpr uint64_t kObjectHandleBase = 0x7e70'0000'0000'0001;  // texture and surface object handles
 
 // What an instruction does, as the executor and a timing model see it.
 enum class Kind : uint8_t {
@@ -82,6 +89,13 @@ enum class Kind : uint8_t {
   async_wait,    // cp.async.wait_group / wait_all: the warp waits until its older groups have landed
   async_arrive,  // cp.async.mbarrier.arrive: an arrive-on when the thread's copies have landed
   mbarrier,      // mbarrier.*: Inst::mbar names the operation (MBarrierOp)
+  // mapa: a shared address in the same variable of another CTA of the cluster
+  mapa,
+  // barrier.cluster.arrive / .wait: every thread of every CTA of the cluster
+  cluster_bar,
+  tex,   // tex.{1d,2d}.v4: a texture object's sample (kernel/texture.h)
+  suld,  // suld.b.{1d,2d}: a surface object's bytes
+  sust,  // sust.b.{1d,2d}: bytes into a surface object
   kCount
 };
 
@@ -144,6 +158,11 @@ inline constexpr KindRow kKinds[] = {
     {Kind::async_wait, "async_wait", Unit::memory, false, false, true},
     {Kind::async_arrive, "async_arrive", Unit::memory, false, false, true},
     {Kind::mbarrier, "mbarrier", Unit::memory, false, true, true},
+    {Kind::mapa, "mapa", Unit::pipe, false, false, false},
+    {Kind::cluster_bar, "cluster_bar", Unit::warp, true, false, true},
+    {Kind::tex, "tex", Unit::memory, false, true, false},
+    {Kind::suld, "suld", Unit::memory, false, true, false},
+    {Kind::sust, "sust", Unit::memory, false, false, false},
 };
 static_assert(std::size(kKinds) == static_cast<size_t>(Kind::kCount), "every Kind has its row in kKinds");
 constexpr bool kinds_in_order() {
@@ -184,6 +203,13 @@ enum class SReg : uint8_t {
   globaltimer,  // nanoseconds: the cycle times Cta::globaltimer_ns_per_cycle
   globaltimer_lo,
   globaltimer_hi,
+  clusterid,
+  nclusterid,
+  cluster_ctaid,
+  cluster_nctaid,
+  cluster_ctarank,
+  cluster_nctarank,
+  is_explicit_cluster,
 };
 
 // A kernel that reads %reserved_smem_* gets a region of shared memory
@@ -285,6 +311,11 @@ struct Inst {
   uint8_t num_reads = 0, num_writes = 0;
   uint32_t reads[kMaxRegsPerInst];
   uint32_t writes[kMaxRegsPerInst];
+  // tex/suld/sust: 1 or 2 dimensions; tex: integer coordinates, an integer result;
+  // suld/sust: out of range traps (0), clamps (1) or reads zero and drops the write (2).
+  uint8_t tex_dims = 0;
+  bool tex_int_coords = false, tex_int_result = false;
+  uint8_t surface_oob = 0;
 
   Unit unit() const { return row(kind).unit; }
 };
@@ -359,6 +390,12 @@ class Kernel {
   uint32_t local_bytes = 0;            // per thread: every function's .local variables
   uint32_t param_bytes = 0;            // the kernel parameter buffer
   bool straight_line = false;          // loaded by load_straight_line: statements without an .entry
+  // .reqnctapercluster (0: not given); .explicitcluster (or .reqnctapercluster)
+  uint32_t cluster_dims[3] = {0, 0, 0};
+  bool explicit_cluster = false;
+  // Entry parameters read as texture or surface object handles (by tex, suld
+  // or sust): the parameter's offset and the instruction that reads it.
+  std::vector<std::pair<uint32_t, uint32_t>> object_params;
 
   const Function& entry() const { return functions[0]; }
   // "FILE:LINE:COL" of an instruction.
@@ -389,23 +426,28 @@ struct Dim3 {
 // One kernel argument: a scalar of 1, 2, 4 or 8 bytes, or a global buffer
 // whose address the parameter receives.
 struct Arg {
-  enum class Kind : uint8_t { integer, floating, buffer };
+  enum class Kind : uint8_t { integer, floating, buffer, texture };
   Kind kind = Kind::integer;
-  unsigned bytes = 0;         // scalar width
-  uint64_t value = 0;         // scalar bits
-  std::vector<uint8_t> data;  // buffer contents
-  uint64_t offset = 0;        // buffer: the parameter receives its address plus this many bytes
+  unsigned bytes = 0;                          // scalar width
+  uint64_t value = 0;                          // scalar bits
+  std::vector<uint8_t> data;                   // buffer contents
+  uint64_t offset = 0;                         // buffer: the parameter receives its address plus this many bytes
+  std::shared_ptr<const TextureDesc> texture;  // texture: the object (a texture and a surface alike)
 
-  static Arg u32(uint32_t v) { return {Kind::integer, 4, v, {}, 0}; }
-  static Arg s32(int32_t v) { return {Kind::integer, 4, static_cast<uint32_t>(v), {}, 0}; }
-  static Arg u64(uint64_t v) { return {Kind::integer, 8, v, {}, 0}; }
-  static Arg s64(int64_t v) { return {Kind::integer, 8, static_cast<uint64_t>(v), {}, 0}; }
-  static Arg u16(uint16_t v) { return {Kind::integer, 2, v, {}, 0}; }
+  static Arg u32(uint32_t v) { return {Kind::integer, 4, v, {}, 0, {}}; }
+  static Arg s32(int32_t v) { return {Kind::integer, 4, static_cast<uint32_t>(v), {}, 0, {}}; }
+  static Arg u64(uint64_t v) { return {Kind::integer, 8, v, {}, 0, {}}; }
+  static Arg s64(int64_t v) { return {Kind::integer, 8, static_cast<uint64_t>(v), {}, 0, {}}; }
+  static Arg u16(uint16_t v) { return {Kind::integer, 2, v, {}, 0, {}}; }
   static Arg f32(float v);
   static Arg f64(double v);
-  static Arg f32_bits(uint32_t bits) { return {Kind::floating, 4, bits, {}, 0}; }
-  static Arg buffer(std::vector<uint8_t> bytes) { return {Kind::buffer, 8, 0, std::move(bytes), 0}; }
+  static Arg f32_bits(uint32_t bits) { return {Kind::floating, 4, bits, {}, 0, {}}; }
+  static Arg buffer(std::vector<uint8_t> bytes) { return {Kind::buffer, 8, 0, std::move(bytes), 0, {}}; }
   static Arg zeros(size_t bytes) { return buffer(std::vector<uint8_t>(bytes)); }
+  // A texture or surface object: the parameter receives its handle.
+  static Arg texture_object(TextureDesc t) {
+    return {Kind::texture, 8, 0, {}, 0, std::make_shared<const TextureDesc>(std::move(t))};
+  }
 };
 
 // The bytes a module .const or .global variable holds at the launch, in
@@ -420,6 +462,7 @@ struct Launch {
   std::vector<Arg> args;
   uint32_t shared_bytes = 0;  // dynamic (.extern .shared) bytes per CTA
   std::vector<VariableFill> variables;
+  Dim3 cluster{0, 0, 0};  // CTAs per cluster (--cluster); x = 0: the kernel's .reqnctapercluster, or none
 };
 
 // The text one thread's printf call (vprintf) made.
@@ -428,6 +471,17 @@ struct PrintfRecord {
   uint32_t warp = 0, lane = 0;
   std::string text;
 };
+
+inline constexpr uint64_t kMaxClusterCtas = 16;  // the H100's non-portable maximum (8 portable)
+
+// The cluster shape of a launch: the launch's, else the kernel's
+// .reqnctapercluster, else 1x1x1. Throws KernelError for a shape that does
+// not divide the grid, holds over kMaxClusterCtas CTAs, disagrees with the
+// kernel's directive, or (over one CTA) a target below sm_90.
+Dim3 cluster_shape(const Kernel& k, const Launch& launch);
+// The i-th CTA of the grid in launch order: cluster by cluster (x fastest),
+// the CTAs of a cluster in rank order (x fastest).
+Dim3 cta_in_launch_order(const Dim3& grid, const Dim3& cluster, uint64_t i);
 
 // A global allocation: a kernel argument's buffer or a module .global variable.
 struct Buffer {
@@ -444,8 +498,10 @@ class Memory {
   std::vector<Buffer> buffers;  // by increasing base
   std::vector<uint8_t> constant;
   std::vector<uint8_t> params;
-  std::vector<PrintfRecord> printf;  // in the order the calls ran
-  size_t printf_bytes = 0;           // their text, in all
+  std::vector<PrintfRecord> printf;   // in the order the calls ran
+  size_t printf_bytes = 0;            // their text, in all
+  std::vector<TextureDesc> textures;  // texture and surface objects, by handle - kObjectHandleBase
+  std::vector<int> texture_args;      // the parameter of each
 
   // The buffer of parameter `arg`, or nullptr.
   const Buffer* arg_buffer(unsigned arg) const;
@@ -530,6 +586,8 @@ class Warp {
   bool async_wait = false;         // waits at cp.async.wait_group until its lanes' older groups land
   uint32_t async_wait_lanes = 0, async_wait_groups = 0;
   int64_t mbar_wait = -1;  // the mbarrier (shared offset) its last test_wait/try_wait found incomplete; -1: none
+  // lanes arrived at barrier.cluster in its current phase
+  uint32_t cluster_arrived = 0;
 
   bool done() const { return stack.empty(); }
   bool waiting() const { return barrier >= 0 || async_wait; }
@@ -538,10 +596,32 @@ class Warp {
 };
 
 inline constexpr unsigned kBarriers = 16;
+inline constexpr int kClusterBarrier = kBarriers;  // Warp::barrier of a warp at barrier.cluster.wait
+
+class Cta;
+// The CTAs of one cluster, resident together, and its barrier. A CTA that
+// retires leaves a null behind.
+struct Cluster {
+  Dim3 id, shape;
+  std::vector<Cta*> ctas;    // by rank
+  uint64_t phases = 0;       // completed barrier.cluster phases
+  bool is_explicit = false;  // %is_explicit_cluster
+  // Completes the phase when every thread that has not exited has arrived.
+  void settle();
+};
 
 class Cta {
  public:
   Cta(const Kernel& k, const Launch& launch, Dim3 ctaid, uint32_t sm = 0);
+  ~Cta();
+  Cta(const Cta&) = delete;
+  Cta& operator=(const Cta&) = delete;
+  // Joins `c` as rank `rank` (the cluster holds it until this CTA goes).
+  void join(std::shared_ptr<Cluster> c, uint32_t rank);
+  // Leaves its cluster: the others no longer count or reach it.
+  void leave_cluster();
+  std::shared_ptr<Cluster> cluster;  // null only once it has left: a launch without clusters has one CTA in each
+  uint32_t cluster_rank = 0;
   const Kernel* kernel;
   const Launch* launch;
   Dim3 ctaid;

@@ -3,6 +3,7 @@
 // to the lowering pass (lower.h), and the immediate post-dominator of every
 // branch (cfg.h).
 #include <algorithm>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -94,6 +95,8 @@ std::vector<isa::Lexeme> lex_source(const Kernel& k, std::vector<isa::ModuleErro
 
 }  // namespace
 
+void read_cluster_directives(Kernel& k);
+
 Kernel load_kernel(std::string text, std::string file, const LoadOptions& options) {
   Kernel k;
   k.file = std::move(file);
@@ -113,7 +116,45 @@ Kernel load_kernel(std::string text, std::string file, const LoadOptions& option
   if (errors.empty()) isa::check_module(m, k.caps, errors);
   throw_if_errors(k.file, errors);
   load_entry(k, m, options.entry);
+  read_cluster_directives(k);
   return k;
+}
+
+// The entry's .reqnctapercluster X[, Y[, Z]] and .explicitcluster, between
+// its parameter list and its body (the module parser keeps no performance
+// directives). Refused below sm_90, as ptxas does.
+void read_cluster_directives(Kernel& k) {
+  const std::string& text = *k.source;
+  const std::string_view name = k.entry().name;
+  for (size_t at = text.find(".entry"); at != std::string::npos; at = text.find(".entry", at + 6)) {
+    const size_t n = text.find_first_not_of(" \t\r\n", at + 6);
+    if (n == std::string::npos || text.compare(n, name.size(), name) != 0) continue;
+    const size_t close = text.find(')', n), body = text.find('{', close == std::string::npos ? n : close);
+    const std::string head = text.substr(n, body == std::string::npos ? std::string::npos : body - n);
+    k.explicit_cluster = head.find(".explicitcluster") != std::string::npos;
+    if (const size_t r = head.find(".reqnctapercluster"); r != std::string::npos) {
+      k.explicit_cluster = true;
+      const char* p = head.c_str() + r + 18;
+      for (unsigned d = 0; d < 3; ++d) {
+        char* end = nullptr;
+        const unsigned long v = std::strtoul(p, &end, 0);
+        k.cluster_dims[d] = end == p ? 1 : static_cast<uint32_t>(v);
+        p = end;
+        while (*p == ' ' || *p == '\t') ++p;
+        if (*p != ',') {
+          for (unsigned e = d + 1; e < 3; ++e) k.cluster_dims[e] = 1;
+          break;
+        }
+        ++p;
+      }
+    }
+    break;
+  }
+  if (k.explicit_cluster && k.caps.sm < 90)
+    throw KernelError(
+        fmt::format("{}: error: '{}' declares a thread-block cluster (.reqnctapercluster or "
+                    ".explicitcluster); clusters need sm_90 or higher, the kernel is loaded for sm_{}",
+                    k.file, name, k.caps.sm));
 }
 
 bool defines_functions(std::string_view text) {

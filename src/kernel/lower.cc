@@ -79,6 +79,13 @@ constexpr SRegName kSRegs[] = {
     {"%globaltimer", SReg::globaltimer, 64, false},
     {"%globaltimer_lo", SReg::globaltimer_lo, 32, false},
     {"%globaltimer_hi", SReg::globaltimer_hi, 32, false},
+    {"%clusterid", SReg::clusterid, 32, true},
+    {"%nclusterid", SReg::nclusterid, 32, true},
+    {"%cluster_ctaid", SReg::cluster_ctaid, 32, true},
+    {"%cluster_nctaid", SReg::cluster_nctaid, 32, true},
+    {"%cluster_ctarank", SReg::cluster_ctarank, 32, false},
+    {"%cluster_nctarank", SReg::cluster_nctarank, 32, false},
+    {"%is_explicit_cluster", SReg::is_explicit_cluster, 1, false},
 };
 
 // Qualifiers of ld/st/atom/red that do not change values.
@@ -126,7 +133,8 @@ bool ignored_qualifier(std::string_view w) {
 
 std::optional<Space> space_word(std::string_view w) {
   if (w == "global") return Space::global;
-  if (w == "shared" || w == "shared::cta") return Space::shared;
+  // shared::cluster: a .shared::cluster address reaches a peer CTA's shared memory (kClusterRankStride)
+  if (w == "shared" || w == "shared::cta" || w == "shared::cluster") return Space::shared;
   if (w == "local") return Space::local;
   if (w == "param" || w == "param::entry" || w == "param::func") return Space::param;
   if (w == "const") return Space::const_;
@@ -328,7 +336,7 @@ const std::vector<Lowerer::Row>& Lowerer::rows() {
       {"ret", Kind::ret, 0, 0, &Lowerer::nothing},
       {"exit", Kind::exit, 0, 0, &Lowerer::nothing},
       {"bar", Kind::bar, 1, 4, &Lowerer::barrier},  // bar.warp.sync: Kind::warp_sync
-      {"barrier", Kind::bar, 1, 4, &Lowerer::barrier},
+      {"barrier", Kind::bar, 0, 4, &Lowerer::barrier},  // 0: barrier.cluster
       {"shfl", Kind::shfl, 4, 5, &Lowerer::warp_op},
       {"vote", Kind::vote, 2, 3, &Lowerer::warp_op},
       {"match", Kind::match, 3, 3, &Lowerer::warp_op},
@@ -353,6 +361,11 @@ const std::vector<Lowerer::Row>& Lowerer::rows() {
       {"cp", Kind::async_copy, 0, 5, &Lowerer::async_copy},
       {"mbarrier", Kind::mbarrier, 1, 4, &Lowerer::mbarrier},
       {"elect", Kind::elect, 2, 2, &Lowerer::elect},
+      {"mapa", Kind::mapa, 3, 3, &Lowerer::mapa},
+      // texture and surface objects (kernel/texture.h)
+      {"tex", Kind::tex, 2, 2, &Lowerer::texture},
+      {"suld", Kind::suld, 2, 2, &Lowerer::texture},
+      {"sust", Kind::sust, 2, 2, &Lowerer::texture},
   };
   // clang-format on
   return kLowerings;
@@ -715,6 +728,7 @@ void Lowerer::barrier(Inst& in, const isa::Statement& st, const Words& words) {
     in.num_src = 1;
     return;
   }
+  if (words.size() > 1 && words[1] == "cluster") return cluster_barrier(in, st, words);
   std::string_view mode;
   for (size_t i = 1; i < words.size(); ++i) {
     if (words[i] == "sync" || words[i] == "arrive")
@@ -730,6 +744,47 @@ void Lowerer::barrier(Inst& in, const isa::Statement& st, const Words& words) {
     in.src[k] = source(in, st.operands[k].text, 32, false);
   }
   in.num_src = static_cast<uint8_t>(st.num_operands);
+}
+
+void Lowerer::need_clusters(const isa::Statement& st) {
+  if (k_.caps.sm < 90)
+    fail(st.mnemonic, fmt::format("'{}' needs thread-block clusters: sm_90 or higher (the kernel is loaded for sm_{})",
+                                  st.mnemonic.text, k_.caps.sm));
+}
+
+void Lowerer::cluster_barrier(Inst& in, const isa::Statement& st, const Words& words) {
+  need_clusters(st);
+  expect_operands(st, 0, 0);
+  in.kind = Kind::cluster_bar;
+  const bool arrive = words.size() > 2 && words[2] == "arrive", wait = words.size() > 2 && words[2] == "wait";
+  if (!arrive && !wait)
+    fail(st.mnemonic, fmt::format("'{}' is not supported by the kernel executor", st.mnemonic.text));
+  for (size_t i = 3; i < words.size(); ++i)  // memory-order and .aligned qualifiers: the barrier orders all accesses
+    if (words[i] != "release" && words[i] != "relaxed" && words[i] != "acquire" && words[i] != "aligned")
+      fail(st.mnemonic, fmt::format("'{}' is not supported by the kernel executor", st.mnemonic.text));
+  in.bar_wait = wait;
+}
+
+void Lowerer::mapa(Inst& in, const isa::Statement& st, const Words& words) {
+  need_clusters(st);
+  const isa::Type t = data_type(st, words);
+  if (t != isa::Type::u32 && t != isa::Type::u64) fail(st.mnemonic, "'mapa' takes .u32 or .u64");
+  bool cluster = false;
+  for (size_t i = 1; i + 1 < words.size(); ++i) {
+    if (words[i] != "shared::cluster")
+      fail(st.mnemonic, fmt::format("'{}' is not supported by the kernel executor", st.mnemonic.text));
+    cluster = true;
+  }
+  const unsigned bits = isa::info(t).bits;
+  in.space = cluster ? Space::shared : Space::generic;
+  in.num_dst = 1;
+  in.num_src = 2;
+  tok_ = &st.operands[0];
+  in.dst[0] = dest(in, st.operands[0].text, bits);
+  tok_ = &st.operands[1];
+  in.src[0] = source(in, st.operands[1].text, bits, false, true);
+  tok_ = &st.operands[2];
+  in.src[1] = source(in, st.operands[2].text, 32, false);
 }
 
 void Lowerer::warp_op(Inst& in, const isa::Statement& st, const Words& words) {
@@ -823,4 +878,92 @@ void Lowerer::warp_op(Inst& in, const isa::Statement& st, const Words& words) {
   expect_operands(st, 3, 3);
   operands(32, 0, {{32, false}, {32, false}});
 }
+void Lowerer::object_operand(Inst& in, const isa::Token& tok, bool floating) {
+  tok_ = &tok;
+  const std::string_view text = trim(tok.text);
+  const size_t comma = text.find(',');
+  if (text.size() < 2 || text.front() != '[' || text.back() != ']' || comma == std::string_view::npos)
+    fail(tok, "expected [handle, {coordinates}]");
+  const std::string_view handle = trim(text.substr(1, comma - 1));
+  const auto s = lookup(handle);
+  if (!s || s->kind != Symbol::Kind::reg || s->bits != 64)
+    fail(tok, fmt::format("'{}': the kernel executor takes texture and surface objects (a 64-bit handle register); "
+                          ".texref and .surfref variables are not supported",
+                          handle));
+  in.src[0] = source(in, handle, 64, false);
+  const std::string_view coords = trim(text.substr(comma + 1, text.size() - comma - 2));
+  if (coords.size() < 2 || coords.front() != '{' || coords.back() != '}') fail(tok, "expected {coordinates}");
+  const auto parts = split_commas(coords.substr(1, coords.size() - 2));
+  if (parts.size() != in.tex_dims)
+    fail(tok, fmt::format("a {}d access takes {} coordinates", in.tex_dims, in.tex_dims));
+  Operand o;
+  o.kind = Operand::Kind::vector;
+  o.reg = static_cast<uint32_t>(k_.elements.size());
+  o.count = static_cast<uint32_t>(parts.size());
+  o.bits = 32;
+  for (std::string_view p : parts) k_.elements.push_back(source(in, p, 32, floating));
+  in.src[1] = o;
+  in.num_src = 2;
+  // The parameter the handle was loaded from needs an object at launch.
+  for (size_t i = k_.insts.size(); i-- > 0 && k_.insts[i].kind != Kind::func_end;) {
+    const Inst& ld = k_.insts[i];
+    if (ld.kind == Kind::ld && ld.space == Space::param && ld.addr.param == Address::Param::kernel &&
+        ld.dst[0].kind == Operand::Kind::reg && ld.dst[0].reg == s->slot) {
+      k_.object_params.emplace_back(static_cast<uint32_t>(ld.addr.offset), static_cast<uint32_t>(k_.insts.size()));
+      break;
+    }
+  }
+}
+
+// tex.{1d,2d}.v4.{f32,s32,u32}.{f32,s32} d, [h, {x[, y]}];
+// suld.b.{1d,2d}[.v2|.v4].{b8,b16,b32,b64}[.trap|.clamp|.zero] d, [h, {x[, y]}];
+// sust.b.{...} [h, {x[, y]}], s; (surface x coordinates in bytes).
+void Lowerer::texture(Inst& in, const isa::Statement& st, const Words& words) {
+  bool coords_float = false;
+  std::vector<std::string_view> types;
+  for (size_t i = 1; i < words.size(); ++i) {
+    const std::string_view w = words[i];
+    if (w == "1d" || w == "2d")
+      in.tex_dims = static_cast<uint8_t>(w[0] - '0');
+    else if (w == "v2" || w == "v4")
+      in.vec = static_cast<uint8_t>(w[1] - '0');
+    else if (w == "trap" || w == "clamp" || w == "zero")
+      in.surface_oob = w == "trap" ? 0 : w == "clamp" ? 1 : 2;
+    else if (w == "f32" || w == "s32" || w == "u32" || w == "b8" || w == "b16" || w == "b32" || w == "b64")
+      types.push_back(w);
+    else if (!(w == "b" && in.kind != Kind::tex))
+      fail(st.mnemonic,
+           fmt::format("'{}': qualifier '.{}' is not supported by the kernel executor", st.mnemonic.text, w));
+  }
+  const bool tex = in.kind == Kind::tex;
+  if (in.tex_dims == 0 || (tex && (types.size() != 2 || in.vec != 4)) || (!tex && types.size() != 1))
+    fail(st.mnemonic, fmt::format("'{}' is not supported by the kernel executor (it takes tex.{{1d,2d}}.v4.TYPE.TYPE, "
+                                  "suld.b.{{1d,2d}} and sust.b.{{1d,2d}})",
+                                  st.mnemonic.text));
+  if (tex) {
+    in.tex_int_result = types[0] != "f32";
+    in.tex_int_coords = types[1] != "f32";
+    coords_float = !in.tex_int_coords;
+  } else {
+    in.access_bytes = static_cast<uint8_t>(types[0] == "b8" ? 1 : types[0] == "b16" ? 2 : types[0] == "b32" ? 4 : 8);
+  }
+  in.space = Space::global;
+  const bool store = in.kind == Kind::sust;
+  object_operand(in, st.operands[store ? 0 : 1], coords_float);
+  const unsigned bits = in.access_bytes == 8 ? 64 : 32;
+  tok_ = &st.operands[store ? 1 : 0];
+  std::string_view data = trim(st.operands[store ? 1 : 0].text);
+  if (data.front() == '{' && data.back() == '}' && split_commas(data.substr(1, data.size() - 2)).size() == 1)
+    data = trim(data.substr(1, data.size() - 2));  // nvcc's "{%r12}": one element
+  const bool is_vector = data.front() == '{';
+  if (store) {
+    in.src[2] = is_vector ? vector(in, data, bits, false, false) : source(in, data, bits, false);
+    in.num_src = 3;
+  } else {
+    in.dst[0] = is_vector ? vector(in, data, bits, true, tex && !in.tex_int_result) : dest(in, data, bits);
+    in.num_dst = 1;
+  }
+  if (is_vector != (in.vec > 1)) fail(*tok_, "the data operand's shape does not match the vector qualifier");
+}
+
 }  // namespace ptxfu::kernel::loading

@@ -73,8 +73,18 @@ class Lowerer {
   void call(Inst& in, const isa::Statement& st, const Words& words);
   void barrier(Inst& in, const isa::Statement& st, const Words& words);
   void warp_op(Inst& in, const isa::Statement& st, const Words& words);
+  // Refuses a cluster instruction below sm_90.
+  void need_clusters(const isa::Statement& st);
+  // barrier.cluster.arrive / .wait (from the barrier row).
+  void cluster_barrier(Inst& in, const isa::Statement& st, const Words& words);
+  // mapa{.shared::cluster}.u32/.u64 d, a, rank.
+  void mapa(Inst& in, const isa::Statement& st, const Words& words);
   // ret, exit, fence, membar, prefetch, nanosleep: the row's kind, nothing to read.
   void nothing(Inst& in, const isa::Statement& st, const Words& words);
+  // tex, suld, sust on texture and surface objects (handles in 64-bit registers).
+  void texture(Inst& in, const isa::Statement& st, const Words& words);
+  // "[%rd, {x, y}]": the handle into src[0], the coordinates into src[1].
+  void object_operand(Inst& in, const isa::Token& tok, bool floating);
   // mma, wmma, ldmatrix, stmatrix, movmatrix (kernel/tensor_lower.cc).
   void tensor(Inst& in, const isa::Statement& st, const Words& words);
   void scaled_mma(Inst& in, const isa::Statement& st, tensor::TensorOp& t);

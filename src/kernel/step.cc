@@ -119,12 +119,32 @@ class Exec {
       case SReg::globaltimer: return globaltimer();
       case SReg::globaltimer_lo: return globaltimer() & 0xffffffffu;
       case SReg::globaltimer_hi: return globaltimer() >> 32;
+      default: return cluster_sreg(o);
     }
     return 0;
   }
 
   uint64_t globaltimer() const {
     return static_cast<uint64_t>(static_cast<double>(clock_) * cta_.globaltimer_ns_per_cycle);
+  }
+
+  // The cluster's special registers; a launch without clusters is one of one CTA.
+  uint64_t cluster_sreg(const Operand& o) const {
+    const Cluster* c = cta_.cluster.get();
+    const Dim3 shape = c ? c->shape : Dim3{};
+    const Dim3& g = cta_.launch->grid;
+    const Dim3& id = cta_.ctaid;
+    auto comp = [&](const Dim3& d) { return o.component == 0 ? d.x : o.component == 1 ? d.y : d.z; };
+    switch (o.sreg) {
+      case SReg::clusterid: return comp({id.x / shape.x, id.y / shape.y, id.z / shape.z});
+      case SReg::nclusterid: return comp({g.x / shape.x, g.y / shape.y, g.z / shape.z});
+      case SReg::cluster_ctaid: return comp({id.x % shape.x, id.y % shape.y, id.z % shape.z});
+      case SReg::cluster_nctaid: return comp(shape);
+      case SReg::cluster_ctarank: return cta_.cluster_rank;
+      case SReg::cluster_nctarank: return shape.count();
+      case SReg::is_explicit_cluster: return c && c->is_explicit;
+      default: return 0;
+    }
   }
 
   uint64_t read(const Operand& o, unsigned lane) {
@@ -264,11 +284,15 @@ class Exec {
     }
     switch (s) {
       case Space::global: return global(lane, space, is_write, addr, bytes);
-      case Space::shared:
-        if (a + bytes > cta_.shared.size())
+      case Space::shared: {
+        Cta& owner =
+            a >= kClusterRankStride ? peer(lane, space, is_write, addr, bytes, a / kClusterRankStride - 1) : cta_;
+        a %= kClusterRankStride;
+        if (a + bytes > owner.shared.size())
           fault(lane, space, is_write, addr, bytes,
-                fmt::format("address is out of bounds: the CTA has {} bytes of shared memory", cta_.shared.size()));
-        return cta_.shared.data() + a;
+                fmt::format("address is out of bounds: the CTA has {} bytes of shared memory", owner.shared.size()));
+        return owner.shared.data() + a;
+      }
       case Space::local:
         if (a + bytes > k_.local_bytes)
           fault(lane, space, is_write, addr, bytes,
@@ -284,6 +308,60 @@ class Exec {
       default: break;
     }
     fault(lane, space, is_write, addr, bytes, "unsupported state space");
+  }
+
+  // The CTA of `rank` in this CTA's cluster, for a .shared::cluster access.
+  Cta& peer(unsigned lane, Space space, bool is_write, uint64_t addr, unsigned bytes, uint64_t rank) const {
+    const Cluster* c = cta_.cluster.get();
+    const uint64_t n = c ? c->ctas.size() : 1;
+    if (rank >= n)
+      fault(lane, space, is_write, addr, bytes,
+            fmt::format("the .shared::cluster address names CTA rank {}; the cluster has {} CTAs", rank, n));
+    Cta* p = c ? c->ctas[rank] : &cta_;
+    if (!p)
+      fault(lane, space, is_write, addr, bytes,
+            fmt::format("CTA rank {} of the cluster has exited; its shared memory is gone", rank));
+    return *p;
+  }
+
+  // mapa: the address `a` (generic, or .shared::cta/.shared::cluster) as the
+  // same offset in the shared memory of CTA `rank` of the cluster.
+  void mapa(const Inst& in, uint32_t exec) {
+    const Cluster* c = cta_.cluster.get();
+    const uint64_t n = c ? c->ctas.size() : 1;
+    const uint64_t window = in.space == Space::generic ? kSharedWindow : 0;
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if (!(exec >> lane & 1)) continue;
+      const uint64_t a = read(in.src[0], lane), rank = read(in.src[1], lane);
+      const Dim3& id = cta_.ctaid;
+      if (rank >= n)
+        throw Fault{
+            fmt::format("{}: error: mapa to CTA rank {} by thread ({},{},{}) in block ({},{},{}): the cluster "
+                        "has {} CTAs (ranks 0 to {})",
+                        k_.where(in), rank, tid(lane, 0), tid(lane, 1), tid(lane, 2), id.x, id.y, id.z, n, n - 1)};
+      if (a < window || a - window >= kWindowSize)
+        throw Fault{
+            fmt::format("{}: error: mapa of 0x{:x} by thread ({},{},{}) in block ({},{},{}): not a shared "
+                        "memory address",
+                        k_.where(in), a, tid(lane, 0), tid(lane, 1), tid(lane, 2), id.x, id.y, id.z)};
+      write(in.dst[0], lane, window + (rank + 1) * kClusterRankStride + (a - window) % kClusterRankStride);
+    }
+  }
+
+  // barrier.cluster.arrive marks the lanes; .wait holds the warp until the
+  // phase its lanes arrived in completes (Cluster::settle).
+  void cluster_barrier(const Inst& in, uint32_t exec) {
+    if (!in.bar_wait) {
+      if (w_.cluster_arrived & exec)
+        throw Fault{
+            fmt::format("{}: error: barrier.cluster.arrive by warp {} of block ({},{},{}) again before its "
+                        "barrier.cluster.wait",
+                        k_.where(in), w_.index, cta_.ctaid.x, cta_.ctaid.y, cta_.ctaid.z)};
+      w_.cluster_arrived |= exec;
+      cta_.cluster->settle();
+      return;
+    }
+    if (w_.cluster_arrived & exec) w_.barrier = kClusterBarrier;
   }
 
   uint8_t* param(unsigned lane, int64_t offset, unsigned bytes, bool is_write) {
@@ -899,6 +977,75 @@ class Exec {
     }
   }
 
+  // ---- texture and surface objects (kernel/texture.h)
+
+  TextureDesc& object(const Inst& in, unsigned lane) {
+    const uint64_t h = read(in.src[0], lane);
+    if (h < kObjectHandleBase || h - kObjectHandleBase >= mem_.textures.size())
+      fail_object(lane, fmt::format("handle 0x{:x} is not a texture or surface object given at launch", h));
+    return mem_.textures[h - kObjectHandleBase];
+  }
+
+  [[noreturn]] void fail_object(unsigned lane, const std::string& why) const {
+    const Dim3& c = cta_.ctaid;
+    throw Fault{fmt::format("{}: error: '{}' by thread ({},{},{}) in block ({},{},{}), warp {}, lane {}: {}",
+                            k_.where(*in_), in_->mnemonic, tid(lane, 0), tid(lane, 1), tid(lane, 2), c.x, c.y, c.z,
+                            w_.index, lane, why)};
+  }
+
+  uint32_t coordinate(const Inst& in, unsigned lane, unsigned c) {
+    return c < in.tex_dims ? static_cast<uint32_t>(read(k_.elements[in.src[1].reg + c], lane)) : 0;
+  }
+
+  // One channel: (value, 0, 0, 1) as the four results.
+  void tex(const Inst& in, uint32_t exec) {
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if (!(exec >> lane & 1)) continue;
+      const TextureDesc& t = object(in, lane);
+      const uint32_t x = coordinate(in, lane, 0), y = coordinate(in, lane, 1);
+      float fx, fy;
+      std::memcpy(&fx, &x, 4), std::memcpy(&fy, &y, 4);
+      const uint32_t v =
+          in.tex_int_coords ? read_texel(t, static_cast<int32_t>(x), static_cast<int32_t>(y)) : sample_f32(t, fx, fy);
+      const uint32_t one = in.tex_int_result ? 1 : 0x3f800000u;
+      const uint32_t out[4] = {v, 0, 0, one};
+      for (unsigned i = 0; i < 4; ++i) write(k_.elements[in.dst[0].reg + i], lane, out[i]);
+    }
+  }
+
+  // The bytes of a surface access at byte x of row y, or nullptr (.zero out of range).
+  uint8_t* surface_bytes(const Inst& in, unsigned lane, TextureDesc& t, unsigned bytes) {
+    const int64_t row = int64_t{t.width} * texel_bytes(t.format), rows = t.dims == 1 ? 1 : t.height;
+    int64_t x = static_cast<int32_t>(coordinate(in, lane, 0)), y = static_cast<int32_t>(coordinate(in, lane, 1));
+    if (t.dims == 1) y = 0;
+    if (x < 0 || x + bytes > row || y < 0 || y >= rows) {
+      if (in.surface_oob == 2) return nullptr;
+      if (in.surface_oob == 0)
+        fail_object(lane, fmt::format("surface coordinates ({}, {}) are outside the {}-byte by {}-row surface "
+                                      "(.trap)",
+                                      x, y, row, rows));
+      x = std::clamp<int64_t>(x, 0, row - bytes), y = std::clamp<int64_t>(y, 0, rows - 1);
+    }
+    return t.texels.data() + y * row + x;
+  }
+
+  void surface(const Inst& in, uint32_t exec) {
+    const unsigned eb = in.access_bytes, n = in.vec;
+    const Operand& data = in.kind == Kind::sust ? in.src[2] : in.dst[0];
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if (!(exec >> lane & 1)) continue;
+      uint8_t* p = surface_bytes(in, lane, object(in, lane), eb * n);
+      for (unsigned i = 0; i < n; ++i) {
+        const Operand& o = n == 1 ? data : k_.elements[data.reg + i];
+        if (in.kind == Kind::sust) {
+          if (p) store_bytes(p + i * eb, eb, read(o, lane));
+        } else {
+          write(o, lane, p ? load_bytes(p + i * eb, eb) : 0);
+        }
+      }
+    }
+  }
+
   // mma, ldmatrix, stmatrix, movmatrix (kernel/tensor.h): .aligned, so the
   // whole warp executes them at once or none of it does.
   void matrix_lanes(const Inst& in, uint32_t exec) {
@@ -1018,6 +1165,8 @@ class Exec {
       case Kind::atom:
       case Kind::red: atomic(in, exec); break;
       case Kind::bar: barrier(in, exec); break;
+      case Kind::mapa: mapa(in, exec); break;
+      case Kind::cluster_bar: cluster_barrier(in, exec); break;
       case Kind::shfl: shfl(in, exec); break;
       case Kind::vote: vote(in, exec); break;
       case Kind::match: match(in, exec); break;
@@ -1043,6 +1192,9 @@ class Exec {
       case Kind::async_wait: async_wait(in, exec); break;
       case Kind::async_arrive: async_arrive(in, exec); break;
       case Kind::mbarrier: mbarrier(in, exec); break;
+      case Kind::tex: tex(in, exec); break;
+      case Kind::suld:
+      case Kind::sust: surface(in, exec); break;
       case Kind::fence:
       case Kind::nop: break;  // no functional effect
       case Kind::bra:

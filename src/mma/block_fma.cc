@@ -25,13 +25,14 @@ struct Addend {
   bool neg;
 };
 
-// A block's nonzero products and the largest exponent they align to (a
+// A block's products and the largest exponent the nonzero ones align to (a
 // product's is the sum of its factors' exponent fields, its significand
 // lying in [0, 4); subnormals count at emin); c apart.
 struct Block {
   Addend add[kMaxBlock + 1];  // the products, then c (at add[count], not counted)
   int count = 0;
   int emax = INT_MIN;
+  bool nonzero = false;  // a nonzero product among them
   bool has_c = false;
   int c_exp = 0;
 };
@@ -57,13 +58,16 @@ struct Fields {
 };
 
 // A finite encoding as significand (implicit bit included) and exponent
-// field value (subnormals at emin); false for inf and NaN.
+// field value (subnormals at emin); false for inf and NaN. Branchless on
+// the normal/subnormal split: random data mispredicts it.
 [[gnu::always_inline]] inline bool decode(const Fields& f, uint64_t bits, uint64_t* sig, int* exp) {
   const unsigned field = static_cast<unsigned>(bits >> f.frac_bits) & f.all_ones;
   const uint64_t frac = bits & f.frac_mask;
   if (field == f.all_ones && f.top_is_special && (f.ieee || frac == f.frac_mask)) return false;
-  *sig = field ? frac | (uint64_t{1} << f.frac_bits) : f.flush ? 0 : frac;
-  *exp = static_cast<int>(field ? field : 1) - f.bias;
+  const uint64_t normal = field != 0;
+  const uint64_t keep = normal | static_cast<uint64_t>(!f.flush);  // 1: the significand stands
+  *sig = (frac | normal << f.frac_bits) & (0 - keep);
+  *exp = static_cast<int>(field | static_cast<unsigned>(!normal)) - f.bias;
   return true;
 }
 
@@ -99,7 +103,7 @@ struct RowFields {
       : in(in_format, subnormals), out(out_format, subnormals), out_format(out_format) {}
 };
 
-// The nonzero finite addends of one block, or false when an operand is
+// The finite addends of one block, or false when an operand is
 // inf or NaN.
 bool gather(const RowFields& f, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c, Block* out) {
   const Fields& in = f.in;
@@ -111,10 +115,13 @@ bool gather(const RowFields& f, std::size_t n, const uint64_t* a, const uint64_t
     const bool a_finite = decode(in, a[k], &sa, &ea);
     const bool b_finite = decode(in, b[k], &sb, &eb);
     special |= !(a_finite && b_finite);
-    if (sa == 0 || sb == 0) continue;
+    // Zero products are kept (they add 0) but take no part in emax: no
+    // data-dependent branch.
+    const uint64_t sig = sa * sb;
     const bool neg = ((a[k] ^ b[k]) & in.sign_bit) != 0;
-    out->add[out->count++] = {sa * sb, ea + eb - 2 * in.frac_bits, neg};
-    out->emax = std::max(out->emax, ea + eb);
+    out->add[out->count++] = {sig, ea + eb - 2 * in.frac_bits, neg};
+    out->emax = std::max(out->emax, sig != 0 ? ea + eb : INT_MIN);
+    out->nonzero |= sig != 0;
   }
   uint64_t sc = 0;
   special |= !decode(of, c, &sc, &out->c_exp);
@@ -146,9 +153,14 @@ Sum aligned_sum(const NumericsRow& row, const Addend* add, int count, int emax) 
   const int grid = emax - row.kept_bits;  // the exponent of the last kept bit
   int64_t sum = 0;
   for (int i = 0; i < count; ++i) {
+    // Branchless alignment: the shift's direction and the sign depend on
+    // the data. left < 2^62 (kept + carry bits), so >> 63 clears it; a
+    // zero product's shift may be anything, hence the clamp.
     const int shift = add[i].lsb - grid;
-    const uint64_t m = shift >= 0 ? add[i].sig << shift : (-shift >= 64 ? 0 : add[i].sig >> -shift);
-    sum += add[i].neg ? -static_cast<int64_t>(m) : static_cast<int64_t>(m);
+    const uint64_t left = add[i].sig << std::clamp(shift, 0, 63);
+    const uint64_t m = left >> std::min(std::max(-shift, 0), 63);
+    const uint64_t flip = 0 - static_cast<uint64_t>(add[i].neg);
+    sum += static_cast<int64_t>((m ^ flip) - flip);
   }
   const bool neg = sum < 0;
   const uint64_t mag = neg ? 0 - static_cast<uint64_t>(sum) : static_cast<uint64_t>(sum);
@@ -175,7 +187,7 @@ uint64_t block_result(const NumericsRow& row, const RowFields& f, std::size_t n,
   const Format& of = f.out_format;
   Block blk;
   if (!gather(f, n, a, b, c, &blk)) return special_result(row, n, a, b, c);
-  if (blk.count == 0 && !blk.has_c) return of.zero(false);
+  if (!blk.nonzero && !blk.has_c) return of.zero(false);
   if (blk.has_c) ++blk.count, blk.emax = std::max(blk.emax, blk.c_exp);
   const Sum p = aligned_sum(row, blk.add, blk.count, blk.emax);
   if (p.mag == 0) return of.zero(false);

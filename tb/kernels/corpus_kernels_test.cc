@@ -906,6 +906,84 @@ TEST_P(PrintfConst, ConstantFillsNameTheVariable) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Archs, PrintfConst, ::testing::Values("sm_75", "sm_90", "sm_100"));
+// ---- cluster_dsmem.cu: thread-block clusters and distributed shared memory (sm_90+)
+
+class ClusterDsmem : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ClusterDsmem, HistogramInPeersSharedMemoryMatchesHost) {
+  const Kernel k = load_corpus("cluster_dsmem", GetParam(), "cluster_histogram");
+  // (grid, cluster, block, keys, bins): the bins split across the cluster's CTAs
+  for (const auto& [grid, cluster, block, n, bins] :
+       {std::tuple{4u, 2u, 64u, 700u, 37u}, {8u, 4u, 32u, 1000u, 64u}, {3u, 3u, 96u, 513u, 100u}}) {
+    SplitMix64 rng{n * bins};
+    std::vector<uint32_t> keys(n);
+    for (auto& v : keys) v = static_cast<uint32_t>(rng.next());
+    std::vector<uint32_t> want(bins, 0);
+    for (uint32_t key : keys) ++want[key % bins];
+    Launch l;
+    l.grid = {grid};
+    l.block = {block};
+    l.cluster = {cluster};
+    l.shared_bytes = (bins + cluster - 1) / cluster * 4;
+    l.args = {Arg::zeros(bins * 4), Arg::buffer(bytes_of(keys)), Arg::u32(n), Arg::u32(bins)};
+    const RunResult r = run_ok(k, l);
+    // every cluster counts the keys its CTAs stride over; together, each key once
+    EXPECT_EQ(values_of<uint32_t>(r.memory, 0), want) << "grid " << grid << " cluster " << cluster;
+  }
+}
+
+TEST_P(ClusterDsmem, NeighbourReadsTheNextCtasTileAndItsPlace) {
+  const Kernel k = load_corpus("cluster_dsmem", GetParam(), "cluster_neighbour");
+  for (const auto& [grid, cluster] :
+       {std::pair{Dim3{4, 1, 1}, Dim3{2, 1, 1}}, {Dim3{4, 2, 1}, Dim3{2, 2, 1}}, {Dim3{2, 3, 1}, Dim3{1, 3, 1}}}) {
+    const uint32_t block = 64, ctas = static_cast<uint32_t>(grid.count()), n = ctas * block;
+    const float scale = 0.375f;
+    SplitMix64 rng{n + cluster.x};
+    std::vector<float> x(n);
+    for (auto& v : x) v = rng.uniform(-3.0f, 3.0f);
+    Launch l;
+    l.grid = grid;
+    l.block = {block};
+    l.cluster = cluster;
+    l.args = {Arg::zeros(n * 4), Arg::zeros(ctas * 16), Arg::buffer(bytes_of(x)), Arg::f32(scale)};
+    const RunResult r = run_ok(k, l);
+    const auto out = values_of<float>(r.memory, 0);
+    const auto where = values_of<uint32_t>(r.memory, 1);
+    const uint32_t per = static_cast<uint32_t>(cluster.count());
+    for (uint32_t by = 0; by < grid.y; ++by)
+      for (uint32_t bx = 0; bx < grid.x; ++bx) {
+        const uint32_t b = by * grid.x + bx;
+        // the rank of a CTA in its cluster: x fastest (the PTX ISA's %cluster_ctarank)
+        const uint32_t cx = bx % cluster.x, cy = by % cluster.y, rank = cy * cluster.x + cx;
+        const uint32_t next = (rank + 1) % per;
+        const uint32_t nb = (by - cy + next / cluster.x) * grid.x + (bx - cx + next % cluster.x);
+        for (uint32_t t = 0; t < block; ++t) {
+          const float want = std::fma(x[b * block + t], scale, x[nb * block + t]);
+          ASSERT_EQ(bits_of(out[b * block + t]), bits_of(want)) << "block " << b << " thread " << t;
+        }
+        EXPECT_EQ(where[4 * b], rank);
+        EXPECT_EQ(where[4 * b + 1], per);
+        EXPECT_EQ(where[4 * b + 2], cx + 16 * cy);
+        EXPECT_EQ(where[4 * b + 3], cluster.x + 16 * cluster.y);
+      }
+  }
+}
+
+TEST_P(ClusterDsmem, ReqnctaperclusterGivesTheShape) {
+  const Kernel k = load_corpus("cluster_dsmem", GetParam(), "cluster_rank_sum");
+  EXPECT_EQ(k.cluster_dims[0], 4u);
+  Launch l;
+  l.grid = {8};
+  l.block = {32};
+  l.args = {Arg::zeros(8 * 4)};
+  const RunResult r = run_ok(k, l);
+  // each CTA adds every rank's value rank * 10 + 1 of its cluster of 4
+  EXPECT_EQ(values_of<uint32_t>(r.memory, 0), std::vector<uint32_t>(8, 1 + 11 + 21 + 31));
+  l.cluster = {2};
+  EXPECT_THROW(cluster_shape(k, l), KernelError);
+}
+
+INSTANTIATE_TEST_SUITE_P(Archs, ClusterDsmem, ::testing::Values("sm_90", "sm_100"));
 
 }  // namespace
 }  // namespace ptxfu::kernel::testing

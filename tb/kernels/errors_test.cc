@@ -162,7 +162,8 @@ TEST(KernelErrors, EveryKindHasALoweringRow) {
     EXPECT_EQ(lowered.count(k.kind), k.kind == Kind::arith || k.kind == Kind::func_end || k.kind == Kind::wmma_load ||
                                              k.kind == Kind::wmma_store || k.kind == Kind::wgmma_sync ||
                                              k.kind == Kind::warp_sync || k.kind == Kind::async_commit ||
-                                             k.kind == Kind::async_wait || k.kind == Kind::async_arrive
+                                             k.kind == Kind::async_wait || k.kind == Kind::async_arrive ||
+                                             k.kind == Kind::cluster_bar  // the barrier row's (barrier.cluster)
                                          ? 0u
                                          : 1u)
         << k.name;
@@ -217,6 +218,42 @@ TEST(KernelErrors, LaunchShape) {
   Launch l;
   l.block = {2048};
   EXPECT_TRUE(Contains(run_functional(k, l).error, "a block has 1 to 1024 threads"));
+}
+
+TEST(KernelErrors, ClusterShapesAndMapaOutOfRange) {
+  const Kernel k = load_handwritten("cluster.ptx", "mapa_out_of_range");
+  Launch l;
+  l.grid = {4};
+  l.block = {32};
+  l.cluster = {2};
+  const RunResult r = run_functional(k, l);
+  ASSERT_FALSE(r.ok);
+  EXPECT_TRUE(Contains(r.error, "cluster.ptx:"));
+  EXPECT_TRUE(Contains(r.error, "mapa to CTA rank 2 by thread (0,0,0) in block (0,0,0): the cluster has 2 CTAs"));
+  for (const auto& [cluster, why] :
+       {std::pair{Dim3{3, 1, 1}, "the grid is not a whole number of clusters"}, {Dim3{2, 0, 1}, "at least one CTA"}}) {
+    l.cluster = cluster;
+    const RunResult bad = run_functional(k, l);
+    EXPECT_FALSE(bad.ok);
+    EXPECT_TRUE(Contains(bad.error, why));
+  }
+  l.grid = {32};
+  l.cluster = {32};
+  EXPECT_TRUE(Contains(run_functional(k, l).error, "a cluster holds at most 16 CTAs"));
+}
+
+TEST(KernelErrors, ClustersBelowSm90AreRefusedAtLoad) {
+  const std::string body = "{\n  .reg .b32 %r1;\n  mov.u32 %r1, 0;\n  ret;\n}\n";
+  try {
+    load_kernel(".version 8.0\n.target sm_80\n.address_size 64\n.entry k() .reqnctapercluster 2, 1, 1\n" + body,
+                "k.ptx");
+    ADD_FAILURE() << "loaded";
+  } catch (const KernelError& e) {
+    // ptxas may refuse it first, with its own words; either way it is refused at load
+    EXPECT_TRUE(Contains(e.what(), "k.ptx")) << e.what();
+  }
+  const std::string text = read_file(path_of("cluster.ptx"));
+  EXPECT_THROW(load_kernel(text, "cluster.ptx", {"exchange", "sm_80"}), KernelError);
 }
 
 }  // namespace

@@ -321,5 +321,31 @@ TEST(Simt, StepReportsDivergentActiveMasks) {
   EXPECT_TRUE(masks.count(0xfffffffcu)) << "the loop's third trip: lanes 2 to 31";
 }
 
+// cluster.ptx: .shared::cluster stores, atomics and loads through
+// mapa.shared::cluster, on three cluster shapes.
+TEST(Cluster, PeersSharedMemoryAndTheClusterRegisters) {
+  const Kernel k = load_handwritten("cluster.ptx", "exchange");
+  for (const auto& [grid, cluster, block] : {std::tuple{4u, 2u, 64u}, {6u, 3u, 32u}, {8u, 8u, 48u}}) {
+    Launch l;
+    l.grid = {grid};
+    l.block = {block};
+    l.cluster = {cluster};
+    l.args = {Arg::zeros(grid * block * 4), Arg::zeros(grid * 20)};
+    const RunResult r = run_ok(k, l);
+    const auto out = values_of<uint32_t>(r.memory, 0);
+    const auto info = values_of<uint32_t>(r.memory, 1);
+    for (uint32_t b = 0; b < grid; ++b) {
+      const uint32_t rank = b % cluster, previous = (rank + cluster - 1) % cluster;
+      for (uint32_t t = 0; t < block; ++t)  // the previous rank's store; the next rank's threads' adds
+        ASSERT_EQ(out[b * block + t], previous * 1000 + t + (block << 16)) << "block " << b << " thread " << t;
+      EXPECT_EQ(info[5 * b], b / cluster);
+      EXPECT_EQ(info[5 * b + 1], grid / cluster);
+      EXPECT_EQ(info[5 * b + 2], rank);
+      EXPECT_EQ(info[5 * b + 3], cluster);
+      EXPECT_EQ(info[5 * b + 4], 1u);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ptxfu::kernel::testing

@@ -277,6 +277,39 @@ TEST(ModelTiming, ConstantBankReadsOccupyNoUnit) {
 
 // ---- errors on the model
 
+// The cluster parameters of memory: (no published figure in the configs yet)
+// take effect: a chain of .shared::cluster loads slows by the DSMEM latency
+// it adds, a row of barrier.cluster by the barrier's.
+TEST(ModelTiming, ClusterParametersTimeDsmemAndBarrierCluster) {
+  const std::string base = embedded_text("sm_90");
+  ASSERT_NE(base.find("memory: {"), std::string::npos);
+  auto with = [&](const std::string& keys) {
+    std::string yaml = base;
+    yaml.insert(yaml.find("memory: {") + 9, keys);
+    return yaml;
+  };
+  Launch l;
+  l.grid = {2};
+  l.block = {32};
+  l.cluster = {2};
+  const unsigned n = 10;
+  l.args = {Arg::u32(n)};
+  for (const bool at : {false, true}) {
+    const Kernel chase = load_handwritten("cluster.ptx", "dsmem_chase");
+    const ModelRun a = run_on_model(chase, l, at, 0, with("dsmem: 100, ")),
+                   b = run_on_model(chase, l, at, 0, with("dsmem: 400, "));
+    ASSERT_TRUE(a.result.ok && b.result.ok) << a.result.error << b.result.error;
+    EXPECT_GE(b.cycles - a.cycles, (n - 1) * 300u) << a.cycles << " " << b.cycles;
+    EXPECT_LE(b.cycles - a.cycles, (n + 1) * 300u) << a.cycles << " " << b.cycles;
+    const Kernel syncs = load_handwritten("cluster.ptx", "cluster_syncs");
+    const ModelRun c = run_on_model(syncs, l, at, 0, with("cluster_barrier: 50, ")),
+                   d = run_on_model(syncs, l, at, 0, with("cluster_barrier: 550, "));
+    ASSERT_TRUE(c.result.ok && d.result.ok) << c.result.error << d.result.error;
+    EXPECT_GE(d.cycles - c.cycles, (n - 1) * 500u) << c.cycles << " " << d.cycles;
+    EXPECT_LE(d.cycles - c.cycles, (n + 1) * 500u) << c.cycles << " " << d.cycles;
+  }
+}
+
 TEST(ModelErrors, CycleLimit) {
   const Kernel k = load_handwritten("errors.ptx", "spin");
   Launch l;
@@ -326,6 +359,31 @@ TEST(ModelTiming, AsyncCopiesLandAfterTheirLatency) {
     // The wait held the warp at least the global latency.
     EXPECT_GE(r.cycles, c.memory.global);
   }
+}
+
+TEST(ModelErrors, ClusterTooBigAndABarrierClusterNotAllReach) {
+  const Kernel k = load_handwritten("cluster.ptx", "half_barrier");
+  Launch l;
+  l.grid = {4};
+  l.block = {64};
+  l.cluster = {2};
+  for (const bool at : {false, true}) {
+    const ModelRun r = run_on_model(k, l, at, 2000);
+    EXPECT_FALSE(r.result.ok);
+    EXPECT_TRUE(Contains(r.result.error, "cycle limit of 2000 reached"));
+    // warp 0 of the first CTA waits; 64 of the cluster's 128 threads arrived
+    EXPECT_TRUE(Contains(r.result.error,
+                         "warp 0 of block (0,0,0) was at 'ret': Barrier error detected. barrier.cluster.wait in "
+                         "cluster (0,0,0) waits for 128 threads; 64 have arrived"));
+  }
+  // a cluster of 16 CTAs of 1024 threads: more warps than an SM holds at once
+  l.grid = {16};
+  l.block = {1024};
+  l.cluster = {16};
+  const ModelRun big = run_on_model(k, l, false, 2000);
+  EXPECT_FALSE(big.result.ok);
+  EXPECT_TRUE(Contains(big.result.error, "a cluster of 16 CTAs of 'half_barrier' does not fit on an SM"))
+      << big.result.error;
 }
 
 TEST(ModelErrors, FaultsReadAsOnTheFunctionalExecutor) {

@@ -15,6 +15,7 @@
 
 #include "host/ptxfu_host.hpp"
 #include "scratch_dir.h"
+#include "sweep/launch_args.h"
 #include "sweep/results.h"
 #include "sweep/run.h"
 #include "sweep/spec.h"
@@ -695,6 +696,34 @@ TEST(SweepResults, StoreRepairsATornTail) {
   EXPECT_EQ(j.find("k3"), std::string::npos);
   // Another sweep's columns are refused, not mixed in.
   EXPECT_THROW(Store(dir, {"key", "program", "status", "ipc", "error"}), StoreError);
+}
+
+// --arg tex:...: a texture object from its spec; each bad spec an error naming
+// what is wrong.
+TEST(LaunchArgs, TextureSpecsGiveObjectsOrNameWhatIsWrong) {
+  const kernel::Param p{"_Z8fetch_1dyPfi_param_0", 0, 8, "u64", false};
+  const kernel::Arg a =
+      parse_arg("tex:zeros:format=unorm8,width=50,height=3,address=wrap,filter=linear,normalized=1", 0, p);
+  ASSERT_EQ(a.kind, kernel::Arg::Kind::texture);
+  EXPECT_EQ(a.texture->width, 50);
+  EXPECT_EQ(a.texture->height, 3);
+  EXPECT_EQ(a.texture->dims, 2);
+  EXPECT_EQ(a.texture->texels.size(), 150u);
+  EXPECT_EQ(a.texture->address, kernel::AddressMode::wrap);
+  EXPECT_EQ(a.texture->filter, kernel::FilterMode::linear);
+  EXPECT_TRUE(a.texture->normalized);
+  auto message = [&](const char* spec) {
+    try {
+      parse_arg(spec, 0, p);
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("tex:zeros:width=4").find("needs format= and width="), std::string::npos);
+  EXPECT_NE(message("tex:zeros:format=f32,width=4,address=repeat").find("bad 'address=repeat'"), std::string::npos);
+  EXPECT_NE(message("tex:zeros:format=u8,width=4,filter=linear").find("linear filtering needs"), std::string::npos);
+  EXPECT_NE(message("tex:/nonexistent/texels:format=f32,width=4").find("cannot open"), std::string::npos);
 }
 
 }  // namespace
