@@ -37,11 +37,7 @@ SCOPES = ["", ".cta", ".cluster", ".gpu", ".sys"]
 def fence_candidates():
     out = [f"fence{a}{b}" for a in SEMS for b in SCOPES]
     out += ["fence.gpu.acq_rel", "fence.cta.sc", "fence.sc.acq_rel.gpu", "fence.gl"]
-    out += [
-        f"fence.mbarrier_init{a}{b}"
-        for a in ["", ".release", ".acquire"]
-        for b in SCOPES
-    ]
+    out += [f"fence.mbarrier_init{a}{b}" for a in ["", ".release", ".acquire"] for b in SCOPES]
     out += ["fence.release.mbarrier_init.cluster"]
     kinds = [
         "",
@@ -112,9 +108,7 @@ def cp_async_candidates():
     for hint in [".L2::cache_hint", ".L2::64B", ".L2::128B", ".L2::256B", ".L2::32B"]:
         for ops in ["4", "4, %rd2", "4, 2, %rd2", "4, 2"]:
             out.append(f"cp.async.ca.shared.global{hint} [%r1], [%rd1], {ops}")
-    out.append(
-        "cp.async.cg.shared.global.L2::cache_hint.L2::128B [%r1], [%rd1], 16, %rd2"
-    )
+    out.append("cp.async.cg.shared.global.L2::cache_hint.L2::128B [%r1], [%rd1], 16, %rd2")
     for w in [".commit_group", ".wait_group", ".wait_all"]:
         for ops in ["", " 0", " 3", " %r1"]:
             out.append(f"cp.async{w}{ops}")
@@ -180,12 +174,8 @@ def mbarrier_candidates():
         for par in ["", ".parity"]:
             for sem in ["", ".acquire", ".relaxed", ".release"]:
                 for scope in MB_SCOPES:
-                    out.append(
-                        f"mbarrier.{op}{par}{sem}{scope}.shared::cta.b64 %p1, [%r1], %r2"
-                    )
-                    out.append(
-                        f"mbarrier.{op}{par}{sem}{scope}.shared.b64 %p1, [%r1], %rd2"
-                    )
+                    out.append(f"mbarrier.{op}{par}{sem}{scope}.shared::cta.b64 %p1, [%r1], %r2")
+                    out.append(f"mbarrier.{op}{par}{sem}{scope}.shared.b64 %p1, [%r1], %rd2")
             for sp in ["", ".shared::cluster", ".global"]:
                 out.append(f"mbarrier.{op}{par}{sp}.b64 %p1, [%r1], %rd2")
             for ops in [
@@ -290,26 +280,14 @@ def tensor_candidates():
     for dim in range(1, 6):
         for mode in [".tile", ".im2col", ""]:
             c = coords(dim)
-            out.append(
-                f"cp.async.bulk.tensor.{dim}d.shared::cluster.global{mode}{CTX} [%r1], [%rd1, {c}], [%r7]"
-            )
-            out.append(
-                f"cp.async.bulk.tensor.{dim}d.global.shared::cta{mode}.bulk_group [%rd1, {c}], [%r1]"
-            )
-            out.append(
-                f"cp.async.bulk.prefetch.tensor.{dim}d.L2.global{mode} [%rd1, {c}]"
-            )
+            out.append(f"cp.async.bulk.tensor.{dim}d.shared::cluster.global{mode}{CTX} [%r1], [%rd1, {c}], [%r7]")
+            out.append(f"cp.async.bulk.tensor.{dim}d.global.shared::cta{mode}.bulk_group [%rd1, {c}], [%r1]")
+            out.append(f"cp.async.bulk.prefetch.tensor.{dim}d.L2.global{mode} [%rd1, {c}]")
         c = coords(dim)
         h = "{" + ", ".join(f"%h{i + 1}" for i in range(max(dim - 2, 1))) + "}"
-        out.append(
-            f"cp.async.bulk.tensor.{dim}d.shared::cluster.global.im2col{CTX} [%r1], [%rd1, {c}], [%r7], {h}"
-        )
-        out.append(
-            f"cp.async.bulk.prefetch.tensor.{dim}d.L2.global.im2col [%rd1, {c}], {h}"
-        )
-        out.append(
-            f"cp.async.bulk.tensor.{dim}d.shared::cluster.global{CTX} [%r1], [%rd1, {coords(dim + 1)}], [%r7]"
-        )
+        out.append(f"cp.async.bulk.tensor.{dim}d.shared::cluster.global.im2col{CTX} [%r1], [%rd1, {c}], [%r7], {h}")
+        out.append(f"cp.async.bulk.prefetch.tensor.{dim}d.L2.global.im2col [%rd1, {c}], {h}")
+        out.append(f"cp.async.bulk.tensor.{dim}d.shared::cluster.global{CTX} [%r1], [%rd1, {coords(dim + 1)}], [%r7]")
     c = coords(2)
     base = f"cp.async.bulk.tensor.2d.shared::cluster.global.tile{CTX}"
     for extra, ops in [
@@ -353,19 +331,11 @@ def reduce_candidates():
     ]
     for op in ops:
         for t in types:
-            out.append(
-                f"cp.reduce.async.bulk.global.shared::cta.bulk_group{op}{t} [%rd1], [%r1], %r2"
-            )
-            out.append(
-                f"cp.reduce.async.bulk.shared::cluster.shared::cta{CTX}{op}{t} [%r1], [%r2], %r3, [%r4]"
-            )
+            out.append(f"cp.reduce.async.bulk.global.shared::cta.bulk_group{op}{t} [%rd1], [%r1], %r2")
+            out.append(f"cp.reduce.async.bulk.shared::cluster.shared::cta{CTX}{op}{t} [%r1], [%r2], %r3, [%r4]")
     for op in [".add", ".min"]:
-        out.append(
-            f"cp.reduce.async.bulk.global.shared::cta.bulk_group{op}.noftz.f16 [%rd1], [%r1], %r2"
-        )
-        out.append(
-            f"cp.reduce.async.bulk.global.shared::cta.bulk_group{op}.noftz.bf16 [%rd1], [%r1], %r2"
-        )
+        out.append(f"cp.reduce.async.bulk.global.shared::cta.bulk_group{op}.noftz.f16 [%rd1], [%r1], %r2")
+        out.append(f"cp.reduce.async.bulk.global.shared::cta.bulk_group{op}.noftz.bf16 [%rd1], [%r1], %r2")
     out += [
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.add.u32 [%rd1], [%r1], %r2, %rd3",
         "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [%r1], %r2, %rd3",
@@ -681,9 +651,7 @@ def async_candidates():
     for op in ops:
         for t in [".u32", ".s32", ".u64", ".b32", ".b64", ".f32", ".s64"]:
             reg = "%rd2" if "64" in t else "%r2"
-            out.append(
-                f"red.async.relaxed.cluster.shared::cluster{CTX}{op}{t} [%r1], {reg}, [%r3]"
-            )
+            out.append(f"red.async.relaxed.cluster.shared::cluster{CTX}{op}{t} [%r1], {reg}, [%r3]")
     base = f"red.async.relaxed.cluster.shared::cluster{CTX}.add.u32"
     pre = "red.async"
     for sem in ["", ".relaxed", ".release"]:
@@ -834,11 +802,7 @@ def texture_candidates():
             (".f16", ".f32"),
         ]:
             d = "{%f1, %f2, %f3, %f4}" if dt == ".f32" else "{%r11, %r12, %r13, %r14}"
-            cc = (
-                coords(n, 2)
-                if ct == ".s32"
-                else "{" + ", ".join(f"%f{5 + i}" for i in range(n)) + "}"
-            )
+            cc = coords(n, 2) if ct == ".s32" else "{" + ", ".join(f"%f{5 + i}" for i in range(n)) + "}"
             out.append(f"tex{g}.v4{dt}{ct} {d}, [tex0, {cc}]")
         out.append(f"tex{g}.v4.f32.s32 {{%f1, %f2, %f3, %f4}}, [%rd1, {coords(n)}]")
     out += [
@@ -861,13 +825,7 @@ def texture_candidates():
     ]
     for comp in [".r", ".g", ".b", ".a", ""]:
         for g in [".2d", ".a2d", ".cube", ".1d"]:
-            cc = (
-                "{%f5, %f6}"
-                if g == ".2d"
-                else "{%f5, %f6, %f7, %f8}"
-                if g != ".1d"
-                else "{%f5}"
-            )
+            cc = "{%f5, %f6}" if g == ".2d" else "{%f5, %f6, %f7, %f8}" if g != ".1d" else "{%f5}"
             out.append(f"tld4{comp}{g}.v4.f32.f32 {{%f1, %f2, %f3, %f4}}, [tex0, {cc}]")
     out += [
         "tld4.r.2d.v4.s32.f32 {%r1, %r2, %r3, %r4}, [tex0, {%f5, %f6}]",
@@ -1023,10 +981,7 @@ NEW_FAMILIES = [
 
 def candidates():
     return ptxas_forms.unique(
-        fence_candidates()
-        + other_candidates()
-        + cp_async_candidates()
-        + [c for f in NEW_FAMILIES for c in f()]
+        fence_candidates() + other_candidates() + cp_async_candidates() + [c for f in NEW_FAMILIES for c in f()]
     )
 
 
@@ -1040,21 +995,15 @@ def main():
         print("".join(c + "\n" for c in candidates()), end="")
         return 0
     version = ptxas_forms.ptxas_version(args.ptxas)
-    cands, verdicts = ptxas_forms.verdicts_dropping_fatal(
-        args.ptxas, candidates(), TARGETS, DECLARES, crash_ok=True
-    )
+    cands, verdicts = ptxas_forms.verdicts_dropping_fatal(args.ptxas, candidates(), TARGETS, DECLARES, crash_ok=True)
     comments = [
         "ptxas's verdicts on synchronisation candidate statements: scripts/sync-forms-ptxas.py",
         f"ptxas: {version}",
         "The format of tensor_forms.ptxas: '.' where ptxas accepts, else its first message's number;",
         "'N*V' stands for N columns of V.",
     ]
-    messages = ptxas_forms.write_new(
-        args.out, comments, cands, verdicts, TARGETS, DECLARES, compress=True
-    )
-    print(
-        f"{len(cands)} candidates x {len(TARGETS)} targets, {len(messages)} messages -> {args.out}"
-    )
+    messages = ptxas_forms.write_new(args.out, comments, cands, verdicts, TARGETS, DECLARES, compress=True)
+    print(f"{len(cands)} candidates x {len(TARGETS)} targets, {len(messages)} messages -> {args.out}")
 
 
 if __name__ == "__main__":

@@ -94,19 +94,14 @@ MMA = [
 ]
 
 
-def mma_statement(
-    shape, layouts, mods, d, a, b, c, frags, regs=None, prefix="mma.sync.aligned"
-):
+def mma_statement(shape, layouts, mods, d, a, b, c, frags, regs=None, prefix="mma.sync.aligned"):
     """One mma statement; frags = sizes of d, a, b, c; regs = their register classes."""
     regs = regs or [reg_of(d), reg_of(a), reg_of(b), reg_of(c)]
     words = [prefix, shape, *layouts] + [m for m in mods if m] + [d, a, b, c]
     bitop = [m for m in mods if m in ("xor.popc", "and.popc", "xor", "and", "popc")]
     words = [w for w in words if w not in bitop] + bitop
     name = ".".join(w for w in words if w)
-    ops = [
-        frag(regs[i], frags[i], 8 * i) if frags[i] else f"{regs[i]}{8 * i}"
-        for i in range(4)
-    ]
+    ops = [frag(regs[i], frags[i], 8 * i) if frags[i] else f"{regs[i]}{8 * i}" for i in range(4)]
     return f"{name} {', '.join(ops)}"
 
 
@@ -127,11 +122,7 @@ def mma_candidates():
                             for mod in extra:
                                 mods = [mod]
                                 frags = [m, na, nb, n]
-                                out.append(
-                                    mma_statement(
-                                        shape, lp, mods, td, ta, tb, tc, frags
-                                    )
-                                )
+                                out.append(mma_statement(shape, lp, mods, td, ta, tb, tc, frags))
                                 if first is None:
                                     first = (lp, mods, td, ta, tb, tc, frags)
         lp, mods, td, ta, tb, tc, frags = first
@@ -166,9 +157,7 @@ def mma_candidates():
         out.append(mma_statement(shape, lp, mods, *types, frags, prefix="mma.aligned"))
         out.append(mma_statement(shape, lp, mods, *types, frags, prefix="mma"))
         # three types, five types
-        out.append(
-            mma_statement(shape, lp, mods, td, ta, tb, "", frags).replace("..", ".")
-        )
+        out.append(mma_statement(shape, lp, mods, td, ta, tb, "", frags).replace("..", "."))
         # fragments: one more, one fewer, scalars, wrong register widths
         good = [reg_of(td), reg_of(ta), reg_of(tb), reg_of(tc)]
         for pos in range(4):
@@ -202,12 +191,8 @@ def matrix_candidates():
             for space in (".shared", ".shared::cta", ""):
                 for t in (".b16", ".b8", ".b32", ""):
                     regs = frag("%r", n, 0)
-                    out.append(
-                        f"ldmatrix.sync.aligned.m8n8.{x}{trans}{space}{t} {regs}, [%rd40]"
-                    )
-                    out.append(
-                        f"stmatrix.sync.aligned.m8n8.{x}{trans}{space}{t} [%rd40], {regs}"
-                    )
+                    out.append(f"ldmatrix.sync.aligned.m8n8.{x}{trans}{space}{t} {regs}, [%rd40]")
+                    out.append(f"stmatrix.sync.aligned.m8n8.{x}{trans}{space}{t} [%rd40], {regs}")
         base = f"ldmatrix.sync.aligned.m8n8.{x}.shared.b16"
         for m in (n - 1, n + 1):
             if m >= 1:
@@ -219,14 +204,10 @@ def matrix_candidates():
         out.append(f"{base} %r0, [%r40]")
         out.append(f"ldmatrix.aligned.m8n8.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]")
         out.append(f"ldmatrix.sync.m8n8.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]")
-        out.append(
-            f"ldmatrix.sync.aligned.m16n8.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]"
-        )
+        out.append(f"ldmatrix.sync.aligned.m16n8.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]")
         out.append(f"ldmatrix.sync.aligned.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]")
         out.append(f"ldmatrix.sync.aligned.m8n8.shared.b16 {frag('%r', n, 0)}, [%r40]")
-        out.append(
-            f"ldmatrix.sync.aligned.m8n8.{x}.global.b16 {frag('%r', n, 0)}, [%rd40]"
-        )
+        out.append(f"ldmatrix.sync.aligned.m8n8.{x}.global.b16 {frag('%r', n, 0)}, [%rd40]")
         sbase = f"stmatrix.sync.aligned.m8n8.{x}.shared.b16"
         for m in (n - 1, n + 1):
             if m >= 1:
@@ -314,11 +295,7 @@ def wgmma_candidates():
                 for a in ab:
                     for b in ab:
                         for mod in extra:
-                            out.append(
-                                wgmma_statement(
-                                    n, k, d, a, b, [mod], n // 2 // per, imms=imms
-                                )
-                            )
+                            out.append(wgmma_statement(n, k, d, a, b, [mod], n // 2 // per, imms=imms))
         d, a, n = ds[-1], ab[0], 16
         regs = n // 2 // (2 if d == "f16" else 1)
         base = dict(n=n, k=k, d=d, a=a, b=a, mods=[extra[0]], dregs=regs, imms=imms)
@@ -402,20 +379,12 @@ def wmma_candidates():
         ab_cls = wmma_cls(t)
         for lay in ("row", "col"):
             for space in ("", ".global", ".shared", ".shared::cta", ".local"):
-                out.append(
-                    f"wmma.load.a.sync.aligned.{lay}.{shape}{space}.{t} {wfrag(ab_cls, na, 0)}, [%rd40]"
-                )
-            out.append(
-                f"wmma.load.b.sync.aligned.{lay}.{shape}.{t} {wfrag(ab_cls, nb, 0)}, [%rd40], %r40"
-            )
+                out.append(f"wmma.load.a.sync.aligned.{lay}.{shape}{space}.{t} {wfrag(ab_cls, na, 0)}, [%rd40]")
+            out.append(f"wmma.load.b.sync.aligned.{lay}.{shape}.{t} {wfrag(ab_cls, nb, 0)}, [%rd40], %r40")
             for acc in accs:
                 n = n16 if acc == "f16" else n32
-                out.append(
-                    f"wmma.load.c.sync.aligned.{lay}.{shape}.{acc} {wfrag(wmma_cls(acc), n, 0)}, [%rd40]"
-                )
-                out.append(
-                    f"wmma.store.d.sync.aligned.{lay}.{shape}.{acc} [%rd40], {wfrag(wmma_cls(acc), n, 0)}"
-                )
+                out.append(f"wmma.load.c.sync.aligned.{lay}.{shape}.{acc} {wfrag(wmma_cls(acc), n, 0)}, [%rd40]")
+                out.append(f"wmma.store.d.sync.aligned.{lay}.{shape}.{acc} [%rd40], {wfrag(wmma_cls(acc), n, 0)}")
         base = f"wmma.load.a.sync.aligned.row.{shape}.{t}"
         for m in (na - 1, na + 1, 2 * na):
             if 1 <= m <= 8:
@@ -447,9 +416,7 @@ def wmma_candidates():
             "s32",
         ]:
             if other != t:
-                out.append(
-                    f"wmma.load.a.sync.aligned.row.{shape}.{other} {wfrag(ab_cls, na, 0)}, [%rd40]"
-                )
+                out.append(f"wmma.load.a.sync.aligned.row.{shape}.{other} {wfrag(ab_cls, na, 0)}, [%rd40]")
         # mma
         for la in ("row", "col"):
             for lb in ("row", "col"):
@@ -457,11 +424,7 @@ def wmma_candidates():
                     for c in accs:
                         for mod in mods:
                             mm = f".{mod}" if mod else ""
-                            pre, post = (
-                                ("wmma.mma" + mm, "")
-                                if "popc" in mod
-                                else ("wmma.mma", mm)
-                            )
+                            pre, post = ("wmma.mma" + mm, "") if "popc" in mod else ("wmma.mma", mm)
                             types = f"{d}.{c}" if t == "f16" else f"{d}.{t}.{t}.{c}"
                             nd = n16 if d == "f16" else n32
                             nc = n16 if c == "f16" else n32
@@ -471,9 +434,7 @@ def wmma_candidates():
                                 wfrag(ab_cls, nb, 16),
                                 wfrag(wmma_cls(c), nc, 24),
                             ]
-                            out.append(
-                                f"{pre}.sync.aligned.{la}.{lb}.{shape}{post}.{types} {', '.join(ops)}"
-                            )
+                            out.append(f"{pre}.sync.aligned.{la}.{lb}.{shape}{post}.{types} {', '.join(ops)}")
         d = accs[-1]
         nd = n16 if d == "f16" else n32
         types = f"{d}.{d}" if t == "f16" else f"{d}.{t}.{t}.{d}"
@@ -490,9 +451,7 @@ def wmma_candidates():
             for m in (n - 1, n + 1):
                 if 1 <= m <= 8:
                     ops = list(good)
-                    ops[k] = wfrag(
-                        [wmma_cls(d), ab_cls, ab_cls, wmma_cls(d)][k], m, 8 * k
-                    )
+                    ops[k] = wfrag([wmma_cls(d), ab_cls, ab_cls, wmma_cls(d)][k], m, 8 * k)
                     out.append(f"{name} {', '.join(ops)}")
             for cls in ("%h", "%rd", "%f"):
                 ops = list(good)
@@ -505,9 +464,7 @@ def wmma_candidates():
             bad = f"{d}.{other}" if t == "f16" else f"{d}.{t}.{t}.{other}"
             out.append(f"{pre}.sync.aligned.row.col.{shape}.{bad} {', '.join(good)}")
         for mod in ("ftz", "satfinite", "rn", "relu"):
-            out.append(
-                f"{pre}.sync.aligned.row.col.{shape}.{mod}.{types} {', '.join(good)}"
-            )
+            out.append(f"{pre}.sync.aligned.row.col.{shape}.{mod}.{types} {', '.join(good)}")
     return out
 
 
@@ -613,9 +570,7 @@ def mma_sp_candidates():
                 )
                 out.append(st + ", %r40, 0")
         for lp in (("col", "col"), ("row", "row"), ("row",)):
-            st = mma_statement(
-                shape, lp, [mod], td, ta, tb, tc, frags, prefix="mma.sp.sync.aligned"
-            )
+            st = mma_statement(shape, lp, [mod], td, ta, tb, tc, frags, prefix="mma.sp.sync.aligned")
             out.append(st + ", %r40, 0")
         for m in ("satfinite", "xor.popc", "rn", "ftz"):
             st = mma_statement(
@@ -631,9 +586,7 @@ def mma_sp_candidates():
             )
             out.append(st + ", %r40, 0")
         for prefix in ("mma.sp.sync", "mma.sp.aligned", "mma.sp::ordered.sync.aligned"):
-            st = mma_statement(
-                shape, ("row", "col"), [mod], td, ta, tb, tc, frags, prefix=prefix
-            )
+            st = mma_statement(shape, ("row", "col"), [mod], td, ta, tb, tc, frags, prefix=prefix)
             out.append(st + ", %r40, 0")
     return out
 
@@ -669,11 +622,7 @@ def mma_kind_candidates():
             for pos in range(4):
                 ts = ["f32", "e2m1", "e3m2", "f32"]
                 ts[pos] = t
-                out.append(
-                    mma_statement(
-                        shape, ("row", "col"), ["kind::f8f6f4"], *ts, frags, prefix=pre
-                    )
-                )
+                out.append(mma_statement(shape, ("row", "col"), ["kind::f8f6f4"], *ts, frags, prefix=pre))
         for pos in range(4):
             for size in (frags[pos] - 1, frags[pos] + 1, 2 * frags[pos]):
                 f = list(frags)
@@ -784,9 +733,7 @@ BLOCK_SCALE = [
 ]
 
 
-def block_scale_statement(
-    kind, shape, a, b, stype, vec, sel_a=("0", "0"), sel_b=("0", "0"), **kw
-):
+def block_scale_statement(kind, shape, a, b, stype, vec, sel_a=("0", "0"), sel_b=("0", "0"), **kw):
     """One block-scaled mma; kw overrides the parts: prefix, layouts, d, c, frags, regs, scale_a, scale_b, extra."""
     words = [
         kw.get("prefix", "mma.sync.aligned"),
@@ -797,10 +744,7 @@ def block_scale_statement(
     words += [kw.get("d", "f32"), a, b, kw.get("c", "f32"), stype]
     frags = kw.get("frags", [4, 4, 2, 4])
     regs = kw.get("regs", ["%f", "%r", "%r", "%f"])
-    ops = [
-        frag(regs[i], frags[i], 8 * i) if frags[i] else f"{regs[i]}{8 * i}"
-        for i in range(4)
-    ]
+    ops = [frag(regs[i], frags[i], 8 * i) if frags[i] else f"{regs[i]}{8 * i}" for i in range(4)]
     ops += [kw.get("scale_a", "%r40"), "{" + ", ".join(sel_a) + "}"]
     ops += [kw.get("scale_b", "%r41"), "{" + ", ".join(sel_b) + "}"]
     ops = ops[: kw.get("operands", len(ops))]
@@ -816,9 +760,7 @@ def block_scale_candidates():
             for b in ab:
                 for st in stypes:
                     for vec in vecs:
-                        out.append(
-                            block_scale_statement(kind, shape, a, b, st, vec, frags=fr)
-                        )
+                        out.append(block_scale_statement(kind, shape, a, b, st, vec, frags=fr))
         a = ab[-1]
         st, vec = stypes[-1], vecs[-1]
 
@@ -912,9 +854,7 @@ def block_scale_candidates():
             bs(prefix=prefix)
         for n in (4, 5, 6, 7):
             bs(operands=n)
-        out.append(
-            block_scale_statement(kind, shape, a, a, st, vec, frags=fr) + ", %r42"
-        )
+        out.append(block_scale_statement(kind, shape, a, a, st, vec, frags=fr) + ", %r42")
         # the words in another order (as nvcc's CUTLASS writes them)
         out.append(
             f"mma.sync.aligned.{kind}.block_scale.{vec}.{shape}.row.col.f32.{a}.{a}.f32.{st} "
@@ -937,9 +877,7 @@ def candidates():
 
 
 def main():
-    args = ptxas_forms.parse_args(
-        __doc__, "tb/unit/isa/data/tensor_forms.ptxas", append=True
-    )
+    args = ptxas_forms.parse_args(__doc__, "tb/unit/isa/data/tensor_forms.ptxas", append=True)
     cands = candidates()
     if args.list_candidates:
         print("".join(c + "\n" for c in cands), end="")
@@ -955,10 +893,7 @@ def main():
         "ptxas accepts the statement or the number of its first message, then a tab and the statement.",
     ]
     messages = ptxas_forms.write_new(args.out, comments, cands, verdicts, TARGETS)
-    print(
-        f"{len(cands)} candidates x {len(TARGETS)} targets, "
-        f"{len(messages)} distinct messages -> {args.out}"
-    )
+    print(f"{len(cands)} candidates x {len(TARGETS)} targets, " f"{len(messages)} distinct messages -> {args.out}")
 
 
 if __name__ == "__main__":

@@ -19,8 +19,8 @@ bool is_special_register(std::string_view name);
 
 struct SpecialRegister {
   std::string_view name;
-  unsigned bits;  // of the value, or of each component; 1: a predicate
-  bool vector;    // read by component (%tid.x); the bare name is a .v4 vector
+  unsigned bits;             // of the value, or of each component; 1: a predicate
+  bool vector;               // read by component (%tid.x); the bare name is a .v4 vector
   uint16_t sm = 0, ptx = 0;  // the target and PTX version it needs (0: any)
 };
 // The row of a special register (a component, %tid.x, is a scalar row of its

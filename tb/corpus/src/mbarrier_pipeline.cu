@@ -27,17 +27,15 @@ __device__ __forceinline__ void arrive(uint64_t* bar) {
 __device__ __forceinline__ bool wait_parity(uint64_t* bar, unsigned parity) {
   unsigned done;
 #if __CUDA_ARCH__ >= 900
-  asm volatile(
-      "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared.b64 p, [%1], %2, %3;\n selp.u32 %0, 1, 0, p;\n}\n"
-      : "=r"(done)
-      : "r"(smem(bar)), "r"(parity), "r"(100000u)
-      : "memory");
+  asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared.b64 p, [%1], %2, %3;\n selp.u32 %0, 1, 0, p;\n}\n"
+               : "=r"(done)
+               : "r"(smem(bar)), "r"(parity), "r"(100000u)
+               : "memory");
 #else
-  asm volatile(
-      "{\n .reg .pred p;\n mbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
-      : "=r"(done)
-      : "r"(smem(bar)), "r"(parity)
-      : "memory");
+  asm volatile("{\n .reg .pred p;\n mbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
+               : "=r"(done)
+               : "r"(smem(bar)), "r"(parity)
+               : "memory");
 #endif
   return done != 0;
 }

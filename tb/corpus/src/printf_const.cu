@@ -17,8 +17,8 @@ __global__ void printf_formats(const float* x, int n) {
   long long big = (long long)i * -1000000007LL;
   printf("t%03d b%d: %-6s|%5.2f|%e|%g|%c|%x|%#X|%o|%+i|%u\n", i, (int)blockIdx.x, kNames[i % 3], v, v * 1e10f,
          (double)v / 3.0, 'a' + i % 26, i * 2654435761u, i, i, i - 5, (unsigned)i);
-  printf("  %lld %llu %ld %lu %% %08.3f %-8d| %.3s %*d\n", big, (unsigned long long)big, (long)i, (unsigned long)n,
-         -v, i, kNames[(i + 1) % 3], 4, *kTablePtrs[i & 1]);
+  printf("  %lld %llu %ld %lu %% %08.3f %-8d| %.3s %*d\n", big, (unsigned long long)big, (long)i, (unsigned long)n, -v,
+         i, kNames[(i + 1) % 3], 4, *kTablePtrs[i & 1]);
 }
 
 __constant__ float kCoeffs[8];
