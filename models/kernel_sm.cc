@@ -509,19 +509,16 @@ WarpStall KernelSm::check(Slot& s, uint64_t t, uint64_t& until, bool& known) con
   return WarpStall::not_selected;  // ready
 }
 
-KernelSm::OperandWait KernelSm::operand_wait(const Slot& s, uint32_t pc) const {
+template <typename F>
+void KernelSm::for_each_operand(const Slot& s, uint32_t pc, F&& ready) const {
   const size_t slot = s.index;
-  uint64_t memory_at = 0, dependency_at = 0;  // (locals, not `wait`'s: kept in registers)
   const uint32_t base = s.warp->frames.back().reg_base;
   const PcInfo& info = pcs_[pc];
   const size_t consumer = static_cast<size_t>(info.timing.dep);
   auto need_state = [&](const RegisterState& reg_state, bool read) {
     uint64_t at = reg_state.ready_at;
     if (read && reg_state.writer && at != kNever) at = std::max(at, reg_state.written_at + reg_state.writer[consumer]);
-    if (reg_state.from_memory)
-      memory_at = std::max(memory_at, at);
-    else
-      dependency_at = std::max(dependency_at, at);
+    ready(at, reg_state.from_memory);
   };
   auto need = [&](uint32_t reg, bool read) {
     const size_t r = size_t{base} + reg;
@@ -532,6 +529,14 @@ KernelSm::OperandWait KernelSm::operand_wait(const Slot& s, uint32_t pc) const {
   for (unsigned i = 0; i < info.num_writes; ++i) need(regs[info.num_reads + i], false);
   // The carry flag is a register like the others, the dependency table included.
   if (info.reads_carry || info.writes_carry) need_state(s.carry, info.reads_carry);
+}
+
+KernelSm::OperandWait KernelSm::operand_wait(const Slot& s, uint32_t pc) const {
+  uint64_t memory_at = 0, dependency_at = 0;  // (locals, not `wait`'s: kept in registers)
+  for_each_operand(s, pc, [&](uint64_t at, bool from_memory) {
+    uint64_t& last = from_memory ? memory_at : dependency_at;
+    last = std::max(last, at);
+  });
   return {memory_at, dependency_at};  // kNever, the largest, stays
 }
 
@@ -556,32 +561,16 @@ WarpStall KernelSm::check_operands(Slot& s, uint32_t pc, uint64_t t, uint64_t& u
 }
 
 WarpStall KernelSm::check_operands_now(const Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const {
-  const size_t slot = s.index;
   auto later = [&](uint64_t when) { wait_until(when, t, until, known); };
-  const uint32_t base = s.warp->frames.back().reg_base;
-  const PcInfo& info = pcs_[pc];
   bool dep = false, mem = false;
   uint64_t mem_last = 0, dep_last = 0;  // when the last register of each kind is ready
-  const size_t consumer = static_cast<size_t>(info.timing.dep);
-  auto need_state = [&](const RegisterState& reg_state, bool read) {
-    uint64_t at = reg_state.ready_at;
-    if (read && reg_state.writer && at != kNever) at = std::max(at, reg_state.written_at + reg_state.writer[consumer]);
-    if (at > t) {
-      later(at);
-      (reg_state.from_memory ? mem : dep) = true;
-      uint64_t& last = reg_state.from_memory ? mem_last : dep_last;
-      last = std::max(last, at);
-    }
-  };
-  auto need = [&](uint32_t reg, bool read) {
-    const size_t r = size_t{base} + reg;
-    if (r < s.num_regs) need_state(board_[r * board_stride_ + slot], read);
-  };
-  const uint32_t* regs = pc_regs_.data() + info.regs_begin;  // no element when the kernel has no registers
-  for (unsigned i = 0; i < info.num_reads; ++i) need(regs[i], true);
-  for (unsigned i = 0; i < info.num_writes; ++i) need(regs[info.num_reads + i], false);
-  // The carry flag is a register like the others, the dependency table included.
-  if (info.reads_carry || info.writes_carry) need_state(s.carry, info.reads_carry);
+  for_each_operand(s, pc, [&](uint64_t at, bool from_memory) {
+    if (at <= t) return;
+    later(at);
+    (from_memory ? mem : dep) = true;
+    uint64_t& last = from_memory ? mem_last : dep_last;
+    last = std::max(last, at);
+  });
   if (!dep && !mem) return WarpStall::not_selected;
   // The reason holds until the last register of its kind is ready (memory
   // goes before dependency), not only until the first: look again then.

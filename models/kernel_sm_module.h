@@ -160,6 +160,10 @@ class KernelSm : public sc_core::sc_module {
   WarpStall check_operands_now(const Slot& s, uint32_t pc, uint64_t t, uint64_t& until, bool& known) const;
   // When the registers and carry of the instruction at `pc` are ready.
   OperandWait operand_wait(const Slot& s, uint32_t pc) const;
+  // Calls ready(cycle, from_memory) for each register (and the carry flag)
+  // the instruction at `pc` reads or writes: when it is ready for it.
+  template <typename F>
+  void for_each_operand(const Slot& s, uint32_t pc, F&& ready) const;
   void issue(size_t slot, uint64_t t);
   // Asks the cache early for the scoreboard entries of the warp's next
   // instruction: check_operands() reads them soon, and they are often cold

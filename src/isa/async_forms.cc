@@ -1,4 +1,5 @@
 #include "isa/async_forms.h"
+#include "isa/sync_forms.h"
 
 #include <algorithm>
 #include <cstring>
@@ -1080,22 +1081,11 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   return out;
 }
 
-Words words_of(std::string_view mnemonic) {
-  Words out;
-  size_t start = 0;
-  while (start < mnemonic.size()) {
-    const size_t dot = mnemonic.find('.', start + 1);
-    out.push_back(mnemonic.substr(start, dot == std::string_view::npos ? dot : dot - start));
-    start = dot == std::string_view::npos ? mnemonic.size() : dot;
-  }
-  return out;
-}
-
 const std::vector<ParsedRow>& parsed_rows() {
   static const std::vector<ParsedRow> rows = [] {
     std::vector<ParsedRow> out;
     for (const Row& r : kRows) {
-      ParsedRow p{&r, words_of(r.prefix), split(r.spaces, ' '), {}, {}, 0, {}};
+      ParsedRow p{&r, mnemonic_words(r.prefix), split(r.spaces, ' '), {}, {}, 0, {}};
       for (std::string_view pattern : split(r.operands, ';')) p.patterns.push_back(split(pattern, ','));
       for (std::string_view g : split(r.groups, ';')) {
         const size_t eq = g.find('=');
@@ -1490,7 +1480,7 @@ bool is_async_statement(const Statement& st) {
 }
 
 bool check_async_statement(const Statement& st, const Capabilities& caps, const RegisterTable* regs, Diagnostic& err) {
-  const Words all = words_of(st.mnemonic.text);
+  const Words all = mnemonic_words(st.mnemonic.text);
   std::string message;
   bool spaces_wrong = false;
   const ParsedRow* p = select_row(all, spaces_wrong);

@@ -130,17 +130,6 @@ const WordGate kWordGates[] = {
     {"cp.async.mbarrier.arrive", ".shared::cta", 0, 78, "", "Feature '::cta' requires PTX ISA .version 7.8 or later"},
 };
 
-std::vector<std::string_view> words_of(std::string_view mnemonic) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  while (start < mnemonic.size()) {
-    const size_t dot = mnemonic.find('.', start + 1);
-    out.push_back(mnemonic.substr(start, dot == std::string_view::npos ? dot : dot - start));
-    start = dot == std::string_view::npos ? mnemonic.size() : dot;
-  }
-  return out;
-}
-
 bool has(const std::vector<std::string_view>& words, std::string_view w) {
   for (size_t k = 1; k < words.size(); ++k)
     if (words[k] == w) return true;
@@ -385,7 +374,7 @@ bool is_sync_statement(const Statement& st) {
 }
 
 bool check_sync_statement(const Statement& st, const Capabilities& caps, const RegisterTable* regs, Diagnostic& err) {
-  const auto words = words_of(st.mnemonic.text);
+  const auto words = mnemonic_words(st.mnemonic.text);
   std::string message;
   const SyncRow* r = select_row(words);
   if (r == nullptr) {
@@ -395,6 +384,17 @@ bool check_sync_statement(const Statement& st, const Capabilities& caps, const R
   }
   err = {st.mnemonic.column, message, st.mnemonic.line};
   return false;
+}
+
+std::vector<std::string_view> mnemonic_words(std::string_view mnemonic) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  while (start < mnemonic.size()) {
+    const size_t dot = mnemonic.find('.', start + 1);
+    out.push_back(mnemonic.substr(start, dot == std::string_view::npos ? dot : dot - start));
+    start = dot == std::string_view::npos ? mnemonic.size() : dot;
+  }
+  return out;
 }
 
 }  // namespace ptxfu::isa

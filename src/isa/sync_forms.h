@@ -7,12 +7,17 @@
 // verdicts on their candidates are tb/unit/isa/data/sync_forms.ptxas.
 #pragma once
 #include <string_view>
+#include <vector>
 
 #include "isa/decode.h"
 #include "isa/registers.h"
 #include "isa/statement.h"
 
 namespace ptxfu::isa {
+
+// A mnemonic's words, each with its leading dot after the first
+// ("mbarrier.try_wait.parity": "mbarrier", ".try_wait", ".parity").
+std::vector<std::string_view> mnemonic_words(std::string_view mnemonic);
 
 // Whether `st` is one of the families the sync rows cover.
 bool is_sync_statement(const Statement& st);
