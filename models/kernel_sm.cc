@@ -310,8 +310,8 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
     info.regs_begin = static_cast<uint32_t>(pc_regs_.size());
     info.num_reads = in.num_reads;
     info.num_writes = in.num_writes;
-    pc_regs_.insert(pc_regs_.end(), in.reads, in.reads + in.num_reads);
-    pc_regs_.insert(pc_regs_.end(), in.writes, in.writes + in.num_writes);
+    pc_regs_.insert(pc_regs_.end(), in.reads.begin(), in.reads.end());
+    pc_regs_.insert(pc_regs_.end(), in.writes.begin(), in.writes.end());
     const bool arith = in.kind == kernel::Kind::arith;
     info.reads_carry = arith && isa::reads_carry(in.form);
     info.writes_carry = arith && isa::writes_carry(in.form);

@@ -307,10 +307,11 @@ struct Inst {
   uint32_t num_rets = 0;
   Builtin builtin = Builtin::none;  // call: the runtime function it calls (target is kNoPc)
   uint32_t tensor_op = 0;           // mma/ldmatrix/stmatrix/movmatrix/wgmma: its row in Kernel::tensor_ops
-  // Registers read and written (frame slots), for a scoreboard.
+  // Registers read and written (frame slots), for a scoreboard: read when a
+  // kernel loads, so kept out of line (a wgmma's 136 inline made every Inst
+  // over a kilobyte, and a stream of them left the host's caches).
   uint8_t num_reads = 0, num_writes = 0;
-  uint32_t reads[kMaxRegsPerInst];
-  uint32_t writes[kMaxRegsPerInst];
+  std::vector<uint32_t> reads, writes;
   // tex/suld/sust: 1 or 2 dimensions; tex: integer coordinates, an integer result;
   // suld/sust: out of range traps (0), clamps (1) or reads zero and drops the write (2).
   uint8_t tex_dims = 0;

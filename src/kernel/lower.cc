@@ -149,10 +149,13 @@ bool is_table_opcode(std::string_view word) {
 
 }  // namespace
 
-void Lowerer::note(uint8_t& n, uint32_t* list, uint32_t slot) {
+void Lowerer::note(uint8_t& n, std::vector<uint32_t>& list, uint32_t slot) {
   for (unsigned i = 0; i < n; ++i)
     if (list[i] == slot) return;
-  if (n < kMaxRegsPerInst) list[n++] = slot;
+  if (n < kMaxRegsPerInst) {
+    list.push_back(slot);
+    ++n;
+  }
 }
 
 Operand Lowerer::reg_operand(const Symbol& s, unsigned bits) {

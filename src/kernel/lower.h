@@ -47,7 +47,7 @@ class Lowerer {
 
   const isa::Token* tok_ = nullptr;  // the operand being read (for messages)
 
-  void note(uint8_t& n, uint32_t* list, uint32_t slot);
+  void note(uint8_t& n, std::vector<uint32_t>& list, uint32_t slot);
   Operand reg_operand(const Symbol& s, unsigned bits);
   // A source: register, immediate, special register, or (where `symbols`)
   // the address of a variable or function.

@@ -509,7 +509,7 @@ void Lowerer::finish_wgmma(uint32_t begin) {
   std::vector<uint32_t> accumulators;
   for (uint32_t pc = begin; pc < k_.insts.size(); ++pc)
     if (k_.insts[pc].kind == Kind::wgmma)
-      accumulators.insert(accumulators.end(), k_.insts[pc].writes, k_.insts[pc].writes + k_.insts[pc].num_writes);
+      accumulators.insert(accumulators.end(), k_.insts[pc].writes.begin(), k_.insts[pc].writes.end());
   for (uint32_t pc = begin; pc < k_.insts.size(); ++pc) {
     Inst& in = k_.insts[pc];
     if (in.kind != Kind::wgmma_sync || k_.tensor_ops[in.tensor_op].sync != tensor::TensorOp::Sync::wait) continue;
