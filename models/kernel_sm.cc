@@ -60,7 +60,7 @@ Liveness liveness(const kernel::Kernel& k) {
     changed = false;
     for (uint32_t pc = f.end + 1; pc-- > f.begin;) {
       const size_t i = pc - f.begin;
-      uint64_t* out = &l.live_out[i * words];
+      uint64_t* out = l.live_out.data() + i * words;  // data(): words may be 0
       uint32_t next[2];
       const unsigned n = successors(pc, next);
       for (unsigned j = 0; j < n; ++j)

@@ -272,7 +272,7 @@ void Cta::restart(Dim3 id, const std::vector<uint32_t>* zeroed) {
     const size_t regs = size_t{e.num_regs} * 32;
     if (zeroed && w.regs.size() >= regs) {
       w.regs.resize(regs);  // a call's frames go
-      for (uint32_t r : *zeroed) std::fill_n(w.regs.begin() + size_t{r} * 32, 32, 0);
+      for (uint32_t r : *zeroed) std::fill_n(w.regs.data() + size_t{r} * 32, 32, 0);
     } else {
       w.regs.assign(regs, 0);
     }

@@ -32,7 +32,7 @@ uint32_t float_to_bits(float f) {
 }
 
 double half_value(uint32_t h) {
-  const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  const int e = static_cast<int>((h >> 10) & 0x1f), m = static_cast<int>(h & 0x3ff);
   const double mag = e == 0 ? std::ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : std::ldexp(1024 + m, e - 25);
   return h & 0x8000 ? -mag : mag;
 }
