@@ -293,6 +293,7 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
   }
   FormTimings timing_for(config_);
   for (const kernel::Inst& in : kernel_.insts) {
+    lands_later_ = lands_later_ || kernel::lands_later(in.kind);
     PcInfo info;
     if (in.kind == kernel::Kind::arith) {
       info.timing = timing_for(in.form);
@@ -1035,6 +1036,7 @@ std::string KernelSm::cycle_limit_error() const {
 }
 
 void KernelSm::settle_async(uint64_t t) {
+  if (!lands_later_) return;
   for (CtaSlot& c : ctas_) {
     kernel::Cta& cta = *c.cta;
     if (cta.async_pending() && cta.settle_async(t))
@@ -1055,6 +1057,7 @@ void KernelSm::settle_async(uint64_t t) {
 }
 
 void KernelSm::async_next(uint64_t t, uint64_t& next) const {
+  if (!lands_later_) return;
   for (const CtaSlot& c : ctas_)
     if (c.cta->async_pending()) next = std::min(next, c.cta->next_async_event(t));
 }

@@ -249,6 +249,7 @@ class KernelSm : public sc_core::sc_module {
   std::vector<uint32_t> pos_of_;  // per slot: its place in its sub-partition's `warps`
   size_t picked_pos_ = kNone;
   std::vector<CtaSlot> ctas_;
+  bool lands_later_ = false;  // the kernel has an instruction whose effects land after issue
   // Retired CTAs, their storage reused by the next launches (no allocation:
   // a CTA's registers are tens of kilobytes a warp).
   std::vector<std::unique_ptr<kernel::Cta>> spare_ctas_;

@@ -9,6 +9,7 @@
 // needs; `run_functional` runs a whole grid. Arithmetic goes through
 // exec::execute; nothing here rounds a number.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <memory>
@@ -172,6 +173,14 @@ constexpr bool kinds_in_order() {
 }
 static_assert(kinds_in_order(), "kKinds is in the enum's order");
 inline const KindRow& row(Kind k) { return kKinds[static_cast<size_t>(k)]; }
+// The kinds whose effects land after issue (async copies, their groups and
+// arrivals, mbarrier phases): a model settles them each cycle only for a
+// kernel that has one.
+inline constexpr Kind kLandsLaterKinds[] = {Kind::async_copy, Kind::async_commit, Kind::async_wait,
+                                            Kind::async_arrive, Kind::mbarrier};
+inline bool lands_later(Kind k) {
+  return std::find(std::begin(kLandsLaterKinds), std::end(kLandsLaterKinds), k) != std::end(kLandsLaterKinds);
+}
 inline std::string_view name(Kind k) { return row(k).name; }
 
 enum class SReg : uint8_t {
