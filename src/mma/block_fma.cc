@@ -146,10 +146,21 @@ uint64_t truncate_to(uint64_t mag, int bits) {
   return (mag >> drop) << drop;
 }
 
+// The output format: `Out` where the code is specialised on it (every
+// block row's output is f32 or f16), else the row's.
+template <const Format* Out>
+[[gnu::always_inline]] inline const Format& out_format(const Engine& e) {
+  if constexpr (Out != nullptr) {
+    return *Out;
+  } else {
+    return e.out_format;
+  }
+}
+
 // The block result: beyond the output's range it is the infinity, whatever
 // the rounding (Khattak & Mikaitis' model: an all-ones exponent after
 // rounding is infinity).
-uint64_t pack(const Format& out, bool neg, int lsb, uint64_t mag, fp::Rounding rnd) {
+[[gnu::always_inline]] inline uint64_t pack(const Format& out, bool neg, int lsb, uint64_t mag, fp::Rounding rnd) {
   const uint64_t bits = fp::round_pack(out, neg, lsb, mag, false, rnd);
   return (bits & ~out.sign_mask()) == out.max_finite(false) && lsb + fp::detail::msb_index(mag) > out.emax()
              ? out.inf(neg)
@@ -162,13 +173,16 @@ uint64_t pack(const Format& out, bool neg, int lsb, uint64_t mag, fp::Rounding r
 // which has no -0 (all addends -0, tf32 m16n8k4), and a negative sum that
 // rounds to zero leaves no sign behind (f16 m16n8k16 -> f16); subnormals
 // are flushed to it where the row has none.
+template <const Format* Out>
 uint64_t block_value(const Engine& e, int64_t sum, int grid) {
-  const Format& of = e.out_format;
+  const Format& of = out_format<Out>(e);
   if (sum == 0) return of.zero(false);
   const bool neg = sum < 0;
   const uint64_t mag =
       truncate_to(neg ? 0 - static_cast<uint64_t>(sum) : static_cast<uint64_t>(sum), e.row.sum_frac_bits);
-  const uint64_t d = pack(of, neg, grid, mag, e.row.out_rounding);
+  // RZ, the f32 rows' rounding, with its constants folded.
+  const uint64_t d = e.row.out_rounding == fp::Rounding::rz ? pack(of, neg, grid, mag, fp::Rounding::rz)
+                                                            : pack(of, neg, grid, mag, e.row.out_rounding);
   if ((d & ~of.sign_mask()) == 0) return of.zero(false);
   return !e.row.subnormals && fp::is_subnormal(of, d) ? of.zero(false) : d;
 }
@@ -182,49 +196,55 @@ struct Operands {
   bool special;
 };
 
-// One block: c plus `len` <= row.block_width products. Each addend is
-// aligned to the largest exponent among the nonzero ones (a product's is
-// the sum of its factors' exponents, its significand lying in [0, 4); c's
-// its own), truncated towards zero to row.kept_bits below it, and the
-// aligned addends are summed exactly. `maybe_special`: the operands hold an
-// inf or NaN somewhere (checked once a row and a column, not a product).
+// One block: c plus `len` <= row.block_width products (W of them where W is
+// not 0: the loops unrolled). Each addend is aligned to the largest
+// exponent among the nonzero ones (a product's is the sum of its factors'
+// exponents, its significand lying in [0, 4); c's its own), truncated
+// towards zero to row.kept_bits below it, and the aligned addends are
+// summed exactly. `maybe_special`: the operands hold an inf or NaN
+// somewhere (checked once a row and a column, not once a product).
+template <std::size_t W, const Format* Out>
 uint64_t block(const Engine& e, std::size_t len, const Operand* x, const Operand* y, bool maybe_special,
                const uint64_t* raw_a, const uint64_t* raw_b, uint64_t c) {
+  const std::size_t n = W != 0 ? W : len;
   const Operand z = decode(e.out, c);
   bool special = z.special;
   if (maybe_special)
-    for (std::size_t k = 0; k < len; ++k) special |= (x[k].special | y[k].special) != 0;
-  if (special) return special_result(e.row, len, raw_a, raw_b, c);
-  int exps[kMaxBlock];
+    for (std::size_t k = 0; k < n; ++k) special |= (x[k].special | y[k].special) != 0;
+  if (special) return special_result(e.row, n, raw_a, raw_b, c);
+  int exps[W != 0 ? W : kMaxBlock];
   int emax = z.exp;
-  for (std::size_t k = 0; k < len; ++k) {
+  for (std::size_t k = 0; k < n; ++k) {
     exps[k] = x[k].exp + y[k].exp;
     emax = std::max(emax, exps[k]);
   }
-  if (emax < kNoValue) return e.out_format.zero(false);  // every addend zero
+  if (emax < kNoValue) return out_format<Out>(e).zero(false);  // every addend zero
   int64_t sum = term(z.sig, e.c_left, emax - z.exp + e.c_right, z.neg);
-  for (std::size_t k = 0; k < len; ++k) {
+  for (std::size_t k = 0; k < n; ++k) {
     const uint64_t p = static_cast<uint64_t>(x[k].sig) * y[k].sig;
     sum += term(p, e.p_left, emax - exps[k] + e.p_right, x[k].neg ^ y[k].neg);
   }
-  return block_value(e, sum, emax - e.row.kept_bits);
+  return block_value<Out>(e, sum, emax - e.row.kept_bits);
 }
 
 // One instruction (e.step k from x and y) for one element of D, from c: its
 // datapath instructions in turn, each in blocks of row.block_width chained
 // in ascending k (each block's d the next block's c), from c or, for a
 // CAlign::separate row, from +0 with c added to the result apart.
+template <std::size_t W, const Format* Out>
 uint64_t instruction(const Engine& e, const Operands& x, const Operands& y, std::size_t k0, uint64_t c,
                      BlockObserver* observer) {
   const NumericsRow& row = e.row;
   const bool c_apart = row.c_align == CAlign::separate;
   const bool special = x.special || y.special;
   const auto width = static_cast<std::size_t>(row.block_width);
-  uint64_t acc = c_apart ? e.out_format.zero(false) : c;
+  uint64_t acc = c_apart ? out_format<Out>(e).zero(false) : c;
   for (std::size_t s = k0; s < k0 + e.step; s += e.dstep) {
     for (std::size_t k = s; k < s + e.dstep; k += width) {
       const std::size_t len = std::min(width, s + e.dstep - k);
-      const uint64_t d = block(e, len, x.dec + k, y.dec + k, special, x.raw + k, y.raw + k, acc);
+      const uint64_t d = W != 0 && len == W
+                             ? block<W, Out>(e, len, x.dec + k, y.dec + k, special, x.raw + k, y.raw + k, acc)
+                             : block<0, Out>(e, len, x.dec + k, y.dec + k, special, x.raw + k, y.raw + k, acc);
       if (observer) observer->block(row, len, x.raw + k, y.raw + k, acc, d);
       acc = d;
     }
@@ -299,6 +319,7 @@ struct MatrixArgs {
 
 // d for columns j0 .. j0 + cols and k0 .. k0 + count of the matrix (see
 // block_fma_matrix), from c where k0 is 0, else from d.
+template <std::size_t W, const Format* Out>
 void float_columns(const Engine& e, const MatrixArgs& m, std::size_t j0, std::size_t cols, std::size_t k0,
                    std::size_t count, Chunk& a_buf, Chunk& b_buf) {
   Operands y[kColsAtOnce];
@@ -311,7 +332,7 @@ void float_columns(const Engine& e, const MatrixArgs& m, std::size_t j0, std::si
     for (std::size_t j = 0; j < cols; ++j) {
       const std::size_t at = i * m.n + j0 + j;
       uint64_t acc = k0 == 0 ? m.c[at] : m.d[at];
-      for (std::size_t s = 0; s < count; s += e.step) acc = instruction(e, x, y[j], s, acc, m.observer);
+      for (std::size_t s = 0; s < count; s += e.step) acc = instruction<W, Out>(e, x, y[j], s, acc, m.observer);
       m.d[at] = acc;
     }
   }
@@ -326,15 +347,44 @@ void check_row(const NumericsRow& row, std::size_t step) {
     throw std::invalid_argument("numerics row: significands beyond the 64-bit sum");
 }
 
+// The engine's code for one row, specialised on its block width and
+// output format where they are common ones (the loops unrolled, the
+// rounding's constants folded), generic otherwise: the same source.
+struct Code {
+  void (*columns)(const Engine&, const MatrixArgs&, std::size_t, std::size_t, std::size_t, std::size_t, Chunk&, Chunk&);
+  uint64_t (*instruction)(const Engine&, const Operands&, const Operands&, std::size_t, uint64_t, BlockObserver*);
+};
+template <std::size_t W, const Format* Out>
+constexpr Code kCode{&float_columns<W, Out>, &instruction<W, Out>};
+
+template <const Format* Out>
+Code code_for_width(int width) {
+  switch (width) {
+    case 4: return kCode<4, Out>;
+    case 8: return kCode<8, Out>;
+    case 16: return kCode<16, Out>;
+    case 32: return kCode<32, Out>;
+    default: return kCode<0, Out>;
+  }
+}
+
+Code code_for(const NumericsRow& row) {
+  const Format* out = format_of(row.out);
+  if (out == &fp::kF32) return code_for_width<&fp::kF32>(row.block_width);
+  if (out == &fp::kF16) return code_for_width<&fp::kF16>(row.block_width);
+  return code_for_width<nullptr>(row.block_width);
+}
+
 void float_matrix(const NumericsRow& row, const MatrixArgs& m) {
   check_row(row, m.step);
   const Engine e(row, m.step);
+  const Code code = code_for(row);
   const std::size_t chunk = std::max(m.step, kKAtOnce / m.step * m.step);
   const std::size_t count0 = std::min(chunk, m.k), cols0 = std::min(kColsAtOnce, m.n);
   Chunk a_buf(count0, e.transformed), b_buf(count0 * cols0, e.transformed);
   for (std::size_t k0 = 0; k0 < m.k; k0 += chunk) {
     for (std::size_t j0 = 0; j0 < m.n; j0 += kColsAtOnce) {
-      float_columns(e, m, j0, std::min(kColsAtOnce, m.n - j0), k0, std::min(chunk, m.k - k0), a_buf, b_buf);
+      code.columns(e, m, j0, std::min(kColsAtOnce, m.n - j0), k0, std::min(chunk, m.k - k0), a_buf, b_buf);
     }
   }
 }
@@ -351,7 +401,7 @@ uint64_t float_chain(const NumericsRow& row, std::size_t n, const uint64_t* a, c
   const Engine e(row, n);
   uint64_t raw_a[kMaxDealt], raw_b[kMaxDealt];
   Operand dec_a[kMaxDealt], dec_b[kMaxDealt];
-  return instruction(e, prepare(e, n, a, raw_a, dec_a), prepare(e, n, b, raw_b, dec_b), 0, c, observer);
+  return code_for(row).instruction(e, prepare(e, n, a, raw_a, dec_a), prepare(e, n, b, raw_b, dec_b), 0, c, observer);
 }
 
 // NaN operands propagate (fp::NanMode::propagate); a NaN made by an invalid
