@@ -281,7 +281,8 @@ void deal(const NumericsRow& row, std::size_t n, std::size_t dstep, const uint64
 
 // Makes `count` k (whole instructions) of one row of A or column of B ready:
 // widened and dealt into `raw` where the row says so, decoded into `dec`.
-Operands prepare(const Engine& e, std::size_t count, const uint64_t* src, uint64_t* raw, Operand* dec) {
+[[gnu::always_inline]] inline Operands prepare(const Engine& e, std::size_t count, const uint64_t* src, uint64_t* raw,
+                                               Operand* dec) {
   const uint64_t* bits = src;
   if (e.transformed) {
     uint64_t wide[kMaxDealt];
