@@ -1,7 +1,6 @@
 #include "mma/block_fma.h"
 
 #include <algorithm>
-#include <climits>
 #include <cstdlib>
 #include <stdexcept>
 #include <vector>
@@ -383,6 +382,8 @@ void float_matrix(const NumericsRow& row, const MatrixArgs& m) {
   const std::size_t chunk = std::max(m.step, kKAtOnce / m.step * m.step);
   const std::size_t count0 = std::min(chunk, m.k), cols0 = std::min(kColsAtOnce, m.n);
   Chunk a_buf(count0, e.transformed), b_buf(count0 * cols0, e.transformed);
+  if (m.k == 0)  // no instruction: D is C
+    for (std::size_t t = 0; t < m.m * m.n; ++t) m.d[t] = m.c[t];
   for (std::size_t k0 = 0; k0 < m.k; k0 += chunk) {
     for (std::size_t j0 = 0; j0 < m.n; j0 += kColsAtOnce) {
       code.columns(e, m, j0, std::min(kColsAtOnce, m.n - j0), k0, std::min(chunk, m.k - k0), a_buf, b_buf);

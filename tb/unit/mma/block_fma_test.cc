@@ -188,6 +188,16 @@ TEST(BlockFmaMatrix, EveryElementIsTheOraclesChain) {
   }
 }
 
+// K = 0: no instruction runs, D is C, on every method.
+TEST(BlockFmaMatrix, NoKLeavesC) {
+  const std::vector<uint64_t> c = {f32(1.5), f32(-2), 0x7fc00000u, f32(0)};
+  for (const NumericsRow* row : {&row_for(80, kMma, Elem::f16, Elem::f32), &row_for(80, kMma, Elem::s8, Elem::s32)}) {
+    std::vector<uint64_t> d(4, 7);
+    block_fma_matrix(*row, 16, 2, 2, 0, nullptr, nullptr, c.data(), d.data());
+    EXPECT_EQ(d, c);
+  }
+}
+
 // An inf in row 0 of A and a NaN in column 1 of B make those elements
 // special and leave the others to the oracle: inf * (positive) + finite is
 // +inf, inf * 0 the canonical NaN, a NaN operand too.
