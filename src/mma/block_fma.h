@@ -36,6 +36,19 @@ class BlockObserver {
 uint64_t block_fma(const NumericsRow& row, std::size_t n, const uint64_t* a, const uint64_t* b, uint64_t c,
                    bool satfinite = false, BlockObserver* observer = nullptr);
 
+// d[i*n + j] for i < m, j < n: row i of `a` (m x k, row-major) times
+// column j of `b_cols` (n x k, each column's k contiguous) plus c[i*n + j],
+// in instructions of `step` k chained in ascending k: for each element the
+// block_fma calls of `step` k each, each call's result the next one's c,
+// with the same bits and the same blocks shown to `observer` (in another
+// order across elements). Block-FMA rows decode each element of A and B
+// once for all the products it enters. d may be c. Throws
+// std::invalid_argument where block_fma does, or when k is no multiple of
+// a nonzero step.
+void block_fma_matrix(const NumericsRow& row, std::size_t step, std::size_t m, std::size_t n, std::size_t k,
+                      const uint64_t* a, const uint64_t* b_cols, const uint64_t* c, uint64_t* d, bool satfinite = false,
+                      BlockObserver* observer = nullptr);
+
 // mma with block scaling under a Method::block_scaled row: d = sum over
 // runs r of row.block_width products of (sum_{k in r} a[k] b[k]) *
 // scale_a[r'] * scale_b[r'] + c, where r' = r * scales * row.block_width / n

@@ -169,9 +169,6 @@ uint64_t engine_c(const Instruction& inst, uint64_t bits) {
                      fp::Policy{widening ? fp::Rounding::rz : fp::Rounding::rn});
 }
 
-// The longest k of one instruction (k64 for the 4-bit types).
-constexpr std::size_t kMaxStep = 64;
-
 void check_size(const char* what, std::size_t got, std::size_t want) {
   if (got != want) throw std::invalid_argument(fmt::format("matrix {} has {} elements, expected {}", what, got, want));
 }
@@ -193,27 +190,22 @@ void matmul_cols(const Instruction& inst, int m, int n, int k, const uint64_t* a
     throw std::invalid_argument(
         "a block-scaled mma needs its scale factors: it runs in the kernel model (ptxfu sim); the matrix APIs take "
         "none yet");
-  const std::size_t kk = k, step = inst.shape.k;
-  const bool truncate = inst.row->truncate_inputs;
-  uint64_t ta[kMaxStep], tb[kMaxStep];  // one block's operands, tf32 registers truncated
-  if (truncate && step > kMaxStep)
-    throw std::invalid_argument(fmt::format("k = {}: one instruction's k is at most {}", step, kMaxStep));
-  for (int i = 0; i < m; ++i) {
-    for (int j = 0; j < n; ++j) {
-      const std::size_t at = std::size_t(i) * n + j;
-      uint64_t acc = engine_c(inst, c[at]);
-      for (std::size_t k0 = 0; k0 < kk; k0 += step) {
-        const uint64_t* x = a + i * kk + k0;
-        const uint64_t* y = b_cols + j * kk + k0;
-        if (truncate) {
-          for (std::size_t t = 0; t < step; ++t) ta[t] = engine_input(inst, x[t]), tb[t] = engine_input(inst, y[t]);
-          x = ta, y = tb;
-        }
-        acc = block_fma(*inst.row, step, x, y, acc, inst.satfinite, observer);
-      }
-      d[at] = acc;
-    }
+  const std::size_t rows = m, cols = n, kk = k;
+  // The engine's operands where they differ from the caller's: tf32
+  // registers truncated, C in D's type.
+  std::vector<uint64_t> ta, tb, tc;
+  if (inst.row->truncate_inputs) {
+    ta.resize(rows * kk), tb.resize(cols * kk);
+    for (std::size_t t = 0; t < ta.size(); ++t) ta[t] = engine_input(inst, a[t]);
+    for (std::size_t t = 0; t < tb.size(); ++t) tb[t] = engine_input(inst, b_cols[t]);
+    a = ta.data(), b_cols = tb.data();
   }
+  if (inst.c != inst.d && !is_integer(inst.d)) {
+    tc.resize(rows * cols);
+    for (std::size_t t = 0; t < tc.size(); ++t) tc[t] = engine_c(inst, c[t]);
+    c = tc.data();
+  }
+  block_fma_matrix(*inst.row, std::size_t(inst.shape.k), rows, cols, kk, a, b_cols, c, d, inst.satfinite, observer);
 }
 
 std::vector<uint64_t> matmul(const Instruction& inst, int m, int n, int k, const std::vector<uint64_t>& a,

@@ -131,6 +131,97 @@ TEST(BlockFma, RandomBlocksEqualTheOracle) {
   }
 }
 
+// ---- Whole matrices (block_fma_matrix: each element decoded once a tile).
+
+// Row-major m x k of random finite inputs, and their values.
+struct RandomMatrix {
+  std::vector<uint64_t> bits;
+  std::vector<double> values;
+};
+RandomMatrix random_matrix(std::mt19937_64& rng, const InFormat& f, std::size_t count, int max_exp) {
+  RandomMatrix r;
+  for (std::size_t i = 0; i < count; ++i) {
+    // A zero now and then: zero products take no part in the alignment.
+    r.bits.push_back(rng() % 8 == 0 ? 0 : random_input(rng, f, max_exp));
+    r.values.push_back(decode_input(f, r.bits.back()));
+  }
+  return r;
+}
+
+// The oracle's chain for element (i, j): instructions of `step` k, each
+// from the previous one's result.
+uint64_t oracle_element(const Rule& rule, const RandomMatrix& a, const RandomMatrix& b_cols, std::size_t i,
+                        std::size_t j, std::size_t k, std::size_t step, uint64_t c) {
+  for (std::size_t k0 = 0; k0 < k; k0 += step) {
+    const auto at = [&](const RandomMatrix& m, std::size_t row) {
+      return std::vector<double>(m.values.begin() + row * k + k0, m.values.begin() + row * k + k0 + step);
+    };
+    c = oracle_chain(rule, at(a, i), at(b_cols, j), oracle::decode(rule.out, c));
+  }
+  return c;
+}
+
+// More columns than the engine decodes at once (16) and a K longer than it
+// decodes at once (256 for k16 and k32 instructions); D apart from C, or
+// written over it (every other rule).
+TEST(BlockFmaMatrix, EveryElementIsTheOraclesChain) {
+  std::mt19937_64 rng(20261127);
+  bool in_place = false;
+  for (const Expected& e : kExpected) {
+    in_place = !in_place;
+    const NumericsRow& row = row_for(e.sm, e.family, e.in, e.out);
+    const std::size_t step = 2 * e.rule.width, m = 2, n = 18;
+    const std::size_t k = step * (e.rule.width >= 8 ? 17 : 3);
+    const int max_exp = e.rule.out.exp_bits == 5 ? 2 : 40;  // f16 outputs: no overflow over the whole K
+    const RandomMatrix a = random_matrix(rng, e.rule.in, m * k, max_exp);
+    const RandomMatrix b = random_matrix(rng, e.rule.in, n * k, max_exp);
+    std::vector<uint64_t> c(m * n);
+    for (uint64_t& x : c) x = oracle::encode(e.rule.out, random_c(rng, e.rule.out, 1.0));
+    std::vector<uint64_t> d = c;
+    block_fma_matrix(row, step, m, n, k, a.bits.data(), b.bits.data(), in_place ? d.data() : c.data(), d.data());
+    for (std::size_t i = 0; i < m; ++i) {
+      for (std::size_t j = 0; j < n; ++j) {
+        ASSERT_EQ(d[i * n + j], oracle_element(e.rule, a, b, i, j, k, step, c[i * n + j]))
+            << "sm_" << e.sm << " " << elem_name(e.in) << "->" << elem_name(e.out) << " d[" << i << "][" << j << "]";
+      }
+    }
+  }
+}
+
+// K = 0: no instruction runs, D is C, on every method.
+TEST(BlockFmaMatrix, NoKLeavesC) {
+  const std::vector<uint64_t> c = {f32(1.5), f32(-2), 0x7fc00000u, f32(0)};
+  for (const NumericsRow* row : {&row_for(80, kMma, Elem::f16, Elem::f32), &row_for(80, kMma, Elem::s8, Elem::s32)}) {
+    std::vector<uint64_t> d(4, 7);
+    block_fma_matrix(*row, 16, 2, 2, 0, nullptr, nullptr, c.data(), d.data());
+    EXPECT_EQ(d, c);
+  }
+}
+
+// An inf in row 0 of A and a NaN in column 1 of B make those elements
+// special and leave the others to the oracle: inf * (positive) + finite is
+// +inf, inf * 0 the canonical NaN, a NaN operand too.
+TEST(BlockFmaMatrix, SpecialsReachOnlyTheirRowAndColumn) {
+  const Expected& e = expected_for(80, Elem::f16, Elem::f32);
+  const NumericsRow& row = row_for(80, kMma, Elem::f16, Elem::f32);
+  const std::size_t m = 3, n = 4, k = 16;
+  std::mt19937_64 rng(7);
+  RandomMatrix a = random_matrix(rng, e.rule.in, m * k, 4), b = random_matrix(rng, e.rule.in, n * k, 4);
+  for (std::size_t t = 0; t < k; ++t) b.bits[2 * k + t] = f16(1.0 + t), b.values[2 * k + t] = 1.0 + t;
+  b.bits[3 * k + 5] = 0, b.values[3 * k + 5] = 0;
+  a.bits[0 * k + 5] = 0x7c00;  // +inf at k 5 of row 0
+  b.bits[1 * k + 9] = 0x7e00;  // NaN at k 9 of column 1
+  const std::vector<uint64_t> c(m * n, f32(1.0));
+  std::vector<uint64_t> d(m * n);
+  block_fma_matrix(row, k, m, n, k, a.bits.data(), b.bits.data(), c.data(), d.data());
+  EXPECT_EQ(d[0 * n + 2], 0x7f800000u);  // +inf * 6 + finite
+  EXPECT_EQ(d[0 * n + 3], 0x7fffffffu);  // +inf * 0
+  for (std::size_t i = 0; i < m; ++i) EXPECT_EQ(d[i * n + 1], 0x7fffffffu) << i;
+  for (std::size_t i = 1; i < m; ++i) {
+    for (std::size_t j : {0, 2, 3}) EXPECT_EQ(d[i * n + j], oracle_element(e.rule, a, b, i, j, k, k, c[0])) << i << j;
+  }
+}
+
 // ---- Distinguishing cases.
 
 // (1 + 2^-10)^2 = 1 + 2^-9 + 2^-20: 21 fraction bits, kept whole in f32.
