@@ -11,6 +11,7 @@
 #include "isa/opcodes.h"
 #include "isa/sync_forms.h"
 #include "isa/table.h"
+#include "isa/tcgen05_forms.h"
 #include "isa/tensor_forms.h"
 
 namespace ptxfu::isa {
@@ -270,6 +271,45 @@ bool check_statement(const Statement& st, const Capabilities& caps, const Regist
          check_operands(instr, st, regs, err);
 }
 
+namespace {
+
+// The function a call names: its first operand outside parentheses.
+std::string_view callee_of(const Statement& st) {
+  for (unsigned k = 0; k < st.num_operands; ++k)
+    if (st.forms[k] == OperandForm::plain) return st.operands[k].text;
+  return {};
+}
+
+// ptxas's rule once every line has passed: an entry whose code (its callees'
+// too) uses both .cta_group::1 and ::2 is refused, on no line; at the entry here.
+void check_cta_groups(const Module& m, std::vector<ModuleError>& errors) {
+  std::unordered_map<std::string_view, const Function*> bodies;
+  for (const Function& f : m.functions)
+    if (f.has_body) bodies.emplace(f.name, &f);
+  for (const Function& entry : m.functions) {
+    if (!entry.is_entry || !entry.has_body) continue;
+    unsigned groups = 0;
+    std::vector<const Function*> todo{&entry};
+    std::unordered_set<const Function*> seen{&entry};
+    while (!todo.empty() && groups != 3) {
+      const Function* f = todo.back();
+      todo.pop_back();
+      for (const Instruction& in : f->instructions) {
+        groups |= tcgen05_cta_groups(in.st);
+        if (opcode_of(in.st) != "call") continue;
+        const auto it = bodies.find(callee_of(in.st));
+        if (it != bodies.end() && seen.insert(it->second).second) todo.push_back(it->second);
+      }
+    }
+    if (groups == 3)
+      errors.push_back({entry.loc, fmt::format("Function '{}' uses single CTA(.cta_group::1) and CTA pair "
+                                               "granularity(.cta_group::2) and that is not allowed.",
+                                               entry.name)});
+  }
+}
+
+}  // namespace
+
 void check_module(const Module& m, const Capabilities& caps, std::vector<ModuleError>& errors) {
   if (!m.version) errors.push_back({{1, 1}, "Missing .version directive at start of file"});
   if (!m.target) errors.push_back({{1, 1}, "Missing .target directive at start of file"});
@@ -319,6 +359,7 @@ void check_module(const Module& m, const Capabilities& caps, std::vector<ModuleE
       }
     }
   }
+  if (errors.empty()) check_cta_groups(m, errors);
 }
 
 }  // namespace ptxfu::isa

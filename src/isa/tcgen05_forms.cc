@@ -607,6 +607,14 @@ bool is_tcgen05_statement(const Statement& st) {
   return m.substr(0, 8) == "tcgen05." && row_of(words_of(m.substr(7))) != nullptr;
 }
 
+unsigned tcgen05_cta_groups(const Statement& st) {
+  const std::string_view m = st.mnemonic.text;
+  if (m.substr(0, 8) != "tcgen05.") return 0;
+  unsigned groups = 0;
+  for (std::string_view w : words_of(m.substr(7))) groups |= w == ".cta_group::1" ? 1 : w == ".cta_group::2" ? 2 : 0;
+  return groups;
+}
+
 bool check_tcgen05_statement(const Statement& st, const Capabilities& caps, const RegisterTable* regs,
                              Diagnostic& err) {
   std::vector<std::string_view> w = words_of(st.mnemonic.text.substr(7));

@@ -20,4 +20,8 @@ bool is_tcgen05_statement(const Statement& st);
 // and each operand's form, size and register width where `regs` knows them.
 bool check_tcgen05_statement(const Statement& st, const Capabilities& caps, const RegisterTable* regs, Diagnostic& err);
 
+// The CTA groups a tcgen05 statement names: 1 for .cta_group::1, 2 for ::2
+// (ptxas refuses an entry whose code, callees included, uses both).
+unsigned tcgen05_cta_groups(const Statement& st);
+
 }  // namespace ptxfu::isa
