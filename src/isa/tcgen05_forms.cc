@@ -63,7 +63,7 @@ constexpr Row kRows[] = {
      ".kind::mxf4nvf4=.kind",
      "t,A,q,w,p;t,A,q,w,v,p;t,A,q,w,p,i;t,A,q,w,v,p,i;t,A,q,w,t,t,p;"
      "t,A,q,t,w,p;t,A,q,t,w,v,p;t,A,q,t,w,p,i;t,A,q,t,w,v,p,i;t,A,q,t,w,t,t,p"},
-    {"mma.ws", "tcgen05.mma.ws", ".ws .cta_group::1 .kind::f16 .kind::tf32 .kind::f8f6f4 .kind::i8 .sp "
+    {"mma.ws", "tcgen05.mma.ws", ".cta_group::1 .kind::f16 .kind::tf32 .kind::f8f6f4 .kind::i8 .sp "
      ".collector::b0::fill .collector::b0::use .collector::b0::lastuse .collector::b0::discard .collector::b1::fill "
      ".collector::b1::use .collector::b1::lastuse .collector::b1::discard .collector::b2::fill .collector::b2::use "
      ".collector::b2::lastuse .collector::b2::discard .collector::b3::fill .collector::b3::use .collector::b3::lastuse "
@@ -84,6 +84,32 @@ constexpr std::string_view kTypeWords =
     ".b8 .b16 .b32 .b64 .b128 .u8 .u16 .u32 .u64 .s8 .s16 .s32 .s64 .f16 .f32 .f64 .bf16 .tf32 .e4m3 .e5m2";
 constexpr std::string_view kSpaceWords = ".shared .global .local .const .param .shared::cta .shared::cluster";
 constexpr std::string_view kRoundingWords = ".rn .rz .rm .rp .rna";
+
+// Words of which a statement takes one, and how ptxas names the group when
+// it finds two (empty: by the second word).
+struct WordGroup {
+  std::string_view words, name;
+};
+constexpr WordGroup kGroups[] = {
+    {".cta_group::1 .cta_group::2", ""},
+    {".kind::", ".kind"},
+    {".collector::", ".collector_usage"},
+    {".scale_vec::1X .scale_vec::2X .scale_vec::4X .block16 .block32", ".scale_vec_size"},
+    {".16x64b .16x128b .16x256b .32x32b .16x32bx2 .128x256b .4x256b .128x128b .64x128b .32x128b", "matrix shape"},
+    {".x1 .x2 .x4 .x8 .x16 .x32 .x64 .x128", ".num"},
+    {".warpx2::02_13 .warpx2::01_23 .warpx4", ""},
+};
+
+bool listed(std::string_view list, std::string_view word);
+
+// The group `w` belongs to, or null (a prefix ending in "::" takes every word it begins).
+const WordGroup* group_of(std::string_view w) {
+  for (const WordGroup& g : kGroups) {
+    const bool prefix = g.words.size() > 2 && g.words.substr(g.words.size() - 2) == "::";
+    if (prefix ? w.substr(0, g.words.size()) == g.words : listed(g.words, w)) return &g;
+  }
+  return nullptr;
+}
 
 bool listed(std::string_view list, std::string_view word) {
   size_t at = 0;
@@ -116,7 +142,7 @@ const Row* row_of(const std::vector<std::string_view>& w) {
   if (w.empty()) return nullptr;
   std::string_view op = w[0].substr(1);
   op = op.substr(0, op.find("::"));
-  if (op == "mma" && std::find(w.begin(), w.end(), ".ws") != w.end()) op = "mma.ws";
+  if (op == "mma" && w.size() > 1 && w[1] == ".ws") op = "mma.ws";  // .ws right after mma, nowhere else
   for (const Row& r : kRows)
     if (r.op == op) return &r;
   return nullptr;
@@ -186,7 +212,7 @@ bool vector_fits(const Form& f, std::string_view text) {
 // target (an address register's width, a vector where a scalar stands, an
 // immediate where a register must be).
 bool kind_fits(const Form& f, unsigned k, char c, bool late) {
-  const std::string_view t = f.st.operands[k].text;
+  std::string_view t = f.st.operands[k].text;
   const OperandForm form = f.st.forms[k];
   const bool address = form == OperandForm::address;
   switch (c) {
@@ -201,8 +227,9 @@ bool kind_fits(const Form& f, unsigned k, char c, bool late) {
     case 'A': return address ? kind_fits(f, k, 't', late) : form == OperandForm::plain && scalar_fits(f, t, 64, true);
     case 'q': return form == OperandForm::plain && scalar_fits(f, t, 64, true);
     case 'w': return form == OperandForm::plain && scalar_fits(f, t, 32, true);
-    case 'p': {
-      if (form != OperandForm::plain) return false;
+    case 'p': {  // !%p too
+      if (form != OperandForm::plain && form != OperandForm::negated) return false;
+      if (form == OperandForm::negated) t.remove_prefix(1);
       const auto r = reg_of(f, t);
       return is_immediate(t) || (r ? r->kind == RegKind::predicate : !f.regs);
     }
@@ -267,12 +294,15 @@ bool mismatch(const Form& f, Diagnostic& err) {
   return fail(err, f.st.mnemonic, fmt::format("Arguments mismatch for instruction '{}'", f.row.name));
 }
 
-// "Illegal vector size: N": a vector PTX has no size for.
+// "Illegal vector size: N": mma's vectors have 1, 2, 4 or 8 elements, ld's
+// and st's at most 128.
 bool vector_sizes(const Form& f, Diagnostic& err) {
+  const bool mma = f.row.op.substr(0, 3) == "mma";
   for (unsigned k = 0; k < f.st.num_operands; ++k) {
     if (f.st.forms[k] != OperandForm::vector) continue;
     const unsigned n = vector_elements(f.st.operands[k].text, nullptr, 0);
-    if (n == 0 || (n & (n - 1)) != 0) return fail(err, f.st.operands[k], fmt::format("Illegal vector size: {}", n));
+    if (mma ? n != 1 && n != 2 && n != 4 && n != 8 : n > 128)
+      return fail(err, f.st.operands[k], fmt::format("Illegal vector size: {}", n));
   }
   return true;
 }
@@ -294,29 +324,58 @@ bool required_groups(const Form& f, std::string_view groups, Diagnostic& err) {
 
 bool check_late(const Form& f, Diagnostic& err);
 
+// Two words of one group, or one word twice (but the types, the state
+// spaces, and cp's format pair, which ptxas judges later).
+bool repeated_words(const Form& f, Diagnostic& err) {
+  for (size_t j = 1; j < f.words.size(); ++j) {
+    const std::string_view w = f.words[j];
+    const WordGroup* g = group_of(w);
+    for (size_t i = 0; i < j; ++i) {
+      const bool same = f.words[i] == w && !listed(kTypeWords, w) && !listed(kSpaceWords, w) && f.row.op != "cp";
+      if (!same && !(g && group_of(f.words[i]) == g)) continue;
+      return fail(err, f.st.mnemonic,
+                  fmt::format("Multiple {} modifiers specified", g && !g->name.empty() ? g->name : w));
+    }
+  }
+  return true;
+}
+
+// A sink '_' in a vector: ld's result ("discard mode"), anything else's source.
+bool sinks(const Form& f, Diagnostic& err) {
+  for (unsigned k = 0; k < f.st.num_operands; ++k) {
+    const std::string_view t = f.st.operands[k].text;
+    if (f.st.forms[k] != OperandForm::vector) continue;
+    std::vector<std::string_view> e(vector_elements(t, nullptr, 0));
+    vector_elements(t, e.data(), static_cast<unsigned>(e.size()));
+    if (std::find(e.begin(), e.end(), "_") == e.end()) continue;
+    return fail(err, f.st.operands[k],
+                f.row.op == "ld" ? "Result discard mode is not allowed for instruction 'ld'"
+                                 : "Sink '_' not allowed as a source operand");
+  }
+  return true;
+}
+
 // What ptxas judges before the target: unknown and repeated words, .sync
 // where the row has none, the type, the early groups and the operands' kinds.
 bool check_early(const Form& f, Diagnostic& err) {
-  for (std::string_view w : f.words)
-    if (!any_row_takes(w) && !listed(kKnownWords, w))
+  for (size_t i = 0; i < f.words.size(); ++i) {  // wait's and fence's own word only first
+    const std::string_view w = f.words[i];
+    const bool own_word = w.substr(0, 7) == ".wait::" || w.substr(0, 8) == ".fence::";
+    if ((!any_row_takes(w) && !listed(kKnownWords, w)) || (i > 0 && own_word))
       return fail(err, f.st.mnemonic, fmt::format("Unknown modifier '{}'", w));
-  for (size_t i = 0; i < f.words.size(); ++i)
-    for (size_t j = i + 1; j < f.words.size(); ++j) {
-      if (f.words[i] == f.words[j] && f.row.op != "cp")  // cp names a repeated format pair as one word
-        return fail(err, f.st.mnemonic, fmt::format("Multiple {} modifiers specified", f.words[i]));
-      if (f.words[i].substr(0, 7) == ".kind::" && f.words[j].substr(0, 7) == ".kind::")
-        return fail(err, f.st.mnemonic, "Multiple .kind modifiers specified");
-    }
+  }
+  if (!repeated_words(f, err)) return false;
   for (std::string_view w : {".sync", ".satfinite"})
     if (f.has(w) && !listed(f.row.takes, w))
       return fail(err, f.st.mnemonic, fmt::format("Illegal modifier '{}' for instruction '{}'", w, f.row.name));
   std::string_view type;
+  unsigned types = 0;
   for (std::string_view w : f.words)
-    if (listed(kTypeWords, w) && type.empty()) type = w;
-  if (type != f.row.type)
+    if (listed(kTypeWords, w)) type = w, ++types;
+  if (type != f.row.type || types > 1)
     return fail(err, f.st.mnemonic, fmt::format("Unexpected instruction types specified for '{}'", f.row.name));
   if (!required_groups(f, f.row.early, err)) return false;
-  if (f.row.operands.find('v') != std::string_view::npos && !vector_sizes(f, err)) return false;
+  if (!vector_sizes(f, err)) return false;
   if (!operands_fit_early(f)) return mismatch(f, err);
   if (f.row.op == "commit" && f.has(".multicast::cluster") && f.st.num_operands != 2) return mismatch(f, err);
   return true;
@@ -348,8 +407,11 @@ bool illegal(const Form& f, std::string_view w, Diagnostic& err) {
   return fail(err, f.st.mnemonic, fmt::format("Illegal modifier '{}' for instruction '{}'", w, f.row.name));
 }
 
-// State spaces the row does not take.
+// State spaces: one at most, of those the row takes.
 bool foreign_spaces(const Form& f, Diagnostic& err) {
+  if (std::count_if(f.words.begin(), f.words.end(), [](std::string_view w) { return listed(kSpaceWords, w); }) > 1)
+    return fail(err, f.st.mnemonic,
+                fmt::format("Unexpected number of state spaces specified in instruction '{}'", f.row.name));
   for (std::string_view w : f.words) {
     if (listed(f.row.takes, w)) continue;
     if (listed(kSpaceWords, w)) {
@@ -476,7 +538,7 @@ bool cp_rules(const Form& f, Diagnostic& err) {
 bool mma_rules(const Form& f, Diagnostic& err);
 
 bool check_late(const Form& f, Diagnostic& err) {
-  if (!foreign_spaces(f, err)) return false;
+  if (!sinks(f, err) || !foreign_spaces(f, err)) return false;
   if (!required_groups(f, f.row.late, err)) return false;
   if (!foreign_words(f, err)) return false;
   if (f.row.op == "ld" || f.row.op == "st") return ld_st_rules(f, err);
@@ -506,6 +568,9 @@ constexpr std::string_view kVecSizes = ".scale_vec::1X .scale_vec::2X .scale_vec
 
 // Target and version gates of single words.
 bool mma_word_gates(const Form& f, std::string_view kind, std::string_view size, Diagnostic& err) {
+  if (f.has(".sp") && (kind == ".kind::mxf4" || kind == ".kind::mxf4nvf4") && !listed(kArchTargets, f.caps.target_name))
+    return fail(err, f.st.mnemonic,
+                fmt::format("Feature '{} with .sp modifier' not supported on .target '{}'", kind, f.caps.target_name));
   if (kind == ".kind::i8" && !listed("sm_100a sm_110a sm_101a", f.caps.target_name))
     return fail(err, f.st.mnemonic,
                 fmt::format("Feature '.kind::i8' not supported on .target '{}'", f.caps.target_name));
@@ -554,7 +619,7 @@ bool mma_operands(const Form& f, std::string_view pattern, Diagnostic& err) {
   }
   const bool scaled_ops = pattern.size() >= 3 && pattern.substr(pattern.size() - 3) == "ttp";
   if (scaled_ops != f.has(".block_scale")) return mismatch(f, err);
-  if (pattern.back() == 'i' && f.row.op == "mma") {
+  if (pattern.back() == 'i' && f.row.op == "mma" && !f.has(".kind::i8")) {  // i8's is not range-checked
     const unsigned k = f.st.num_operands - 1;
     uint64_t v = 0;
     literal_bits(f.st.operands[k].text, 64, false, v);
@@ -621,7 +686,7 @@ bool check_tcgen05_statement(const Statement& st, const Capabilities& caps, cons
   const Row* row = row_of(w);
   if (!row) return true;
   const std::string_view own = w[0];
-  w.erase(w.begin());
+  w.erase(w.begin(), w.begin() + (row->op == "mma.ws" ? 2 : 1));
   if (own.find("::") != std::string_view::npos) w.insert(w.begin(), own);  // .wait::ld, .fence::...
   const Form f{*row, st, w, caps, regs};
   return check_tcgen05(f, err);
