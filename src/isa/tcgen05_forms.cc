@@ -194,7 +194,7 @@ bool scalar_fits(const Form& f, std::string_view text, unsigned bits, bool immed
   if (is_immediate(text)) return immediate_ok;
   const auto r = reg_of(f, text);
   if (!r) return f.regs == nullptr || text[0] != '%';
-  return r->kind != RegKind::predicate && r->bits == bits;
+  return r->kind != RegKind::predicate && r->kind != RegKind::floating && r->bits == bits;
 }
 
 // Whether the vector's elements are 32-bit registers.
@@ -219,9 +219,9 @@ bool kind_fits(const Form& f, unsigned k, char c, bool late) {
     case 't':
     case 's':
       if (!address) return false;
-      if (c == 't' && late) {
+      if (c == 't' && late) {  // a 32-bit register, no immediate address
         const auto r = reg_of(f, base_of(t));
-        return !r || r->bits == 32;
+        return !is_immediate(base_of(t)) && (!r || r->bits == 32);
       }
       return true;
     case 'A': return address ? kind_fits(f, k, 't', late) : form == OperandForm::plain && scalar_fits(f, t, 64, true);
@@ -244,9 +244,10 @@ bool kind_fits(const Form& f, unsigned k, char c, bool late) {
 }
 
 // The row's patterns, each as its operand letters; an mma's with the
-// metadata address after B (.sp) or without, as the statement is, and with
+// metadata address after B (.sp) or without, as the statement is (ptxas's
+// first look at an .sp statement takes both), and with
 // .block_scale of a block-scaled kind only those ending in the scale addresses.
-std::vector<std::string> patterns_of(const Form& f) {
+std::vector<std::string> patterns_of(const Form& f, bool early = false) {
   std::vector<std::string> all(1), out;
   for (char ch : f.row.operands) {
     if (ch == ';')
@@ -257,7 +258,7 @@ std::vector<std::string> patterns_of(const Form& f) {
   const bool mma = f.row.op.substr(0, 3) == "mma";
   const bool scaled = f.has(".block_scale") && !f.first_in(".kind::mxf8f6f4 .kind::mxf4 .kind::mxf4nvf4").empty();
   for (std::string& p : all)
-    if (!mma || ((p.size() > 3 && p[3] == 't') == f.has(".sp") &&
+    if (!mma || (((p.size() > 3 && p[3] == 't') == f.has(".sp") || (early && f.has(".sp"))) &&
                  (!scaled || (p.size() > 3 && p.substr(p.size() - 3) == "ttp"))))
       out.push_back(std::move(p));
   return out;
@@ -277,7 +278,7 @@ std::string fitting_pattern(const Form& f, bool late) {
 // statement's length ends with, each other of a kind some pattern at least
 // as long has there.
 bool operands_fit_early(const Form& f) {
-  const auto patterns = patterns_of(f);
+  const auto patterns = patterns_of(f, true);
   const unsigned n = f.st.num_operands;
   bool last = false;
   for (const std::string& p : patterns) last |= p.size() == n && (n == 0 || kind_fits(f, n - 1, p[n - 1], false));
@@ -324,14 +325,16 @@ bool required_groups(const Form& f, std::string_view groups, Diagnostic& err) {
 
 bool check_late(const Form& f, Diagnostic& err);
 
-// Two words of one group, or one word twice (but the types, the state
-// spaces, and cp's format pair, which ptxas judges later).
+// Two words of one group, or one word twice (but .sync, which ptxas lets
+// repeat, and the types, the state spaces and cp's format pair, which it
+// judges later).
 bool repeated_words(const Form& f, Diagnostic& err) {
   for (size_t j = 1; j < f.words.size(); ++j) {
     const std::string_view w = f.words[j];
     const WordGroup* g = group_of(w);
     for (size_t i = 0; i < j; ++i) {
-      const bool same = f.words[i] == w && !listed(kTypeWords, w) && !listed(kSpaceWords, w) && f.row.op != "cp";
+      const bool same =
+          f.words[i] == w && w != ".sync" && !listed(kTypeWords, w) && !listed(kSpaceWords, w) && f.row.op != "cp";
       if (!same && !(g && group_of(f.words[i]) == g)) continue;
       return fail(err, f.st.mnemonic,
                   fmt::format("Multiple {} modifiers specified", g && !g->name.empty() ? g->name : w));
@@ -537,8 +540,17 @@ bool cp_rules(const Form& f, Diagnostic& err) {
 
 bool mma_rules(const Form& f, Diagnostic& err);
 
+// An address of shared memory (not tensor memory) that is a number.
+bool immediate_addresses(const Form& f, Diagnostic& err) {
+  if (f.row.operands.find('s') == std::string_view::npos) return true;
+  for (unsigned k = 0; k < f.st.num_operands; ++k)
+    if (f.st.forms[k] == OperandForm::address && is_immediate(base_of(f.st.operands[k].text)))
+      return fail(err, f.st.operands[k], "Immediate addresses allowed only for .local state space");
+  return true;
+}
+
 bool check_late(const Form& f, Diagnostic& err) {
-  if (!sinks(f, err) || !foreign_spaces(f, err)) return false;
+  if (!sinks(f, err) || !immediate_addresses(f, err) || !foreign_spaces(f, err)) return false;
   if (!required_groups(f, f.row.late, err)) return false;
   if (!foreign_words(f, err)) return false;
   if (f.row.op == "ld" || f.row.op == "st") return ld_st_rules(f, err);
