@@ -42,10 +42,19 @@ EVERY_TARGET_AT_9_0 = [
 
 MESSAGE = re.compile(r"line (\d+); (error|fatal)\s*: (.*)")
 
+# A candidate that is this word ends the kernel and opens the next: ptxas judges
+# some rules per function (a kernel may not use both .cta_group::1 and ::2).
+KERNEL_BREAK = "kernel"
+
 
 def unique(statements):
-    """The statements in order, each once."""
-    return list(dict.fromkeys(statements))
+    """The statements in order, each once (kernel breaks kept where they stand)."""
+    seen, out = set(), []
+    for s in statements:
+        if s == KERNEL_BREAK or s not in seen:
+            out.append(s)
+            seen.add(s)
+    return out
 
 
 def module_header(target, version, declares=()):
@@ -58,16 +67,31 @@ def module_header(target, version, declares=()):
     )
 
 
+def module_text(cands, target, version, declares=()):
+    """The module and, per candidate, its line number (a kernel break has none)."""
+    text = module_header(target, version, declares)
+    lines, kernels = [], 0
+    for s in cands:
+        if s == KERNEL_BREAK:
+            kernels += 1
+            text += f"ret;\n}}\n.visible .entry k{kernels}() {{\n" + REGISTERS
+            lines.append(None)
+        else:
+            lines.append(text.count("\n") + 1)
+            text += s + ";\n"
+    return text + "ret;\n}\n", lines
+
+
 def run_ptxas(ptxas, cands, target, version, declares=(), crash_ok=False):
     """ptxas's first message per candidate index, or ('fatal', index) where ptxas stopped at one.
     crash_ok keeps the messages of a ptxas that died of a signal (the sync file was made so).
     """
-    header = module_header(target, version, declares)
-    skip = header.count("\n")
+    text, lines = module_text(cands, target, version, declares)
+    index_of = {n: k for k, n in enumerate(lines) if n is not None}
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "forms.ptx")
         with open(path, "w") as f:
-            f.write(header + "".join(s + ";\n" for s in cands) + "ret;\n}\n")
+            f.write(text)
         r = subprocess.run(
             [ptxas, "-arch=" + target, path, "-o", os.devnull],
             capture_output=True,
@@ -75,14 +99,18 @@ def run_ptxas(ptxas, cands, target, version, declares=(), crash_ok=False):
         )
     if r.returncode < 0 and not crash_ok:
         tail = (r.stdout + r.stderr)[-300:]
-        raise SystemExit(f"{target} {version}: ptxas died of signal {-r.returncode}: {tail}")
+        raise SystemExit(
+            f"{target} {version}: ptxas died of signal {-r.returncode}: {tail}"
+        )
     out = {}
     for line in (r.stdout + r.stderr).splitlines():
         m = MESSAGE.search(line)
         if not m:
+            if "error" in line and "aborted" not in line:
+                raise SystemExit(f"{target} {version}: ptxas: {line}")
             continue
-        index = int(m.group(1)) - skip - 1
-        if not 0 <= index < len(cands):
+        index = index_of.get(int(m.group(1)))
+        if index is None:
             raise SystemExit(f"{target} {version}: ptxas: {line}")
         if m.group(2) == "fatal":
             return ("fatal", index)
@@ -133,6 +161,9 @@ def form_lines(cands, verdicts, index, compress):
     """One 'form' line per candidate: per column '.' (accepted) or its message's number."""
     lines = []
     for k, s in enumerate(cands):
+        if s == KERNEL_BREAK:
+            lines.append(KERNEL_BREAK)
+            continue
         cols = ["." if k not in v else str(index[v[k]]) for v in verdicts]
         lines.append(f"form {' '.join(run_length(cols) if compress else cols)}\t{s}")
     return lines
@@ -151,7 +182,7 @@ def read_verdicts(path):
             line = line.rstrip("\n")
             if line.startswith("message "):
                 messages.append(line.split(" ", 2)[2])
-            elif line.startswith("form "):
+            elif line.startswith("form ") or line == KERNEL_BREAK:
                 forms.append(line)
             else:
                 head.append(line)
@@ -179,9 +210,11 @@ def write_new(path, comments, cands, verdicts, targets, declares=(), compress=Fa
 def append_new(ptxas, path, cands, targets, declares=(), compress=False):
     """Asks ptxas about the candidates the file lacks; keeps its lines and numbers."""
     head, messages, forms = read_verdicts(path)
-    have = [x.split("\t", 1)[1] for x in forms]
+    have = [x.split("\t", 1)[1] if x != KERNEL_BREAK else x for x in forms]
     if cands[: len(have)] != have:
-        raise SystemExit("the committed forms are not the first candidates: regenerate the whole file")
+        raise SystemExit(
+            "the committed forms are not the first candidates: regenerate the whole file"
+        )
     new = cands[len(have) :]
     verdicts = verdicts_or_stop(ptxas, new, targets, declares)
     for m in sorted({m for v in verdicts for m in v.values()} - set(messages)):
@@ -189,13 +222,20 @@ def append_new(ptxas, path, cands, targets, declares=(), compress=False):
     index = {m: i for i, m in enumerate(messages)}
     forms += form_lines(new, verdicts, index, compress)
     write_verdicts(path, head, messages, forms)
-    print(f"{len(new)} new candidates x {len(targets)} targets, " f"{len(messages)} messages in all -> {path}")
+    print(
+        f"{len(new)} new candidates x {len(targets)} targets, "
+        f"{len(messages)} messages in all -> {path}"
+    )
 
 
-def parse_args(doc, default_out, append=False):
+def parse_args(doc, default_out, append=False, tcgen05=False):
     """The options every forms script takes (--append only where it has it)."""
-    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--ptxas", default=os.environ.get("PTXFU_PTXAS", "/usr/local/cuda/bin/ptxas"))
+    ap = argparse.ArgumentParser(
+        description=doc, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--ptxas", default=os.environ.get("PTXFU_PTXAS", "/usr/local/cuda/bin/ptxas")
+    )
     ap.add_argument("--out", default=os.path.join(ROOT, default_out))
     ap.add_argument(
         "--list-candidates",
@@ -206,6 +246,13 @@ def parse_args(doc, default_out, append=False):
         ap.add_argument(
             "--append",
             action="store_true",
-            help="ask ptxas only about candidates the file lacks " "(added at the end of the list), keeping its lines",
+            help="ask ptxas only about candidates the file lacks "
+            "(added at the end of the list), keeping its lines",
+        )
+    if tcgen05:
+        ap.add_argument(
+            "--tcgen05",
+            action="store_true",
+            help="the tcgen05 candidates and columns (tcgen05_forms.ptxas beside --out)",
         )
     return ap.parse_args()

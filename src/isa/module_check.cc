@@ -11,6 +11,7 @@
 #include "isa/opcodes.h"
 #include "isa/sync_forms.h"
 #include "isa/table.h"
+#include "isa/tcgen05_forms.h"
 #include "isa/tensor_forms.h"
 
 namespace ptxfu::isa {
@@ -270,6 +271,47 @@ bool check_statement(const Statement& st, const Capabilities& caps, const Regist
          check_operands(instr, st, regs, err);
 }
 
+namespace {
+
+// The function a call names: its first operand outside parentheses.
+std::string_view callee_of(const Statement& st) {
+  for (unsigned k = 0; k < st.num_operands; ++k)
+    if (st.forms[k] == OperandForm::plain) return st.operands[k].text;
+  return {};
+}
+
+// ptxas's rule once every line has passed: an entry whose code (its callees'
+// too) uses both .cta_group::1 and ::2 is refused, on no line; at the entry
+// here. `groups`: each function's own (tcgen05_cta_groups), by index.
+void check_cta_groups(const Module& m, const std::vector<uint8_t>& groups, std::vector<ModuleError>& errors) {
+  std::unordered_map<std::string_view, size_t> bodies;
+  for (size_t i = 0; i < m.functions.size(); ++i)
+    if (m.functions[i].has_body) bodies.emplace(m.functions[i].name, i);
+  for (size_t e = 0; e < m.functions.size(); ++e) {
+    const Function& entry = m.functions[e];
+    if (!entry.is_entry || !entry.has_body) continue;
+    unsigned used = 0;
+    std::vector<size_t> todo{e};
+    std::unordered_set<size_t> seen{e};
+    while (!todo.empty() && used != 3) {
+      const size_t fi = todo.back();
+      todo.pop_back();
+      used |= groups[fi];
+      for (const Instruction& in : m.functions[fi].instructions) {
+        if (opcode_of(in.st) != "call") continue;
+        const auto it = bodies.find(callee_of(in.st));
+        if (it != bodies.end() && seen.insert(it->second).second) todo.push_back(it->second);
+      }
+    }
+    if (used == 3)
+      errors.push_back({entry.loc, fmt::format("Function '{}' uses single CTA(.cta_group::1) and CTA pair "
+                                               "granularity(.cta_group::2) and that is not allowed.",
+                                               entry.name)});
+  }
+}
+
+}  // namespace
+
 void check_module(const Module& m, const Capabilities& caps, std::vector<ModuleError>& errors) {
   if (!m.version) errors.push_back({{1, 1}, "Missing .version directive at start of file"});
   if (!m.target) errors.push_back({{1, 1}, "Missing .target directive at start of file"});
@@ -296,7 +338,9 @@ void check_module(const Module& m, const Capabilities& caps, std::vector<ModuleE
       errors.push_back({f.loc, fmt::format("Duplicate definition of function '{}'", f.name)});
   }
 
-  for (const Function& f : m.functions) {
+  std::vector<uint8_t> cta_groups(m.functions.size());  // tcgen05's, each function's own
+  for (size_t fi = 0; fi < m.functions.size(); ++fi) {
+    const Function& f = m.functions[fi];
     if (!f.has_body) continue;
     FunctionScope scope(f, module_names, errors);
     for (const BodyItem& item : f.body) {
@@ -308,6 +352,7 @@ void check_module(const Module& m, const Capabilities& caps, std::vector<ModuleE
         case BodyItem::Kind::instruction: {
           const Instruction& in = f.instructions[item.index];
           const std::string_view opcode = opcode_of(in.st);
+          if (opcode == "tcgen05") cta_groups[fi] |= static_cast<uint8_t>(tcgen05_cta_groups(in.st));
           if (!is_table_opcode(opcode) && !is_other_instruction(opcode)) {
             scope.error({in.st.mnemonic.line, in.st.mnemonic.column},
                         fmt::format("Not a name of any known instruction: '{}'", opcode));
@@ -319,6 +364,8 @@ void check_module(const Module& m, const Capabilities& caps, std::vector<ModuleE
       }
     }
   }
+  if (errors.empty() && std::any_of(cta_groups.begin(), cta_groups.end(), [](uint8_t g) { return g != 0; }))
+    check_cta_groups(m, cta_groups, errors);
 }
 
 }  // namespace ptxfu::isa

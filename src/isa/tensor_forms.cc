@@ -5,6 +5,7 @@
 #include <string>
 
 #include "isa/features.h"
+#include "isa/tcgen05_forms.h"
 
 namespace ptxfu::isa {
 namespace {
@@ -1315,6 +1316,7 @@ bool is_tensor_statement(const Statement& st) {
   const std::string_view op = m.substr(0, m.find('.'));
   const Words w = split(m);
   if (op == "mma") return true;
+  if (op == "tcgen05") return is_tcgen05_statement(st);
   if (op == "ldmatrix" || op == "stmatrix") {
     for (unsigned i = 0; i < w.n; ++i)
       if (w.list[i] == "m16n16" || w.list[i] == "m8n16" || w.list[i].find("x16") != std::string_view::npos)
@@ -1336,6 +1338,7 @@ bool check_tensor_statement(const Statement& st, const Capabilities& caps, const
   const std::string_view m = st.mnemonic.text;
   const std::string_view op = m.substr(0, m.find('.'));
   if (op == "mma") return check_mma(st, caps, regs, err);
+  if (op == "tcgen05") return check_tcgen05_statement(st, caps, regs, err);
   if (op == "movmatrix") return check_movmatrix(st, caps, regs, err);
   if (op == "wgmma") return check_wgmma(st, caps, regs, err);
   if (op == "wmma") return check_wmma(st, caps, regs, err);

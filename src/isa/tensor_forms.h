@@ -65,8 +65,7 @@ const MmaRow* mma_rows_end();
 // Whether `st` is a tensor-core statement these rows judge (mma and mma.sp,
 // mma with block scaling; wmma.load/store/mma; wgmma.mma_async, .fence,
 // .commit_group, .wait_group; ldmatrix and stmatrix but their .m16n16/.m8n16
-// forms; movmatrix). Others of the tensor chapter (tcgen05) keep the
-// syntax-only check.
+// forms; movmatrix; tcgen05, whose rows are tcgen05_forms.h's).
 bool is_tensor_statement(const Statement& st);
 
 // Judges `st` (is_tensor_statement) on `caps`: its modifiers, types, target,

@@ -417,6 +417,12 @@ Inst Lowerer::instruction(const isa::Statement& st) {
   } else if (is_table_opcode(words[0])) {
     in.kind = Kind::arith;
     arith(in, st);
+  } else if (words[0] == "tcgen05") {  // legality and numerics only (issue 23): say where those are
+    fail(st.mnemonic, fmt::format("'{}' is not supported by the kernel executor: tcgen05 (sm_100a's tensor memory "
+                                  "and fifth-generation tensor core) is checked for legality by `ptxfu check`, and "
+                                  "its matrix numerics are the sm_100 rows of the matrix API (ptxfu.mma, "
+                                  "docs/mma.md); the kernel model does not run it",
+                                  st.mnemonic.text));
   } else {
     fail(st.mnemonic, fmt::format("'{}' is not supported by the kernel executor (it covers the instruction table's "
                                   "arithmetic and {})",

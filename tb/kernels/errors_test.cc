@@ -146,6 +146,31 @@ TEST(KernelErrors, UnsupportedInstructionIsRefusedAtLoad) {
 // The lowering table covers every kind an instruction lowers to: each Kind
 // but the table's arithmetic and the synthetic func_end is some opcode's
 // row, each row an opcode of PTX's other instructions, once.
+// tcgen05 passes `check` on sm_100a (ptxas's rows) but the kernel model does
+// not run it: the load says so and where its legality and numerics are.
+TEST(KernelErrors, Tcgen05IsRefusedAtLoadWithWhereItIsModelled) {
+  const std::string body =
+      "{\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p1;\n"
+      "  tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1;\n  ret;\n}\n";
+  try {
+    load_kernel(".version 8.6\n.target sm_100a\n.address_size 64\n.visible .entry k()\n" + body, "t.ptx");
+    FAIL() << "loaded";
+  } catch (const KernelError& e) {
+    EXPECT_TRUE(Contains(e.what(),
+                         "t.ptx:9:3: error: 'tcgen05.mma.cta_group::1.kind::f16' is not supported by the "
+                         "kernel executor: tcgen05"))
+        << e.what();
+    EXPECT_TRUE(Contains(e.what(), "`ptxfu check`")) << e.what();
+  }
+  try {  // on a target without it, ptxas's words from check
+    load_kernel(".version 8.6\n.target sm_90a\n.address_size 64\n.visible .entry k()\n" + body, "t.ptx");
+    FAIL() << "loaded";
+  } catch (const KernelError& e) {
+    EXPECT_TRUE(Contains(e.what(), "t.ptx:9:3: error: Instruction 'tcgen05.mma' not supported on .target 'sm_90a'"))
+        << e.what();
+  }
+}
+
 TEST(KernelErrors, EveryKindHasALoweringRow) {
   std::set<std::string_view> opcodes;
   std::set<Kind> lowered;

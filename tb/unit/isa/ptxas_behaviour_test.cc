@@ -71,6 +71,19 @@ const Case kCases[] = {
     {"sm_90", "9.0", "64", "", "add.u64 %rd1, pp, 1;", 10, "Argument 1 of instruction 'add': must be register"},
     {"sm_90", "9.0", "64", "", "mul.wide.u32 %rd1, %r1, pp;", 10,
      "Argument 2 of instruction 'mul.wide': must be register"},
+    // tcgen05: an entry may not use both CTA groups (ptxas names no line), once every line passed
+    {"sm_100a", "9.0", "64", "",
+     "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], 32;\n"
+     "tcgen05.dealloc.cta_group::2.sync.aligned.b32 %r1, 32;",
+     0, "Function 'k' uses single CTA(.cta_group::1) and CTA pair granularity(.cta_group::2) and that is not allowed."},
+    {"sm_100a", "9.0", "64", "",
+     "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], 32;\n"
+     "tcgen05.dealloc.cta_group::2.sync.aligned.b32 %r1, 33;",
+     11, "Argument 1 of instruction 'tcgen05.dealloc': unexpected value '33', expected to be multiple of 32"},
+    {"sm_100a", "9.0", "64", "",
+     "tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%r1], 32;\n"
+     "tcgen05.dealloc.cta_group::2.sync.aligned.b32 %r1, 32;",
+     0, ""},
     // Text
     {"sm_90", "9.0", "64", "", "add.u32 %r1, %r2, 1; // caf\xc3\xa9", 0,
      "Unexpected non-ASCII character encountered on line 10"},

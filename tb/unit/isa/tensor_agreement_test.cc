@@ -1,6 +1,7 @@
 // The tensor-core candidate forms (mma.sync, mma.sp and .kind::f8f6f4 by
 // shape, type, layout and modifier, with fragments right and wrong; wmma,
-// wgmma, ldmatrix, stmatrix, movmatrix)
+// wgmma, ldmatrix, stmatrix, movmatrix; tcgen05 from its own file, whose
+// .cta_group::1 and ::2 candidates stand in kernels of their own)
 // against ptxas 13.0's verdicts on every (target, PTX version) pair of
 // tb/unit/isa/data/tensor_forms.ptxas, which scripts/tensor-forms-ptxas.py
 // wrote by asking ptxas. `check` must give ptxas's verdict on every one; the
@@ -8,6 +9,7 @@
 // ptxas is installed, the committed verdicts are asked of it again.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -47,6 +49,7 @@ struct Column {
 struct Form {
   std::string statement;
   std::vector<int> verdicts;  // per column: -1 accepted, else the message's number
+  unsigned kernel = 0;        // which kernel it stands in (a 'kernel' line begins the next)
 };
 struct Data {
   std::vector<Column> columns;
@@ -56,12 +59,17 @@ struct Data {
   std::vector<Form> forms;
 };
 
-Data read_data() {
+Data read_data(const char* path) {
   Data d;
-  std::ifstream in(PTXFU_TENSOR_FORMS);
-  EXPECT_TRUE(in) << PTXFU_TENSOR_FORMS;
+  std::ifstream in(path);
+  EXPECT_TRUE(in) << path;
   std::string line;
+  unsigned kernel = 0;
   while (std::getline(in, line)) {
+    if (line == "kernel") {
+      ++kernel;
+      continue;
+    }
     std::istringstream s(line);
     std::string kind;
     s >> kind;
@@ -79,7 +87,7 @@ Data read_data() {
       d.messages.push_back(text.substr(1));
     } else if (kind == "form") {
       const size_t tab = line.find('\t');
-      Form f{line.substr(tab + 1), {}};
+      Form f{line.substr(tab + 1), {}, kernel};
       std::istringstream cols(line.substr(5, tab - 5));
       for (std::string c; cols >> c;) {  // "N*V": N columns of V
         const size_t star = c.find('*');
@@ -94,26 +102,58 @@ Data read_data() {
   return d;
 }
 
-std::string module_text(const Data& d, const Column& c) {
+// The module, and each line's candidate (-1: none). ptxas refuses a kernel
+// that uses both .cta_group::1 and ::2, so such candidates stand in kernels
+// of their own, each with the registers of the first.
+std::string module_text(const Data& d, const Column& c, std::vector<int>* line_form = nullptr) {
   std::string text = fmt::format(kHeader, c.target, c.version, d.declarations);
-  for (const Form& f : d.forms) text += f.statement + ";\n";
+  const std::string registers = text.substr(text.find(".reg"));
+  std::vector<int> lines(d.header_lines + 1, -1);  // lines[n]: the candidate on line n (1-based)
+  unsigned kernel = 0;
+  for (size_t i = 0; i < d.forms.size(); ++i) {
+    for (; kernel < d.forms[i].kernel; ++kernel) {
+      text += fmt::format("ret;\n}}\n.visible .entry k{}() {{\n", kernel + 1) + registers;
+      lines.resize(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1, -1);
+    }
+    text += d.forms[i].statement + ";\n";
+    lines.push_back(static_cast<int>(i));
+  }
+  if (line_form) *line_form = std::move(lines);
   return text + "ret;\n}\n";
 }
 
 // ptxfu's first message per candidate index (absent: accepted).
 std::map<size_t, std::string> ptxfu_errors(const Data& d, const Column& c) {
-  const CheckOutcome out = check_source(module_text(d, c), TargetOptions{}, 1u << 16);
+  std::vector<int> line_form;
+  const CheckOutcome out = check_source(module_text(d, c, &line_form), TargetOptions{}, 1u << 16);
   EXPECT_FALSE(out.usage_error) << out.usage_message;
   std::map<size_t, std::string> errors;
   for (const CheckVerdict& v : out.verdicts) {
-    EXPECT_GT(v.loc.line, d.header_lines) << c.target << " " << c.version << ": " << v.message;
-    if (v.loc.line > d.header_lines) errors.emplace(v.loc.line - d.header_lines - 1, v.message);
+    const int form = v.loc.line < line_form.size() ? line_form[v.loc.line] : -1;
+    EXPECT_GE(form, 0) << c.target << " " << c.version << ": line " << v.loc.line << ": " << v.message;
+    if (form >= 0) errors.emplace(static_cast<size_t>(form), v.message);
   }
   return errors;
 }
 
-TEST(PTXFU_AGREEMENT_SUITE, EveryCandidateOnEveryTargetAsPtxasSaysIt) {
-  const Data d = read_data();
+// The verdict files: the tensor test reads tcgen05's too.
+std::vector<const char*> data_files() {
+#ifdef PTXFU_TCGEN05_FORMS
+  return {PTXFU_TENSOR_FORMS, PTXFU_TCGEN05_FORMS};
+#else
+  return {PTXFU_TENSOR_FORMS};
+#endif
+}
+
+// A statement's family: its mnemonic's first word (tcgen05: its first two).
+std::string family_of(const std::string& st) {
+  const size_t end = st.find_first_of(". ");
+  if (st.compare(0, end, "tcgen05") != 0 || end == std::string::npos || st[end] != '.') return st.substr(0, end);
+  return st.substr(0, st.find_first_of(".: ", end + 1));
+}
+
+void agreement(const char* path, const char* what) {
+  const Data d = read_data(path);
   ASSERT_FALSE(d.forms.empty());
   size_t pairs = 0, agree = 0, rejected = 0, same_message = 0;
   struct Family {
@@ -127,7 +167,7 @@ TEST(PTXFU_AGREEMENT_SUITE, EveryCandidateOnEveryTargetAsPtxasSaysIt) {
     for (size_t i = 0; i < d.forms.size(); ++i) {
       ++pairs;
       const std::string& st = d.forms[i].statement;
-      Family& fam = families[st.substr(0, st.find_first_of(". "))];
+      Family& fam = families[family_of(st)];
       ++fam.pairs;
       const int theirs = d.forms[i].verdicts[col];
       const auto it = ours.find(i);
@@ -152,33 +192,40 @@ TEST(PTXFU_AGREEMENT_SUITE, EveryCandidateOnEveryTargetAsPtxasSaysIt) {
   std::cout << fmt::format(
       "{} agreement: {} candidate forms x {} (target, PTX version) pairs = {} verdicts; agree {} ({} rejected; "
       "ptxas's first message on {} of the rejections, {:.1f}%)\n",
-      PTXFU_AGREEMENT_WHAT, d.forms.size(), d.columns.size(), pairs, agree, rejected, same_message,
+      what, d.forms.size(), d.columns.size(), pairs, agree, rejected, same_message,
       rejected ? 100.0 * static_cast<double>(same_message) / static_cast<double>(rejected) : 0.0);
   for (const auto& [name, f] : families)
     std::cout << fmt::format("  {}: agree {} of {}; ptxas's first message on {} of {} rejections\n", name, f.agree,
                              f.pairs, f.same_message, f.rejected);
   for (const auto& [what, w] : wrong)
     std::cout << "  disagree x" << w.first << ": " << what << "\n    e.g. " << w.second << "\n";
-  EXPECT_EQ(agree, pairs);
+  EXPECT_EQ(agree, pairs) << path;
 }
 
-TEST(PTXFU_AGREEMENT_SUITE, TheCommittedVerdictsAreStillPtxass) {
-  const std::string ptxas = testing_support::find_ptxas();
-  if (ptxas.empty()) GTEST_SKIP() << "no ptxas installed: the committed verdicts stand";
-  const Data d = read_data();
+TEST(PTXFU_AGREEMENT_SUITE, EveryCandidateOnEveryTargetAsPtxasSaysIt) {
+  const auto files = data_files();
+  agreement(files[0], PTXFU_AGREEMENT_WHAT);
+  if (files.size() > 1) agreement(files[1], "tcgen05");
+}
+
+void still_ptxass(const std::string& ptxas, const char* path) {
+  const Data d = read_data(path);
   const testing_support::ScratchDir dir;
   for (size_t col = 0; col < d.columns.size(); ++col) {
     if (test::kSampled && !test::sampled(col, 7)) continue;  // under the sanitizers: a sample
     const Column& c = d.columns[col];
-    const std::string path = dir / "forms.ptx";
-    std::ofstream(path) << module_text(d, c);
-    std::FILE* p = popen(fmt::format("{} -arch={} -o /dev/null {} 2>&1", ptxas, c.target, path).c_str(), "r");
+    const std::string file = dir / "forms.ptx";
+    std::vector<int> line_form;
+    std::ofstream(file) << module_text(d, c, &line_form);
+    std::FILE* p = popen(fmt::format("{} -arch={} -o /dev/null {} 2>&1", ptxas, c.target, file).c_str(), "r");
     ASSERT_NE(p, nullptr);
     std::vector<std::string> other;
     std::map<size_t, std::string> now;
     for (const auto& diag : testing_support::read_ptxas(p, other)) {
       ASSERT_FALSE(diag.fatal) << c.target << " " << c.version << ": " << diag.message;
-      now.emplace(diag.line - d.header_lines - 1, diag.message);
+      const int form = diag.line < line_form.size() ? line_form[diag.line] : -1;
+      ASSERT_GE(form, 0) << c.target << " " << c.version << ": line " << diag.line << ": " << diag.message;
+      now.emplace(static_cast<size_t>(form), diag.message);
     }
     pclose(p);
     for (size_t i = 0; i < d.forms.size(); ++i) {
@@ -189,6 +236,12 @@ TEST(PTXFU_AGREEMENT_SUITE, TheCommittedVerdictsAreStillPtxass) {
           << c.target << " " << c.version << ": " << d.forms[i].statement;
     }
   }
+}
+
+TEST(PTXFU_AGREEMENT_SUITE, TheCommittedVerdictsAreStillPtxass) {
+  const std::string ptxas = testing_support::find_ptxas();
+  if (ptxas.empty()) GTEST_SKIP() << "no ptxas installed: the committed verdicts stand";
+  for (const char* path : data_files()) still_ptxass(ptxas, path);
 }
 
 }  // namespace
