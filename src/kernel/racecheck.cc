@@ -47,7 +47,6 @@ struct RaceChecker::CtaState {
   std::vector<Cell> shadow;
   std::vector<uint32_t> barrier_arrivals[kBarriers + 1];  // joined clocks of the current generation's arrivals
   std::vector<int> waiting;                               // per warp: the barrier it waits at; -1: none
-  uint64_t cluster_phases = 0;
   std::unordered_map<uint32_t, std::vector<uint32_t>> mbarrier_arrivals;
   std::unordered_map<uint64_t, std::vector<uint32_t>> sync_releases;  // by (space, address) of atom/red
   std::vector<PendingCopy> copies;
@@ -102,14 +101,19 @@ RaceChecker::~RaceChecker() = default;
 RaceChecker::CtaState& RaceChecker::state_of(const Cta& cta) {
   std::unique_ptr<CtaState>& p = index_->ctas[&cta];
   const bool fresh = !p || p->ctaid.x != cta.ctaid.x || p->ctaid.y != cta.ctaid.y || p->ctaid.z != cta.ctaid.z;
-  if (fresh) {  // a new CTA (a simulator reuses a retired one's storage)
-    p = std::make_unique<CtaState>();
-    p->ctaid = cta.ctaid;
-    p->warps = cta.warps.size();
-    p->clocks.assign(p->warps * p->warps, 0);
-    p->shadow.assign(cta.shared.size(), Cell{});
-    p->waiting.assign(p->warps, -1);
-    p->cluster_phases = cta.cluster ? cta.cluster->phases : 0;
+  if (fresh) {  // a new CTA (a simulator reuses a retired one's storage, and this its vectors)
+    if (!p) p = std::make_unique<CtaState>();
+    CtaState& s = *p;
+    s.ctaid = cta.ctaid;
+    s.warps = cta.warps.size();
+    s.clocks.assign(s.warps * s.warps, 0);
+    s.shadow.assign(cta.shared.size(), Cell{});
+    s.waiting.assign(s.warps, -1);
+    for (auto& arrivals : s.barrier_arrivals) arrivals.clear();
+    s.mbarrier_arrivals.clear();
+    s.sync_releases.clear();
+    s.copies.clear();
+    s.live_copies = 0;
   }
   return *p;
 }
