@@ -196,21 +196,7 @@ void RaceChecker::observe(const Cta& cta, const Warp& w, const StepResult& r) {
       }
       break;
     }
-    case Kind::async_arrive: {
-      std::set<uint32_t> bars;
-      for (unsigned lane = 0; lane < 32; ++lane) {
-        if (!(exec >> lane & 1)) continue;
-        const uint32_t bar = static_cast<uint32_t>(r.addresses[lane]);
-        bars.insert(bar);
-        for (PendingCopy& c : s.copies)
-          if (c.live && c.access.warp == wi && c.access.lane == lane && c.mbarrier < 0) {
-            c.mbarrier = bar;
-            c.arrive_time = s.own(wi);
-          }
-      }
-      for (uint32_t bar : bars) s.release(wi, s.mbarrier_arrivals[bar]);
-      break;
-    }
+    case Kind::async_arrive: async_arrive(s, wi, r); break;
     case Kind::mbarrier: mbarrier(s, wi, r); break;
     case Kind::bar:
       if (exec != 0) {
@@ -292,6 +278,23 @@ void RaceChecker::async_copy(CtaState& s, const Cta& cta, const StepResult& r) {
     for (uint32_t a = c.dst; a < c.dst + c.bytes && a < s.shadow.size(); ++a)
       s.shadow[a].copy = static_cast<int32_t>(index);
   }
+}
+
+// cp.async.mbarrier.arrive: the thread's pending copies wait for that
+// mbarrier's wait now, and the arrive-on releases through it.
+void RaceChecker::async_arrive(CtaState& s, size_t w, const StepResult& r) {
+  std::set<uint32_t> bars;
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    if (!(r.executed >> lane & 1)) continue;
+    const uint32_t bar = static_cast<uint32_t>(r.addresses[lane]);
+    bars.insert(bar);
+    for (PendingCopy& c : s.copies)
+      if (c.live && c.access.warp == w && c.access.lane == lane && c.mbarrier < 0) {
+        c.mbarrier = bar;
+        c.arrive_time = s.own(w);
+      }
+  }
+  for (uint32_t bar : bars) s.release(w, s.mbarrier_arrivals[bar]);
 }
 
 void RaceChecker::mbarrier(CtaState& s, size_t w, const StepResult& r) {

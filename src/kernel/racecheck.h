@@ -80,6 +80,7 @@ class RaceChecker {
   // One thread's ld/st of `bytes` bytes at shared offset `addr`.
   void access(CtaState& s, const RaceAccess& who, uint64_t addr, unsigned bytes, bool write);
   void async_copy(CtaState& s, const Cta& cta, const StepResult& r);
+  void async_arrive(CtaState& s, size_t w, const StepResult& r);
   void mbarrier(CtaState& s, size_t w, const StepResult& r);
   // atom/red (and ld.acquire, ld.volatile) as synchronisation through their address.
   void sync_access(CtaState& s, size_t w, const StepResult& r);
