@@ -230,6 +230,7 @@ int run_straight_line(const SimCmdOptions& o, std::string text, std::ostream& ou
       for (uint64_t v : r.warp0_registers[reg]) lanes.push_back(register_hex(v, e.reg_bits[reg]));
     }
     add_rtl_cosim_json(r, j);
+    add_racecheck_json(k, r, j);
     if (o.profile) j["lines"] = profile_json(instruction_profiles(k, r), listing(k));
     j["host_seconds"] = r.host_seconds;
     out << j.dump(2) << "\n";
@@ -249,6 +250,7 @@ int run_straight_line(const SimCmdOptions& o, std::string text, std::ostream& ou
     out << "\n";
   }
   print_rtl_cosim(job, r, out);
+  print_racecheck(k, r, o.racecheck_lines, out);
   if (o.profile) print_profile(instruction_profiles(k, r), listing(k), out);
   out << fmt::format("  host time {:.4f} s\n", r.host_seconds);
   return sim_status(r);
@@ -306,6 +308,7 @@ void print_kernel_json(const KernelRun& run, std::ostream& out) {
   j["outputs"] = written;
   if (!o.no_printf) j["printf"] = kernel::printf_output(r.memory);
   add_rtl_cosim_json(r, j);
+  add_racecheck_json(k, r, j);
   if (o.profile) j["lines"] = profile_json(instruction_profiles(k, r), listing(k));
   j["host_seconds"] = r.host_seconds;
   out << j.dump(2) << "\n";
@@ -327,6 +330,7 @@ void print_kernel_text(const KernelRun& run, std::ostream& out) {
   print_pipes_and_stalls(r, out);
   for (const std::string& path : written) out << "  wrote " << path << "\n";
   print_rtl_cosim(job, r, out);
+  print_racecheck(k, r, o.racecheck_lines, out);
   if (o.profile) print_profile(instruction_profiles(k, r), listing(k), out);
   out << fmt::format("  host time {:.4f} s\n", r.host_seconds);
 }

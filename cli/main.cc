@@ -205,6 +205,11 @@ void add_sim(CLI::App& app, Commands& c) {
       ->add_option("--regs-per-thread", sim.registers_per_thread,
                    "registers per thread for the residency (default: the kernel's declared registers, at most 255)")
       ->check(CLI::Range(1u, 255u));
+  sim_cmd->add_flag("--racecheck", sim.racecheck,
+                    "report shared-memory hazards between warps with no barrier between them, and cp.async\n"
+                    "destinations read or written before their wait, as compute-sanitizer's racecheck (exit status 4)");
+  sim_cmd->add_option("--racecheck-lines", sim.racecheck_lines,
+                      "--racecheck: how many hazard sites to print (default 10)");
   sim_cmd->add_flag("--profile", sim.profile,
                     "annotate the PTX listing per line: warp-instructions, active lanes, stall cycles by reason, unit");
   sim_cmd->add_option("--mufu-tables", sim_tables,

@@ -163,7 +163,42 @@ int run_reference_table(const BenchCmdOptions& o, const std::vector<ArchConfig>&
 int sim_status(const models::SimResult& r) {
   const bool half = r.rtl_half && (r.rtl_cosim.mismatches != 0 || r.rtl_cosim.latency_mismatches != 0);
   const bool tensor = r.rtl_tensor && r.rtl_tensor_cosim.mismatches != 0;
-  return half || tensor ? 3 : 0;
+  if (half || tensor) return 3;
+  return r.racecheck && r.races.hazards != 0 ? 4 : 0;
+}
+
+void print_racecheck(const kernel::Kernel& k, const models::SimResult& r, unsigned lines, std::ostream& out) {
+  if (!r.racecheck) return;
+  const kernel::RaceReport& races = r.races;
+  out << fmt::format("  racecheck: {} hazard{} (thread accesses) between {} pair{} of PTX lines{}\n", races.hazards,
+                     races.hazards == 1 ? "" : "s", races.sites.size(), races.sites.size() == 1 ? "" : "s",
+                     races.sites.size() > lines ? fmt::format(", the first {} shown", lines) : "");
+  for (size_t i = 0; i < races.sites.size() && i < lines; ++i)
+    out << "  ========= " << kernel::describe(k, races.sites[i]) << "\n";
+  out << "  ========= " << kernel::racecheck_summary(races) << "\n";
+}
+
+void add_racecheck_json(const kernel::Kernel& k, const models::SimResult& r, nlohmann::json& j) {
+  if (!r.racecheck) return;
+  nlohmann::json sites = nlohmann::json::array();
+  for (const kernel::RaceSite& s : r.races.sites) {
+    auto access = [&](const kernel::RaceAccess& a) {
+      return nlohmann::json{{"line", k.insts[a.pc].line},
+                            {"instruction", std::string(k.insts[a.pc].mnemonic)},
+                            {"warp", a.warp},
+                            {"lane", a.lane}};
+    };
+    static constexpr const char* kKinds[] = {"read_after_write", "write_after_read", "write_after_write", "async_read",
+                                             "async_write"};
+    sites.push_back({{"kind", kKinds[static_cast<size_t>(s.kind)]},
+                     {"first", access(s.first)},
+                     {"second", access(s.second)},
+                     {"block", {s.block.x, s.block.y, s.block.z}},
+                     {"shared_address", s.shared_addr},
+                     {"hazards", s.hazards},
+                     {"message", kernel::describe(k, s)}});
+  }
+  j["racecheck"] = {{"hazards", r.races.hazards}, {"sites", sites}};
 }
 
 void add_rtl_cosim_json(const models::SimResult& r, nlohmann::json& j) {
@@ -227,6 +262,7 @@ bool apply_sim_options(const SimCmdOptions& o, models::SimJob& job, std::ostream
   job.kanata_path = o.kanata_path;
   job.rtl_half = o.rtl_half;
   job.rtl_tensor = o.rtl_tensor;
+  job.racecheck = o.racecheck;
   return true;
 }
 

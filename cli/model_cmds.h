@@ -8,6 +8,10 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+namespace ptxfu::kernel {
+struct Kernel;
+}  // namespace ptxfu::kernel
+
 namespace ptxfu::models {
 struct SimJob;
 struct SimResult;
@@ -37,6 +41,8 @@ struct SimCmdOptions {
   bool profile = false;
   std::vector<std::string> constants;  // --const NAME=FILE | NAME=random:SEED
   bool no_printf = false;              // keep the kernel's printf text out of the output
+  bool racecheck = false;              // report shared-memory hazards (kernel/racecheck.h); exit status 4 on any
+  unsigned racecheck_lines = 10;       // ... the first this many sites in full
 };
 
 struct BenchCmdOptions {
@@ -60,7 +66,12 @@ bool apply_sim_options(const SimCmdOptions& options, models::SimJob& job, std::o
 // status (3 when an RTL disagreed with the core or the configured latency).
 void print_rtl_cosim(const models::SimJob& job, const models::SimResult& r, std::ostream& out);
 void add_rtl_cosim_json(const models::SimResult& r, nlohmann::json& j);
+// Exit status 3 when an RTL disagreed, else 4 when --racecheck found a hazard, else 0.
 int sim_status(const models::SimResult& r);
+// --racecheck's report: a summary line, the first `lines` sites in
+// compute-sanitizer's words, its RACECHECK SUMMARY; and as JSON.
+void print_racecheck(const kernel::Kernel& k, const models::SimResult& r, unsigned lines, std::ostream& out);
+void add_racecheck_json(const kernel::Kernel& k, const models::SimResult& r, nlohmann::json& j);
 int run_bench(const BenchCmdOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace ptxfu::cli

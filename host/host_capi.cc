@@ -169,6 +169,14 @@ ptxfuResult ptxfuMemcpyDtoH(ptxfuDevice dev, void* dst, ptxfuDeviceptr src, size
 ptxfuResult ptxfuLaunchKernel(ptxfuFunction f, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,
                               unsigned block_y, unsigned block_z, unsigned shared_bytes, void** kernel_params,
                               uint64_t* cycles) {
+  return ptxfuLaunchKernelCluster(f, grid_x, grid_y, grid_z, block_x, block_y, block_z, 0, 0, 0, shared_bytes,
+                                  kernel_params, cycles);
+}
+
+ptxfuResult ptxfuLaunchKernelCluster(ptxfuFunction f, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+                                     unsigned block_x, unsigned block_y, unsigned block_z, unsigned cluster_x,
+                                     unsigned cluster_y, unsigned cluster_z, unsigned shared_bytes,
+                                     void** kernel_params, uint64_t* cycles) {
   if (!f) return fail(PTXFU_ERROR_INVALID_VALUE, "ptxfuLaunchKernel: a NULL function");
   return guarded(PTXFU_ERROR_INVALID_ARGUMENT, [&] {
     const std::vector<ptxfu::Scalar::Type> types = f->kernel.parameter_types();
@@ -180,8 +188,8 @@ ptxfuResult ptxfuLaunchKernel(ptxfuFunction f, unsigned grid_x, unsigned grid_y,
       std::memcpy(&s.bits, kernel_params[i], s.bytes());  // little-endian, as the device's memory
       args.emplace_back(s);
     }
-    const ptxfu::LaunchResult r =
-        f->kernel.launch({grid_x, grid_y, grid_z}, {block_x, block_y, block_z}, args, shared_bytes);
+    const ptxfu::LaunchResult r = f->kernel.launch({grid_x, grid_y, grid_z}, {block_x, block_y, block_z}, args,
+                                                   shared_bytes, ptxfu::Dim3(cluster_x, cluster_y, cluster_z));
     if (cycles) *cycles = r.cycles;
   });
 }

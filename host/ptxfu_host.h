@@ -69,6 +69,12 @@ ptxfuResult ptxfuMemcpyDtoH(ptxfuDevice dev, void* dst, ptxfuDeviceptr src, size
 ptxfuResult ptxfuLaunchKernel(ptxfuFunction f, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,
                               unsigned block_y, unsigned block_z, unsigned shared_bytes, void** kernel_params,
                               uint64_t* cycles);
+/* The same with thread-block clusters (sm_90 and later), as cuLaunchKernelEx's cluster dimension attribute:
+   cluster_x/y/z CTAs per cluster; cluster_x 0: the kernel's .reqnctapercluster, or none. */
+ptxfuResult ptxfuLaunchKernelCluster(ptxfuFunction f, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+                                     unsigned block_x, unsigned block_y, unsigned block_z, unsigned cluster_x,
+                                     unsigned cluster_y, unsigned cluster_z, unsigned shared_bytes,
+                                     void** kernel_params, uint64_t* cycles);
 
 #ifdef __cplusplus
 }

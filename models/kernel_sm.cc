@@ -338,6 +338,7 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
     rtl_checked_.push_back(plain);
   }
   if (job.rtl_tensor) tensor_check_ = std::make_unique<RtlTensorCheck>(kernel_, config_.caps.sm, job.rtl_tensor_broken);
+  if (job.racecheck) racecheck_ = std::make_unique<kernel::RaceChecker>(kernel_);
   parts_.resize(n_parts);
   slots_.resize(size_t{config_.max_warps});
   watch_.resize(slots_.size());
@@ -351,6 +352,8 @@ KernelSm::KernelSm(sc_core::sc_module_name name, const SimJob& job, bool record)
 KernelSm::~KernelSm() = default;
 
 RtlTensorStats KernelSm::rtl_tensor_stats() { return tensor_check_ ? tensor_check_->finish() : RtlTensorStats{}; }
+
+const kernel::RaceReport* KernelSm::races() const { return racecheck_ ? &racecheck_->report() : nullptr; }
 
 bool KernelSm::fail(std::string message) {
   if (error_.empty()) error_ = std::move(message);
@@ -815,6 +818,7 @@ void KernelSm::issue(size_t slot, uint64_t t) {
     fail(r.error);
     return;
   }
+  if (racecheck_) racecheck_->observe(cta, w, r);
   const kernel::Inst& in = *r.inst;
   if (r.status == kernel::StepResult::Status::exited && --ctas_[s.cta].live_warps == 0) ++exited_ctas_;
   if (w.regs.size() / 32 > s.num_regs)

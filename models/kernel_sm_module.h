@@ -17,6 +17,11 @@
 #include "models/rtl_cosim_stats.h"
 #include "models/warp_op.h"
 
+namespace ptxfu::kernel {
+class RaceChecker;
+struct RaceReport;
+}  // namespace ptxfu::kernel
+
 namespace ptxfu::models {
 
 struct SimJob;
@@ -45,6 +50,8 @@ class KernelSm : public sc_core::sc_module {
   // --rtl-tensor: what the block FMA RTL made of the tensor core's blocks
   // (its pipes drained first).
   RtlTensorStats rtl_tensor_stats();
+  // --racecheck: the hazards found; nullptr without it.
+  const kernel::RaceReport* races() const;
 
  private:
   static constexpr uint64_t kNever = ~uint64_t{0};
@@ -225,6 +232,8 @@ class KernelSm : public sc_core::sc_module {
   std::vector<uint8_t> rtl_checked_;
   // --rtl-tensor: every CTA's tensor-core blocks go to it (Cta::block_observer).
   std::unique_ptr<RtlTensorCheck> tensor_check_;
+  // --racecheck: shown every issue (kernel/racecheck.h); null when off.
+  std::unique_ptr<kernel::RaceChecker> racecheck_;
   // A straight-line program's registers at its end: [warp][slot][lane].
   std::vector<std::vector<std::vector<uint64_t>>> final_registers_;
   std::vector<Slot> slots_;

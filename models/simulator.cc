@@ -231,6 +231,8 @@ SimResult result_of(const SimJob& job, SmModel& sm, double seconds) {
   r.rtl_half = job.rtl_half;
   r.rtl_tensor = job.rtl_tensor;
   if (job.rtl_tensor) r.rtl_tensor_cosim = k.rtl_tensor_stats();
+  r.racecheck = job.racecheck;
+  if (const kernel::RaceReport* races = k.races()) r.races = *races;
   for (const auto& u : sm.units) {
     auto& us = r.units[static_cast<size_t>(u->unit_kind())];
     us.busy_cycles += u->busy_cycles();

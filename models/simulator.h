@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernel/kernel.h"
+#include "kernel/racecheck.h"
 #include "models/config.h"
 #include "models/kernel_sm.h"
 #include "models/rtl_cosim_stats.h"
@@ -52,6 +53,10 @@ struct SimJob {
   // reads and writes them in place, and back into these vectors however it
   // leaves; SimResult::memory holds the rest.
   std::vector<std::vector<kernel::Buffer>*> lent_buffers;
+  // `ptxfu sim --racecheck` (kernel/racecheck.h): watch shared memory for
+  // hazards between warps and cp.async destinations used before their wait
+  // (SimResult::races). Off: the issue path tests one null pointer.
+  bool racecheck = false;
 };
 
 struct UnitStats {
@@ -83,6 +88,8 @@ struct SimResult {
   // slots (Function::reg_names): warp 0's, and every warp's if all_registers.
   std::vector<std::vector<uint64_t>> warp0_registers;         // [register][lane]
   std::vector<std::vector<std::vector<uint64_t>>> registers;  // [warp][register][lane]
+  bool racecheck = false;                                     // the job ran with the race checker
+  kernel::RaceReport races;                                   // what it found (racecheck)
 };
 
 // The threads of the job's CTA.

@@ -145,7 +145,7 @@ void bind_device(py::module_& m) {
       .def_property_readonly("name", &ptxfu::Kernel::name)
       .def("parameters", &ptxfu::Kernel::parameters)
       .def("launch", [](const ptxfu::Kernel& k, const std::vector<uint32_t>& grid, const std::vector<uint32_t>& block,
-                        const py::list& args, uint32_t shared_bytes) {
+                        const py::list& args, uint32_t shared_bytes, const std::vector<uint32_t>& cluster) {
         std::vector<ptxfu::KernelArg> a;
         a.reserve(args.size());
         for (const py::handle& h : args) {
@@ -154,7 +154,9 @@ void bind_device(py::module_& m) {
           else
             a.emplace_back(h.cast<const ptxfu::Scalar&>());
         }
-        return k.launch(dim3_of(grid, "grid"), dim3_of(block, "block"), a, shared_bytes);
+        // An empty cluster: the kernel's .reqnctapercluster, or none.
+        const ptxfu::Dim3 c = cluster.empty() ? ptxfu::Dim3(0, 0, 0) : dim3_of(cluster, "cluster");
+        return k.launch(dim3_of(grid, "grid"), dim3_of(block, "block"), a, shared_bytes, c);
       });
 }
 

@@ -247,13 +247,14 @@ class ProgramReader {
     ProgramLaunch l;
     l.node = n;
     l.key = fmt::format("launches[{}]", i);
-    r_.only_keys(n, l.key, {"kernel", "entry", "grid", "block", "args", "shared_bytes"});
+    r_.only_keys(n, l.key, {"kernel", "entry", "grid", "block", "args", "shared_bytes", "cluster"});
     l.kernel_path = kernel_of(n, l.key);
     if (n["entry"]) l.entry = r_.string(n["entry"], l.key + ".entry");
     l.grid = dim(n["grid"], l.key + ".grid");
     l.block = dim(n["block"], l.key + ".block");
     if (n["shared_bytes"])
       l.shared_bytes = static_cast<uint32_t>(r_.integer(n["shared_bytes"], l.key + ".shared_bytes", 0, 1 << 30));
+    if (n["cluster"]) l.cluster = dim(n["cluster"], l.key + ".cluster");
     const YAML::Node args = n["args"];
     if (args && !args.IsSequence())
       r_.fail(args, l.key + ".args", "expected a list (buffer names, NAME+K, scalars such as u32:1024)");
@@ -410,7 +411,7 @@ LaunchResult HostProgramRun::launch(const ProgramLaunch& l, const Kernel& k) {
     args.push_back(a.buffer < 0 ? KernelArg(a.scalar) : KernelArg(buffers_[a.buffer].slice(a.offset_bytes)));
   LaunchResult result;
   try {
-    guarded(l.node, l.key, [&] { result = k.launch(l.grid, l.block, args, l.shared_bytes); });
+    guarded(l.node, l.key, [&] { result = k.launch(l.grid, l.block, args, l.shared_bytes, l.cluster); });
   } catch (const KernelFault& e) {
     const YAML::Mark m = l.node.Mark();
     throw ProgramFault{

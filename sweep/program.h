@@ -45,6 +45,7 @@ struct ProgramLaunch {
   std::string kernel_path, entry;
   Dim3 grid, block;
   uint32_t shared_bytes = 0;
+  Dim3 cluster = Dim3(0, 0, 0);  // CTAs per cluster; x = 0: the kernel's .reqnctapercluster, or none
   std::vector<ProgramArg> args;
 };
 

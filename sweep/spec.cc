@@ -286,13 +286,13 @@ std::string kernel_args(const Reader& r, const YAML::Node& n, const std::string&
 }
 
 // A kernel launch: {kernel: FILE, entry:, name:, grid:, block:, args: [...],
-// shared_bytes:, registers_per_thread:, max_cycles:}, checked as `ptxfu sim`
+// shared_bytes:, cluster:, registers_per_thread:, max_cycles:}, checked as `ptxfu sim`
 // checks its options, each error at the key that causes it.
 ProgramSource kernel_program(const Reader& r, const YAML::Node& n, const std::string& key,
                              const std::string& spec_path) {
-  r.only_keys(
-      n, key,
-      {"kernel", "entry", "name", "grid", "block", "args", "shared_bytes", "registers_per_thread", "max_cycles"});
+  r.only_keys(n, key,
+              {"kernel", "entry", "name", "grid", "block", "args", "shared_bytes", "cluster", "registers_per_thread",
+               "max_cycles"});
   const std::string file = r.string(n["kernel"], key + ".kernel");
   const std::string resolved = resolve(spec_path, file);
   bool ok = false;
@@ -325,6 +325,15 @@ ProgramSource kernel_program(const Reader& r, const YAML::Node& n, const std::st
   identity += fmt::format("grid {},{},{} block {},{},{}\n", launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x,
                           launch.block.y, launch.block.z);
   identity += kernel_args(r, n, key, spec_path, fn, launch);
+  if (const YAML::Node c = n["cluster"]) {  // CTAs per cluster, as `ptxfu sim --cluster`
+    try {
+      launch.cluster = parse_dim3(dim_text(r, c, key + ".cluster"), "cluster");
+      kernel::cluster_shape(*kp->kernel, launch);  // a shape that does not fit is the key's error
+    } catch (const kernel::KernelError& e) {
+      r.fail(c, key + ".cluster", e.what());
+    }
+    identity += fmt::format("cluster {},{},{}\n", launch.cluster.x, launch.cluster.y, launch.cluster.z);
+  }
   if (const YAML::Node b = n["shared_bytes"])
     launch.shared_bytes = static_cast<uint32_t>(r.integer(b, key + ".shared_bytes", 0, 0xffffffffLL));
   if (const YAML::Node g = n["registers_per_thread"])

@@ -340,13 +340,18 @@ class Kernel:
             "and friends; a Python int or float has no PTX type"
         )
 
-    def __call__(self, grid, block, args=(), shared_mem=0):
+    def __call__(self, grid, block, args=(), shared_mem=0, cluster=None):
+        """`cluster`: CTAs per thread-block cluster, (x[, y[, z]]) or an int
+        (sm_90 and later); None: the kernel's .reqnctapercluster, or none."""
         if isinstance(grid, int):
             grid = (grid,)
         if isinstance(block, int):
             block = (block,)
+        if isinstance(cluster, int):
+            cluster = (cluster,)
         a = [self._arg(i, x) for i, x in enumerate(args)]
-        return LaunchResult(self._k.launch(list(grid), list(block), a, shared_mem))
+        c = [] if cluster is None else list(cluster)
+        return LaunchResult(self._k.launch(list(grid), list(block), a, shared_mem, c))
 
     def __repr__(self):
         return f"Kernel({self.name}({', '.join(self.parameters)}))"

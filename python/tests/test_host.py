@@ -145,6 +145,23 @@ def test_saxpy_is_exact_where_numpy_is(dev, mod):
     assert 0 < r.units["fma"].utilisation <= 1
 
 
+def test_a_launch_takes_a_cluster_shape():
+    """cluster_neighbour (the corpus's) records each CTA's rank, x fastest as the
+    PTX ISA's %cluster_ctarank, and its cluster's size."""
+    dev = ptxfu.Device("sm_90")
+    m = dev.load_module(os.path.join(SOURCE_DIR, "tb", "corpus", "ptx", "cluster_dsmem.sm_90.ptx"))
+    k = m.get_function("cluster_neighbour")
+    out, where, x = dev.zeros(256, np.float32), dev.zeros(32, np.uint32), dev.zeros(256, np.float32)
+    k((4, 2), 32, [out, where, x, np.float32(1.0)], cluster=(2, 2))
+    got = where.get().reshape(8, 4)
+    for b in range(8):
+        bx, by = b % 4, b // 4
+        assert got[b][0] == (by % 2) * 2 + bx % 2
+        assert got[b][1] == 4
+    with pytest.raises(ptxfu.Error, match="cluster"):
+        k((4, 2), 32, [out, where, x, np.float32(1.0)], cluster=3)
+
+
 def test_module_variables(dev):
     m = dev.load_module(KERNELS)
     m.set_global("c_table", np.array([2, -3, 5, 7], np.int32))

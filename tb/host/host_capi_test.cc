@@ -100,4 +100,37 @@ TEST(HostCapi, EachMisuseHasItsStatusAndAMessageNamingTheThing) {
   OK(ptxfuDeviceDestroy(dev));
 }
 
+// ptxfuLaunchKernelCluster: the corpus's cluster_neighbour records each
+// CTA's rank and its cluster's size; the PTX ISA's %cluster_ctarank counts
+// x fastest. A shape that does not divide the grid is refused.
+TEST(HostCapi, ClusterLaunchesGiveEachCtaItsRank) {
+  ptxfuDevice dev;
+  ptxfuModule mod;
+  ptxfuFunction f;
+  OK(ptxfuDeviceCreate(&dev, "sm_90"));
+  OK(ptxfuModuleLoad(&mod, dev, PTXFU_CLUSTER_PTX));
+  OK(ptxfuModuleGetFunction(&f, mod, "cluster_neighbour"));
+  const unsigned gx = 4, gy = 2, cx = 2, cy = 2, block = 32, ctas = gx * gy;
+  ptxfuDeviceptr out, where, x;
+  OK(ptxfuMalloc(dev, &out, ctas * block * 4));
+  OK(ptxfuMalloc(dev, &where, ctas * 16));
+  OK(ptxfuMalloc(dev, &x, ctas * block * 4));
+  float scale = 1.0f;
+  void* params[] = {&out, &where, &x, &scale};
+  OK(ptxfuLaunchKernelCluster(f, gx, gy, 1, block, 1, 1, cx, cy, 1, 0, params, nullptr));
+  std::vector<uint32_t> got(ctas * 4);
+  OK(ptxfuMemcpyDtoH(dev, got.data(), where, ctas * 16));
+  for (unsigned by = 0; by < gy; ++by)
+    for (unsigned bx = 0; bx < gx; ++bx) {
+      const unsigned b = by * gx + bx;
+      EXPECT_EQ(got[4 * b], (by % cy) * cx + bx % cx) << "block " << b;
+      EXPECT_EQ(got[4 * b + 1], cx * cy) << "block " << b;
+    }
+  EXPECT_EQ(ptxfuLaunchKernelCluster(f, gx, gy, 1, block, 1, 1, 3, 1, 1, 0, params, nullptr),
+            PTXFU_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ptxfuGetLastErrorMessage()).find("cluster"), std::string::npos);
+  OK(ptxfuModuleUnload(mod));
+  OK(ptxfuDeviceDestroy(dev));
+}
+
 }  // namespace

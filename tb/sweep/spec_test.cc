@@ -329,6 +329,23 @@ std::string softmax_program(const std::string& indent = "  ") {
          "  args: [buf:random:2048:1, buf:zeros:2048, s32:8, s32:64]\n";
 }
 
+// `cluster:` is `ptxfu sim --cluster`; a shape that does not divide the
+// grid is an error at the key (kernel::cluster_shape's words).
+TEST(SweepSpec, AKernelProgramTakesAClusterShape) {
+  const std::string program = "base: sm_90\nparameters:\n  mode: [lt]\nprograms:\n  - {kernel: " + kCorpus +
+                              "cluster_dsmem.sm_90.ptx, entry: cluster_neighbour, grid: [4, 2], block: 32, cluster: ";
+  const std::string args = ", args: [buf:zeros:1024, buf:zeros:128, buf:zeros:1024, f32:1.0]}\n";
+  const Spec s = load_spec_text(program + "[2, 2]" + args, "s.yaml");
+  ASSERT_TRUE(s.programs[0].kernel);
+  const kernel::Dim3 c = s.programs[0].kernel->launch.cluster;
+  EXPECT_EQ(c.x, 2u);
+  EXPECT_EQ(c.y, 2u);
+  EXPECT_EQ(c.z, 1u);
+  const std::string e = spec_error(program + "3" + args);
+  EXPECT_NE(e.find("programs[0].cluster"), std::string::npos) << e;
+  EXPECT_NE(e.find("cluster"), std::string::npos) << e;
+}
+
 // A kernel entry is a launch: its label, its parsed arguments, the metrics
 // kernels record, and each point a kernel job on its config.
 TEST(SweepSpec, AKernelProgramIsALaunch) {

@@ -81,6 +81,41 @@ TEST_F(RunCli, ScanExampleIsTheInclusivePrefixSum) {
   EXPECT_NE(r.out.find("total: 3 launches"), std::string::npos) << r.out;
 }
 
+// A launch's `cluster:` is `ptxfu sim --cluster`: the corpus's
+// cluster_neighbour records each CTA's rank (x fastest, as the PTX ISA's
+// %cluster_ctarank) and its cluster's size; a shape that does not divide
+// the grid is an error naming the launch.
+TEST_F(RunCli, ALaunchTakesAClusterShape) {
+  fs::copy_file(fs::path(PTXFU_SOURCE_DIR) / "tb/corpus/ptx/cluster_dsmem.sm_90.ptx", dir_ / "cluster.ptx");
+  auto program = [&](const std::string& cluster) {
+    return write("c.yaml",
+                 "config: sm_90\nkernel: cluster.ptx\nbuffers:\n"
+                 "  out: {type: f32, count: 256}\n  where: {type: u32, count: 32}\n"
+                 "  x: {type: f32, count: 256}\n"
+                 "launches:\n"
+                 "  - {entry: cluster_neighbour, grid: [4, 2], block: 32, cluster: " +
+                     cluster +
+                     ", args: [out, where, x, \"f32:1.0\"]}\n"
+                     "outputs: [where]\n");
+  };
+  const auto r = run("run " + program("[2, 2]") + " --out-dir " + out_dir());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::vector<uint32_t> where = read_u32(dir_ / "out/where.bin");
+  ASSERT_EQ(where.size(), 32u);
+  for (uint32_t by = 0; by < 2; ++by)
+    for (uint32_t bx = 0; bx < 4; ++bx) {
+      const uint32_t b = by * 4 + bx;
+      EXPECT_EQ(where[4 * b], (by % 2) * 2 + bx % 2) << "block " << b;
+      EXPECT_EQ(where[4 * b + 1], 4u) << "block " << b;
+    }
+  fs::remove_all(dir_ / "out");
+  const auto bad = run("run " + program("3") + " --out-dir " + out_dir());
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.out.find("launches[0]"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("cluster"), std::string::npos) << bad.out;
+  EXPECT_TRUE(nothing_written());
+}
+
 TEST_F(RunCli, JsonHasEachLaunchAndTheTotalOnOneTimeline) {
   const auto r = run("run " + std::string(PTXFU_SOURCE_DIR) + "/examples/scan.yaml --json 2>/dev/null");
   ASSERT_EQ(r.status, 0) << r.out;
