@@ -8,6 +8,10 @@
 #include <tuple>
 
 #include "kernel_test_util.h"
+#ifdef PTXFU_KERNELS_ON_MODEL
+#include "model_run.h"
+#include "models/config.h"
+#endif
 
 namespace ptxfu::kernel::testing {
 namespace {
@@ -185,6 +189,29 @@ TEST(Bulk, TensorMapsAreValidatedAtLaunch) {
   m.swizzle = 1;
   l.args[0] = Arg::tensor_map(m, std::vector<uint8_t>(256));
   EXPECT_TRUE(Contains(run_functional(k, l).error, "more than the 32-byte swizzle span"));
+}
+#endif
+
+#ifdef PTXFU_KERNELS_ON_MODEL
+// A bulk copy lands async.bulk_latency cycles after its global access, and
+// the wait on its mbarrier ends then: the kernel's cycles move by as much.
+TEST(Bulk, ALoadLandsTheConfigsBulkLatencyAfterItsAccess) {
+  const Kernel k = load_handwritten("bulk.ptx", "load1d");
+  std::string yaml;
+  for (const auto& e : models::embedded_configs())
+    if (e.name == "sm_90") yaml = std::string(e.text);
+  const std::string key = "bulk_latency: 100";
+  ASSERT_NE(yaml.find(key), std::string::npos);
+  auto run = [&](unsigned latency) {
+    std::string y = yaml;
+    y.replace(y.find(key), key.size(), "bulk_latency: " + std::to_string(latency));
+    Launch l;
+    l.args = {Arg::tensor_map(map_u32({64}, {32}), std::vector<uint8_t>(256)), Arg::u32(0), Arg::u32(128)};
+    return run_on_model(k, l, false, 0, y);
+  };
+  const ModelRun a = run(100), b = run(600);
+  ASSERT_TRUE(a.result.ok && b.result.ok) << a.result.error << b.result.error;
+  EXPECT_EQ(b.cycles - a.cycles, 500u);
 }
 #endif
 
