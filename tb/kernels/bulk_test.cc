@@ -155,6 +155,11 @@ TEST(Bulk, BadMapsAndAddressesAreFaultsNamingTheMapAndCoordinates) {
        {"bulk.ptx:112:3: error: Invalid __shared__ write of size 128 bytes at 0x40 by thread (0,0,0) in block (0,0,0)",
         "a bulk copy's shared address must be a multiple of 128"}},
       {Arg::tensor_map(m, std::vector<uint8_t>(256)), 256, {"address is out of bounds: the CTA has"}},
+      // a 64-element box over a map whose 64 elements have only 32 behind them
+      {Arg::tensor_map(map_u32({64}, {64}), std::vector<uint8_t>(128)),
+       0,
+       {"bulk.ptx:112:3: error: 'cp.async.bulk.tensor.1d", "lane 0: the tensor map at 0x",
+        ", coordinates {0}: element at global address 0x", " is in no allocation"}},
       {Arg::buffer(std::vector<uint8_t>(128)),  // 128 zero bytes: not a map
        0,
        {"bulk.ptx:112:3: error: 'cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes' in "
