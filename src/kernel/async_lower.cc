@@ -172,14 +172,15 @@ void Lowerer::tensor_operand(Inst& in, const isa::Token& tok) {
   in.addr2 = address(in, "[" + map + "]", param ? Space::param : Space::generic);
   std::string_view coords = text.substr(brace + 1, text.find('}') - brace - 1);
   unsigned n = 0;
-  while (!coords.empty()) {
+  bool extra = false;
+  while (!coords.empty() && !extra) {
     const size_t c = coords.find(',');
     const std::string_view part = trimmed(coords.substr(0, c));
     coords = c == std::string_view::npos ? std::string_view{} : coords.substr(c + 1);
-    if (n == in.bulk_dims) break;
-    in.src[n++] = source(in, part, 32, false);
+    extra = n == in.bulk_dims;
+    if (!extra) in.src[n++] = source(in, part, 32, false);
   }
-  if (n != in.bulk_dims || !coords.empty())
+  if (n != in.bulk_dims || extra)
     fail(tok, fmt::format("a {}d tensor copy takes {} coordinates", in.bulk_dims, in.bulk_dims));
   in.num_src = static_cast<uint8_t>(n);
 }

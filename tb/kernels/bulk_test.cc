@@ -184,6 +184,42 @@ TEST(Bulk, ATransactionCountTheCopiesNeverMeetHangsNamingTheBarrier) {
   EXPECT_TRUE(Contains(r.error, "never completes (phase 0: 0 of 1 arrivals pending, tx-count 1)")) << r.error;
 }
 
+// What the executor does not model is refused at load, naming the line (a
+// wrong coordinate count already by the checker, in ptxas's words).
+TEST(Bulk, FormsNotModelledAreRefusedAtLoad) {
+  const std::string head =
+      ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k(.param .u64 m)\n{\n"
+      "  .reg .b64 %rd<4>;\n  .reg .b32 %r<4>;\n  .reg .b16 %h<2>;\n  .shared .align 128 .b8 s[256];\n"
+      "  .shared .align 8 .b64 bar;\n";
+  const std::pair<std::string, std::string>
+      cases
+          [] =
+              {
+                  {"  cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [s], [%rd1, "
+                   "{%r1, %r2, "
+                   "%r3}], [bar];\n",
+                   "k.ptx:11:3: error: Argument 2 of instruction 'cp.async.bulk.tensor': Argument vector size "
+                   "mismatch"},  // the checker's
+                  {"  "
+                   "cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::"
+                   "cluster [s], "
+                   "[%rd1, {%r1}], [bar], %h1;\n",
+                   "qualifier '.multicast::cluster' is not supported by the kernel executor"},
+                  {"  cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [s], [s], 16, [bar];\n",
+                   "the kernel executor runs bulk copies global to shared"},
+                  {"  cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [s], 16;\n",
+                   "is not supported by the kernel executor"},
+              };
+  for (const auto& [body, message] : cases) {
+    try {
+      load_kernel(head + body + "  ret;\n}\n", "k.ptx");
+      ADD_FAILURE() << "loaded: " << body;
+    } catch (const KernelError& e) {
+      EXPECT_TRUE(Contains(e.what(), message)) << e.what();
+    }
+  }
+}
+
 TEST(Bulk, TensorMapsAreValidatedAtLaunch) {
   const Kernel k = load_handwritten("bulk.ptx", "load1d");
   TensorMap m = map_u32({64}, {3});  // 12 bytes: not a multiple of 16
