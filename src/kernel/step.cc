@@ -972,6 +972,8 @@ class Exec {
                               in.bulk_dims));
     const uint64_t n = box_bytes(m);
     check_shared(lane, smem, n, 128, !c.to_global);
+    if (m.swizzle != 0 && n % 128 != 0)  // a swizzle permutes whole 128-byte rows
+      async_fault(fmt::format("lane {}: {}: a swizzled box of {} bytes is not whole 128-byte rows", lane, where, n));
     std::vector<uint8_t> box;
     std::string e;
     if (c.to_global) {

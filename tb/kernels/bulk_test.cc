@@ -191,25 +191,22 @@ TEST(Bulk, FormsNotModelledAreRefusedAtLoad) {
       ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k(.param .u64 m)\n{\n"
       "  .reg .b64 %rd<4>;\n  .reg .b32 %r<4>;\n  .reg .b16 %h<2>;\n  .shared .align 128 .b8 s[256];\n"
       "  .shared .align 8 .b64 bar;\n";
-  const std::pair<std::string, std::string>
-      cases
-          [] =
-              {
-                  {"  cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [s], [%rd1, "
-                   "{%r1, %r2, "
-                   "%r3}], [bar];\n",
-                   "k.ptx:11:3: error: Argument 2 of instruction 'cp.async.bulk.tensor': Argument vector size "
-                   "mismatch"},  // the checker's
-                  {"  "
-                   "cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::"
-                   "cluster [s], "
-                   "[%rd1, {%r1}], [bar], %h1;\n",
-                   "qualifier '.multicast::cluster' is not supported by the kernel executor"},
-                  {"  cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [s], [s], 16, [bar];\n",
-                   "the kernel executor runs bulk copies global to shared"},
-                  {"  cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [s], 16;\n",
-                   "is not supported by the kernel executor"},
-              };
+  const std::pair<std::string, std::string> cases[] = {
+      {"  cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [s], [%rd1, "
+       "{%r1, %r2, "
+       "%r3}], [bar];\n",
+       "k.ptx:11:3: error: Argument 2 of instruction 'cp.async.bulk.tensor': Argument vector size "
+       "mismatch"},  // the checker's
+      {"  "
+       "cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::"
+       "cluster [s], "
+       "[%rd1, {%r1}], [bar], %h1;\n",
+       "qualifier '.multicast::cluster' is not supported by the kernel executor"},
+      {"  cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [s], [s], 16, [bar];\n",
+       "the kernel executor runs bulk copies global to shared"},
+      {"  cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [s], 16;\n",
+       "is not supported by the kernel executor"},
+  };
   for (const auto& [body, message] : cases) {
     try {
       load_kernel(head + body + "  ret;\n}\n", "k.ptx");
@@ -226,6 +223,10 @@ TEST(Bulk, TensorMapsAreValidatedAtLaunch) {
   Launch l;
   l.args = {Arg::tensor_map(m, std::vector<uint8_t>(256)), Arg::u32(0), Arg::u32(12)};
   EXPECT_TRUE(Contains(run_functional(k, l).error, "the box's inner dimension is 12 bytes, not a multiple of 16"));
+  m = map_u32({64}, {4});  // 16 bytes: a swizzle needs whole 128-byte rows in shared memory
+  m.swizzle = 1;
+  l.args[0] = Arg::tensor_map(m, std::vector<uint8_t>(256));
+  EXPECT_TRUE(Contains(run_functional(k, l).error, "a swizzled box of 16 bytes is not whole 128-byte rows"));
   m = map_u32({64}, {64});
   m.swizzle = 1;
   l.args[0] = Arg::tensor_map(m, std::vector<uint8_t>(256));
