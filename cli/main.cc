@@ -191,7 +191,10 @@ void add_sim(CLI::App& app, Commands& c) {
                       "buf:zeros:BYTES, buf:random:BYTES:SEED (SplitMix64); any buffer with +OFFSET: the address\n"
                       "OFFSET bytes into it; texture and surface objects:\n"
                       "tex:FILE|zeros:format=f32|f16|unorm8|unorm16|u8|u16|u32|s32,width=W[,height=H]\n"
-                      "[,address=clamp|wrap|mirror|border][,filter=point|linear][,normalized=0|1]");
+                      "[,address=clamp|wrap|mirror|border][,filter=point|linear][,normalized=0|1];\n"
+                      "tensor maps (CUtensorMap, docs/sim.md) over a buffer of their own or argN's:\n"
+                      "tmap:FILE|zeros:BYTES|random:BYTES:SEED|argN:type=f32,dims=W[xH..],box=BW[xBH..]\n"
+                      "[,strides=..][,estrides=..][,swizzle=none|32B|64B|128B][,oob=zero|nan][,offset=BYTES]");
   sim_cmd->add_option("--const", sim.constants,
                       "fill a module .const (__constant__) or .global variable before the launch: NAME=FILE (its\n"
                       "bytes; the size must match) or NAME=random:SEED (SplitMix64); repeatable");

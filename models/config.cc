@@ -234,7 +234,7 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
   }
   c.tensor = read_tensor(r, r.required(root, "tensor", ""));
   if (const YAML::Node a = root["async"]) {
-    r.only_keys(a, "async", {"clock_mhz", "try_wait_suspend", "source"});
+    r.only_keys(a, "async", {"clock_mhz", "try_wait_suspend", "bulk_latency", "source"});
     if (a["clock_mhz"]) {
       c.async.clock_mhz = r.number(a["clock_mhz"], "async.clock_mhz");
       if (!(c.async.clock_mhz >= 1 && c.async.clock_mhz <= 100000))
@@ -242,6 +242,7 @@ ArchConfig load_config_text(const std::string& text, const std::string& origin) 
     }
     if (a["try_wait_suspend"])
       c.async.try_wait_suspend = r.integer(a["try_wait_suspend"], "async.try_wait_suspend", 1, 1000000);
+    if (a["bulk_latency"]) c.async.bulk_latency = r.integer(a["bulk_latency"], "async.bulk_latency", 0, 1000000);
     c.async.source = r.string(r.required(a, "source", "async"), "async.source");
   }
   const YAML::Node mem = r.required(root, "memory", "");

@@ -121,6 +121,9 @@ struct MemoryTiming {
 struct AsyncTiming {
   double clock_mhz = 1000;         // %globaltimer: 1000 / clock_mhz nanoseconds per cycle
   unsigned try_wait_suspend = 64;  // cycles; a try_wait's suspendTimeHint caps it
+  // cycles a bulk copy (cp.async.bulk{.tensor}: the TMA unit) takes to land
+  // after its global access completes (the load/store unit's global latency)
+  unsigned bulk_latency = 0;
   std::string source;
 };
 

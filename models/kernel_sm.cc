@@ -392,6 +392,7 @@ void KernelSm::place(CtaSlot c) {
   c.cta->arch_sm = config_.caps.sm;
   c.cta->block_observer = tensor_check_.get();
   c.cta->globaltimer_ns_per_cycle = 1000.0 / config_.async.clock_mhz;
+  c.cta->bulk_latency = config_.async.bulk_latency;
   c.live_warps = c.cta->warps.size();
   const size_t cta_index = ctas_.size();
   size_t free_slot = 0;

@@ -14,8 +14,9 @@ cd "$(dirname "$0")/.."
 
 archs=(75 80 86 89 90 100 120)
 # Sources that only some targets can compile, and those targets (wgmma is
-# sm_90a's alone: no other target has it, and nvcc refuses it elsewhere).
-declare -A only_archs=([wgmma_gemm]="90a")
+# sm_90a's alone: no other target has it, and nvcc refuses it elsewhere; the
+# bulk copies and tensor maps are sm_90 on).
+declare -A only_archs=([wgmma_gemm]="90a" [tma_pipeline]="90 100 120" [bulk_copy]="90 100 120")
 src_dir=tb/corpus/src
 out_dir=tb/corpus/ptx
 

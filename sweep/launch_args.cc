@@ -139,6 +139,79 @@ Arg texture_arg(std::string_view value, const Bad& bad) {
   return Arg::texture_object(std::move(t));
 }
 
+// "AxBxC" (innermost first) into up to five numbers of lo..hi; their count.
+template <typename T, typename Bad>
+unsigned parse_extents(std::string_view text, T* out, uint64_t lo, uint64_t hi, std::string_view key, const Bad& bad) {
+  unsigned n = 0;
+  while (true) {
+    const size_t x = text.find('x');
+    uint64_t v = 0;
+    if (n == kernel::kMaxTensorRank || !parse_u64(text.substr(0, x), v) || v < lo || v > hi)
+      throw bad(fmt::format("{}= takes 1 to 5 numbers of {} to {} joined by 'x', innermost first", key, lo, hi));
+    out[n++] = static_cast<T>(v);
+    if (x == std::string_view::npos) return n;
+    text.remove_prefix(x + 1);
+  }
+}
+
+// tmap:BUFFER:type=T,dims=...,box=...[,strides=...][,estrides=...][,swizzle=S][,oob=zero|nan][,offset=B]
+// (`value` is what follows tmap:): a tile-mode tensor map over a buffer of
+// its own (FILE, zeros:BYTES or random:BYTES:SEED, as buf: takes) or, argN,
+// the buffer of --arg N.
+template <typename Bad>
+Arg tensor_map_arg(std::string_view value, const Bad& bad) {
+  const size_t colon = value.rfind(':');
+  if (colon == std::string_view::npos) throw bad("expected tmap:BUFFER|argN:type=T,dims=..,box=..[,...]");
+  const std::string_view buffer_spec = value.substr(0, colon);
+  value = value.substr(colon + 1);
+  kernel::TensorMap m;
+  int buffer = -1;
+  uint64_t arg = 0;
+  if (buffer_spec.substr(0, 3) == "arg" && parse_u64(buffer_spec.substr(3), arg) && arg >= 1 && arg <= 4096)
+    buffer = static_cast<int>(arg - 1);
+  uint64_t offset = 0;
+  unsigned dims = 0, boxes = 0, strides = 0, estrides = 0;
+  const kernel::TensorMapType* type = nullptr;
+  while (!value.empty()) {
+    const size_t comma = value.find(',');
+    const std::string_view kv = value.substr(0, comma);
+    value = comma == std::string_view::npos ? std::string_view{} : value.substr(comma + 1);
+    const size_t eq = kv.find('=');
+    const std::string_view key = kv.substr(0, eq), v = eq == std::string_view::npos ? "" : kv.substr(eq + 1);
+    if (key == "type" && (type = kernel::tensor_map_type(v))) {
+      m.type = type->cuda_value;
+    } else if (key == "dims") {
+      dims = parse_extents(v, m.dims, 1, uint64_t{1} << 32, key, bad);
+    } else if (key == "box") {
+      boxes = parse_extents(v, m.box, 1, 256, key, bad);
+    } else if (key == "strides") {
+      strides = parse_extents(v, m.strides, 16, (uint64_t{1} << 40) - 1, key, bad);
+    } else if (key == "estrides") {
+      estrides = parse_extents(v, m.element_strides, 1, 8, key, bad);
+    } else if (key == "swizzle" && (v == "none" || v == "32B" || v == "64B" || v == "128B")) {
+      m.swizzle = v == "none" ? 0 : v == "32B" ? 1 : v == "64B" ? 2 : 3;
+    } else if (key == "oob" && (v == "zero" || v == "nan")) {
+      m.oob_nan = v == "nan";
+    } else if (!(key == "offset" && parse_u64(v, offset))) {
+      throw bad(
+          fmt::format("bad '{}': type=u8|u16|u32|s32|u64|s64|f16|f32|f64|bf16|"
+                      "f32_ftz|tf32|tf32_ftz, dims=, box=, strides= (bytes, dims 1 on), estrides=, "
+                      "swizzle=none|32B|64B|128B, oob=zero|nan, offset=BYTES",
+                      kv));
+    }
+  }
+  if (!type || dims == 0 || boxes != dims)
+    throw bad("a tensor map needs type=, dims= and as many box= extents as dims");
+  if ((estrides && estrides != dims) || (strides && strides != dims - 1))
+    throw bad("estrides= takes one per dim, strides= one per dim after the first");
+  m.rank = static_cast<uint8_t>(dims);
+  for (unsigned d = 1; d < dims && !strides; ++d)  // packed
+    m.strides[d - 1] = (d == 1 ? uint64_t{m.dims[0]} * type->bytes : m.strides[d - 2] * m.dims[d - 1]);
+  Arg a = buffer >= 0 ? Arg::tensor_map(m, buffer) : Arg::tensor_map(m, buffer_arg(buffer_spec, bad).data);
+  a.offset = offset;
+  return a;
+}
+
 }  // namespace
 
 kernel::VariableFill parse_variable_fill(std::string_view spec, const kernel::Kernel& k) {
@@ -199,6 +272,7 @@ Arg parse_arg(std::string_view spec, unsigned index, const kernel::Param& p) {
   const std::string_view type = spec.substr(0, colon), value = spec.substr(colon + 1);
   if (type == "buf") return buffer_with_offset(value, bad);
   if (type == "tex") return texture_arg(value, bad);
+  if (type == "tmap") return tensor_map_arg(value, bad);
   struct ScalarType {
     std::string_view name;
     unsigned bytes;
@@ -212,7 +286,7 @@ Arg parse_arg(std::string_view spec, unsigned index, const kernel::Param& p) {
   const ScalarType* t = nullptr;
   for (const ScalarType& k : kTypes)
     if (k.name == type) t = &k;
-  if (!t) throw bad(fmt::format("unknown type '{}' (u8..u64, s8..s64, f32, f64, buf or tex)", type));
+  if (!t) throw bad(fmt::format("unknown type '{}' (u8..u64, s8..s64, f32, f64, buf, tex or tmap)", type));
   const uint64_t mask = t->bytes == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * t->bytes)) - 1;
   Arg a;
   a.bytes = t->bytes;

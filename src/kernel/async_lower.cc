@@ -32,6 +32,7 @@ bool has_word(const Words& words, std::string_view w) {
 
 void Lowerer::async_copy(Inst& in, const isa::Statement& st, const Words& words) {
   if (words.size() < 3 || words[1] != "async") unsupported(k_, st);
+  if (words[2] == "bulk") return bulk_copy(in, st, words);
   const std::string_view op = words[2];
   if (op == "commit_group") {
     in.kind = Kind::async_commit;
@@ -63,7 +64,7 @@ void Lowerer::async_copy(Inst& in, const isa::Statement& st, const Words& words)
     in.addr = address(in, st.operands[0].text, in.space);
     return;
   }
-  if (op != "ca" && op != "cg") unsupported(k_, st);  // cp.async.bulk and the reductions: not modelled
+  if (op != "ca" && op != "cg") unsupported(k_, st);
   // cp.async.{ca,cg}.shared{::cta}.global{.L2::cache_hint}{.L2::NB} [dst], [src], cp-size{, src-size | ignore-src}{,
   // policy}
   only_qualifiers(st, words, 3,
@@ -92,6 +93,96 @@ void Lowerer::async_copy(Inst& in, const isa::Statement& st, const Words& words)
     in.num_src = 1;
     in.bar_wait = pred;  // ignore-src: a predicate; else src-size: a byte count
   }
+}
+
+void Lowerer::bulk_copy(Inst& in, const isa::Statement& st, const Words& words) {
+  in.bulk = true;
+  const std::string_view op = words.size() > 3 ? words[3] : "";
+  if (op == "commit_group" || op == "wait_group") {
+    in.kind = op == "commit_group" ? Kind::async_commit : Kind::async_wait;
+    only_qualifiers(st, words, 4, {"read"});
+    expect_operands(st, op == "wait_group", op == "wait_group");
+    in.bar_wait = false;
+    if (op == "wait_group") {
+      tok_ = &st.operands[0];
+      in.src[0] = source(in, st.operands[0].text, 32, false);
+      if (in.src[0].kind != Operand::Kind::imm)
+        fail(st.operands[0], "cp.async.bulk.wait_group takes an integer constant");
+      in.num_src = 1;
+    }
+    return;
+  }
+  if (op == "prefetch") {  // into L2: no data moves that a kernel can see
+    in.kind = Kind::nop;
+    return;
+  }
+  in.kind = Kind::bulk_copy;
+  const bool tensor = op == "tensor";
+  if (tensor) {
+    if (words.size() < 5 || words[4].size() != 2 || words[4][1] != 'd' || words[4][0] < '1' || words[4][0] > '5')
+      fail(st.mnemonic, fmt::format("'{}': expected cp.async.bulk.tensor.Nd (1d to 5d)", st.mnemonic.text));
+    in.bulk_dims = static_cast<uint8_t>(words[4][0] - '0');
+  }
+  const size_t first = tensor ? 5 : 3;
+  only_qualifiers(st, words, first,
+                  {"shared::cluster", "shared::cta", "global", "mbarrier::complete_tx::bytes", "bulk_group", "tile",
+                   "L2::cache_hint"});
+  const bool to_shared = has_word(words, "mbarrier::complete_tx::bytes");
+  if (to_shared == has_word(words, "bulk_group") || !has_word(words, "global") ||
+      (!to_shared && !has_word(words, "shared::cta")))
+    fail(st.mnemonic, fmt::format("'{}': the kernel executor runs bulk copies global to shared (.mbarrier::"
+                                  "complete_tx::bytes) and shared::cta to global (.bulk_group)",
+                                  st.mnemonic.text));
+  in.bulk_to_global = !to_shared;
+  in.space = Space::shared;
+  const bool policy = has_word(words, "L2::cache_hint");
+  const unsigned want = (tensor ? 2 : 3) + (to_shared ? 1 : 0) + (policy ? 1 : 0);
+  expect_operands(st, want, want);
+  const isa::Token& shared_side = st.operands[to_shared ? 0 : 1];
+  const isa::Token& global_side = st.operands[to_shared ? 1 : 0];
+  tok_ = &shared_side;
+  in.addr = address(in, shared_side.text, Space::shared);
+  if (tensor) {
+    tensor_operand(in, global_side);
+  } else {
+    tok_ = &global_side;
+    in.addr2 = address(in, global_side.text, Space::global);
+    tok_ = &st.operands[2];
+    in.src[0] = source(in, st.operands[2].text, 32, false);
+    in.num_src = 1;
+  }
+  if (to_shared) {
+    const isa::Token& bar = st.operands[tensor ? 2 : 3];
+    tok_ = &bar;
+    in.addr3 = address(in, bar.text, Space::shared);
+  }
+}
+
+void Lowerer::tensor_operand(Inst& in, const isa::Token& tok) {
+  tok_ = &tok;
+  const std::string_view text = trimmed(tok.text);
+  const size_t comma = text.find(',');
+  const size_t brace = text.find('{');
+  if (text.size() < 2 || text.front() != '[' || text.back() != ']' || comma == std::string_view::npos ||
+      brace == std::string_view::npos || text.find('}') == std::string_view::npos)
+    fail(tok, "expected [tensorMap, {coordinates}]");
+  const std::string map(trimmed(text.substr(1, comma - 1)));
+  const auto s = lookup(map);
+  const bool param = s && s->kind == Symbol::Kind::kernel_param;
+  in.addr2 = address(in, "[" + map + "]", param ? Space::param : Space::generic);
+  std::string_view coords = text.substr(brace + 1, text.find('}') - brace - 1);
+  unsigned n = 0;
+  bool extra = false;
+  while (!coords.empty() && !extra) {
+    const size_t c = coords.find(',');
+    const std::string_view part = trimmed(coords.substr(0, c));
+    coords = c == std::string_view::npos ? std::string_view{} : coords.substr(c + 1);
+    extra = n == in.bulk_dims;
+    if (!extra) in.src[n++] = source(in, part, 32, false);
+  }
+  if (n != in.bulk_dims || extra)
+    fail(tok, fmt::format("a {}d tensor copy takes {} coordinates", in.bulk_dims, in.bulk_dims));
+  in.num_src = static_cast<uint8_t>(n);
 }
 
 void Lowerer::mbarrier(Inst& in, const isa::Statement& st, const Words& words) {

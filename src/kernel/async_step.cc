@@ -107,17 +107,46 @@ bool in_flight(const std::vector<AsyncCopy>& copies, uint32_t w, unsigned lane, 
   return false;
 }
 
-// Whether the cp.async wait of `w` is still waiting: a copy of one of its
-// lanes in a group older than the most recent `async_wait_groups`.
-bool still_waiting(const std::vector<AsyncCopy>& copies, const Warp& w) {
-  for (const AsyncCopy& c : copies)
-    if (c.warp == w.index && (w.async_wait_lanes >> c.lane & 1) &&
-        uint64_t{c.group} + w.async_wait_groups < w.async_groups[c.lane])
-      return true;
+// Whether a copy of `w` keeps its wait waiting: one of its waiting lanes',
+// in a group older than the most recent `async_wait_groups`.
+template <typename Copy>
+bool holds(const Copy& c, const Warp& w, const uint32_t* groups) {
+  return c.warp == w.index && (w.async_wait_lanes >> c.lane & 1) &&
+         uint64_t{c.group} + w.async_wait_groups < groups[c.lane];
+}
+
+// Whether the cp.async (or, async_wait_bulk, cp.async.bulk) wait of `w` is still waiting.
+bool still_waiting(const Cta& cta, const Warp& w) {
+  if (w.async_wait_bulk) {
+    for (const BulkCopy& c : cta.bulk)
+      if (c.to_global && holds(c, w, w.bulk_groups)) return true;
+    return false;
+  }
+  for (const AsyncCopy& c : cta.copies)
+    if (holds(c, w, w.async_groups)) return true;
   return false;
 }
 
 }  // namespace
+
+void Cta::land_bulk(uint64_t cycle) {
+  size_t kept = 0;
+  for (size_t i = 0; i < bulk.size(); ++i) {
+    BulkCopy& c = bulk[i];
+    if (c.land_at > cycle || c.land_at == kLandsNotYet) {
+      if (kept != i) bulk[kept] = std::move(c);
+      ++kept;
+      continue;
+    }
+    if (c.to_global) continue;  // its bytes were written when it issued
+    std::memcpy(shared.data() + c.dst, c.data.data(), c.data.size());
+    const std::string e = async::add_tx(*this, c.mbarrier, -static_cast<int64_t>(c.data.size()));
+    if (!e.empty() && async_error.empty())
+      async_error = fmt::format("cp.async.bulk of warp {}, lane {} in block ({},{},{}), as its {} bytes landed: {}",
+                                c.warp, c.lane, ctaid.x, ctaid.y, ctaid.z, c.data.size(), e);
+  }
+  bulk.resize(kept);
+}
 
 bool Cta::settle_async(uint64_t cycle) {
   size_t kept = 0;
@@ -131,6 +160,7 @@ bool Cta::settle_async(uint64_t cycle) {
     ++kept;
   }
   copies.resize(kept);
+  land_bulk(cycle);
   kept = 0;
   for (size_t i = 0; i < arrives.size(); ++i) {
     const AsyncArrive a = arrives[i];
@@ -149,18 +179,20 @@ bool Cta::settle_async(uint64_t cycle) {
   arrives.resize(kept);
   bool released = false;
   for (Warp& w : warps)
-    if (w.async_wait && !still_waiting(copies, w)) {
+    if (w.async_wait && !still_waiting(*this, w)) {
       w.async_wait = false;
       released = true;
     }
   return released;
 }
 
-bool Cta::waits_for_copies(const Warp& w) const { return still_waiting(copies, w); }
+bool Cta::waits_for_copies(const Warp& w) const { return still_waiting(*this, w); }
 
 uint64_t Cta::next_async_event(uint64_t t) const {
   uint64_t next = kLandsNotYet;
   for (const AsyncCopy& c : copies)
+    if (c.land_at != kLandsNotYet) next = std::min(next, std::max(c.land_at, t + 1));
+  for (const BulkCopy& c : bulk)
     if (c.land_at != kLandsNotYet) next = std::min(next, std::max(c.land_at, t + 1));
   for (const AsyncArrive& a : arrives)
     if (!in_flight(copies, a.warp, a.lane, a.after)) next = std::min(next, t + 1);
@@ -170,6 +202,9 @@ uint64_t Cta::next_async_event(uint64_t t) const {
 void Cta::time_copies(uint64_t first, uint32_t count, uint64_t land_at) {
   for (AsyncCopy& c : copies)
     if (c.seq >= first && c.seq < first + count) c.land_at = land_at;
+  for (BulkCopy& c : bulk)
+    if (c.seq >= first && c.seq < first + count)
+      c.land_at = land_at == kLandsNotYet || land_at == kLandsUntimed ? land_at : land_at + bulk_latency;
 }
 
 std::string Cta::mbarrier_waits() const {

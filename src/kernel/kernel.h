@@ -21,6 +21,7 @@
 #include "isa/decode.h"
 #include "isa/table.h"
 #include "kernel/tensor.h"
+#include "kernel/tensormap.h"
 #include "kernel/texture.h"
 
 namespace ptxfu::kernel {
@@ -44,6 +45,9 @@ inline constexpr uint64_t kConstBase = 0x0000'0000'1000'0000;  // module .const 
 inline constexpr uint64_t kSharedWindow = 0x0000'0001'0000'0000;
 inline constexpr uint64_t kLocalWindow = 0x0000'0002'0000'0000;
 inline constexpr uint64_t kWindowSize = 0x0000'0001'0000'0000;
+// Kernel parameters in the generic space (cvta.param; a __grid_constant__
+// parameter's address): read-only, at this base plus the parameter's offset.
+inline constexpr uint64_t kParamWindow = 0x0000'0003'0000'0000;
 inline constexpr uint64_t kGlobalBase = 0x0000'0010'0000'0000;  // module .global variables, then buffers
 // A .shared::cluster address: (rank + 1) * kClusterRankStride + the offset in
 // that CTA's shared memory. An offset below the stride is the CTA's own
@@ -97,6 +101,9 @@ enum class Kind : uint8_t {
   tex,   // tex.{1d,2d}.v4: a texture object's sample (kernel/texture.h)
   suld,  // suld.b.{1d,2d}: a surface object's bytes
   sust,  // sust.b.{1d,2d}: bytes into a surface object
+  // cp.async.bulk{.tensor}: a bulk copy through the TMA unit (Cta::bulk); its
+  // commit_group and wait_group are async_commit and async_wait with Inst::bulk
+  bulk_copy,
   kCount
 };
 
@@ -164,6 +171,7 @@ inline constexpr KindRow kKinds[] = {
     {Kind::tex, "tex", Unit::memory, false, true, false},
     {Kind::suld, "suld", Unit::memory, false, true, false},
     {Kind::sust, "sust", Unit::memory, false, false, false},
+    {Kind::bulk_copy, "bulk_copy", Unit::memory, false, false, false},
 };
 static_assert(std::size(kKinds) == static_cast<size_t>(Kind::kCount), "every Kind has its row in kKinds");
 constexpr bool kinds_in_order() {
@@ -177,7 +185,7 @@ inline const KindRow& row(Kind k) { return kKinds[static_cast<size_t>(k)]; }
 // arrivals, mbarrier phases): a model settles them each cycle only for a
 // kernel that has one.
 inline constexpr Kind kLandsLaterKinds[] = {Kind::async_copy, Kind::async_commit, Kind::async_wait,
-                                            Kind::async_arrive, Kind::mbarrier};
+                                            Kind::async_arrive, Kind::mbarrier, Kind::bulk_copy};
 inline bool lands_later(Kind k) {
   return std::find(std::begin(kLandsLaterKinds), std::end(kLandsLaterKinds), k) != std::end(kLandsLaterKinds);
 }
@@ -326,6 +334,13 @@ struct Inst {
   uint8_t tex_dims = 0;
   bool tex_int_coords = false, tex_int_result = false;
   uint8_t surface_oob = 0;
+  // cp.async.bulk: `bulk` (also on its commit_group and wait_group); the
+  // direction; 0 (a byte count in src[0]) or the tensor's rank (coordinates
+  // in src[0..]); addr: the shared side, addr2: the global side (the tensor
+  // map's address for .tensor), addr3: the mbarrier of a copy into shared.
+  bool bulk = false, bulk_to_global = false;
+  uint8_t bulk_dims = 0;
+  Address addr3;
 
   Unit unit() const { return row(kind).unit; }
 };
@@ -436,27 +451,40 @@ struct Dim3 {
 // One kernel argument: a scalar of 1, 2, 4 or 8 bytes, or a global buffer
 // whose address the parameter receives.
 struct Arg {
-  enum class Kind : uint8_t { integer, floating, buffer, texture };
+  enum class Kind : uint8_t { integer, floating, buffer, texture, tensor_map };
   Kind kind = Kind::integer;
   unsigned bytes = 0;                          // scalar width
   uint64_t value = 0;                          // scalar bits
   std::vector<uint8_t> data;                   // buffer contents
   uint64_t offset = 0;                         // buffer: the parameter receives its address plus this many bytes
   std::shared_ptr<const TextureDesc> texture;  // texture: the object (a texture and a surface alike)
+  // tensor_map: the map over a buffer of its own (`data`; map_buffer -1) or
+  // the buffer of argument `map_buffer`, its address `offset` bytes into it.
+  // The parameter receives the map (a 128-byte .b8 array parameter: a
+  // __grid_constant__ CUtensorMap) or the address of a global copy of it (a
+  // 64-bit parameter).
+  TensorMap map;
+  int map_buffer = -1;
 
-  static Arg u32(uint32_t v) { return {Kind::integer, 4, v, {}, 0, {}}; }
-  static Arg s32(int32_t v) { return {Kind::integer, 4, static_cast<uint32_t>(v), {}, 0, {}}; }
-  static Arg u64(uint64_t v) { return {Kind::integer, 8, v, {}, 0, {}}; }
-  static Arg s64(int64_t v) { return {Kind::integer, 8, static_cast<uint64_t>(v), {}, 0, {}}; }
-  static Arg u16(uint16_t v) { return {Kind::integer, 2, v, {}, 0, {}}; }
+  static Arg u32(uint32_t v) { return {Kind::integer, 4, v, {}, 0, {}, {}, -1}; }
+  static Arg s32(int32_t v) { return {Kind::integer, 4, static_cast<uint32_t>(v), {}, 0, {}, {}, -1}; }
+  static Arg u64(uint64_t v) { return {Kind::integer, 8, v, {}, 0, {}, {}, -1}; }
+  static Arg s64(int64_t v) { return {Kind::integer, 8, static_cast<uint64_t>(v), {}, 0, {}, {}, -1}; }
+  static Arg u16(uint16_t v) { return {Kind::integer, 2, v, {}, 0, {}, {}, -1}; }
   static Arg f32(float v);
   static Arg f64(double v);
-  static Arg f32_bits(uint32_t bits) { return {Kind::floating, 4, bits, {}, 0, {}}; }
-  static Arg buffer(std::vector<uint8_t> bytes) { return {Kind::buffer, 8, 0, std::move(bytes), 0, {}}; }
+  static Arg f32_bits(uint32_t bits) { return {Kind::floating, 4, bits, {}, 0, {}, {}, -1}; }
+  static Arg buffer(std::vector<uint8_t> bytes) { return {Kind::buffer, 8, 0, std::move(bytes), 0, {}, {}, -1}; }
   static Arg zeros(size_t bytes) { return buffer(std::vector<uint8_t>(bytes)); }
   // A texture or surface object: the parameter receives its handle.
   static Arg texture_object(TextureDesc t) {
-    return {Kind::texture, 8, 0, {}, 0, std::make_shared<const TextureDesc>(std::move(t))};
+    return {Kind::texture, 8, 0, {}, 0, std::make_shared<const TextureDesc>(std::move(t)), {}, -1};
+  }
+  static Arg tensor_map(const TensorMap& m, std::vector<uint8_t> bytes) {
+    return {Kind::tensor_map, 0, 0, std::move(bytes), 0, {}, m, -1};
+  }
+  static Arg tensor_map(const TensorMap& m, int buffer_arg) {
+    return {Kind::tensor_map, 0, 0, {}, 0, {}, m, buffer_arg};
   }
 };
 
@@ -567,6 +595,23 @@ struct AsyncArrive {
   uint32_t mbarrier = 0;  // shared offset
 };
 
+// A bulk copy in flight (cp.async.bulk{.tensor}). Into shared memory: its
+// bytes were read from global memory when it issued; at `land_at` they land
+// at `dst` and complete `bytes` of the mbarrier's tx-count. Into global
+// memory: the bytes were written when it issued, and it completes (for
+// cp.async.bulk.wait_group) at `land_at`.
+struct BulkCopy {
+  uint64_t seq = 0;  // issue order in the CTA, shared with AsyncCopy's
+  uint32_t warp = 0;
+  uint8_t lane = 0;
+  bool to_global = false;
+  uint32_t group = 0;     // to global: the thread's bulk commit count at issue
+  uint32_t dst = 0;       // to shared: shared offset
+  uint32_t mbarrier = 0;  // to shared: shared offset
+  std::vector<uint8_t> data;
+  uint64_t land_at = kLandsUntimed;
+};
+
 // An mbarrier object (PTX ISA: "Contents of the mbarrier object"), kept
 // beside the 8 bytes of shared memory it names, which PTX leaves opaque.
 struct MBarrier {
@@ -593,6 +638,8 @@ class Warp {
   uint64_t wgmmas = 0;          // wgmma.mma_async executed (a warpgroup's warps execute as many)
 
   uint32_t async_groups[32] = {};  // per lane: cp.async groups committed
+  uint32_t bulk_groups[32] = {};   // per lane: bulk async-groups committed
+  bool async_wait_bulk = false;    // the wait is cp.async.bulk.wait_group's (on bulk groups)
   bool async_wait = false;         // waits at cp.async.wait_group until its lanes' older groups land
   uint32_t async_wait_lanes = 0, async_wait_groups = 0;
   int64_t mbar_wait = -1;  // the mbarrier (shared offset) its last test_wait/try_wait found incomplete; -1: none
@@ -649,6 +696,8 @@ class Cta {
   // arrive-ons waiting for them, the mbarriers, and what %globaltimer counts.
   std::vector<AsyncCopy> copies;  // in issue order
   std::vector<AsyncArrive> arrives;
+  std::vector<BulkCopy> bulk;  // in issue order
+  uint64_t bulk_latency = 0;   // cycles from a bulk copy's issue completing to its landing (a model sets its config's)
   uint64_t async_seq = 0;
   std::vector<MBarrier> mbarriers;
   uint64_t mbarrier_completions = 0;      // phases completed, any mbarrier (a model wakes suspended waiters)
@@ -663,18 +712,21 @@ class Cta {
   void restart(Dim3 ctaid, const std::vector<uint32_t>* zeroed = nullptr);
   // Releases barriers every live warp has reached (after warps exit).
   void settle_barriers();
-  bool async_pending() const { return !copies.empty() || !arrives.empty(); }
+  bool async_pending() const { return !copies.empty() || !arrives.empty() || !bulk.empty(); }
   // Lands the copies due at `cycle`, fires the arrive-ons whose copies have
   // all landed, and releases the warps whose cp.async wait is over; returns
   // whether it released any. A failed arrive-on sets async_error.
   bool settle_async(uint64_t cycle);
+  // Lands the bulk copies due at `cycle` (settle_async's first step).
+  void land_bulk(uint64_t cycle);
   // The next cycle after `t` that settle_async has something to do at
   // (copies' land_at; t + 1 for an arrive-on with nothing left to wait for),
   // or kLandsNotYet.
   uint64_t next_async_event(uint64_t t) const;
   // Whether w's cp.async wait (Warp::async_wait_*) still has copies in flight.
   bool waits_for_copies(const Warp& w) const;
-  // Sets land_at of the copies seq in [first, first + count).
+  // Sets land_at of the copies seq in [first, first + count) (bulk copies:
+  // bulk_latency later).
   void time_copies(uint64_t first, uint32_t count, uint64_t land_at);
   // The mbarrier at shared offset `addr`, or nullptr.
   MBarrier* find_mbarrier(uint32_t addr);

@@ -223,6 +223,11 @@ Operand Lowerer::source(Inst& in, std::string_view text, unsigned bits, bool flo
     }
     return o;
   }
+  if (symbols && s->kind == Symbol::Kind::kernel_param) {  // its address in param space (cvta.param makes it generic)
+    o.kind = Operand::Kind::imm;
+    o.value = s->address;
+    return o;
+  }
   fail(*tok_, fmt::format("'{}' cannot be an operand here", text));
 }
 
@@ -660,7 +665,8 @@ void Lowerer::cvta(Inst& in, const isa::Statement& st, const Words& words) {
   const size_t si = to ? 2 : 1;
   if (words.size() != si + 2) fail(st.mnemonic, fmt::format("'{}': expected cvta{{.to}}.space.u64", st.mnemonic.text));
   const auto sp = space_word(words[si]);
-  if (!sp || *sp == Space::param) fail(st.mnemonic, fmt::format("'{}': unsupported state space", st.mnemonic.text));
+  if (!sp || (*sp == Space::param && to))
+    fail(st.mnemonic, fmt::format("'{}': unsupported state space", st.mnemonic.text));
   if (words[si + 1] != "u64") fail(st.mnemonic, "cvta: only 64-bit addresses (.u64) are supported");
   in.space = *sp;
   in.uni = to;  // cvta.to: generic -> space

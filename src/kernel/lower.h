@@ -104,6 +104,11 @@ class Lowerer {
   // cp.async{.ca,.cg}, commit_group, wait_group, wait_all, mbarrier.arrive;
   // mbarrier.*; elect.sync (kernel/async_lower.cc).
   void async_copy(Inst& in, const isa::Statement& st, const Words& words);
+  // cp.async.bulk{.tensor}, its commit_group, wait_group and prefetch.
+  void bulk_copy(Inst& in, const isa::Statement& st, const Words& words);
+  // "[tensorMap, {c0, ...}]": the map's address into addr2 (a kernel
+  // parameter's: in param space), the coordinates into src[0..].
+  void tensor_operand(Inst& in, const isa::Token& tok);
   void mbarrier(Inst& in, const isa::Statement& st, const Words& words);
   void elect(Inst& in, const isa::Statement& st, const Words& words);
   // The qualifiers of `words` from `first` on that are not `known`, nor

@@ -26,13 +26,13 @@ std::string_view name(Space s) {
 Arg Arg::f32(float v) {
   uint32_t u;
   std::memcpy(&u, &v, 4);
-  return {Kind::floating, 4, u, {}, 0, {}};
+  return {Kind::floating, 4, u, {}, 0, {}, {}, -1};
 }
 
 Arg Arg::f64(double v) {
   uint64_t u;
   std::memcpy(&u, &v, 8);
-  return {Kind::floating, 8, u, {}, 0, {}};
+  return {Kind::floating, 8, u, {}, 0, {}, {}, -1};
 }
 
 const Buffer* Memory::arg_buffer(unsigned arg) const {
@@ -106,6 +106,39 @@ void require_objects(const Kernel& k, const Launch& launch) {
   }
 }
 
+// The tensor-map arguments: each map gets its buffer's address, then goes
+// into its 128-byte parameter, or into a 128-byte global buffer whose
+// address its 64-bit parameter receives.
+void place_tensor_maps(const Kernel& k, const Launch& launch, Memory& m, uint64_t cursor) {
+  const Function& e = k.entry();
+  for (size_t i = 0; i < launch.args.size(); ++i) {
+    const Arg& a = launch.args[i];
+    if (a.kind != Arg::Kind::tensor_map) continue;
+    const Param& p = e.params[i];
+    auto bad = [&](const std::string& why) {
+      return KernelError(fmt::format("{}: argument {} for parameter {} ('.{} {}', {} bytes): tensor map: {}", k.file, i,
+                                     i, p.type, p.name, p.bytes, why));
+    };
+    const Buffer* b = m.arg_buffer(a.map_buffer >= 0 ? static_cast<unsigned>(a.map_buffer) : static_cast<unsigned>(i));
+    if (!b) throw bad(fmt::format("argument {} is not a buffer", a.map_buffer));
+    if (a.offset > b->bytes.size()) throw bad(fmt::format("offset {} is past the end of the buffer", a.offset));
+    TensorMap map = a.map;
+    map.address = b->base + a.offset;
+    if (const std::string why = validate(map); !why.empty()) throw bad(why);
+    const auto bytes = encode(map);
+    if (p.bytes == kTensorMapBytes && !p.floating) {
+      std::memcpy(m.params.data() + p.offset, bytes.data(), bytes.size());
+    } else if (p.bytes == 8 && !p.floating) {
+      for (unsigned byte = 0; byte < 8; ++byte) m.params[p.offset + byte] = static_cast<uint8_t>(cursor >> (8 * byte));
+      m.buffers.push_back(
+          {cursor, std::vector<uint8_t>(bytes.begin(), bytes.end()), -1, fmt::format("{} (its tensor map)", p.name)});
+      cursor = align_up(cursor + bytes.size() + kGuard, kGuard);
+    } else {
+      throw bad("needs a 128-byte parameter (a __grid_constant__ CUtensorMap) or a 64-bit pointer");
+    }
+  }
+}
+
 }  // namespace
 
 Memory make_memory(const Kernel& k, const Launch& launch) {
@@ -157,6 +190,12 @@ Memory make_memory(const Kernel& k, const Launch& launch) {
       value = cursor + a.offset;
       m.buffers.push_back({cursor, a.data, static_cast<int>(i), std::string(p.name)});
       cursor = align_up(cursor + a.data.size() + kGuard, kGuard);
+    } else if (a.kind == Arg::Kind::tensor_map) {
+      if (a.map_buffer < 0) {  // its own buffer; the map itself once every buffer has its address
+        m.buffers.push_back({cursor, a.data, static_cast<int>(i), std::string(p.name)});
+        cursor = align_up(cursor + a.data.size() + kGuard, kGuard);
+      }
+      continue;
     } else {
       if (a.bytes != p.bytes) throw bad(fmt::format("the argument is a {}-byte scalar", a.bytes));
       if (a.kind == Arg::Kind::integer && p.floating) throw bad("an integer does not fit a floating-point parameter");
@@ -164,6 +203,7 @@ Memory make_memory(const Kernel& k, const Launch& launch) {
     for (unsigned byte = 0; byte < p.bytes && byte < 8; ++byte)
       m.params[p.offset + byte] = static_cast<uint8_t>(value >> (8 * byte));
   }
+  place_tensor_maps(k, launch, m, cursor);
   std::sort(m.buffers.begin(), m.buffers.end(), [](const Buffer& x, const Buffer& y) { return x.base < y.base; });
   fill_variables(k, launch, m);
   require_objects(k, launch);
@@ -251,6 +291,7 @@ void Cta::restart(Dim3 id, const std::vector<uint32_t>* zeroed) {
   cluster_rank = 0;
   copies.clear();
   arrives.clear();
+  bulk.clear();
   async_seq = 0;
   mbarriers.clear();
   mbarrier_completions = 0;

@@ -271,6 +271,8 @@ class Exec {
         s = Space::shared, a = addr - kSharedWindow;
       else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize)
         s = Space::local, a = addr - kLocalWindow;
+      else if (addr >= kParamWindow && addr < kParamWindow + kWindowSize)
+        s = Space::param, a = addr - kParamWindow;
       else if (addr >= kConstBase && addr < kSharedWindow)
         s = Space::const_;
       else if (addr < kConstBase)
@@ -298,6 +300,12 @@ class Exec {
           fault(lane, space, is_write, addr, bytes,
                 fmt::format("address is out of bounds: a thread has {} bytes of local memory", k_.local_bytes));
         return w_.local.data() + size_t{lane} * k_.local_bytes + a;
+      case Space::param:  // a kernel parameter through its generic address
+        if (is_write) fault(lane, space, is_write, addr, bytes, "kernel parameters are read-only");
+        if (a + bytes > mem_.params.size())
+          fault(lane, space, is_write, addr, bytes,
+                fmt::format("beyond the {} bytes of kernel parameters", mem_.params.size()));
+        return mem_.params.data() + a;
       case Space::const_:
         if (is_write) fault(lane, space, is_write, addr, bytes, "constant memory is read-only");
         if (addr < kConstBase || addr + bytes > kConstBase + mem_.constant.size())
@@ -389,8 +397,10 @@ class Exec {
     const uint64_t offset = static_cast<uint64_t>(a.offset);
     const uint64_t* r = a.has_reg ? &reg(a.reg, 0) : nullptr;
     const uint64_t m = mask_of(a.reg_bits);
+    // a 32-bit register's address wraps at 32 bits, as nvcc's negative offsets on .shared addresses expect
+    const uint64_t wrap = r && a.reg_bits == 32 ? 0xffffffffu : ~uint64_t{0};
     for (unsigned lane = 0; lane < 32; ++lane)
-      if (exec >> lane & 1) out[lane] = (r ? r[lane] & m : 0) + offset;
+      if (exec >> lane & 1) out[lane] = ((r ? r[lane] & m : 0) + offset) & wrap;
   }
 
   // The bytes that `lane`'s access of `bytes` (a power of two) at its
@@ -833,6 +843,7 @@ class Exec {
     w_.async_wait = true;
     w_.async_wait_lanes = exec;
     w_.async_wait_groups = in.bar_wait ? 0 : static_cast<uint32_t>(in.src[0].value);
+    w_.async_wait_bulk = in.bulk;
     w_.async_wait = cta_.waits_for_copies(w_);
   }
 
@@ -845,6 +856,137 @@ class Exec {
         if (const std::string e = async::add_pending(cta_, bar); !e.empty()) async_fault(e);
       cta_.arrives.push_back({cta_.async_seq, w_.index, static_cast<uint8_t>(lane), bar});
     }
+  }
+
+  // ---- bulk copies (cp.async.bulk{.tensor}; their landing: Cta::settle_async)
+
+  void bulk_copy(const Inst& in, uint32_t exec) {
+    lane_addresses(exec);
+    uint64_t shared_side[32];
+    std::memcpy(shared_side, result_->addresses, sizeof shared_side);
+    result_->async_first = cta_.async_seq;
+    for (unsigned lane = 0; lane < 32; ++lane)
+      if (exec >> lane & 1) bulk_lane(in, lane, shared_side[lane]);
+    result_->space = Space::global;
+    result_->async_count = static_cast<uint32_t>(cta_.async_seq - result_->async_first);
+  }
+
+  uint64_t address_of(const Address& a, unsigned lane) {
+    const uint64_t sum = (a.has_reg ? reg(a.reg, lane) & mask_of(a.reg_bits) : 0) + static_cast<uint64_t>(a.offset);
+    return a.has_reg && a.reg_bits == 32 ? sum & 0xffffffffu : sum;
+  }
+
+  // A .shared::cluster address of this CTA as its shared offset.
+  uint64_t own_shared(uint64_t a) const {
+    if (a < kClusterRankStride) return a;
+    if (a / kClusterRankStride - 1 != cta_.cluster_rank)
+      async_fault(
+          fmt::format("shared address 0x{:x} is in CTA {} of the cluster: a bulk copy into another CTA's "
+                      "shared memory is not modelled",
+                      a, a / kClusterRankStride - 1));
+    return a % kClusterRankStride;
+  }
+
+  void bulk_lane(const Inst& in, unsigned lane, uint64_t shared_addr) {
+    BulkCopy c;
+    c.seq = cta_.async_seq;
+    c.warp = w_.index;
+    c.lane = static_cast<uint8_t>(lane);
+    c.to_global = in.bulk_to_global;
+    c.group = w_.bulk_groups[lane];
+    const uint64_t smem = own_shared(shared_addr);
+    if (in.bulk_dims == 0)
+      bulk_bytes(in, lane, smem, c);
+    else
+      bulk_tensor(in, lane, smem, c);
+    if (!c.to_global) {
+      const uint64_t bar = own_shared(address_of(in.addr3, lane));
+      if (bar % 8 != 0 || bar + 8 > cta_.shared.size())
+        fault(lane, Space::shared, true, bar, 8, "the mbarrier is not an 8-byte aligned object in shared memory");
+      c.mbarrier = static_cast<uint32_t>(bar);
+    }
+    ++cta_.async_seq;
+    cta_.bulk.push_back(std::move(c));
+  }
+
+  // The shared bytes [smem, smem + n): inside the CTA's memory, `align`-aligned.
+  void check_shared(unsigned lane, uint64_t smem, uint64_t n, unsigned align, bool is_write) const {
+    if (smem % align != 0 || smem + n > cta_.shared.size())
+      fault(lane, Space::shared, is_write, smem, static_cast<unsigned>(n),
+            smem % align
+                ? fmt::format("a bulk copy's shared address must be a multiple of {}", align)
+                : fmt::format("address is out of bounds: the CTA has {} bytes of shared memory", cta_.shared.size()));
+  }
+
+  void bulk_bytes(const Inst& in, unsigned lane, uint64_t smem, BulkCopy& c) {
+    const uint64_t size = read(in.src[0], lane), g = address_of(in.addr2, lane);
+    if (size == 0 || size % 16 != 0)
+      async_fault(fmt::format("lane {}: size {} is not a positive multiple of 16", lane, size));
+    check_shared(lane, smem, size, 16, !c.to_global);
+    if (g % 16 != 0)
+      fault(lane, Space::global, c.to_global, g, static_cast<unsigned>(size),
+            "a bulk copy's global address must be a multiple of 16");
+    uint8_t* p = global(lane, Space::global, c.to_global, g, static_cast<unsigned>(size));
+    if (c.to_global) {
+      std::memcpy(p, cta_.shared.data() + smem, size);
+    } else {
+      c.dst = static_cast<uint32_t>(smem);
+      c.data.assign(p, p + size);
+    }
+  }
+
+  // The tensor map of lane `lane` (a kernel parameter's bytes, or 128 bytes
+  // at a generic address), decoded; its address for messages into `where`.
+  TensorMap tensor_map(const Inst& in, unsigned lane, std::string& where) {
+    const uint64_t a = address_of(in.addr2, lane);
+    const bool param = in.addr2.param == Address::Param::kernel;
+    where = fmt::format("the tensor map at {}0x{:x}", param ? "parameter offset " : "", a);
+    const uint8_t* bytes = nullptr;
+    if (a % kTensorMapAlign != 0) async_fault(fmt::format("lane {}: {} is not 64-byte aligned", lane, where));
+    if (param || (a >= kParamWindow && a < kParamWindow + kWindowSize)) {
+      const uint64_t off = param ? a : a - kParamWindow;
+      if (off + kTensorMapBytes > mem_.params.size())
+        async_fault(
+            fmt::format("lane {}: {} is beyond the {} bytes of kernel parameters", lane, where, mem_.params.size()));
+      bytes = mem_.params.data() + off;
+    } else {
+      bytes = global(lane, Space::global, false, a, kTensorMapBytes);
+    }
+    TensorMap m;
+    if (const std::string why = decode(bytes, m); !why.empty())
+      async_fault(fmt::format("lane {}: {}: {}", lane, where, why));
+    return m;
+  }
+
+  void bulk_tensor(const Inst& in, unsigned lane, uint64_t smem, BulkCopy& c) {
+    std::string where;
+    const TensorMap m = tensor_map(in, lane, where);
+    int32_t coords[kMaxTensorRank] = {};
+    std::string list;
+    for (unsigned d = 0; d < in.bulk_dims; ++d) {
+      coords[d] = static_cast<int32_t>(read(in.src[d], lane));
+      list += fmt::format("{}{}", d ? ", " : "", coords[d]);
+    }
+    if (m.rank != in.bulk_dims)
+      async_fault(fmt::format("lane {}: {} has rank {}; a {}d copy needs rank {}", lane, where, m.rank, in.bulk_dims,
+                              in.bulk_dims));
+    const uint64_t n = box_bytes(m);
+    check_shared(lane, smem, n, 128, !c.to_global);
+    if (m.swizzle != 0 && n % 128 != 0)  // a swizzle permutes whole 128-byte rows
+      async_fault(fmt::format("lane {}: {}: a swizzled box of {} bytes is not whole 128-byte rows", lane, where, n));
+    std::vector<uint8_t> box;
+    std::string e;
+    if (c.to_global) {
+      box.resize(n);
+      for (uint64_t i = 0; i < n; ++i) box[i] = cta_.shared[swizzled(static_cast<uint32_t>(smem + i), m.swizzle)];
+      e = tensor_store(m, coords, box.data(), mem_);
+    } else {
+      e = tensor_load(m, coords, mem_, box);
+      c.dst = static_cast<uint32_t>(smem);
+      c.data.resize(n);
+      for (uint64_t i = 0; i < n; ++i) c.data[swizzled(static_cast<uint32_t>(smem + i), m.swizzle) - smem] = box[i];
+    }
+    if (!e.empty()) async_fault(fmt::format("lane {}: {}, coordinates {{{}}}: {}", lane, where, list, e));
   }
 
   void mbarrier(const Inst& in, uint32_t exec) {
@@ -1120,7 +1262,10 @@ class Exec {
   }
 
   void cvta(const Inst& in, uint32_t exec) {
-    const uint64_t window = in.space == Space::shared ? kSharedWindow : in.space == Space::local ? kLocalWindow : 0;
+    const uint64_t window = in.space == Space::shared  ? kSharedWindow
+                            : in.space == Space::local ? kLocalWindow
+                            : in.space == Space::param ? kParamWindow
+                                                       : 0;
     for (unsigned lane = 0; lane < 32; ++lane)
       if (exec >> lane & 1) {
         const uint64_t a = read(in.src[0], lane);
@@ -1187,11 +1332,13 @@ class Exec {
       case Kind::elect: elect(in, exec); break;
       case Kind::async_copy: async_copy(in, exec); break;
       case Kind::async_commit:
-        for (unsigned lane = 0; lane < 32; ++lane) w_.async_groups[lane] += exec >> lane & 1;
+        for (unsigned lane = 0; lane < 32; ++lane)
+          (in.bulk ? w_.bulk_groups : w_.async_groups)[lane] += exec >> lane & 1;
         break;
       case Kind::async_wait: async_wait(in, exec); break;
       case Kind::async_arrive: async_arrive(in, exec); break;
       case Kind::mbarrier: mbarrier(in, exec); break;
+      case Kind::bulk_copy: bulk_copy(in, exec); break;
       case Kind::tex: tex(in, exec); break;
       case Kind::suld:
       case Kind::sust: surface(in, exec); break;

@@ -743,5 +743,49 @@ TEST(LaunchArgs, TextureSpecsGiveObjectsOrNameWhatIsWrong) {
   EXPECT_NE(message("tex:/nonexistent/texels:format=f32,width=4").find("cannot open"), std::string::npos);
 }
 
+// --arg tmap:...: a tensor map from its spec, encoded at the byte offsets
+// kernel/tensormap.h documents; each bad spec an error naming what is wrong.
+TEST(LaunchArgs, TensorMapSpecsEncodeTheDocumentedLayout) {
+  const kernel::Param p{"_Z3tmaPv_param_0", 0, 128, "b8", false};
+  const kernel::Arg a = parse_arg("tmap:zeros:11520:type=f32,dims=72x40,box=32x16,swizzle=128B,oob=nan", 0, p);
+  ASSERT_EQ(a.kind, kernel::Arg::Kind::tensor_map);
+  EXPECT_EQ(a.data.size(), 11520u);
+  EXPECT_EQ(a.map_buffer, -1);
+  kernel::TensorMap m = a.map;
+  m.address = 0x1234567890;
+  const auto b = kernel::encode(m);
+  auto u32 = [&](size_t at) { return uint32_t{b[at]} | b[at + 1] << 8 | b[at + 2] << 16 | uint32_t{b[at + 3]} << 24; };
+  EXPECT_EQ(u32(0), 0x34567890u);
+  EXPECT_EQ(u32(4), 0x12u);
+  EXPECT_EQ(b[8], 7);   // CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+  EXPECT_EQ(b[9], 2);   // rank
+  EXPECT_EQ(b[11], 3);  // CU_TENSOR_MAP_SWIZZLE_128B
+  EXPECT_EQ(b[12], 1);  // NaN fill
+  EXPECT_EQ(u32(16), 72u);
+  EXPECT_EQ(u32(20), 40u);
+  EXPECT_EQ(u32(40), 72u * 4);  // packed: a row of 72 f32
+  EXPECT_EQ(u32(72), 32u);
+  EXPECT_EQ(u32(76), 16u);
+  EXPECT_EQ(u32(92), 1u);  // element strides default to 1
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(&b[112]), 4), "PTXT");
+  kernel::TensorMap back;
+  EXPECT_EQ(kernel::decode(b.data(), back), "");
+  EXPECT_EQ(back.strides[0], 288u);
+  EXPECT_EQ(parse_arg("tmap:arg2:type=u8,dims=64,box=16,offset=32", 0, p).map_buffer, 1);
+  auto message = [&](const char* spec) {
+    try {
+      parse_arg(spec, 0, p);
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("tmap:zeros:64:type=f32,dims=16x4,box=16").find("as many box= extents as dims"), std::string::npos);
+  EXPECT_NE(message("tmap:zeros:64:type=f32,dims=16,box=16,swizzle=16B").find("bad 'swizzle=16B'"), std::string::npos);
+  EXPECT_NE(message("tmap:zeros:64:type=f8,dims=16,box=16").find("bad 'type=f8'"), std::string::npos);
+  EXPECT_NE(message("tmap:zeros:64:type=f32,dims=16,box=300").find("box= takes"), std::string::npos);
+  EXPECT_NE(message("tmap:type=f32").find("expected tmap:BUFFER"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ptxfu::sweep
