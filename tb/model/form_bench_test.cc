@@ -59,6 +59,7 @@ class FormBench : public ::testing::Test {
       checks_.push_back({ci, "add.s32", "fma.rn.f32"});
       checks_.push_back({ci, "fma.rn.f16x2", "fma.rn.f32"});
       checks_.push_back({ci, "fma.rn.f32", "ex2.approx.ftz.f32"});
+      checks_.push_back({ci, "ld.shared.u32", ""});
       // Every reference: a built-in bench by its form, a form, or "FORM -> CONSUMER"
       // (under the sanitizers a seeded sample of them: sample.h).
       const auto it = published.find(c.name);
@@ -142,6 +143,28 @@ TEST_F(FormBench, PairsTakeTheConfigsProducerConsumerLatency) {
   }
 }
 
+// The shared-memory pointer chase: one dependent load takes the config's
+// memory.shared (read here with yaml-cpp) on the load/store unit; the stream
+// issues one warp-load per lsu interval per sub-partition.
+TEST_F(FormBench, SharedChaseTakesTheConfigsSharedLatency) {
+  for (size_t ci = 0; ci < configs_.size(); ++ci) {
+    const ArchConfig& c = configs_[ci];
+    const YAML::Node y = YAML::LoadFile(PTXFU_SOURCE_DIR "/configs/" + c.name + ".yaml");
+    const FormBenchResult& r = result(ci, "ld.shared.u32");
+    ASSERT_EQ(r.error, "") << c.name;
+    EXPECT_EQ(r.unit, Unit::lsu) << c.name;
+    EXPECT_EQ(r.latency, y["memory"]["shared"].as<double>()) << c.name;
+    const YAML::Node lsu = y["units"]["lsu"];
+    EXPECT_NEAR(r.throughput,
+                lsu["lanes"].as<double>() * y["sub_partitions"].as<double>() / lsu["interval"].as<double>(),
+                0.01 * r.throughput)
+        << c.name;
+  }
+  EXPECT_EQ(form_error("ld.shared.u32"), "");
+  const auto r = run_form_benches({{&configs_[0], "ld.shared.u32", "add.s32"}, {&configs_[0], "add.s32", ""}});
+  EXPECT_NE(r[0].error.find("--consumer is not measured for load forms"), std::string::npos) << r[0].error;
+}
+
 TEST_F(FormBench, BadFormsAreErrors) {
   EXPECT_NE(form_error("bogus.f32"), "");
   EXPECT_NE(form_error("fma.rn.f33"), "");
@@ -183,11 +206,11 @@ TEST_F(FormBench, EveryReferenceIsReproduced) {
     std::cout << c.name << ": " << figures[c.name] << " figures asserted\n";
     total += figures[c.name];
   }
-  // configs/references.yaml: 227 entries, 327 figures (docs/bench.md states them);
+  // configs/references.yaml: 228 entries, 328 figures (docs/bench.md states them);
   // under the sanitizers a sample of them runs.
   if (!test::kSampled) {
-    EXPECT_EQ(references, 227u);
-    EXPECT_EQ(total, 327u);
+    EXPECT_EQ(references, 228u);
+    EXPECT_EQ(total, 328u);
   }
 }
 
