@@ -233,7 +233,8 @@ void add_bench(CLI::App& app, Commands& c) {
   auto* bench_form = bench_cmd->add_option(
       "--form", bench.form,
       "measure any form of the instruction table, spelled as eval reads it (ex2.approx.ftz.f32): a dependent\n"
-      "chain (latency) and an independent stream over all resident warps (throughput)");
+      "chain (latency) and an independent stream over all resident warps (throughput); an mma.sync form; or\n"
+      "ld.shared.u32, a shared-memory pointer chase (load-to-load latency)");
   bench_cmd
       ->add_option("--consumer", bench.consumer,
                    "with --form: the latency from the form's issue to the earliest issue of this dependent form")

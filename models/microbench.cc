@@ -326,11 +326,73 @@ bool add_mma_bench(const ArchConfig& c, FormBenchResult& r, std::vector<kernel::
   return true;
 }
 
+// Load forms ("ld.shared.u32"): the published microbenchmarks' pointer
+// chase. A shared word holds its own address, so each load's result is the
+// next one's address; the latency is the issue-to-issue distance of two
+// dependent loads (a p-chase's per-load figure), the stream eight independent
+// loads a round. Shared only: a straight-line program declares no .global
+// buffer, and the model's global latency is a hit-rate mixture (memory:).
+constexpr std::string_view kSharedChase = "ld.shared.u32";
+
+std::string chase_header() {
+  return ".shared .align 4 .b32 chase_word;\n.reg .b32 %c<10>;\nmov.u32 %c0, chase_word;\n"
+         "st.shared.u32 [%c0], %c0;\n";
+}
+
+struct LoadPrograms {
+  std::string latency, stream, stream2;
+  size_t consumer_pc = 0;  // the second load of the chain
+};
+
+LoadPrograms load_programs() {
+  LoadPrograms p;
+  p.latency = chase_header() + "ld.shared.u32 %c1, [%c0];\nld.shared.u32 %c2, [%c1];\n";
+  p.consumer_pc = 3;  // mov, st, ld, ld
+  for (unsigned rounds : {kRounds, 2 * kRounds}) {
+    std::string s = chase_header();
+    for (unsigned n = 0; n < rounds; ++n)
+      for (unsigned a = 0; a < kAccumulators; ++a) s += fmt::format("ld.shared.u32 %c{}, [%c0];\n", a + 1);
+    (rounds == kRounds ? p.stream : p.stream2) = s;
+  }
+  return p;
+}
+
+// Queues a load form's three programs; false, with r.error saying why, when
+// it is not measured.
+bool add_load_bench(const ArchConfig& c, FormBenchResult& r, std::vector<kernel::Kernel>& programs,
+                    std::vector<SimJob>& jobs, size_t& consumer_pc) {
+  if (!r.consumer.empty()) {
+    r.error = "--consumer is not measured for load forms (the dependent is the next load's address)";
+    return false;
+  }
+  const LoadPrograms p = load_programs();
+  const std::string base = fmt::format("{}:{}", c.name, r.form);
+  programs.push_back(load(c, p.latency, base + ":latency"));
+  programs.push_back(load(c, p.stream, base + ":stream"));
+  programs.push_back(load(c, p.stream2, base + ":stream2"));
+  consumer_pc = p.consumer_pc;
+  for (size_t k = 0; k < 3; ++k) {
+    SimJob j;
+    j.config = &c;
+    j.kernel = &programs[programs.size() - 3 + k];
+    j.warps = k == 0 ? 1 : c.max_warps;
+    j.record_issues = k == 0;
+    jobs.push_back(j);
+  }
+  r.unit = Unit::lsu;
+  r.chained_through = r.form;
+  r.reference = c.reference(r.form);
+  return true;
+}
+
 }  // namespace
 
 bool is_mma_form(const std::string& form) { return form.rfind("mma.", 0) == 0; }
 
+bool is_load_form(const std::string& form) { return form == kSharedChase; }
+
 std::string form_error(const std::string& form) {
+  if (is_load_form(form)) return "";
   if (is_mma_form(form)) {  // an mma of some target
     std::string why;
     for (const char* target : {"sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"}) {
@@ -375,9 +437,11 @@ std::vector<FormBenchResult> run_form_benches(const std::vector<FormBenchSpec>& 
     r.config = c.name;
     r.form = s.form;
     r.consumer = s.consumer;
-    if (is_mma_form(s.form)) {
+    if (is_mma_form(s.form) || is_load_form(s.form)) {
       size_t consumer_pc = 0;
-      if (add_mma_bench(c, r, programs, jobs, consumer_pc)) {
+      const bool queued = is_mma_form(s.form) ? add_mma_bench(c, r, programs, jobs, consumer_pc)
+                                              : add_load_bench(c, r, programs, jobs, consumer_pc);
+      if (queued) {
         consumer_pcs.push_back(consumer_pc);
         measured.push_back(results.size());
       }

@@ -65,6 +65,11 @@ struct FormBenchResult {
 // of the next mma, its throughput mma (warp-instructions) per clock per SM.
 bool is_mma_form(const std::string& form);
 
+// A load form ("ld.shared.u32"): a pointer chase through shared memory, the
+// published p-chase microbenchmark. Its latency is one dependent load's,
+// load to load; its throughput thread-loads per clock per SM.
+bool is_load_form(const std::string& form);
+
 // Checks that `form` is a form of the instruction table, independent of any
 // target. Returns an empty string, or the reason it is not.
 std::string form_error(const std::string& form);

@@ -59,6 +59,7 @@ class FormBench : public ::testing::Test {
       checks_.push_back({ci, "add.s32", "fma.rn.f32"});
       checks_.push_back({ci, "fma.rn.f16x2", "fma.rn.f32"});
       checks_.push_back({ci, "fma.rn.f32", "ex2.approx.ftz.f32"});
+      checks_.push_back({ci, "ld.shared.u32", ""});
       // Every reference: a built-in bench by its form, a form, or "FORM -> CONSUMER"
       // (under the sanitizers a seeded sample of them: sample.h).
       const auto it = published.find(c.name);
@@ -113,6 +114,7 @@ Timing unit_timing(const ArchConfig& c, Unit u) { return c.units[static_cast<siz
 
 // FFMA, IADD3, MUFU chains: the unit's latency, or the config's own pair
 // entry where it is longer; throughput: lanes * sub_partitions / interval.
+// The ld.shared.u32 chase: memory.shared.
 TEST_F(FormBench, ChainsAndStreamsFollowTheConfig) {
   ASSERT_GE(configs_.size(), 8u);
   for (size_t ci = 0; ci < configs_.size(); ++ci) {
@@ -126,6 +128,18 @@ TEST_F(FormBench, ChainsAndStreamsFollowTheConfig) {
       EXPECT_DOUBLE_EQ(r.throughput, static_cast<double>(t.lanes) * c.sub_partitions / t.interval)
           << c.name << " " << form;
     }
+    // The shared-memory pointer chase: one dependent load takes memory.shared
+    // (read here with yaml-cpp) on the load/store unit; the stream issues one
+    // warp-load per lsu interval per sub-partition.
+    const YAML::Node y = YAML::LoadFile(PTXFU_SOURCE_DIR "/configs/" + c.name + ".yaml");
+    const FormBenchResult& r = result(ci, "ld.shared.u32");
+    EXPECT_EQ(r.unit, Unit::lsu) << c.name;
+    EXPECT_EQ(r.latency, y["memory"]["shared"].as<double>()) << c.name;
+    const YAML::Node lsu = y["units"]["lsu"];
+    EXPECT_NEAR(r.throughput,
+                lsu["lanes"].as<double>() * y["sub_partitions"].as<double>() / lsu["interval"].as<double>(),
+                0.01 * r.throughput)
+        << c.name;
   }
 }
 
@@ -147,6 +161,9 @@ TEST_F(FormBench, BadFormsAreErrors) {
   EXPECT_NE(form_error("fma.rn.f33"), "");
   EXPECT_EQ(form_error("setp.lt.f32"), "");
   EXPECT_EQ(form_error("cvt.rn.f16x2.f32"), "");
+  EXPECT_EQ(form_error("ld.shared.u32"), "");
+  const auto load = run_form_benches({{&configs_[0], "ld.shared.u32", "add.s32"}, {&configs_[0], "add.s32", ""}});
+  EXPECT_NE(load[0].error.find("--consumer is not measured for load forms"), std::string::npos) << load[0].error;
   // Illegal on one target: that row says why, the others measure.
   for (const FormBenchResult& r : results_) EXPECT_EQ(r.error, "") << r.config << " " << r.form;
 }
@@ -183,11 +200,11 @@ TEST_F(FormBench, EveryReferenceIsReproduced) {
     std::cout << c.name << ": " << figures[c.name] << " figures asserted\n";
     total += figures[c.name];
   }
-  // configs/references.yaml: 227 entries, 327 figures (docs/bench.md states them);
+  // configs/references.yaml: 228 entries, 328 figures (docs/bench.md states them);
   // under the sanitizers a sample of them runs.
   if (!test::kSampled) {
-    EXPECT_EQ(references, 227u);
-    EXPECT_EQ(total, 327u);
+    EXPECT_EQ(references, 228u);
+    EXPECT_EQ(total, 328u);
   }
 }
 
