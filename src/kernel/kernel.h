@@ -637,14 +637,15 @@ class Warp {
   uint64_t steps = 0;           // warp-instructions executed
   uint64_t wgmmas = 0;          // wgmma.mma_async executed (a warpgroup's warps execute as many)
 
-  uint32_t async_groups[32] = {};  // per lane: cp.async groups committed
-  uint32_t bulk_groups[32] = {};   // per lane: bulk async-groups committed
-  bool async_wait_bulk = false;    // the wait is cp.async.bulk.wait_group's (on bulk groups)
-  bool async_wait = false;         // waits at cp.async.wait_group until its lanes' older groups land
+  bool async_wait_bulk = false;  // the wait is cp.async.bulk.wait_group's (on bulk groups)
+  bool async_wait = false;       // waits at cp.async.wait_group until its lanes' older groups land
   uint32_t async_wait_lanes = 0, async_wait_groups = 0;
   int64_t mbar_wait = -1;  // the mbarrier (shared offset) its last test_wait/try_wait found incomplete; -1: none
   // lanes arrived at barrier.cluster in its current phase
   uint32_t cluster_arrived = 0;
+  // Last: the scheduler's per-cycle look (done, waiting, pc) stays in the first cache lines.
+  uint32_t async_groups[32] = {};  // per lane: cp.async groups committed
+  uint32_t bulk_groups[32] = {};   // per lane: bulk async-groups committed
 
   bool done() const { return stack.empty(); }
   bool waiting() const { return barrier >= 0 || async_wait; }
