@@ -5,20 +5,17 @@
 
 namespace ptxfu::integer {
 
-// Without .sat a scalar lane wraps modulo 2^n, where signedness does not
-// matter: plain 64-bit arithmetic gives the same bits (the models' hot path).
-uint64_t add(isa::Type t, uint64_t a, uint64_t b, bool sat) {
+// (The scalar wrapping case is inline in int_ops.h.)
+uint64_t add_per_lane(isa::Type t, uint64_t a, uint64_t b, bool sat) {
   const Shape s = shape(t);
-  if (!sat && s.lanes == 1) return (a + b) & s.mask();
   return per_lane(s, a, b, [&](uint64_t x, uint64_t y) {
     const s128 r = s.value(x) + s.value(y);
     return sat ? s.clamp(r) : s.wrap(r);
   });
 }
 
-uint64_t sub(isa::Type t, uint64_t a, uint64_t b, bool sat) {
+uint64_t sub_per_lane(isa::Type t, uint64_t a, uint64_t b, bool sat) {
   const Shape s = shape(t);
-  if (!sat && s.lanes == 1) return (a - b) & s.mask();
   return per_lane(s, a, b, [&](uint64_t x, uint64_t y) {
     const s128 r = s.value(x) - s.value(y);
     return sat ? s.clamp(r) : s.wrap(r);

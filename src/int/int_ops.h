@@ -24,6 +24,7 @@
 #pragma once
 #include <cstdint>
 
+#include "int/shape.h"
 #include "isa/instr.h"
 
 namespace ptxfu::integer {
@@ -34,8 +35,19 @@ enum class Part : uint8_t { lo, hi, wide };
 enum class Bound : uint8_t { clamp, wrap };
 
 // add/sub: wrap per lane; `sat` clamps to the type's range (.sat.s32).
-uint64_t add(isa::Type t, uint64_t a, uint64_t b, bool sat);
-uint64_t sub(isa::Type t, uint64_t a, uint64_t b, bool sat);
+// Without .sat a scalar lane wraps modulo 2^n, where signedness does not
+// matter: plain 64-bit arithmetic gives the same bits. That case is inline
+// (the models' hot path: a warp's lanes in one loop); the rest is per lane.
+uint64_t add_per_lane(isa::Type t, uint64_t a, uint64_t b, bool sat);
+uint64_t sub_per_lane(isa::Type t, uint64_t a, uint64_t b, bool sat);
+inline uint64_t add(isa::Type t, uint64_t a, uint64_t b, bool sat) {
+  const Shape s = shape(t);
+  return !sat && s.lanes == 1 ? (a + b) & s.mask() : add_per_lane(t, a, b, sat);
+}
+inline uint64_t sub(isa::Type t, uint64_t a, uint64_t b, bool sat) {
+  const Shape s = shape(t);
+  return !sat && s.lanes == 1 ? (a - b) & s.mask() : sub_per_lane(t, a, b, sat);
+}
 
 // mul: the lo or hi n bits of a*b, or all 2n bits (.wide, n = 16 or 32).
 uint64_t mul(isa::Type t, Part p, uint64_t a, uint64_t b);
