@@ -99,9 +99,7 @@ def run_ptxas(ptxas, cands, target, version, declares=(), crash_ok=False):
         )
     if r.returncode < 0 and not crash_ok:
         tail = (r.stdout + r.stderr)[-300:]
-        raise SystemExit(
-            f"{target} {version}: ptxas died of signal {-r.returncode}: {tail}"
-        )
+        raise SystemExit(f"{target} {version}: ptxas died of signal {-r.returncode}: {tail}")
     out = {}
     for line in (r.stdout + r.stderr).splitlines():
         m = MESSAGE.search(line)
@@ -212,9 +210,7 @@ def append_new(ptxas, path, cands, targets, declares=(), compress=False):
     head, messages, forms = read_verdicts(path)
     have = [x.split("\t", 1)[1] if x != KERNEL_BREAK else x for x in forms]
     if cands[: len(have)] != have:
-        raise SystemExit(
-            "the committed forms are not the first candidates: regenerate the whole file"
-        )
+        raise SystemExit("the committed forms are not the first candidates: regenerate the whole file")
     new = cands[len(have) :]
     verdicts = verdicts_or_stop(ptxas, new, targets, declares)
     for m in sorted({m for v in verdicts for m in v.values()} - set(messages)):
@@ -222,20 +218,13 @@ def append_new(ptxas, path, cands, targets, declares=(), compress=False):
     index = {m: i for i, m in enumerate(messages)}
     forms += form_lines(new, verdicts, index, compress)
     write_verdicts(path, head, messages, forms)
-    print(
-        f"{len(new)} new candidates x {len(targets)} targets, "
-        f"{len(messages)} messages in all -> {path}"
-    )
+    print(f"{len(new)} new candidates x {len(targets)} targets, " f"{len(messages)} messages in all -> {path}")
 
 
 def parse_args(doc, default_out, append=False, tcgen05=False):
     """The options every forms script takes (--append only where it has it)."""
-    ap = argparse.ArgumentParser(
-        description=doc, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    ap.add_argument(
-        "--ptxas", default=os.environ.get("PTXFU_PTXAS", "/usr/local/cuda/bin/ptxas")
-    )
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ptxas", default=os.environ.get("PTXFU_PTXAS", "/usr/local/cuda/bin/ptxas"))
     ap.add_argument("--out", default=os.path.join(ROOT, default_out))
     ap.add_argument(
         "--list-candidates",
@@ -246,8 +235,7 @@ def parse_args(doc, default_out, append=False, tcgen05=False):
         ap.add_argument(
             "--append",
             action="store_true",
-            help="ask ptxas only about candidates the file lacks "
-            "(added at the end of the list), keeping its lines",
+            help="ask ptxas only about candidates the file lacks " "(added at the end of the list), keeping its lines",
         )
     if tcgen05:
         ap.add_argument(

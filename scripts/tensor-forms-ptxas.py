@@ -111,19 +111,14 @@ MMA = [
 ]
 
 
-def mma_statement(
-    shape, layouts, mods, d, a, b, c, frags, regs=None, prefix="mma.sync.aligned"
-):
+def mma_statement(shape, layouts, mods, d, a, b, c, frags, regs=None, prefix="mma.sync.aligned"):
     """One mma statement; frags = sizes of d, a, b, c; regs = their register classes."""
     regs = regs or [reg_of(d), reg_of(a), reg_of(b), reg_of(c)]
     words = [prefix, shape, *layouts] + [m for m in mods if m] + [d, a, b, c]
     bitop = [m for m in mods if m in ("xor.popc", "and.popc", "xor", "and", "popc")]
     words = [w for w in words if w not in bitop] + bitop
     name = ".".join(w for w in words if w)
-    ops = [
-        frag(regs[i], frags[i], 8 * i) if frags[i] else f"{regs[i]}{8 * i}"
-        for i in range(4)
-    ]
+    ops = [frag(regs[i], frags[i], 8 * i) if frags[i] else f"{regs[i]}{8 * i}" for i in range(4)]
     return f"{name} {', '.join(ops)}"
 
 
@@ -144,11 +139,7 @@ def mma_candidates():
                             for mod in extra:
                                 mods = [mod]
                                 frags = [m, na, nb, n]
-                                out.append(
-                                    mma_statement(
-                                        shape, lp, mods, td, ta, tb, tc, frags
-                                    )
-                                )
+                                out.append(mma_statement(shape, lp, mods, td, ta, tb, tc, frags))
                                 if first is None:
                                     first = (lp, mods, td, ta, tb, tc, frags)
         lp, mods, td, ta, tb, tc, frags = first
@@ -183,9 +174,7 @@ def mma_candidates():
         out.append(mma_statement(shape, lp, mods, *types, frags, prefix="mma.aligned"))
         out.append(mma_statement(shape, lp, mods, *types, frags, prefix="mma"))
         # three types, five types
-        out.append(
-            mma_statement(shape, lp, mods, td, ta, tb, "", frags).replace("..", ".")
-        )
+        out.append(mma_statement(shape, lp, mods, td, ta, tb, "", frags).replace("..", "."))
         # fragments: one more, one fewer, scalars, wrong register widths
         good = [reg_of(td), reg_of(ta), reg_of(tb), reg_of(tc)]
         for pos in range(4):
@@ -219,12 +208,8 @@ def matrix_candidates():
             for space in (".shared", ".shared::cta", ""):
                 for t in (".b16", ".b8", ".b32", ""):
                     regs = frag("%r", n, 0)
-                    out.append(
-                        f"ldmatrix.sync.aligned.m8n8.{x}{trans}{space}{t} {regs}, [%rd40]"
-                    )
-                    out.append(
-                        f"stmatrix.sync.aligned.m8n8.{x}{trans}{space}{t} [%rd40], {regs}"
-                    )
+                    out.append(f"ldmatrix.sync.aligned.m8n8.{x}{trans}{space}{t} {regs}, [%rd40]")
+                    out.append(f"stmatrix.sync.aligned.m8n8.{x}{trans}{space}{t} [%rd40], {regs}")
         base = f"ldmatrix.sync.aligned.m8n8.{x}.shared.b16"
         for m in (n - 1, n + 1):
             if m >= 1:
@@ -236,14 +221,10 @@ def matrix_candidates():
         out.append(f"{base} %r0, [%r40]")
         out.append(f"ldmatrix.aligned.m8n8.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]")
         out.append(f"ldmatrix.sync.m8n8.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]")
-        out.append(
-            f"ldmatrix.sync.aligned.m16n8.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]"
-        )
+        out.append(f"ldmatrix.sync.aligned.m16n8.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]")
         out.append(f"ldmatrix.sync.aligned.{x}.shared.b16 {frag('%r', n, 0)}, [%r40]")
         out.append(f"ldmatrix.sync.aligned.m8n8.shared.b16 {frag('%r', n, 0)}, [%r40]")
-        out.append(
-            f"ldmatrix.sync.aligned.m8n8.{x}.global.b16 {frag('%r', n, 0)}, [%rd40]"
-        )
+        out.append(f"ldmatrix.sync.aligned.m8n8.{x}.global.b16 {frag('%r', n, 0)}, [%rd40]")
         sbase = f"stmatrix.sync.aligned.m8n8.{x}.shared.b16"
         for m in (n - 1, n + 1):
             if m >= 1:
@@ -331,11 +312,7 @@ def wgmma_candidates():
                 for a in ab:
                     for b in ab:
                         for mod in extra:
-                            out.append(
-                                wgmma_statement(
-                                    n, k, d, a, b, [mod], n // 2 // per, imms=imms
-                                )
-                            )
+                            out.append(wgmma_statement(n, k, d, a, b, [mod], n // 2 // per, imms=imms))
         d, a, n = ds[-1], ab[0], 16
         regs = n // 2 // (2 if d == "f16" else 1)
         base = dict(n=n, k=k, d=d, a=a, b=a, mods=[extra[0]], dregs=regs, imms=imms)
@@ -419,20 +396,12 @@ def wmma_candidates():
         ab_cls = wmma_cls(t)
         for lay in ("row", "col"):
             for space in ("", ".global", ".shared", ".shared::cta", ".local"):
-                out.append(
-                    f"wmma.load.a.sync.aligned.{lay}.{shape}{space}.{t} {wfrag(ab_cls, na, 0)}, [%rd40]"
-                )
-            out.append(
-                f"wmma.load.b.sync.aligned.{lay}.{shape}.{t} {wfrag(ab_cls, nb, 0)}, [%rd40], %r40"
-            )
+                out.append(f"wmma.load.a.sync.aligned.{lay}.{shape}{space}.{t} {wfrag(ab_cls, na, 0)}, [%rd40]")
+            out.append(f"wmma.load.b.sync.aligned.{lay}.{shape}.{t} {wfrag(ab_cls, nb, 0)}, [%rd40], %r40")
             for acc in accs:
                 n = n16 if acc == "f16" else n32
-                out.append(
-                    f"wmma.load.c.sync.aligned.{lay}.{shape}.{acc} {wfrag(wmma_cls(acc), n, 0)}, [%rd40]"
-                )
-                out.append(
-                    f"wmma.store.d.sync.aligned.{lay}.{shape}.{acc} [%rd40], {wfrag(wmma_cls(acc), n, 0)}"
-                )
+                out.append(f"wmma.load.c.sync.aligned.{lay}.{shape}.{acc} {wfrag(wmma_cls(acc), n, 0)}, [%rd40]")
+                out.append(f"wmma.store.d.sync.aligned.{lay}.{shape}.{acc} [%rd40], {wfrag(wmma_cls(acc), n, 0)}")
         base = f"wmma.load.a.sync.aligned.row.{shape}.{t}"
         for m in (na - 1, na + 1, 2 * na):
             if 1 <= m <= 8:
@@ -464,9 +433,7 @@ def wmma_candidates():
             "s32",
         ]:
             if other != t:
-                out.append(
-                    f"wmma.load.a.sync.aligned.row.{shape}.{other} {wfrag(ab_cls, na, 0)}, [%rd40]"
-                )
+                out.append(f"wmma.load.a.sync.aligned.row.{shape}.{other} {wfrag(ab_cls, na, 0)}, [%rd40]")
         # mma
         for la in ("row", "col"):
             for lb in ("row", "col"):
@@ -474,11 +441,7 @@ def wmma_candidates():
                     for c in accs:
                         for mod in mods:
                             mm = f".{mod}" if mod else ""
-                            pre, post = (
-                                ("wmma.mma" + mm, "")
-                                if "popc" in mod
-                                else ("wmma.mma", mm)
-                            )
+                            pre, post = ("wmma.mma" + mm, "") if "popc" in mod else ("wmma.mma", mm)
                             types = f"{d}.{c}" if t == "f16" else f"{d}.{t}.{t}.{c}"
                             nd = n16 if d == "f16" else n32
                             nc = n16 if c == "f16" else n32
@@ -488,9 +451,7 @@ def wmma_candidates():
                                 wfrag(ab_cls, nb, 16),
                                 wfrag(wmma_cls(c), nc, 24),
                             ]
-                            out.append(
-                                f"{pre}.sync.aligned.{la}.{lb}.{shape}{post}.{types} {', '.join(ops)}"
-                            )
+                            out.append(f"{pre}.sync.aligned.{la}.{lb}.{shape}{post}.{types} {', '.join(ops)}")
         d = accs[-1]
         nd = n16 if d == "f16" else n32
         types = f"{d}.{d}" if t == "f16" else f"{d}.{t}.{t}.{d}"
@@ -507,9 +468,7 @@ def wmma_candidates():
             for m in (n - 1, n + 1):
                 if 1 <= m <= 8:
                     ops = list(good)
-                    ops[k] = wfrag(
-                        [wmma_cls(d), ab_cls, ab_cls, wmma_cls(d)][k], m, 8 * k
-                    )
+                    ops[k] = wfrag([wmma_cls(d), ab_cls, ab_cls, wmma_cls(d)][k], m, 8 * k)
                     out.append(f"{name} {', '.join(ops)}")
             for cls in ("%h", "%rd", "%f"):
                 ops = list(good)
@@ -522,9 +481,7 @@ def wmma_candidates():
             bad = f"{d}.{other}" if t == "f16" else f"{d}.{t}.{t}.{other}"
             out.append(f"{pre}.sync.aligned.row.col.{shape}.{bad} {', '.join(good)}")
         for mod in ("ftz", "satfinite", "rn", "relu"):
-            out.append(
-                f"{pre}.sync.aligned.row.col.{shape}.{mod}.{types} {', '.join(good)}"
-            )
+            out.append(f"{pre}.sync.aligned.row.col.{shape}.{mod}.{types} {', '.join(good)}")
     return out
 
 
@@ -630,9 +587,7 @@ def mma_sp_candidates():
                 )
                 out.append(st + ", %r40, 0")
         for lp in (("col", "col"), ("row", "row"), ("row",)):
-            st = mma_statement(
-                shape, lp, [mod], td, ta, tb, tc, frags, prefix="mma.sp.sync.aligned"
-            )
+            st = mma_statement(shape, lp, [mod], td, ta, tb, tc, frags, prefix="mma.sp.sync.aligned")
             out.append(st + ", %r40, 0")
         for m in ("satfinite", "xor.popc", "rn", "ftz"):
             st = mma_statement(
@@ -648,9 +603,7 @@ def mma_sp_candidates():
             )
             out.append(st + ", %r40, 0")
         for prefix in ("mma.sp.sync", "mma.sp.aligned", "mma.sp::ordered.sync.aligned"):
-            st = mma_statement(
-                shape, ("row", "col"), [mod], td, ta, tb, tc, frags, prefix=prefix
-            )
+            st = mma_statement(shape, ("row", "col"), [mod], td, ta, tb, tc, frags, prefix=prefix)
             out.append(st + ", %r40, 0")
     return out
 
@@ -686,11 +639,7 @@ def mma_kind_candidates():
             for pos in range(4):
                 ts = ["f32", "e2m1", "e3m2", "f32"]
                 ts[pos] = t
-                out.append(
-                    mma_statement(
-                        shape, ("row", "col"), ["kind::f8f6f4"], *ts, frags, prefix=pre
-                    )
-                )
+                out.append(mma_statement(shape, ("row", "col"), ["kind::f8f6f4"], *ts, frags, prefix=pre))
         for pos in range(4):
             for size in (frags[pos] - 1, frags[pos] + 1, 2 * frags[pos]):
                 f = list(frags)
@@ -801,9 +750,7 @@ BLOCK_SCALE = [
 ]
 
 
-def block_scale_statement(
-    kind, shape, a, b, stype, vec, sel_a=("0", "0"), sel_b=("0", "0"), **kw
-):
+def block_scale_statement(kind, shape, a, b, stype, vec, sel_a=("0", "0"), sel_b=("0", "0"), **kw):
     """One block-scaled mma; kw overrides the parts: prefix, layouts, d, c, frags, regs, scale_a, scale_b, extra."""
     words = [
         kw.get("prefix", "mma.sync.aligned"),
@@ -814,10 +761,7 @@ def block_scale_statement(
     words += [kw.get("d", "f32"), a, b, kw.get("c", "f32"), stype]
     frags = kw.get("frags", [4, 4, 2, 4])
     regs = kw.get("regs", ["%f", "%r", "%r", "%f"])
-    ops = [
-        frag(regs[i], frags[i], 8 * i) if frags[i] else f"{regs[i]}{8 * i}"
-        for i in range(4)
-    ]
+    ops = [frag(regs[i], frags[i], 8 * i) if frags[i] else f"{regs[i]}{8 * i}" for i in range(4)]
     ops += [kw.get("scale_a", "%r40"), "{" + ", ".join(sel_a) + "}"]
     ops += [kw.get("scale_b", "%r41"), "{" + ", ".join(sel_b) + "}"]
     ops = ops[: kw.get("operands", len(ops))]
@@ -833,9 +777,7 @@ def block_scale_candidates():
             for b in ab:
                 for st in stypes:
                     for vec in vecs:
-                        out.append(
-                            block_scale_statement(kind, shape, a, b, st, vec, frags=fr)
-                        )
+                        out.append(block_scale_statement(kind, shape, a, b, st, vec, frags=fr))
         a = ab[-1]
         st, vec = stypes[-1], vecs[-1]
 
@@ -929,9 +871,7 @@ def block_scale_candidates():
             bs(prefix=prefix)
         for n in (4, 5, 6, 7):
             bs(operands=n)
-        out.append(
-            block_scale_statement(kind, shape, a, a, st, vec, frags=fr) + ", %r42"
-        )
+        out.append(block_scale_statement(kind, shape, a, a, st, vec, frags=fr) + ", %r42")
         # the words in another order (as nvcc's CUTLASS writes them)
         out.append(
             f"mma.sync.aligned.{kind}.block_scale.{vec}.{shape}.row.col.f32.{a}.{a}.f32.{st} "
@@ -972,9 +912,7 @@ def tcgen05_mma_candidates(cg):
             out.append(tc_mma_line(head, ["[%r130]", a, "%rd2", "%r131", "%p1"]))
             out.append(tc_mma_line(head, ["[%r130]", a, "%rd2", "%r131", dol, "%p1"]))
             out.append(tc_mma_line(head, ["[%r130]", a, "%rd2", "%r131", "%p1", "3"]))
-            out.append(
-                tc_mma_line(head, ["[%r130]", a, "%rd2", "%r131", dol, "%p1", "3"])
-            )
+            out.append(tc_mma_line(head, ["[%r130]", a, "%rd2", "%r131", dol, "%p1", "3"]))
         out.append(
             tc_mma_line(
                 f"tcgen05.mma.sp.cta_group::{cg}.kind::{kind}",
@@ -1055,9 +993,7 @@ def tcgen05_mma_candidates(cg):
     out.append(tc_mma_line("tcgen05.mma.kind::f16", good))
     out.append(tc_mma_line(f"tcgen05.mma.cta_group::{cg}", good))
     out.append(tc_mma_line(f"tcgen05.mma.cta_group::3.kind::f16", good))
-    out.append(
-        tc_mma_line(f"tcgen05.mma.cta_group::{cg}.cta_group::{cg}.kind::f16", good)
-    )
+    out.append(tc_mma_line(f"tcgen05.mma.cta_group::{cg}.cta_group::{cg}.kind::f16", good))
     out.append(tc_mma_line(f"tcgen05.mma.cta_group::{cg}.kind::f16.kind::tf32", good))
     out.append(tc_mma_line(f"tcgen05.mma.kind::f16.cta_group::{cg}", good))
     out.append(tc_mma_line(f"tcgen05.mma.cta_group::{cg}.kind::f16.block_scale", good))
@@ -1071,11 +1007,7 @@ def tcgen05_mma_candidates(cg):
     ]:
         for vec in vecs:
             h = f"tcgen05.mma.cta_group::{cg}.kind::{kind}.block_scale{vec}"
-            out.append(
-                tc_mma_line(
-                    h, ["[%r130]", "%rd1", "%rd2", "%r131", "[%r134]", "[%r135]", "%p1"]
-                )
-            )
+            out.append(tc_mma_line(h, ["[%r130]", "%rd1", "%rd2", "%r131", "[%r134]", "[%r135]", "%p1"]))
             out.append(
                 tc_mma_line(
                     h,
@@ -1092,9 +1024,7 @@ def tcgen05_mma_candidates(cg):
             )
     h = f"tcgen05.mma.cta_group::{cg}.kind::mxf8f6f4.block_scale.scale_vec::1X"
     sgood = ["[%r130]", "%rd1", "%rd2", "%r131", "[%r134]", "[%r135]", "%p1"]
-    out.append(
-        tc_mma_line(h.replace(".block_scale.scale_vec::1X", ".scale_vec::1X"), sgood)
-    )
+    out.append(tc_mma_line(h.replace(".block_scale.scale_vec::1X", ".scale_vec::1X"), sgood))
     out.append(tc_mma_line(h.replace(".block_scale.scale_vec::1X", ""), sgood))
     out.append(tc_mma_line(h, sgood[:4] + ["%r134", "[%r135]", "%p1"]))
     out.append(tc_mma_line(h, sgood[:4] + ["[%r134]", "%p1"]))
@@ -1130,13 +1060,9 @@ def tcgen05_mma_candidates(cg):
         out.append(tc_mma_line(wsh, wsgood + ["3"]))
         out.append(tc_mma_line(wsh, wsgood + ["%r3"]))
         out.append(tc_mma_line(wsh, ["[%r130]", "%rd1", "%rd2", "%r131", dol, "%p1"]))
-        out.append(
-            tc_mma_line(wsh, ["[%r130]", "[%r132]", "%rd2", "%r131", "%p1", "%rd3"])
-        )
+        out.append(tc_mma_line(wsh, ["[%r130]", "[%r132]", "%rd2", "%r131", "%p1", "%rd3"]))
         out.append(tc_mma_line("tcgen05.mma.ws.kind::f16", wsgood))
-        out.append(
-            tc_mma_line("tcgen05.mma.ws.cta_group::1.kind::mxf4.block_scale", sgood)
-        )
+        out.append(tc_mma_line("tcgen05.mma.ws.cta_group::1.kind::mxf4.block_scale", sgood))
     else:
         out.append(
             tc_mma_line(
@@ -1258,9 +1184,7 @@ def tcgen05_ldst_candidates():
             regs = n * per
             if (n <= most or n == most * 2) and regs <= 128:
                 for pack in ("", ".pack::16b"):
-                    out.append(
-                        f"tcgen05.ld.sync.aligned.{shape}.x{n}{pack}.b32 {frag('%r', regs, 0)}, [%r130]{split}"
-                    )
+                    out.append(f"tcgen05.ld.sync.aligned.{shape}.x{n}{pack}.b32 {frag('%r', regs, 0)}, [%r130]{split}")
                     out.append(
                         f"tcgen05.st.sync.aligned.{shape}.x{n}{pack.replace('pack', 'unpack')}.b32 "
                         f"[%r130]{split}, {frag('%r', regs, 0)}"
@@ -1485,9 +1409,7 @@ def candidates():
 
 
 def main():
-    args = ptxas_forms.parse_args(
-        __doc__, "tb/unit/isa/data/tensor_forms.ptxas", append=True, tcgen05=True
-    )
+    args = ptxas_forms.parse_args(__doc__, "tb/unit/isa/data/tensor_forms.ptxas", append=True, tcgen05=True)
     if args.tcgen05:
         cands, targets = tcgen05_candidates(), TCGEN05_TARGETS
         out = args.out.replace("tensor_forms.ptxas", "tcgen05_forms.ptxas")
@@ -1499,12 +1421,8 @@ def main():
     if args.append:
         return ptxas_forms.append_new(args.ptxas, out, cands, targets)
     version = ptxas_forms.ptxas_version(args.ptxas)
-    if (
-        args.tcgen05
-    ):  # a word ptxas does not know stops it: those candidates are left out
-        cands, verdicts = ptxas_forms.verdicts_dropping_fatal(
-            args.ptxas, cands, targets
-        )
+    if args.tcgen05:  # a word ptxas does not know stops it: those candidates are left out
+        cands, verdicts = ptxas_forms.verdicts_dropping_fatal(args.ptxas, cands, targets)
     else:
         verdicts = ptxas_forms.verdicts_or_stop(args.ptxas, cands, targets)
     comments = [
@@ -1515,15 +1433,10 @@ def main():
         "ptxas accepts the statement or the number of its first message, then a tab and the statement.",
     ]
     if args.tcgen05:
-        comments.append(
-            "A 'kernel' line ends the kernel and begins the next (.cta_group::1 and ::2 apart)."
-        )
+        comments.append("A 'kernel' line ends the kernel and begins the next (.cta_group::1 and ::2 apart).")
     messages = ptxas_forms.write_new(out, comments, cands, verdicts, targets)
     forms = sum(c != ptxas_forms.KERNEL_BREAK for c in cands)
-    print(
-        f"{forms} candidates x {len(targets)} targets, "
-        f"{len(messages)} distinct messages -> {out}"
-    )
+    print(f"{forms} candidates x {len(targets)} targets, " f"{len(messages)} distinct messages -> {out}")
 
 
 if __name__ == "__main__":

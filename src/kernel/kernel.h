@@ -184,8 +184,8 @@ inline const KindRow& row(Kind k) { return kKinds[static_cast<size_t>(k)]; }
 // The kinds whose effects land after issue (async copies, their groups and
 // arrivals, mbarrier phases): a model settles them each cycle only for a
 // kernel that has one.
-inline constexpr Kind kLandsLaterKinds[] = {Kind::async_copy, Kind::async_commit, Kind::async_wait,
-                                            Kind::async_arrive, Kind::mbarrier, Kind::bulk_copy};
+inline constexpr Kind kLandsLaterKinds[] = {Kind::async_copy,   Kind::async_commit, Kind::async_wait,
+                                            Kind::async_arrive, Kind::mbarrier,     Kind::bulk_copy};
 inline bool lands_later(Kind k) {
   return std::find(std::begin(kLandsLaterKinds), std::end(kLandsLaterKinds), k) != std::end(kLandsLaterKinds);
 }
