@@ -325,7 +325,8 @@ void float_columns(const Engine& e, const MatrixArgs& m, std::size_t j0, std::si
   Operands y[kColsAtOnce];
   for (std::size_t j = 0; j < cols; ++j) {
     const uint64_t* src = m.b_cols + (j0 + j) * m.k + k0;
-    y[j] = prepare(e, count, src, b_buf.raw.data() + j * count, b_buf.dec.data() + j * count);
+    uint64_t* raw = e.transformed ? b_buf.raw.data() + j * count : nullptr;  // (empty when not transformed)
+    y[j] = prepare(e, count, src, raw, b_buf.dec.data() + j * count);
   }
   for (std::size_t i = 0; i < m.m; ++i) {
     const Operands x = prepare(e, count, m.a + i * m.k + k0, a_buf.raw.data(), a_buf.dec.data());
