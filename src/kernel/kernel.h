@@ -9,7 +9,6 @@
 // needs; `run_functional` runs a whole grid. Arithmetic goes through
 // exec::execute; nothing here rounds a number.
 #pragma once
-#include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <memory>
@@ -129,6 +128,9 @@ struct KindRow {
   bool control;      // holds its warp until it resolves (branches, calls, returns, exits, barriers)
   bool memory_path;  // its results come back from the memory path: a wait for them is a memory stall
   bool collective;   // its result or progress depends on other lanes or warps (barriers, warp-wide exchanges)
+  // Its effects land after issue (async copies, their groups and arrivals,
+  // mbarrier phases): a model settles them each cycle only for a kernel that has one.
+  bool lands_later = false;
 };
 inline constexpr KindRow kKinds[] = {
     {Kind::arith, "arith", Unit::pipe, false, false, false},
@@ -161,17 +163,17 @@ inline constexpr KindRow kKinds[] = {
     {Kind::wgmma_sync, "wgmma_sync", Unit::warp, false, false, true},
     {Kind::warp_sync, "warp_sync", Unit::warp, false, false, true},
     {Kind::elect, "elect", Unit::warp, false, false, true},
-    {Kind::async_copy, "async_copy", Unit::memory, false, false, false},
-    {Kind::async_commit, "async_commit", Unit::memory, false, false, false},
-    {Kind::async_wait, "async_wait", Unit::memory, false, false, true},
-    {Kind::async_arrive, "async_arrive", Unit::memory, false, false, true},
-    {Kind::mbarrier, "mbarrier", Unit::memory, false, true, true},
+    {Kind::async_copy, "async_copy", Unit::memory, false, false, false, true},
+    {Kind::async_commit, "async_commit", Unit::memory, false, false, false, true},
+    {Kind::async_wait, "async_wait", Unit::memory, false, false, true, true},
+    {Kind::async_arrive, "async_arrive", Unit::memory, false, false, true, true},
+    {Kind::mbarrier, "mbarrier", Unit::memory, false, true, true, true},
     {Kind::mapa, "mapa", Unit::pipe, false, false, false},
     {Kind::cluster_bar, "cluster_bar", Unit::warp, true, false, true},
     {Kind::tex, "tex", Unit::memory, false, true, false},
     {Kind::suld, "suld", Unit::memory, false, true, false},
     {Kind::sust, "sust", Unit::memory, false, false, false},
-    {Kind::bulk_copy, "bulk_copy", Unit::memory, false, false, false},
+    {Kind::bulk_copy, "bulk_copy", Unit::memory, false, false, false, true},
 };
 static_assert(std::size(kKinds) == static_cast<size_t>(Kind::kCount), "every Kind has its row in kKinds");
 constexpr bool kinds_in_order() {
@@ -181,14 +183,7 @@ constexpr bool kinds_in_order() {
 }
 static_assert(kinds_in_order(), "kKinds is in the enum's order");
 inline const KindRow& row(Kind k) { return kKinds[static_cast<size_t>(k)]; }
-// The kinds whose effects land after issue (async copies, their groups and
-// arrivals, mbarrier phases): a model settles them each cycle only for a
-// kernel that has one.
-inline constexpr Kind kLandsLaterKinds[] = {Kind::async_copy,   Kind::async_commit, Kind::async_wait,
-                                            Kind::async_arrive, Kind::mbarrier,     Kind::bulk_copy};
-inline bool lands_later(Kind k) {
-  return std::find(std::begin(kLandsLaterKinds), std::end(kLandsLaterKinds), k) != std::end(kLandsLaterKinds);
-}
+inline bool lands_later(Kind k) { return row(k).lands_later; }
 inline std::string_view name(Kind k) { return row(k).name; }
 
 enum class SReg : uint8_t {
