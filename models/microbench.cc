@@ -289,6 +289,19 @@ MmaPrograms mma_programs(const std::string& form, const kernel::tensor::Fragment
   return p;
 }
 
+// The jobs of a bench's last three programs: the latency chain on one warp
+// (its issues recorded), then the two streams on every warp slot.
+void queue_bench_jobs(const ArchConfig& c, const std::vector<kernel::Kernel>& programs, std::vector<SimJob>& jobs) {
+  for (size_t k = 0; k < 3; ++k) {
+    SimJob j;
+    j.config = &c;
+    j.kernel = &programs[programs.size() - 3 + k];
+    j.warps = k == 0 ? 1 : c.max_warps;
+    j.record_issues = k == 0;
+    jobs.push_back(j);
+  }
+}
+
 // Queues the three programs of an mma form's bench (latency, stream m,
 // stream 2m); false, with r.error saying why, when it is no mma of c's target.
 bool add_mma_bench(const ArchConfig& c, FormBenchResult& r, std::vector<kernel::Kernel>& programs,
@@ -312,14 +325,7 @@ bool add_mma_bench(const ArchConfig& c, FormBenchResult& r, std::vector<kernel::
     r.error = why.substr(0, why.find('\n'));
     return false;
   }
-  for (size_t k = 0; k < 3; ++k) {
-    SimJob j;
-    j.config = &c;
-    j.kernel = &programs[programs.size() - 3 + k];
-    j.warps = k == 0 ? 1 : c.max_warps;
-    j.record_issues = k == 0;
-    jobs.push_back(j);
-  }
+  queue_bench_jobs(c, programs, jobs);
   r.unit = Unit::tensor;
   r.chained_through = r.form;
   r.reference = c.reference(r.form);
@@ -371,14 +377,7 @@ bool add_load_bench(const ArchConfig& c, FormBenchResult& r, std::vector<kernel:
   programs.push_back(load(c, p.stream, base + ":stream"));
   programs.push_back(load(c, p.stream2, base + ":stream2"));
   consumer_pc = p.consumer_pc;
-  for (size_t k = 0; k < 3; ++k) {
-    SimJob j;
-    j.config = &c;
-    j.kernel = &programs[programs.size() - 3 + k];
-    j.warps = k == 0 ? 1 : c.max_warps;
-    j.record_issues = k == 0;
-    jobs.push_back(j);
-  }
+  queue_bench_jobs(c, programs, jobs);
   r.unit = Unit::lsu;
   r.chained_through = r.form;
   r.reference = c.reference(r.form);
@@ -469,14 +468,7 @@ std::vector<FormBenchResult> run_form_benches(const std::vector<FormBenchSpec>& 
         results.push_back(std::move(r));
         continue;
       }
-      for (size_t k = 0; k < 3; ++k) {
-        SimJob j;
-        j.config = &c;
-        j.kernel = &programs[programs.size() - 3 + k];
-        j.warps = k == 0 ? 1 : c.max_warps;
-        j.record_issues = k == 0;
-        jobs.push_back(j);
-      }
+      queue_bench_jobs(c, programs, jobs);
       consumer_pcs.push_back(consumer_pc);
       measured.push_back(results.size());
       // The reference: a built-in bench's name, the form, or "FORM -> CONSUMER".
