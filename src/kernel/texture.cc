@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "fp/fast_path.h"
+
 namespace ptxfu::kernel {
 namespace {
 
@@ -19,17 +21,6 @@ constexpr FormatRow kFormats[] = {
     {TexelFormat::unorm16, "unorm16", 2}, {TexelFormat::u8, "u8", 1},   {TexelFormat::u16, "u16", 2},
     {TexelFormat::u32, "u32", 4},         {TexelFormat::s32, "s32", 4},
 };
-
-float bits_to_float(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-uint32_t float_to_bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
 
 double half_value(uint32_t h) {
   const int e = static_cast<int>((h >> 10) & 0x1f), m = static_cast<int>(h & 0x3ff);
@@ -66,7 +57,7 @@ int address(int i, int n, AddressMode mode) {
 // 16-bit fixed point (8-bit texels widened by replication).
 double filter_value(const TextureDesc& t, uint32_t raw) {
   switch (t.format) {
-    case TexelFormat::f32: return bits_to_float(raw);
+    case TexelFormat::f32: return fp::fast::float_of(raw);
     case TexelFormat::f16: return half_value(raw);
     case TexelFormat::unorm8: return raw * 257.0;
     default: return raw;
@@ -76,9 +67,9 @@ double filter_value(const TextureDesc& t, uint32_t raw) {
 uint32_t point_result(const TextureDesc& t, uint32_t raw) {
   switch (t.format) {
     case TexelFormat::f32: return raw;
-    case TexelFormat::f16: return float_to_bits(static_cast<float>(half_value(raw)));
-    case TexelFormat::unorm8: return float_to_bits(static_cast<float>(raw) / 255.0f);
-    case TexelFormat::unorm16: return float_to_bits(static_cast<float>(raw) / 65535.0f);
+    case TexelFormat::f16: return fp::fast::bits_of(static_cast<float>(half_value(raw)));
+    case TexelFormat::unorm8: return fp::fast::bits_of(static_cast<float>(raw) / 255.0f);
+    case TexelFormat::unorm16: return fp::fast::bits_of(static_cast<float>(raw) / 65535.0f);
     default: return raw;  // integer formats read as element type
   }
 }
@@ -94,9 +85,9 @@ uint32_t linear_result(const TextureDesc& t, double x, double y) {
   auto v = [&](int di, int dj) { return filter_value(t, fetch_texel(t, i + di, j + dj)); };
   const double s = (w00 * v(0, 0) + w10 * v(1, 0) + w01 * v(0, 1) + w11 * v(1, 1)) / 256;
   switch (t.format) {
-    case TexelFormat::f32: return float_to_bits(static_cast<float>(s));
-    case TexelFormat::f16: return float_to_bits(static_cast<float>(round_to_half(s)));
-    default: return float_to_bits(static_cast<float>(std::floor(s + 0.5) / 65535.0));  // 16-bit unorm result
+    case TexelFormat::f32: return fp::fast::bits_of(static_cast<float>(s));
+    case TexelFormat::f16: return fp::fast::bits_of(static_cast<float>(round_to_half(s)));
+    default: return fp::fast::bits_of(static_cast<float>(std::floor(s + 0.5) / 65535.0));  // 16-bit unorm result
   }
 }
 
