@@ -402,23 +402,6 @@ TEST(ModelErrors, FaultsReadAsOnTheFunctionalExecutor) {
 
 // ---- the command line
 
-struct Cli {
-  int status;
-  std::string out;
-};
-
-Cli ptxfu(const std::string& args) {
-  const std::string cmd = std::string(PTXFU_EXE) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  Cli r{-1, ""};
-  if (!p) return r;
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
 std::string errors_ptx() { return std::string(PTXFU_KERNELS_DIR) + "/errors.ptx"; }
 
 TEST(SimCli, RunsAKernelAndWritesItsBuffers) {

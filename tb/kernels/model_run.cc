@@ -1,5 +1,8 @@
 #include "model_run.h"
 
+#include <sys/wait.h>
+
+#include <cstdio>
 #include <cstdlib>
 
 #include <gtest/gtest.h>
@@ -61,6 +64,17 @@ RunResult run_on_model_both_styles(const Kernel& k, const Launch& l) {
         << "buffer " << lt.result.memory.buffers[i].name << " differs between the styles";
   EXPECT_GT(lt.cycles, 0u);
   return std::move(lt.result);
+}
+
+Cli ptxfu(const std::string& args) {
+  Cli r;
+  FILE* p = popen((std::string(PTXFU_EXE) + " " + args + " 2>&1").c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
+  const int status = pclose(p);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
 }
 
 }  // namespace ptxfu::kernel::testing

@@ -29,4 +29,11 @@ ModelRun run_on_model(const Kernel& k, const Launch& l, bool approximately_timed
 // Both styles; fails the test when they differ in cycles, results or memory.
 RunResult run_on_model_both_styles(const Kernel& k, const Launch& l);
 
+// `ptxfu ARGS` (the built CLI), its stdout and stderr together and its exit status (-1: none).
+struct Cli {
+  int status = -1;
+  std::string out;
+};
+Cli ptxfu(const std::string& args);
+
 }  // namespace ptxfu::kernel::testing

@@ -5,13 +5,13 @@
 // a corpus kernel with its barriers taken out; the corpus kernels that
 // synchronise through barriers, cp.async waits, mbarriers and cooperative
 // groups' tile barriers, which must run clean; and the command line.
-#include <cstdio>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 
 #include "kernel_test_util.h"
+#include "model_run.h"
 #include "models/config.h"
 #include "models/simulator.h"
 
@@ -254,22 +254,6 @@ TEST(Racecheck, CorpusKernelsRunClean) {
     const RaceReport report = racecheck(k, l, false);
     EXPECT_EQ(report.hazards, 0u) << (report.sites.empty() ? "" : describe(k, report.sites[0]));
   }
-}
-
-struct Cli {
-  int status = -1;
-  std::string out;
-};
-
-Cli ptxfu(const std::string& args) {
-  Cli r;
-  FILE* p = popen((std::string(PTXFU_EXE) + " " + args + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
 }
 
 TEST(Racecheck, TheCommandLineReportsInSanitizersWordsAndExitsWith4) {

@@ -5,6 +5,7 @@
 // applied in the kernel's k order, one block-FMA step (mma::block_fma) per
 // instruction's k: 16 from sm_80 on, 8 (two m16n8k8) before.
 #include <algorithm>
+#include <array>
 #include <cfenv>
 #include <cmath>
 #include <cstdlib>
@@ -155,29 +156,44 @@ std::string mma_chain(int count, bool dependent) {
   return s + "  ret;\n}\n";
 }
 
-// The tensor unit's timing as the config's YAML gives it, read here apart
-// from the model: a dependent mma waits max(latency, occupancy) cycles, an
-// independent one the unit's occupancy max(units.tensor.interval, ceil(M N K / rate)).
+// The tensor unit's timing as a config's YAML gives it, read here apart from
+// the model: an f16 -> f32 m16n8k16 share holds its unit max(units.tensor.interval,
+// ceil(16 8 16 / rate)) cycles (its occupancy); a dependent one waits
+// max(latency, occupancy).
+struct TensorTiming {
+  uint64_t occupancy, latency;
+};
+TensorTiming yaml_tensor_timing(const std::string& yaml) {
+  const YAML::Node y = YAML::Load(yaml);
+  const double rate = y["tensor"]["rates"]["f16.f32"].as<double>();
+  const uint64_t occupancy =
+      std::max(y["units"]["tensor"]["interval"].as<uint64_t>(), uint64_t(std::ceil(16.0 * 8 * 16 / rate)));
+  return {occupancy, std::max<uint64_t>(y["tensor"]["latency"].as<uint64_t>(), occupancy)};
+}
+
+// The model's cycles for chain(16) and chain(32), independent [0] and dependent [1].
+using ChainCycles = std::array<std::array<uint64_t, 2>, 2>;
+ChainCycles chain_cycles(std::string (*chain)(int, bool), uint32_t threads, const std::string& yaml) {
+  ChainCycles cycles{};
+  for (int dep = 0; dep < 2; ++dep)
+    for (int n = 0; n < 2; ++n) {
+      const Kernel k = load_kernel(chain(16 * (n + 1), dep == 1), "chain.ptx");
+      Launch l;
+      l.block = {threads};
+      const ModelRun run = run_on_model(k, l, false, 0, yaml);
+      EXPECT_TRUE(run.result.ok) << run.result.error;
+      cycles[dep][n] = run.cycles;
+    }
+  return cycles;
+}
+
 TEST(MmaTiming, ChainsTakeTheConfigsLatencyAndIndependentMmasItsRate) {
   for (const std::string config : {"sm_80", "sm_90", "sm_75"}) {
     const std::string text = read_file(std::string(PTXFU_SOURCE_DIR) + "/configs/" + config + ".yaml");
-    const YAML::Node y = YAML::Load(text);
-    const double rate = y["tensor"]["rates"]["f16.f32"].as<double>();
-    const uint64_t occupancy =
-        std::max(y["units"]["tensor"]["interval"].as<uint64_t>(), uint64_t(std::ceil(16.0 * 8 * 16 / rate)));
-    const uint64_t latency = std::max<uint64_t>(y["tensor"]["latency"].as<uint64_t>(), occupancy);
-    uint64_t cycles[2][2];
-    for (int dep = 0; dep < 2; ++dep)
-      for (int n = 0; n < 2; ++n) {
-        const Kernel k = load_kernel(mma_chain(16 * (n + 1), dep == 1), "chain.ptx");
-        Launch l;
-        l.block = {32};
-        const ModelRun run = run_on_model(k, l, false, 0, text);
-        ASSERT_TRUE(run.result.ok) << run.result.error;
-        cycles[dep][n] = run.cycles;
-      }
-    EXPECT_EQ(cycles[1][1] - cycles[1][0], 16 * latency) << config << ": 16 more dependent mma";
-    EXPECT_EQ(cycles[0][1] - cycles[0][0], 16 * occupancy) << config << ": 16 more independent mma";
+    const TensorTiming want = yaml_tensor_timing(text);
+    const ChainCycles cycles = chain_cycles(mma_chain, 32, text);
+    EXPECT_EQ(cycles[1][1] - cycles[1][0], 16 * want.latency) << config << ": 16 more dependent mma";
+    EXPECT_EQ(cycles[0][1] - cycles[0][0], 16 * want.occupancy) << config << ": 16 more independent mma";
   }
 }
 #endif
@@ -684,30 +700,15 @@ std::string wgmma_chain(int count, bool dependent) {
   return s + "  wgmma.commit_group.sync.aligned;\n  wgmma.wait_group.sync.aligned 0;\n  ret;\n}\n";
 }
 
-// The tensor unit's timing for wgmma as the sm_90 config's YAML gives it,
-// read here apart from the model: each warp's 16 x N x K share holds its
-// sub-partition's unit max(units.tensor.interval, ceil(16 N K / rate)) cycles;
-// a wgmma that reads the previous one's accumulators waits max(latency,
-// that) cycles.
+// The same for wgmma on sm_90: each warp's 16 x N x K share holds its
+// sub-partition's unit as an mma.sync of that shape would; a wgmma that reads
+// the previous one's accumulators waits max(latency, that) cycles.
 TEST(WgmmaTiming, ChainsTakeTheConfigsLatencyAndIndependentWgmmasItsRate) {
   const std::string text = read_file(std::string(PTXFU_SOURCE_DIR) + "/configs/sm_90.yaml");
-  const YAML::Node y = YAML::Load(text);
-  const double rate = y["tensor"]["rates"]["f16.f32"].as<double>();
-  const uint64_t occupancy =
-      std::max(y["units"]["tensor"]["interval"].as<uint64_t>(), uint64_t(std::ceil(16.0 * 8 * 16 / rate)));
-  const uint64_t latency = std::max<uint64_t>(y["tensor"]["latency"].as<uint64_t>(), occupancy);
-  uint64_t cycles[2][2];
-  for (int dep = 0; dep < 2; ++dep)
-    for (int n = 0; n < 2; ++n) {
-      const Kernel k = load_kernel(wgmma_chain(16 * (n + 1), dep == 1), "chain.ptx");
-      Launch l;
-      l.block = {128};
-      const ModelRun run = run_on_model(k, l, false, 0, text);
-      ASSERT_TRUE(run.result.ok) << run.result.error;
-      cycles[dep][n] = run.cycles;
-    }
-  EXPECT_EQ(cycles[1][1] - cycles[1][0], 16 * latency) << "16 more dependent wgmma";
-  EXPECT_EQ(cycles[0][1] - cycles[0][0], 16 * occupancy) << "16 more independent wgmma";
+  const TensorTiming want = yaml_tensor_timing(text);
+  const ChainCycles cycles = chain_cycles(wgmma_chain, 128, text);
+  EXPECT_EQ(cycles[1][1] - cycles[1][0], 16 * want.latency) << "16 more dependent wgmma";
+  EXPECT_EQ(cycles[0][1] - cycles[0][0], 16 * want.occupancy) << "16 more independent wgmma";
 }
 #endif
 

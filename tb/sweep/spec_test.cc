@@ -715,6 +715,16 @@ TEST(SweepResults, StoreRepairsATornTail) {
   EXPECT_THROW(Store(dir, {"key", "program", "status", "ipc", "error"}), StoreError);
 }
 
+// What parse_arg says of a bad launch argument ("no error" when it takes it).
+std::string parse_error(const char* spec, const kernel::Param& p) {
+  try {
+    parse_arg(spec, 0, p);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 // --arg tex:...: a texture object from its spec; each bad spec an error naming
 // what is wrong.
 TEST(LaunchArgs, TextureSpecsGiveObjectsOrNameWhatIsWrong) {
@@ -729,14 +739,7 @@ TEST(LaunchArgs, TextureSpecsGiveObjectsOrNameWhatIsWrong) {
   EXPECT_EQ(a.texture->address, kernel::AddressMode::wrap);
   EXPECT_EQ(a.texture->filter, kernel::FilterMode::linear);
   EXPECT_TRUE(a.texture->normalized);
-  auto message = [&](const char* spec) {
-    try {
-      parse_arg(spec, 0, p);
-    } catch (const std::exception& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto message = [&](const char* spec) { return parse_error(spec, p); };
   EXPECT_NE(message("tex:zeros:width=4").find("needs format= and width="), std::string::npos);
   EXPECT_NE(message("tex:zeros:format=f32,width=4,address=repeat").find("bad 'address=repeat'"), std::string::npos);
   EXPECT_NE(message("tex:zeros:format=u8,width=4,filter=linear").find("linear filtering needs"), std::string::npos);
@@ -772,14 +775,7 @@ TEST(LaunchArgs, TensorMapSpecsEncodeTheDocumentedLayout) {
   EXPECT_EQ(kernel::decode(b.data(), back), "");
   EXPECT_EQ(back.strides[0], 288u);
   EXPECT_EQ(parse_arg("tmap:arg2:type=u8,dims=64,box=16,offset=32", 0, p).map_buffer, 1);
-  auto message = [&](const char* spec) {
-    try {
-      parse_arg(spec, 0, p);
-    } catch (const std::exception& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto message = [&](const char* spec) { return parse_error(spec, p); };
   EXPECT_NE(message("tmap:zeros:64:type=f32,dims=16x4,box=16").find("as many box= extents as dims"), std::string::npos);
   EXPECT_NE(message("tmap:zeros:64:type=f32,dims=16,box=16,swizzle=16B").find("bad 'swizzle=16B'"), std::string::npos);
   EXPECT_NE(message("tmap:zeros:64:type=f8,dims=16,box=16").find("bad 'type=f8'"), std::string::npos);
