@@ -68,7 +68,8 @@ bool RtlHalfUnit::execute(WarpOp& op, tlm::tlm_generic_payload& trans) {
   s.form = form;
   s.accept_cycle = op.issue_cycle;
   uint32_t carry = 0;
-  exec::execute_lanes(*op.rtl_form, op.src, kWarpSize, op.active_mask, 0, s.golden, carry);
+  const uint64_t* sources[] = {op.src[0], op.src[1], op.src[2], op.src[3]};
+  exec::execute_lanes(*op.rtl_form, sources, kWarpSize, op.active_mask, 0, s.golden, carry);
   queued_.push_back(tag);
   work_.notify(sc_core::SC_ZERO_TIME);
   return false;

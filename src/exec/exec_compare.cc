@@ -130,8 +130,7 @@ bool selects_a(const isa::Instr& in, uint64_t c) {
 
 }  // namespace
 
-bool execute_compare_lanes(const isa::Instr& in, const uint64_t (*src)[kMaxLanes], unsigned lanes, uint32_t active,
-                           uint64_t* results) {
+bool execute_compare_lanes(const isa::Instr& in, LaneSources src, unsigned lanes, uint32_t active, uint64_t* results) {
   if (!in.row || in.row->executor != isa::Executor::compare) return false;
   auto each = [&](auto lane_value) {
     for (unsigned lane = 0; lane < lanes; ++lane)

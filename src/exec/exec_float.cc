@@ -120,8 +120,7 @@ void run_float_many(const isa::Instr& in, const FloatPlan& plan, size_t n, const
 
 }  // namespace
 
-bool execute_float_lanes(const isa::Instr& in, const uint64_t (*src)[kMaxLanes], unsigned lanes, uint32_t active,
-                         uint64_t* results) {
+bool execute_float_lanes(const isa::Instr& in, LaneSources src, unsigned lanes, uint32_t active, uint64_t* results) {
   FloatPlan plan;
   if (!plan_float(in, plan)) return false;
   if (lanes <= kMaxLanes && is_array_op(in, plan)) {

@@ -116,8 +116,7 @@ bool dispatch(const isa::Instr& in, const uint64_t* src, bool carry_in, Result& 
 
 }  // namespace
 
-bool execute_int_lanes(const isa::Instr& in, const uint64_t (*src)[kMaxLanes], unsigned lanes, uint32_t active,
-                       uint64_t* results) {
+bool execute_int_lanes(const isa::Instr& in, LaneSources src, unsigned lanes, uint32_t active, uint64_t* results) {
   // The common forms, without carries, saturation or .relu: the form is
   // dispatched once for the warp, each lane then calls the integer unit as
   // dispatch() would.

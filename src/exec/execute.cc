@@ -54,8 +54,8 @@ Result execute(const isa::Instr& instr, const uint64_t* src, bool carry_in) {
   return r;
 }
 
-void execute_lanes(const isa::Instr& instr, const uint64_t (*src)[kMaxLanes], unsigned lanes, uint32_t active,
-                   uint32_t carry_in, uint64_t* results, uint32_t& carry_out) {
+void execute_lanes(const isa::Instr& instr, LaneSources src, unsigned lanes, uint32_t active, uint32_t carry_in,
+                   uint64_t* results, uint32_t& carry_out) {
   if (active == 0) return;
   const Executor run = executor_for(instr);
   if (run == run_float) {

@@ -29,12 +29,16 @@ Result execute(const isa::Instr& instr, const uint64_t* src, bool carry_in);
 // The lanes of one warp instruction (at most kMaxLanes).
 inline constexpr unsigned kMaxLanes = 32;
 
-// The active lanes of one warp instruction: src[k][lane] is operand k of a
-// lane (by operand, the lanes contiguous: the array forms' layout); results
-// and carries are per lane, written for active lanes only. The executor is
-// chosen once for all lanes (the models' hot path).
-void execute_lanes(const isa::Instr& instr, const uint64_t (*src)[kMaxLanes], unsigned lanes, uint32_t active,
-                   uint32_t carry_in, uint64_t* results, uint32_t& carry_out);
+// A warp instruction's sources: src[k][lane] is operand k of a lane (by
+// operand, the lanes contiguous: the array forms' layout). Each pointer is
+// to `lanes` values; the kernel executor points them at its registers.
+using LaneSources = const uint64_t* const*;
+
+// The active lanes of one warp instruction; results and carries are per
+// lane, written for active lanes only. The executor is chosen once for all
+// lanes (the models' hot path).
+void execute_lanes(const isa::Instr& instr, LaneSources src, unsigned lanes, uint32_t active, uint32_t carry_in,
+                   uint64_t* results, uint32_t& carry_out);
 
 // The rounding mode a form names (.rn .rz .rm .rp); .rn where it names none.
 fp::Rounding rounding_of(const isa::Instr& instr);
@@ -46,7 +50,7 @@ bool is_approx_form(const isa::Instr& instr);
 // Each returns false when the instruction is not of its area.
 bool execute_float(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_float.cc
 // The same for the active lanes of a warp, the form decoded once.
-bool execute_float_lanes(const isa::Instr& instr, const uint64_t (*src)[kMaxLanes], unsigned lanes, uint32_t active,
+bool execute_float_lanes(const isa::Instr& instr, LaneSources src, unsigned lanes, uint32_t active,
                          uint64_t* results);  // exec_float.cc
 // The same for `n` elements of operand arrays (element i of source k at
 // src[k][i * strides[k]]): the library's array evaluation.
@@ -56,13 +60,13 @@ bool execute_int(const isa::Instr& instr, const uint64_t* src, bool carry_in,
                  Result& out);  // exec_int.cc
 // The common integer forms for the active lanes of a warp (false: not one of
 // them; the caller goes lane by lane).
-bool execute_int_lanes(const isa::Instr& instr, const uint64_t (*src)[kMaxLanes], unsigned lanes, uint32_t active,
+bool execute_int_lanes(const isa::Instr& instr, LaneSources src, unsigned lanes, uint32_t active,
                        uint64_t* results);                                        // exec_int.cc
 bool execute_approx(const isa::Instr& instr, const uint64_t* src, Result& out);   // exec_approx.cc
 bool execute_compare(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_compare.cc
 // setp with one destination on one-lane types, and selp, for the active
 // lanes of a warp (false: another compare form; the caller goes lane by lane).
-bool execute_compare_lanes(const isa::Instr& instr, const uint64_t (*src)[kMaxLanes], unsigned lanes, uint32_t active,
+bool execute_compare_lanes(const isa::Instr& instr, LaneSources src, unsigned lanes, uint32_t active,
                            uint64_t* results);                                    // exec_compare.cc
 bool execute_convert(const isa::Instr& instr, const uint64_t* src, Result& out);  // exec_convert.cc
 bool execute_move(const isa::Instr& instr, const uint64_t* src, Result& out);     // exec_move.cc

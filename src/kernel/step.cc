@@ -186,6 +186,15 @@ class Exec {
     for (unsigned lane = 0; lane < 32; ++lane) out[lane] = exec >> lane & 1 ? read(o, lane) : 0;
   }
 
+  // Operand o's 32 lanes for the executors: a register read whole is handed
+  // over in place (a register holds no bits above its width, and the
+  // executors compute inactive lanes without effect), others copied.
+  const uint64_t* lanes_of(const Operand& o, uint32_t exec, uint64_t* copy) {
+    if (o.kind == Operand::Kind::reg && o.reg_bits != 1 && o.bits >= o.reg_bits) return &reg(o.reg, 0);
+    read_lanes(o, exec, copy);
+    return copy;
+  }
+
   void write_lanes(const Operand& o, uint32_t exec, const uint64_t* __restrict v) {
     if (o.kind == Operand::Kind::reg) {
       uint64_t* __restrict r = &reg(o.reg, 0);
@@ -1038,10 +1047,11 @@ class Exec {
   void arith(const Inst& in, uint32_t exec) {
     const bool carry_in = isa::reads_carry(in.form), carry_out = isa::writes_carry(in.form);
     if (in.num_dst == 1 && in.num_src <= 4 && !carry_in && !carry_out) {  // the executors' warp-wide path
-      uint64_t src[4][32];
+      uint64_t copies[4][32];
+      const uint64_t* src[4];
       uint64_t results[32];
       uint32_t carry = 0;
-      for (unsigned k = 0; k < in.num_src; ++k) read_lanes(in.src[k], exec, src[k]);
+      for (unsigned k = 0; k < in.num_src; ++k) src[k] = lanes_of(in.src[k], exec, copies[k]);
       exec::execute_lanes(in.form, src, 32, exec, 0, results, carry);
       write_lanes(in.dst[0], exec, results);
       return;

@@ -59,7 +59,8 @@ TEST(ExecLanes, WarpPathEqualsLanePathOnEveryForm) {
       uint64_t results[kMaxLanes];
       std::fill(std::begin(results), std::end(results), kUntouched);
       uint32_t carry_out = 0;
-      execute_lanes(in, src, kMaxLanes, active, 0, results, carry_out);
+      const uint64_t* sources[] = {src[0], src[1], src[2], src[3]};
+      execute_lanes(in, sources, kMaxLanes, active, 0, results, carry_out);
       for (unsigned lane = 0; lane < kMaxLanes; ++lane) {
         if (!(active >> lane & 1)) {
           ASSERT_EQ(results[lane], kUntouched) << isa::spell(in) << " lane " << lane;
