@@ -624,6 +624,7 @@ class Warp {
   uint32_t exited = 0;  // lanes that have exited
   std::vector<SimtEntry> stack;
   std::vector<Frame> frames;
+  // A register holds no bits above its declared width: every writer masks (the executors rely on it).
   std::vector<uint64_t> regs;   // [(frame.reg_base + slot) * 32 + lane]
   std::vector<uint8_t> params;  // per-lane .param areas of the frames
   std::vector<uint8_t> local;   // [lane * Kernel::local_bytes + offset]
