@@ -50,14 +50,16 @@ bool bulk_rules(const Ctx& c, std::string& message) {
   return true;
 }
 
-// A bulk copy into the CTA's own shared memory came in PTX 8.6.
+// A bulk or tensor copy into the CTA's own shared memory came in PTX 8.6.
+bool cta_destination_ptx(const Ctx& c, std::string& message) {
+  if (c.caps.ptx >= 86) return true;
+  message = fmt::format(
+      "Feature '{} with destination state space as .shared::cta' requires PTX ISA .version 8.6 or later", c.row.name);
+  return false;
+}
+
 bool bulk_cta_rules(const Ctx& c, std::string& message) {
-  if (c.caps.ptx < 86) {
-    message = fmt::format(
-        "Feature '{} with destination state space as .shared::cta' requires PTX ISA .version 8.6 or later", c.row.name);
-    return false;
-  }
-  return bulk_rules(c, message);
+  return cta_destination_ptx(c, message) && bulk_rules(c, message);
 }
 
 unsigned dims_of(const Ctx& c) {
@@ -111,12 +113,7 @@ bool tensor_rules(const Ctx& c, std::string& message) {
 }
 
 bool tensor_cta_rules(const Ctx& c, std::string& message) {
-  if (c.caps.ptx < 86) {
-    message = fmt::format(
-        "Feature '{} with destination state space as .shared::cta' requires PTX ISA .version 8.6 or later", c.row.name);
-    return false;
-  }
-  return tensor_rules(c, message);
+  return cta_destination_ptx(c, message) && tensor_rules(c, message);
 }
 
 // The types each reduction takes, into global memory and into another
