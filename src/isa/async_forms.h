@@ -8,6 +8,8 @@
 // operand patterns, and the target and PTX version the row and each word
 // need. ptxas 13.0's verdicts on their candidates are in
 // tb/unit/isa/data/sync_forms.ptxas, beside the sync rows' (sync_forms.h).
+// The rows and their hooks are in async_rows_{copy,memory,texture}.cc, the
+// matcher that reads them in async_forms.cc (async_rows.h: what they share).
 #pragma once
 
 #include "isa/decode.h"
