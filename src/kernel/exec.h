@@ -393,9 +393,11 @@ class Exec {
     if (w_.stack.empty()) cta_.settle_barriers();
   }
 
-  // ---- data
+  // ---- data (always_inline: execute() is their one caller and inlined them
+  // when Exec was internal to step.cc; GCC no longer does for a header's
+  // inline members, which cost the FFMA stream about 8%)
 
-  void arith(const Inst& in, uint32_t exec) {
+  [[gnu::always_inline]] void arith(const Inst& in, uint32_t exec) {
     const bool carry_in = isa::reads_carry(in.form), carry_out = isa::writes_carry(in.form);
     if (in.num_dst == 1 && in.num_src <= 4 && !carry_in && !carry_out) {  // the executors' warp-wide path
       uint64_t copies[4][32];
@@ -418,7 +420,7 @@ class Exec {
     }
   }
 
-  void load(const Inst& in, uint32_t exec) {
+  [[gnu::always_inline]] void load(const Inst& in, uint32_t exec) {
     lane_addresses(exec);
     const unsigned eb = in.access_bytes, n = in.vec;
     if (n == 1) {
@@ -435,7 +437,7 @@ class Exec {
     }
   }
 
-  void store(const Inst& in, uint32_t exec) {
+  [[gnu::always_inline]] void store(const Inst& in, uint32_t exec) {
     lane_addresses(exec);
     const unsigned eb = in.access_bytes, n = in.vec;
     if (n == 1) {
