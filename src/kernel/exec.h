@@ -284,7 +284,9 @@ class Exec {
     fault(lane, space, is_write, addr, bytes, "unsupported state space");
   }
 
-  uint8_t* param(unsigned lane, int64_t offset, unsigned bytes, bool is_write) {
+  // noinline: out of access()'s per-lane loop, as GCC chose while Exec was
+  // internal to step.cc (inlined there it slows a matmul's executor ~13%).
+  [[gnu::noinline]] uint8_t* param(unsigned lane, int64_t offset, unsigned bytes, bool is_write) {
     const Address& a = in_->addr;
     if (a.param == Address::Param::kernel) {
       if (is_write)
@@ -393,9 +395,9 @@ class Exec {
     if (w_.stack.empty()) cta_.settle_barriers();
   }
 
-  // ---- data (always_inline: execute() is their one caller and inlined them
-  // when Exec was internal to step.cc; GCC no longer does for a header's
-  // inline members, which cost the FFMA stream about 8%)
+  // ---- data (always_inline: execute() is their one caller, and GCC inlined
+  // them there while Exec was internal to step.cc but not as a header's
+  // inline members)
 
   [[gnu::always_inline]] void arith(const Inst& in, uint32_t exec) {
     const bool carry_in = isa::reads_carry(in.form), carry_out = isa::writes_carry(in.form);
