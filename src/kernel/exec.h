@@ -1,9 +1,10 @@
 // The executor of one warp-instruction (step.cc's step()), internal to
-// src/kernel: its hot path (operands, memory accesses, arithmetic, loads and
-// stores, branches and the dispatch) inline here so that it inlines into one
-// loop per instruction; the rarer instructions' members in a file each by
-// what they do (step_control.cc, step_warp.cc, step_async.cc, step_texture.cc,
-// step_matrix.cc, step_cluster.cc). Not installed.
+// src/kernel and never installed. Its hot path is defined inline here so that
+// the compiler sees it whole in step.cc: operands, memory accesses, branches
+// and reconvergence (every instruction), arithmetic, loads, stores and the
+// dispatch. The rarer instructions are members defined in a file each by
+// what they do: step.cc (faults, atomics), step_control.cc, step_warp.cc,
+// step_async.cc, step_texture.cc, step_matrix.cc and step_cluster.cc.
 #pragma once
 #include <cstring>
 #include <string>
@@ -353,7 +354,7 @@ class Exec {
     }
   }
 
-  // ---- control: branches and the SIMT stack
+  // ---- control: branches and the SIMT stack (calls: step_control.cc)
 
   // Lanes `taken` of the top entry go to `target`, the others to
   // `fallthrough`; divergent paths meet again at `ipdom`.
