@@ -1,6 +1,6 @@
 // The mbarrier operations on a CTA's mbarrier objects (PTX ISA, "Parallel
 // Synchronization and Communication Instructions: mbarrier"), shared by the
-// executor (step.cc) and the arrive-ons of landing copies (async_step.cc).
+// executor (step_async.cc) and the arrive-ons of landing copies (async_step.cc).
 // Each returns "" or what was wrong (the caller adds the place). Internal to
 // src/kernel.
 #pragma once

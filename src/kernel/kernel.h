@@ -119,8 +119,8 @@ enum class Unit : uint8_t {
 // in the enum's order: adding a kind is a row here (the static_assert below
 // refuses a kind without one), the opcodes that lower to it (kernel/lower.cc:
 // kLowerings; an opcode without a row is refused at load) and its case in
-// step.cc's execute() (a switch without a default, whose missing case is a
-// compile error).
+// exec.h's Exec::execute() (a switch without a default, whose missing case is
+// a compile error).
 struct KindRow {
   Kind kind;
   std::string_view name;

@@ -3,7 +3,7 @@
 // its own size (int and char 4 bytes; long, long long, pointers and double
 // 8; float promoted to double). format_vprintf formats one call from that
 // buffer as the C library's printf would; the kernel executor calls it for
-// each thread (kernel/step.cc) and the launch collects the text in
+// each thread (kernel/step_control.cc) and the launch collects the text in
 // Memory::printf, in the order of printf_output().
 #pragma once
 #include <cstdint>
