@@ -54,6 +54,23 @@ Words split(std::string_view mnemonic) {
   return w;
 }
 
+bool read_shared_word(std::string_view x, SharedWords& w) {
+  if (x == "sync") {
+    w.sync = true;
+  } else if (x == "aligned") {
+    w.aligned = true;
+  } else if (x == "satfinite") {
+    w.satfinite = true;
+  } else if (x == "popc") {
+    w.popc = true;
+  } else if (x == "xor" || x == "and") {
+    w.bitop = x;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 ElementKind element_of(std::string_view type) {
   if (type == "f64") return {64, false, true};
   if (type == "f32") return {32, false, true};

@@ -44,6 +44,14 @@ struct Words {
 };
 Words split(std::string_view mnemonic);
 
+// The words mma, wmma and wgmma mnemonics take alike.
+struct SharedWords {
+  bool sync = false, aligned = false, satfinite = false, popc = false;
+  std::string_view bitop;  // "xor", "and" or empty
+};
+// Records `x` where it is one of those words; false where it is not.
+bool read_shared_word(std::string_view x, SharedWords& w);
+
 // Whether `w` is a shape of some mma.sync row (tensor_rows_mma.cc).
 bool is_mma_shape(std::string_view w);
 

@@ -83,9 +83,7 @@ constexpr TensorGate kAndGate{".and", 80, 71};
 constexpr std::string_view kSubWord = "bf16 tf32 s4 u4 b1";  // ptxas's fifth mma type pattern
 
 // An mma mnemonic, read into its parts.
-struct MmaForm {
-  bool sync = false, aligned = false, satfinite = false, popc = false;
-  std::string_view bitop;     // "xor", "and" or empty
+struct MmaForm : SharedWords {
   std::string_view rounding;  // the f64 forms take one
   bool sparse = false;        // mma.sp
   bool ordered = false;       // mma.sp::ordered_metadata
@@ -106,22 +104,13 @@ bool read_mma(const Statement& st, MmaForm& f, Diagnostic& err) {
   const Words w = split(st.mnemonic.text);
   for (unsigned i = 0; i < w.n; ++i) {
     const std::string_view x = w.list[i];
-    if (x == "sync") {
-      f.sync = true;
-    } else if (x == "aligned") {
-      f.aligned = true;
-    } else if (x == "kind::f8f6f4") {
+    if (read_shared_word(x, f)) continue;
+    if (x == "kind::f8f6f4") {
       f.kinds += 1;
       f.kind = x;
     } else if (x == "sp" || x == "sp::ordered_metadata") {
       f.sparse = i == 0;
       f.ordered = x != "sp";
-    } else if (x == "satfinite") {
-      f.satfinite = true;
-    } else if (x == "popc") {
-      f.popc = true;
-    } else if (x == "xor" || x == "and") {
-      f.bitop = x;
     } else if (x == "row" || x == "col") {
       if (f.num_layouts < 3) f.layouts[f.num_layouts++] = x;
     } else if (is_mma_shape(x)) {

@@ -38,9 +38,8 @@ constexpr WgmmaRow kWgmma[] = {
 // clang-format on
 constexpr TensorGate kWgmmaGate{"WGMMA", 90, 80};
 
-struct WgmmaForm {
-  bool sync = false, aligned = false, satfinite = false, popc = false;  // .aligned is optional here
-  std::string_view bitop, shape;
+struct WgmmaForm : SharedWords {  // .aligned is optional here
+  std::string_view shape;
   unsigned n = 0, shapes = 0;
   std::string_view k;
   std::string_view types[4];
@@ -71,17 +70,8 @@ void read_wgmma(std::string_view mnemonic, WgmmaForm& f) {
     const std::string_view x = w.list[i];
     unsigned n = 0;
     std::string_view k;
-    if (x == "sync") {
-      f.sync = true;
-    } else if (x == "aligned") {
-      f.aligned = true;
-    } else if (x == "satfinite") {
-      f.satfinite = true;
-    } else if (x == "popc") {
-      f.popc = true;
-    } else if (x == "xor" || x == "and") {
-      f.bitop = x;
-    } else if (wgmma_shape(x, n, k)) {
+    if (read_shared_word(x, f)) continue;
+    if (wgmma_shape(x, n, k)) {
       f.n = n, f.k = k, f.shape = x, ++f.shapes;
     } else if (listed(kTypeNames, x)) {
       if (f.num_types < 4) f.types[f.num_types] = x;

@@ -41,11 +41,11 @@ constexpr WmmaRow kWmma[] = {
 constexpr TensorGate kWmmaAnd{".and", 80, 71};
 
 // A wmma mnemonic, read: wmma.load.a / wmma.store.d / wmma.mma and the rest.
-struct WmmaForm {
+struct WmmaForm : SharedWords {
   std::string_view op, frag;  // "load" "a"; "mma" ""
-  bool sync = false, aligned = false, satfinite = false, popc = false, rounding = false, bad_space = false;
+  bool rounding = false, bad_space = false;
   bool cta = false;  // .shared::cta, from PTX ISA 7.8
-  std::string_view bitop, shape;
+  std::string_view shape;
   std::string_view layouts[3];
   unsigned num_layouts = 0;
   std::string_view types[5];
@@ -60,17 +60,8 @@ void read_wmma(const Statement& st, WmmaForm& f) {
   if (f.op != "mma" && w.n > 1 && w.list[1].size() == 1) f.frag = w.list[i++];
   for (; i < w.n; ++i) {
     const std::string_view x = w.list[i];
-    if (x == "sync") {
-      f.sync = true;
-    } else if (x == "aligned") {
-      f.aligned = true;
-    } else if (x == "satfinite") {
-      f.satfinite = true;
-    } else if (x == "popc") {
-      f.popc = true;
-    } else if (x == "xor" || x == "and") {
-      f.bitop = x;
-    } else if (x == "row" || x == "col") {
+    if (read_shared_word(x, f)) continue;
+    if (x == "row" || x == "col") {
       if (f.num_layouts < 3) f.layouts[f.num_layouts++] = x;
     } else if (x == "global" || x == "shared" || x == "shared::cta") {
       f.cta |= x == "shared::cta";
