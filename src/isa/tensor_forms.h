@@ -1,7 +1,9 @@
 // The warp-level matrix instructions as rows of data: mma.sync and mma.sp by
 // shape and type (the fragments each operand holds, the layouts, modifiers
-// and the targets and PTX ISA version each needs); wmma, wgmma, ldmatrix,
-// stmatrix and movmatrix in tensor_forms.cc's own rows.
+// and the targets and PTX ISA version each needs; tensor_rows_mma.cc); mma
+// with block scaling, ldmatrix/stmatrix/movmatrix, wmma and wgmma in rows of
+// their own (tensor_rows_block_scale.cc, _matrix.cc, _wmma.cc, _wgmma.cc;
+// what they share: tensor_rows.h, internal).
 // check_tensor_statement() judges a statement against them the
 // way ptxas 13.0 does, in its order and words; the rows were checked against
 // ptxas (tb/unit/isa/tensor_agreement_test.cc, data from
