@@ -126,15 +126,14 @@ bool execute_float_lanes(const isa::Instr& in, LaneSources src, unsigned lanes, 
   if (lanes <= kMaxLanes && is_array_op(in, plan)) {
     // A warp at once through the array forms; every lane is computed (the
     // arithmetic has no side effects) and the active ones kept.
-    const uint64_t* s[4] = {src[0], src[1], src[2], src[3]};
     const ptrdiff_t strides[4] = {1, 1, 1, 1};
     const uint32_t all_lanes = lanes >= 32 ? ~uint32_t{0} : (uint32_t{1} << lanes) - 1;
     if ((active & all_lanes) == all_lanes) {
-      run_float_many(in, plan, lanes, s, strides, results);
+      run_float_many(in, plan, lanes, src, strides, results);
       return true;
     }
     uint64_t all[kMaxLanes];
-    run_float_many(in, plan, lanes, s, strides, all);
+    run_float_many(in, plan, lanes, src, strides, all);
     for (unsigned lane = 0; lane < lanes; ++lane)
       if (active >> lane & 1) results[lane] = all[lane];
     return true;

@@ -404,7 +404,7 @@ class Exec {
     const bool carry_in = isa::reads_carry(in.form), carry_out = isa::writes_carry(in.form);
     if (in.num_dst == 1 && in.num_src <= 4 && !carry_in && !carry_out) {  // the executors' warp-wide path
       uint64_t copies[4][32];
-      const uint64_t* src[4];
+      const uint64_t* src[4] = {};  // the executors read only the form's sources
       uint64_t results[32];
       uint32_t carry = 0;
       for (unsigned k = 0; k < in.num_src; ++k) src[k] = lanes_of(in.src[k], exec, copies[k]);
