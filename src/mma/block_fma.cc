@@ -344,8 +344,8 @@ void check_row(const NumericsRow& row, std::size_t step) {
     throw std::invalid_argument("numerics row: block width outside 1..64 or kept bits beyond the 64-bit sum");
   if ((row.datapath_in != row.in || row.k_group != 0) && step > kMaxDealt)
     throw std::invalid_argument("numerics row: one instruction's K is at most 64");
-  if (format_of(row.datapath_in)->frac_bits > 30 || format_of(row.out)->frac_bits > 60)
-    throw std::invalid_argument("numerics row: significands beyond the 64-bit sum");
+  if (format_of(row.datapath_in)->frac_bits > 30 || format_of(row.out)->frac_bits > 30)
+    throw std::invalid_argument("numerics row: significands beyond the engine's 32-bit operands");
 }
 
 // The engine's code for one row, specialised on its block width and

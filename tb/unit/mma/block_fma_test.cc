@@ -177,7 +177,8 @@ TEST(BlockFmaMatrix, EveryElementIsTheOraclesChain) {
     const RandomMatrix b = random_matrix(rng, e.rule.in, n * k, max_exp);
     std::vector<uint64_t> c(m * n);
     for (uint64_t& x : c) x = oracle::encode(e.rule.out, random_c(rng, e.rule.out, 1.0));
-    std::vector<uint64_t> d = c;
+    // D apart from C starts as a NaN nothing computes, so that reading D for C fails.
+    std::vector<uint64_t> d = in_place ? c : std::vector<uint64_t>(c.size(), 0x7fc00001u);
     block_fma_matrix(row, step, m, n, k, a.bits.data(), b.bits.data(), in_place ? d.data() : c.data(), d.data());
     for (std::size_t i = 0; i < m; ++i) {
       for (std::size_t j = 0; j < n; ++j) {
