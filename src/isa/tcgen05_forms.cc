@@ -1,4 +1,5 @@
 #include "isa/tcgen05_forms.h"
+#include "isa/tensor_rows.h"
 
 #include <algorithm>
 #include <string>
@@ -8,6 +9,9 @@
 
 namespace ptxfu::isa {
 namespace {
+
+using tensor_rows::fail;
+using tensor_rows::listed;
 
 // The targets with tcgen05 (ptxas 13.0 has no sm_101a; ptxfu's sm_101
 // names stand with sm_110's, which CUDA 13 renamed them to).
@@ -100,8 +104,6 @@ constexpr WordGroup kGroups[] = {
     {".warpx2::02_13 .warpx2::01_23 .warpx4", ""},
 };
 
-bool listed(std::string_view list, std::string_view word);
-
 // The group `w` belongs to, or null (a prefix ending in "::" takes every word it begins).
 const WordGroup* group_of(std::string_view w) {
   for (const WordGroup& g : kGroups) {
@@ -109,21 +111,6 @@ const WordGroup* group_of(std::string_view w) {
     if (prefix ? w.substr(0, g.words.size()) == g.words : listed(g.words, w)) return &g;
   }
   return nullptr;
-}
-
-bool listed(std::string_view list, std::string_view word) {
-  size_t at = 0;
-  while ((at = list.find(word, at)) != std::string_view::npos) {
-    const size_t end = at + word.size();
-    if ((at == 0 || list[at - 1] == ' ') && (end == list.size() || list[end] == ' ' || list[end] == '=')) return true;
-    at = end;
-  }
-  return false;
-}
-
-bool fail(Diagnostic& err, const Token& at, std::string message) {
-  err = {at.column, std::move(message), at.line};
-  return false;
 }
 
 // The mnemonic's words after "tcgen05", each with its dot.
