@@ -187,11 +187,12 @@ void RaceChecker::observe(const Cta& cta, const Warp& w, const StepResult& r) {
     }
     case Kind::async_copy: async_copy(s, cta, r); break;
     case Kind::async_wait: {
-      const uint32_t keep = in.bar_wait ? 0 : static_cast<uint32_t>(in.src[0].value);
+      // The wait the executor set on the warp; a bulk wait (cp.async.bulk.wait_group) covers no cp.async.
+      if (w.async_wait_bulk) break;
       for (size_t i = 0; i < s.copies.size(); ++i) {
         const PendingCopy& c = s.copies[i];
-        if (c.live && c.access.warp == wi && (exec >> c.access.lane & 1) &&
-            uint64_t{c.group} + keep < w.async_groups[c.access.lane])
+        if (c.live && c.access.warp == wi && (w.async_wait_lanes >> c.access.lane & 1) &&
+            uint64_t{c.group} + w.async_wait_groups < w.async_groups[c.access.lane])
           s.cover(i, s.own(wi));
       }
       break;
