@@ -3,7 +3,6 @@
 #include "kernel/racecheck.h"
 
 #include <algorithm>
-#include <set>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -32,6 +31,17 @@ struct PendingCopy {
   bool live = true;
 };
 
+// The distinct addresses of the executed lanes (with the space in the low
+// bits: `with_space`), sorted, into `out`; their count.
+unsigned distinct_lane_values(const StepResult& r, bool with_space, uint64_t* out) {
+  unsigned n = 0;
+  for (unsigned lane = 0; lane < 32; ++lane)
+    if (r.executed >> lane & 1)
+      out[n++] = with_space ? r.addresses[lane] << 3 | static_cast<uint64_t>(r.space) : r.addresses[lane];
+  std::sort(out, out + n);
+  return static_cast<unsigned>(std::unique(out, out + n) - out);
+}
+
 void join(uint32_t* into, const uint32_t* from, size_t n) {
   for (size_t i = 0; i < n; ++i) into[i] = std::max(into[i], from[i]);
 }
@@ -51,6 +61,7 @@ struct RaceChecker::CtaState {
   std::unordered_map<uint64_t, std::vector<uint32_t>> sync_releases;  // by (space, address) of atom/red
   std::vector<PendingCopy> copies;
   size_t live_copies = 0;
+  size_t first_live = 0;  // copies before it are all covered: the scans start here
 
   uint32_t* clock(size_t w) { return clocks.data() + w * warps; }
   uint32_t own(size_t w) const { return clocks[w * warps + w]; }
@@ -82,7 +93,8 @@ struct RaceChecker::CtaState {
       cell.write_time = time;
       cell.read_warp = kNoWarp;
     }
-    if (--live_copies == 0) copies.clear();
+    while (first_live < copies.size() && !copies[first_live].live) ++first_live;
+    if (--live_copies == 0) copies.clear(), first_live = 0;
   }
 };
 
@@ -114,6 +126,7 @@ RaceChecker::CtaState& RaceChecker::state_of(const Cta& cta) {
     s.sync_releases.clear();
     s.copies.clear();
     s.live_copies = 0;
+    s.first_live = 0;
   }
   return *p;
 }
@@ -189,7 +202,7 @@ void RaceChecker::observe(const Cta& cta, const Warp& w, const StepResult& r) {
     case Kind::async_wait: {
       // The wait the executor set on the warp; a bulk wait (cp.async.bulk.wait_group) covers no cp.async.
       if (w.async_wait_bulk) break;
-      for (size_t i = 0; i < s.copies.size(); ++i) {
+      for (size_t i = s.first_live; i < s.copies.size(); ++i) {
         const PendingCopy& c = s.copies[i];
         if (c.live && c.access.warp == wi && (w.async_wait_lanes >> c.access.lane & 1) &&
             uint64_t{c.group} + w.async_wait_groups < w.async_groups[c.access.lane])
@@ -284,36 +297,38 @@ void RaceChecker::async_copy(CtaState& s, const Cta& cta, const StepResult& r) {
 // cp.async.mbarrier.arrive: the thread's pending copies wait for that
 // mbarrier's wait now, and the arrive-on releases through it.
 void RaceChecker::async_arrive(CtaState& s, size_t w, const StepResult& r) {
-  std::set<uint32_t> bars;
   for (unsigned lane = 0; lane < 32; ++lane) {
     if (!(r.executed >> lane & 1)) continue;
     const uint32_t bar = static_cast<uint32_t>(r.addresses[lane]);
-    bars.insert(bar);
-    for (PendingCopy& c : s.copies)
+    for (size_t i = s.first_live; i < s.copies.size(); ++i) {
+      PendingCopy& c = s.copies[i];
       if (c.live && c.access.warp == w && c.access.lane == lane && c.mbarrier < 0) {
         c.mbarrier = bar;
         c.arrive_time = s.own(w);
       }
+    }
   }
-  for (uint32_t bar : bars) s.release(w, s.mbarrier_arrivals[bar]);
+  uint64_t bars[32];
+  const unsigned n = distinct_lane_values(r, false, bars);
+  for (unsigned i = 0; i < n; ++i) s.release(w, s.mbarrier_arrivals[static_cast<uint32_t>(bars[i])]);
 }
 
 void RaceChecker::mbarrier(CtaState& s, size_t w, const StepResult& r) {
   const Inst& in = *r.inst;
-  std::set<uint32_t> bars;
-  for (unsigned lane = 0; lane < 32; ++lane)
-    if (r.executed >> lane & 1) bars.insert(static_cast<uint32_t>(r.addresses[lane]));
+  uint64_t bars[32];
+  const unsigned n = distinct_lane_values(r, false, bars);
   switch (in.mbar) {
     case MBarrierOp::arrive:
     case MBarrierOp::arrive_drop:
-      for (uint32_t bar : bars) s.release(w, s.mbarrier_arrivals[bar]);
+      for (unsigned b = 0; b < n; ++b) s.release(w, s.mbarrier_arrivals[static_cast<uint32_t>(bars[b])]);
       break;
     case MBarrierOp::test_wait:
     case MBarrierOp::try_wait:
       if (r.mbar_incomplete) break;
-      for (uint32_t bar : bars) {
+      for (unsigned b = 0; b < n; ++b) {
+        const uint32_t bar = static_cast<uint32_t>(bars[b]);
         s.acquire(w, s.mbarrier_arrivals[bar]);
-        for (size_t i = 0; i < s.copies.size(); ++i)
+        for (size_t i = s.first_live; i < s.copies.size(); ++i)
           if (s.copies[i].live && s.copies[i].mbarrier == int64_t{bar}) s.cover(i, s.copies[i].arrive_time);
       }
       break;
@@ -323,11 +338,10 @@ void RaceChecker::mbarrier(CtaState& s, size_t w, const StepResult& r) {
 
 void RaceChecker::sync_access(CtaState& s, size_t w, const StepResult& r) {
   const Kind kind = r.inst->kind;
-  std::set<uint64_t> places;
-  for (unsigned lane = 0; lane < 32; ++lane)
-    if (r.executed >> lane & 1) places.insert(r.addresses[lane] << 3 | static_cast<uint64_t>(r.space));
-  for (uint64_t place : places) {
-    std::vector<uint32_t>& releases = s.sync_releases[place];
+  uint64_t places[32];
+  const unsigned n = distinct_lane_values(r, true, places);
+  for (unsigned i = 0; i < n; ++i) {
+    std::vector<uint32_t>& releases = s.sync_releases[places[i]];
     if (kind != Kind::red) s.acquire(w, releases);
     if (kind != Kind::ld) s.release(w, releases);
   }
