@@ -188,9 +188,7 @@ void add_racecheck_json(const kernel::Kernel& k, const models::SimResult& r, nlo
                             {"warp", a.warp},
                             {"lane", a.lane}};
     };
-    static constexpr const char* kKinds[] = {"read_after_write", "write_after_read", "write_after_write", "async_read",
-                                             "async_write"};
-    sites.push_back({{"kind", kKinds[static_cast<size_t>(s.kind)]},
+    sites.push_back({{"kind", std::string(kernel::name(s.kind))},
                      {"first", access(s.first)},
                      {"second", access(s.second)},
                      {"block", {s.block.x, s.block.y, s.block.z}},

@@ -20,8 +20,10 @@
 // reported is real for the order the checker saw.
 #pragma once
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kernel/kernel.h"
@@ -35,6 +37,10 @@ enum class HazardKind : uint8_t {
   async_read,         // a read of a cp.async destination before the wait that covers the copy
   async_write,        // a write to it before that wait
 };
+inline constexpr std::string_view kHazardNames[] = {"read_after_write", "write_after_read", "write_after_write",
+                                                    "async_read", "async_write"};
+static_assert(std::size(kHazardNames) == static_cast<size_t>(HazardKind::async_write) + 1, "a name per HazardKind");
+inline std::string_view name(HazardKind k) { return kHazardNames[static_cast<size_t>(k)]; }
 
 // One thread's access: the instruction (Kernel::insts index), warp, lane.
 struct RaceAccess {
