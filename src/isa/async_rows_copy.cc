@@ -267,7 +267,8 @@ constexpr std::string_view kTensormap =
     "mode!=.tile; field!=.global_address .rank .box_dim .global_dim .global_stride .element_stride .elemtype "
     ".interleave_layout .swizzle_mode .swizzle_atomicity .fill_mode; space=.global .shared::cta; size!=.b1024; "
     "type!=.b32 .b64";
-constexpr std::string_view kMbInit =
+// The mbarrier forms' messages for a state space they do not take.
+constexpr std::string_view kMbSpaceMessages =
     "space=State space incorrect for instruction '{1}'; .shared::cluster=Illegal modifier '::cluster' for "
     "instruction '{1}'";
 constexpr std::string_view kMbArrive =
@@ -279,15 +280,12 @@ constexpr std::string_view kMbTx =
     "sem=.relaxed; scope=.cta .cluster; space=.shared .shared::cta .shared::cluster; type!=.b64";
 constexpr std::string_view kMbWait =
     "sem=.acquire .relaxed; scope=.cta .cluster; space=.shared .shared::cta; type!=.b64";
-constexpr std::string_view kMbWaitMessages =
-    "space=State space incorrect for instruction '{1}'; .shared::cluster=Illegal modifier '::cluster' for "
-    "instruction '{1}'";
 
 // ptxas 13.0's verdicts (tb/unit/isa/data/sync_forms.ptxas) decide every row.
 // clang-format off
 const Row kRows[] = {
-    {"mbarrier.init", "mbarrier.init", "space=.shared .shared::cta; type!=.b64", "a,wi", 80, 70, kPtxFirst, kMbInit},
-    {"mbarrier.inval", "mbarrier.inval", "space=.shared .shared::cta; type!=.b64", "a", 80, 70, kPtxFirst, kMbInit},
+    {"mbarrier.init", "mbarrier.init", "space=.shared .shared::cta; type!=.b64", "a,wi", 80, 70, kPtxFirst, kMbSpaceMessages},
+    {"mbarrier.inval", "mbarrier.inval", "space=.shared .shared::cta; type!=.b64", "a", 80, 70, kPtxFirst, kMbSpaceMessages},
     {"mbarrier.arrive", "mbarrier.arrive", kMbArrive, "q_,a;q_,a,wi", 80, 70, kPtxFirst | kHookFirst, kSpaceWrong, kMbRules, arrive_rules},
     {"mbarrier.arrive_drop", "mbarrier.arrive_drop", kMbArrive, "q_,a;q_,a,wi", 80, 70, kPtxFirst | kHookFirst, kSpaceWrong, kMbRules,
      arrive_rules},
@@ -297,12 +295,12 @@ const Row kRows[] = {
      kSpaceWrong, kMbRules, arrive_rules},
     {"mbarrier.expect_tx", "mbarrier.expect_tx", kMbTx, "a,wi", 90, 80, kPtxFirst, kSpaceWrong, kMbRules},
     {"mbarrier.complete_tx", "mbarrier.complete_tx", kMbTx, "a,wi", 90, 80, kPtxFirst, kSpaceWrong, kMbRules},
-    {"mbarrier.test_wait", "mbarrier.test_wait", kMbWait, "p,a,qi", 80, 70, kPtxFirst, kMbWaitMessages, kMbRules},
-    {"mbarrier.test_wait.parity", "mbarrier.test_wait.parity", kMbWait, "p,a,wi", 80, 71, kPtxFirst, kMbWaitMessages,
+    {"mbarrier.test_wait", "mbarrier.test_wait", kMbWait, "p,a,qi", 80, 70, kPtxFirst, kMbSpaceMessages, kMbRules},
+    {"mbarrier.test_wait.parity", "mbarrier.test_wait.parity", kMbWait, "p,a,wi", 80, 71, kPtxFirst, kMbSpaceMessages,
      kMbRules},
-    {"mbarrier.try_wait", "mbarrier.try_wait", kMbWait, "p,a,qi;p,a,qi,wi", 90, 78, kPtxFirst, kMbWaitMessages, kMbRules},
+    {"mbarrier.try_wait", "mbarrier.try_wait", kMbWait, "p,a,qi;p,a,qi,wi", 90, 78, kPtxFirst, kMbSpaceMessages, kMbRules},
     {"mbarrier.try_wait.parity", "mbarrier.try_wait.parity", kMbWait, "p,a,wi;p,a,wi,wi", 90, 78, kPtxFirst,
-     kMbWaitMessages, kMbRules},
+     kMbSpaceMessages, kMbRules},
     {"mbarrier.pending_count", "mbarrier.pending_count", "type!=.b64", "w,q", 80, 70, kPtxFirst,
      "space=No state space qualifier expected for instruction '{1}'"},
     {"cp.async.bulk", "cp.async.bulk", kBulkLoad, kBulkLoadOps, 90, 80, 0, {}, {}, bulk_rules,

@@ -41,8 +41,8 @@ uint64_t block_fma(const NumericsRow& row, std::size_t n, const uint64_t* a, con
 // in instructions of `step` k chained in ascending k: for each element the
 // block_fma calls of `step` k each, each call's result the next one's c,
 // with the same bits and the same blocks shown to `observer` (in another
-// order across elements). Block-FMA rows decode each element of A and B
-// once for all the products it enters. d may be c. Throws
+// order across elements). Block-FMA rows decode each element of B once
+// per chunk of K, and of A once per 16 columns of B. d may be c. Throws
 // std::invalid_argument where block_fma does, or when k is no multiple of
 // a nonzero step.
 void block_fma_matrix(const NumericsRow& row, std::size_t step, std::size_t m, std::size_t n, std::size_t k,
