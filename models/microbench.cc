@@ -259,15 +259,15 @@ std::string fragment(Builder& b, int regs, int bits) {
 
 // Latency: D of one mma is C of the next (the accumulator chain of a GEMM's
 // k loop); throughput: eight independent mma per round writing their own D.
-struct MmaPrograms {
+struct ChainPrograms {
   std::string latency, stream, stream2;
-  size_t consumer_pc = 0;
+  size_t consumer_pc = 0;  // the chain's second instruction
 };
 
-MmaPrograms mma_programs(const std::string& form, const kernel::tensor::FragmentRegs& r) {
+ChainPrograms mma_programs(const std::string& form, const kernel::tensor::FragmentRegs& r) {
   if (r.c != r.d || r.c_bits != r.d_bits)
     throw std::invalid_argument(fmt::format("'{}': C and D differ in type, no D -> C chain to time", form));
-  MmaPrograms p;
+  ChainPrograms p;
   {
     Builder b;
     const std::string a = fragment(b, r.a, r.a_bits), bm = fragment(b, r.b, r.b_bits), c = fragment(b, r.c, r.c_bits);
@@ -304,6 +304,24 @@ void queue_bench_jobs(const ArchConfig& c, const std::vector<kernel::Kernel>& pr
 
 // Queues the three programs of an mma form's bench (latency, stream m,
 // stream 2m); false, with r.error saying why, when it is no mma of c's target.
+// Loads a form's three programs and queues their jobs (a loader error
+// throws, nothing queued); the result names the unit and the reference.
+void queue_chain(const ArchConfig& c, FormBenchResult& r, const ChainPrograms& p, Unit unit,
+                 std::vector<kernel::Kernel>& programs, std::vector<SimJob>& jobs, size_t& consumer_pc) {
+  const std::string base = fmt::format("{}:{}", c.name, r.form);
+  kernel::Kernel lat = load(c, p.latency, base + ":latency");
+  kernel::Kernel s1 = load(c, p.stream, base + ":stream");
+  kernel::Kernel s2 = load(c, p.stream2, base + ":stream2");
+  programs.push_back(std::move(lat));
+  programs.push_back(std::move(s1));
+  programs.push_back(std::move(s2));
+  consumer_pc = p.consumer_pc;
+  queue_bench_jobs(c, programs, jobs);
+  r.unit = unit;
+  r.chained_through = r.form;
+  r.reference = c.reference(r.form);
+}
+
 bool add_mma_bench(const ArchConfig& c, FormBenchResult& r, std::vector<kernel::Kernel>& programs,
                    std::vector<SimJob>& jobs, size_t& consumer_pc) {
   if (!r.consumer.empty()) {
@@ -311,24 +329,13 @@ bool add_mma_bench(const ArchConfig& c, FormBenchResult& r, std::vector<kernel::
     return false;
   }
   try {
-    const MmaPrograms p = mma_programs(r.form, mma_fragments(r.form, fmt::format("sm_{}", c.caps.sm)));
-    const std::string base = fmt::format("{}:{}", c.name, r.form);
-    kernel::Kernel lat = load(c, p.latency, base + ":latency");
-    kernel::Kernel s1 = load(c, p.stream, base + ":stream");
-    kernel::Kernel s2 = load(c, p.stream2, base + ":stream2");
-    programs.push_back(std::move(lat));
-    programs.push_back(std::move(s1));
-    programs.push_back(std::move(s2));
-    consumer_pc = p.consumer_pc;
+    const ChainPrograms p = mma_programs(r.form, mma_fragments(r.form, fmt::format("sm_{}", c.caps.sm)));
+    queue_chain(c, r, p, Unit::tensor, programs, jobs, consumer_pc);
   } catch (const std::exception& e) {  // std::invalid_argument or kernel::KernelError
     const std::string why = e.what();  // the loader reports both mma of the chain: the first says it
     r.error = why.substr(0, why.find('\n'));
     return false;
   }
-  queue_bench_jobs(c, programs, jobs);
-  r.unit = Unit::tensor;
-  r.chained_through = r.form;
-  r.reference = c.reference(r.form);
   return true;
 }
 
@@ -345,13 +352,8 @@ std::string chase_header() {
          "st.shared.u32 [%c0], %c0;\n";
 }
 
-struct LoadPrograms {
-  std::string latency, stream, stream2;
-  size_t consumer_pc = 0;  // the second load of the chain
-};
-
-LoadPrograms load_programs() {
-  LoadPrograms p;
+ChainPrograms load_programs() {
+  ChainPrograms p;
   p.latency = chase_header() + "ld.shared.u32 %c1, [%c0];\nld.shared.u32 %c2, [%c1];\n";
   p.consumer_pc = 3;  // mov, st, ld, ld
   for (unsigned rounds : {kRounds, 2 * kRounds}) {
@@ -371,16 +373,7 @@ bool add_load_bench(const ArchConfig& c, FormBenchResult& r, std::vector<kernel:
     r.error = "--consumer is not measured for load forms (the dependent is the next load's address)";
     return false;
   }
-  const LoadPrograms p = load_programs();
-  const std::string base = fmt::format("{}:{}", c.name, r.form);
-  programs.push_back(load(c, p.latency, base + ":latency"));
-  programs.push_back(load(c, p.stream, base + ":stream"));
-  programs.push_back(load(c, p.stream2, base + ":stream2"));
-  consumer_pc = p.consumer_pc;
-  queue_bench_jobs(c, programs, jobs);
-  r.unit = Unit::lsu;
-  r.chained_through = r.form;
-  r.reference = c.reference(r.form);
+  queue_chain(c, r, load_programs(), Unit::lsu, programs, jobs, consumer_pc);
   return true;
 }
 
