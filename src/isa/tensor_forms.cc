@@ -24,6 +24,11 @@ bool listed(std::string_view list, std::string_view word) {
   return false;
 }
 
+std::string foreign_word(std::string_view word, std::string_view instruction) {
+  return listed(kForeignModifiers, word) ? fmt::format("Illegal modifier '.{}' for instruction '{}'", word, instruction)
+                                         : fmt::format("Unknown modifier '.{}'", word);
+}
+
 bool fail(Diagnostic& err, const Token& at, std::string message) {
   err = {at.column, std::move(message), at.line};
   return false;

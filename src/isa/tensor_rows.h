@@ -31,6 +31,9 @@ inline constexpr std::string_view kForeignModifiers =
 
 // Whether `word` is one of the space-separated words of `list`.
 bool listed(std::string_view list, std::string_view word);
+// ptxas's message for a word an instruction does not take: an illegal
+// modifier where it is one of another instruction's, else an unknown one.
+std::string foreign_word(std::string_view word, std::string_view instruction);
 // Sets `err` at `at`; false.
 bool fail(Diagnostic& err, const Token& at, std::string message);
 // "Feature 'x' requires ..." where `caps` lack the gate; empty when they have it.

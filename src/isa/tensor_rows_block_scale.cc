@@ -76,8 +76,7 @@ void read_block_scale(const Statement& st, BlockScaleForm& f) {
     } else if (listed(kRoundings, x)) {
       f.rounding = true;
     } else if (f.foreign.empty()) {
-      f.foreign = listed(kForeignModifiers, x) ? fmt::format("Illegal modifier '.{}' for instruction 'mma'", x)
-                                               : fmt::format("Unknown modifier '.{}'", x);
+      f.foreign = foreign_word(x, "mma");
       f.relu = x == "relu";
     }
   }

@@ -120,8 +120,7 @@ bool read_mma(const Statement& st, MmaForm& f, Diagnostic& err) {
     } else if (listed(kRoundings, x)) {
       f.rounding = x;
     } else if (f.foreign.empty()) {  // reported after the types' own target needs
-      f.foreign = listed(kForeignModifiers, x) ? fmt::format("Illegal modifier '.{}' for instruction 'mma'", x)
-                                               : fmt::format("Unknown modifier '.{}'", x);
+      f.foreign = foreign_word(x, "mma");
       f.relu = x == "relu";
     }
   }

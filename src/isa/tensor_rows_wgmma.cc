@@ -79,9 +79,7 @@ void read_wgmma(std::string_view mnemonic, WgmmaForm& f) {
     } else if (listed(kRoundings, x)) {
       f.rounding = true;
     } else if (f.foreign.empty()) {
-      f.foreign = listed(kForeignModifiers, x)
-                      ? fmt::format("Illegal modifier '.{}' for instruction 'wgmma.mma_async'", x)
-                      : fmt::format("Unknown modifier '.{}'", x);
+      f.foreign = foreign_word(x, "wgmma.mma_async");
       f.unknown = !listed(kForeignModifiers, x);
     }
   }

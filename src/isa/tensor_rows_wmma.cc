@@ -75,9 +75,7 @@ void read_wmma(const Statement& st, WmmaForm& f) {
     } else if (x.size() > 4 && x[0] == 'm' && x.find('k') != std::string_view::npos && f.shape.empty()) {
       f.shape = x;
     } else if (f.foreign.empty()) {
-      f.foreign = listed(kForeignModifiers, x)
-                      ? fmt::format("Illegal modifier '.{}' for instruction 'wmma.{}'", x, f.op)
-                      : fmt::format("Unknown modifier '.{}'", x);
+      f.foreign = foreign_word(x, fmt::format("wmma.{}", f.op));
     }
   }
 }
