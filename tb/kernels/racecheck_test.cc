@@ -89,9 +89,7 @@ std::vector<RacyCase> racy_cases() {
        {{"copied_unsynced", {{H::write_after_read, H::async_read, H::read_after_write}, 32}}}},
       {"via_mbarrier", launch(32, {Arg::buffer(in)}), {{"via_mbarrier", {{H::async_read}, 32}}}},
       // cp.async.bulk.wait_group waits for bulk copies only: the cp.async is still pending at the read.
-      {"bulk_wait_read",
-       launch(32, {Arg::buffer(in), Arg::zeros(128)}),
-       {{"bulk_wait_read", {{H::async_read}, 32}}}},
+      {"bulk_wait_read", launch(32, {Arg::buffer(in), Arg::zeros(128)}), {{"bulk_wait_read", {{H::async_read}, 32}}}},
   };
 }
 
